@@ -1,0 +1,169 @@
+"""The static map: tiles, edges, features, distance and line of sight (R-MAP).
+
+Tiles are ``(col, row)`` pairs, 0-based; ``A1`` is ``(0, 0)`` at the
+top-left, north is row - 1 (R-MAP-1). Runtime things (boards, traps, lying
+items, keys, discovered passages) live in the state, not here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+
+Tile = tuple[int, int]
+EdgeKey = tuple[Tile, Tile]
+
+DIRECTIONS: dict[str, Tile] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+
+_TILE_RE = re.compile(r"^([A-Za-z]{1,2})([1-9][0-9]{0,2})$")
+
+
+class Edge(str, Enum):
+    OPEN = "open"
+    OBSTACLE = "obstacle"
+    WALL = "wall"
+    BOARD = "board"  # runtime only: never stored in a Board
+
+
+def col_name(col: int) -> str:
+    if col < 26:
+        return chr(ord("A") + col)
+    return chr(ord("A") + col // 26 - 1) + chr(ord("A") + col % 26)
+
+
+def tile_name(tile: Tile) -> str:
+    return f"{col_name(tile[0])}{tile[1] + 1}"
+
+
+def parse_tile(text: str) -> Tile | None:
+    """``"C4"`` → ``(2, 3)``; None when the text is not a tile name."""
+    m = _TILE_RE.match(text.strip())
+    if not m:
+        return None
+    letters = m.group(1).upper()
+    if len(letters) == 1:
+        col = ord(letters) - ord("A")
+    else:
+        col = (ord(letters[0]) - ord("A") + 1) * 26 + ord(letters[1]) - ord("A")
+    return (col, int(m.group(2)) - 1)
+
+
+def edge_key(a: Tile, b: Tile) -> EdgeKey:
+    return (a, b) if a <= b else (b, a)
+
+
+def edge_name(key: EdgeKey) -> str:
+    return f"{tile_name(key[0])}-{tile_name(key[1])}"
+
+
+def distance(a: Tile, b: Tile) -> int:
+    """Manhattan distance, edges ignored (R-MAP-3)."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def adjacent(a: Tile, b: Tile) -> bool:
+    return distance(a, b) == 1
+
+
+def direction_of(a: Tile, b: Tile) -> str | None:
+    """The compass direction of adjacent tile b seen from a."""
+    d = (b[0] - a[0], b[1] - a[1])
+    for name, delta in DIRECTIONS.items():
+        if delta == d:
+            return name
+    return None
+
+
+def compass(a: Tile, b: Tile) -> str:
+    """Eight-point compass direction of b from a ("" when equal)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    ns = "N" if dy < 0 else "S" if dy > 0 else ""
+    ew = "E" if dx > 0 else "W" if dx < 0 else ""
+    return ns + ew
+
+
+@dataclass(frozen=True)
+class Board:
+    """A loaded, validated map."""
+
+    name: str
+    width: int
+    height: int
+    obstacles: frozenset[EdgeKey] = frozenset()
+    walls: frozenset[EdgeKey] = frozenset()
+    generators: frozenset[Tile] = frozenset()
+    chests: frozenset[Tile] = frozenset()
+    gates: frozenset[Tile] = frozenset()
+    dark: frozenset[Tile] = frozenset()
+    flat: frozenset[Tile] = frozenset()
+    passages: tuple[EdgeKey, ...] = ()
+    survivor_starts: tuple[Tile, ...] = ()
+    hunter_starts: tuple[Tile, ...] = ()
+    chest_items: tuple[tuple[Tile, str], ...] = ()
+    item_pool: tuple[str, ...] = ()
+    title: str = ""
+    meta: tuple[tuple[str, str], ...] = field(default=())
+
+    def in_bounds(self, t: Tile) -> bool:
+        return 0 <= t[0] < self.width and 0 <= t[1] < self.height
+
+    def tiles(self) -> list[Tile]:
+        return [(c, r) for r in range(self.height) for c in range(self.width)]
+
+    def neighbours(self, t: Tile) -> list[Tile]:
+        out = []
+        for d in ("N", "E", "S", "W"):
+            n = (t[0] + DIRECTIONS[d][0], t[1] + DIRECTIONS[d][1])
+            if self.in_bounds(n):
+                out.append(n)
+        return out
+
+    def edge(self, a: Tile, b: Tile) -> Edge:
+        """The static kind of the edge between adjacent a and b (border = wall)."""
+        if not (self.in_bounds(a) and self.in_bounds(b) and adjacent(a, b)):
+            return Edge.WALL
+        k = edge_key(a, b)
+        if k in self.walls:
+            return Edge.WALL
+        if k in self.obstacles:
+            return Edge.OBSTACLE
+        return Edge.OPEN
+
+    def passage_partner(self, t: Tile) -> Tile | None:
+        for a, b in self.passages:
+            if a == t:
+                return b
+            if b == t:
+                return a
+        return None
+
+    @cached_property
+    def flat_region(self) -> dict[Tile, int]:
+        """Tile → id of its flat region (R-MAP-5): flat tiles joined by open edges."""
+        region: dict[Tile, int] = {}
+        next_id = 0
+        for start in sorted(self.flat, key=lambda t: (t[1], t[0])):
+            if start in region:
+                continue
+            stack = [start]
+            region[start] = next_id
+            while stack:
+                cur = stack.pop()
+                for n in self.neighbours(cur):
+                    if n in self.flat and n not in region and self.edge(cur, n) is Edge.OPEN:
+                        region[n] = next_id
+                        stack.append(n)
+            next_id += 1
+        return region
+
+    def same_flat_region(self, a: Tile, b: Tile) -> bool:
+        ra = self.flat_region.get(a)
+        return ra is not None and ra == self.flat_region.get(b)
+
+    def touches_flat(self, a: Tile, b: Tile) -> bool:
+        return a in self.flat or b in self.flat
+
+    def chest_item_map(self) -> dict[Tile, str]:
+        return dict(self.chest_items)

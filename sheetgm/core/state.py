@@ -1,0 +1,272 @@
+"""The game state: everything that changes during a game.
+
+A ``State`` is a plain mutable dataclass so that a stage can be resolved on
+a private copy (``state.copy()``); the resolvers never mutate their input.
+It round-trips through JSON (``to_dict`` / ``from_dict``) for the journal,
+and ``digest()`` gives the hash that ``verify`` compares stage by stage.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, tile_name, parse_tile
+from sheetgm.core.errors import StateError
+
+SURVIVOR = "survivor"
+HUNTER = "hunter"
+
+IN_PLAY = "in"
+ESCAPED = "escaped"
+ELIMINATED = "eliminated"
+RED_CARDED = "red_carded"
+
+SURVIVOR_STAGE = "survivor"
+HUNTER_STAGE = "hunter"
+OVER = "over"
+
+MAX_HP = 5
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "key_drop": "random",  # R-END-2: random | at_elimination
+    "red_card_counts_as_elimination": True,  # R-END-8
+    "survivors_to_win": 4,  # R-END-3
+    "eliminations_to_win": 5,  # R-END-5
+    "crack_target": 16,  # R-ACT-CRACK
+    "generator_cap": 4,  # per generator per night
+    "key_first_night": 3,  # R-END-2
+    "keys_to_escape": 4,  # R-ACT-ESCAPE, R-END-4
+    "odb_stages": 3,  # R-ODB-2
+}
+
+
+@dataclass
+class Player:
+    seat: int
+    alias: str
+    camp: str
+    role: str | None = None
+    pos: Tile = (0, 0)
+    hp: int = MAX_HP
+    downed: bool = False
+    fear: int = 0
+    stealth: bool = False
+    items: list[str] = field(default_factory=list)
+    keys: int = 0
+    status: str = IN_PLAY
+    uses: dict[str, int] = field(default_factory=dict)
+    escaping: bool = False
+    stunned: bool = False
+    flags: dict[str, Any] = field(default_factory=dict)
+    lang: str = "zh"
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == IN_PLAY
+
+    @property
+    def is_survivor(self) -> bool:
+        return self.camp == SURVIVOR
+
+    @property
+    def is_hunter(self) -> bool:
+        return self.camp == HUNTER
+
+    @property
+    def injured(self) -> bool:
+        """R-STATUS-INJURED: any survivor with HP below 5."""
+        return self.is_survivor and self.hp < MAX_HP
+
+
+@dataclass
+class Passage:
+    ends: EdgeKey
+    owner: int | None = None  # seat of the Master Assassin who laid it; None: map-defined
+    discovered: bool = False
+
+
+@dataclass
+class Card:
+    seat: int
+    colour: str  # blue | yellow | red
+    reason: str
+    night: int
+    merged: bool = False  # merged into a higher card (R-CARD-2)
+    source: str = "director"  # director | merge | lurking
+
+
+@dataclass
+class State:
+    board: Board
+    players: dict[int, Player]
+    night: int = 1
+    stage: str = SURVIVOR_STAGE
+    boards: set[EdgeKey] = field(default_factory=set)
+    traps: dict[Tile, int] = field(default_factory=dict)
+    chests: dict[Tile, str | None] = field(default_factory=dict)
+    lying: dict[Tile, list[str]] = field(default_factory=dict)
+    keys_on: dict[Tile, int] = field(default_factory=dict)
+    passages: list[Passage] = field(default_factory=list)
+    progress: int = 0
+    cracked_tonight: dict[Tile, int] = field(default_factory=dict)
+    gates_powered: bool = False
+    odb_left: int = 0
+    odb_reveal: bool = False
+    noise: list[Tile] = field(default_factory=list)
+    jammed: bool = False
+    cards: list[Card] = field(default_factory=list)
+    winner: str | None = None
+    end_reason: str | None = None
+    eliminated: list[int] = field(default_factory=list)
+    escaped: list[int] = field(default_factory=list)
+    spent: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_OPTIONS))
+
+    # -- queries -----------------------------------------------------------
+    def copy(self) -> State:
+        board = self.board
+        self.board = None  # type: ignore[assignment]
+        try:
+            dup = copy.deepcopy(self)
+        finally:
+            self.board = board
+        dup.board = board
+        return dup
+
+    def seats(self) -> list[int]:
+        return sorted(self.players)
+
+    def survivors(self, in_play: bool = True) -> list[Player]:
+        return [p for s, p in sorted(self.players.items()) if p.is_survivor and (p.in_play or not in_play)]
+
+    def hunters(self, in_play: bool = True) -> list[Player]:
+        return [p for s, p in sorted(self.players.items()) if p.is_hunter and (p.in_play or not in_play)]
+
+    def at(self, tile: Tile, camp: str | None = None) -> list[Player]:
+        return [
+            p for s, p in sorted(self.players.items()) if p.in_play and p.pos == tile and (camp is None or p.camp == camp)
+        ]
+
+    def by_alias(self, alias: str) -> Player | None:
+        folded = alias.strip().casefold()
+        for p in self.players.values():
+            if p.alias.casefold() == folded:
+                return p
+        return None
+
+    def opt(self, name: str) -> Any:
+        return self.options.get(name, DEFAULT_OPTIONS.get(name))
+
+    def passage_between(self, a: Tile, b: Tile) -> Passage | None:
+        k = edge_key(a, b)
+        for p in self.passages:
+            if p.ends == k:
+                return p
+        return None
+
+    def passage_at(self, t: Tile) -> Passage | None:
+        for p in self.passages:
+            if t in p.ends:
+                return p
+        return None
+
+    def over(self) -> bool:
+        return self.winner is not None
+
+    # -- serialisation -----------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        def tl(t: Tile) -> str:
+            return tile_name(t)
+
+        return {
+            "map": self.board.name,
+            "night": self.night,
+            "stage": self.stage,
+            "players": [
+                {**asdict(p), "pos": tl(p.pos)} for _, p in sorted(self.players.items())
+            ],
+            "boards": sorted(f"{tl(a)}-{tl(b)}" for a, b in sorted(self.boards)),
+            "traps": {tl(t): s for t, s in sorted(self.traps.items())},
+            "chests": {tl(t): i for t, i in sorted(self.chests.items())},
+            "lying": {tl(t): list(i) for t, i in sorted(self.lying.items()) if i},
+            "keys_on": {tl(t): n for t, n in sorted(self.keys_on.items()) if n},
+            "passages": [
+                {"ends": f"{tl(p.ends[0])}-{tl(p.ends[1])}", "owner": p.owner, "discovered": p.discovered}
+                for p in self.passages
+            ],
+            "progress": self.progress,
+            "cracked_tonight": {tl(t): n for t, n in sorted(self.cracked_tonight.items())},
+            "gates_powered": self.gates_powered,
+            "odb_left": self.odb_left,
+            "odb_reveal": self.odb_reveal,
+            "noise": [tl(t) for t in self.noise],
+            "jammed": self.jammed,
+            "cards": [asdict(c) for c in self.cards],
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "eliminated": list(self.eliminated),
+            "escaped": list(self.escaped),
+            "spent": list(self.spent),
+            "options": dict(sorted(self.options.items())),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], board: Board) -> State:
+        try:
+            def tile(s: str) -> Tile:
+                t = parse_tile(s)
+                if t is None or not board.in_bounds(t):
+                    raise StateError("err.state.bad_tile", tile=s)
+                return t
+
+            def edge(s: str) -> EdgeKey:
+                a, b = s.split("-")
+                return edge_key(tile(a), tile(b))
+
+            players = {}
+            for raw in data["players"]:
+                p = Player(**{**raw, "pos": tile(raw["pos"])})
+                players[p.seat] = p
+            return cls(
+                board=board,
+                players=players,
+                night=int(data["night"]),
+                stage=str(data["stage"]),
+                boards={edge(e) for e in data.get("boards", [])},
+                traps={tile(t): int(s) for t, s in data.get("traps", {}).items()},
+                chests={tile(t): i for t, i in data.get("chests", {}).items()},
+                lying={tile(t): list(i) for t, i in data.get("lying", {}).items()},
+                keys_on={tile(t): int(n) for t, n in data.get("keys_on", {}).items()},
+                passages=[
+                    Passage(ends=edge(p["ends"]), owner=p.get("owner"), discovered=bool(p.get("discovered")))
+                    for p in data.get("passages", [])
+                ],
+                progress=int(data.get("progress", 0)),
+                cracked_tonight={tile(t): int(n) for t, n in data.get("cracked_tonight", {}).items()},
+                gates_powered=bool(data.get("gates_powered")),
+                odb_left=int(data.get("odb_left", 0)),
+                odb_reveal=bool(data.get("odb_reveal")),
+                noise=[tile(t) for t in data.get("noise", [])],
+                jammed=bool(data.get("jammed")),
+                cards=[Card(**c) for c in data.get("cards", [])],
+                winner=data.get("winner"),
+                end_reason=data.get("end_reason"),
+                eliminated=list(data.get("eliminated", [])),
+                escaped=list(data.get("escaped", [])),
+                spent=list(data.get("spent", [])),
+                options={**DEFAULT_OPTIONS, **data.get("options", {})},
+            )
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StateError("err.state.malformed", detail=str(exc)) from exc
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.to_json().encode("utf-8")).hexdigest()[:16]

@@ -1,0 +1,176 @@
+"""Typed order steps (R-ORDER). The order language (``sheetgm.notation.orders``)
+parses text into these and formats them back.
+
+Canonical ids (English, lower case) name items, skills and roles; the
+Chinese and English spellings players write live in the notation layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from sheetgm.core.board import Tile
+
+ITEMS = ("map", "revolver", "wings", "stimulant", "adrenaline", "bottle", "doorkey", "jammer", "dagger")
+POTIONS = ("stimulant", "adrenaline")
+
+SURVIVOR_ROLES = ("lucky", "athlete", "doctor", "magician", "priestess", "mercenary", "gardener", "lawyer", "mechanic")
+HUNTER_ROLES = ("ember", "clown", "bane", "ripper", "assassin", "werewolf")
+# Roles marked * in the seed: in the default pool too (R-SETUP-2); the default pool is every role.
+STARRED_ROLES = ("mercenary", "lawyer", "mechanic", "ripper", "assassin", "werewolf")
+
+# skill id -> (role, tag, cost). tag: instant | execute | move | forced
+SKILLS: dict[str, tuple[str, str, int]] = {
+    "sprint": ("athlete", "move", 3),
+    "brew": ("doctor", "execute", 1),
+    "magic": ("magician", "instant", 0),
+    "gate": ("priestess", "instant", 0),  # 门之钥 the skill (the item is "doorkey")
+    "deploy": ("mechanic", "instant", 0),
+    "retrieve": ("mechanic", "instant", 0),
+    "hand": ("mechanic", "instant", 0),
+    "fury": ("ember", "move", 1),
+    "dash": ("clown", "execute", 1),
+    "trap": ("bane", "execute", 1),
+    "appear": ("ripper", "move", 3),
+    "deduce": ("assassin", "execute", 1),
+    "trace": ("assassin", "execute", 1),
+}
+
+
+@dataclass(frozen=True)
+class Move:
+    """One step to an adjacent tile (or through a passage); a written path is several Moves."""
+
+    to: Tile
+
+
+@dataclass(frozen=True)
+class Cross:
+    """Forced crossing of an obstacle edge (survivor 3 MP + noise; hunter 2 MP)."""
+
+    to: Tile
+
+
+@dataclass(frozen=True)
+class Search:
+    what: str | None = None  # an item id, "key", or None for "whatever is there"
+
+
+@dataclass(frozen=True)
+class Crack:
+    pass
+
+
+@dataclass(frozen=True)
+class Vault:
+    """Survivor 翻越 or hunter 翻越[1]: cross an obstacle edge for 1 AP."""
+
+    to: Tile
+
+
+@dataclass(frozen=True)
+class Heal:
+    target: str  # alias
+    mode: str | None = None  # "downed" | "fear" | None: downed if downed, else fear
+
+
+@dataclass(frozen=True)
+class Dismantle:
+    to: Tile | None = None  # the board on the edge towards this tile; None: the trap here
+
+
+@dataclass(frozen=True)
+class Escape:
+    pass
+
+
+@dataclass(frozen=True)
+class Attack:
+    direction: str | None = None  # Bane's chain claw: N/E/S/W
+    at: Tile | None = None  # Ripper's mist blade target
+
+
+@dataclass(frozen=True)
+class Block:
+    """Board on the edge between ``a`` and ``b``; ``a`` None means the hunter's own tile."""
+
+    b: Tile
+    a: Tile | None = None
+
+
+@dataclass(frozen=True)
+class Gaze:
+    pass
+
+
+@dataclass(frozen=True)
+class Listen:
+    pass
+
+
+@dataclass(frozen=True)
+class Force:
+    to: Tile
+
+
+@dataclass(frozen=True)
+class UseItem:
+    item: str
+    target: Tile | None = None  # revolver, wings, bottle, doorkey
+    whom: str | None = None  # adrenaline: alias of the downed survivor (default self)
+
+
+@dataclass(frozen=True)
+class Drop:
+    item: str
+
+
+@dataclass(frozen=True)
+class Skill:
+    skill: str
+    tiles: tuple[Tile, ...] = ()
+    direction: str | None = None
+    amount: int | None = None
+
+
+@dataclass(frozen=True)
+class RobotStep:
+    """A Mechanic's step carried out by her robot (``robot: move C4``)."""
+
+    step: "Step"
+
+
+Step = Union[
+    Move, Cross, Search, Crack, Vault, Heal, Dismantle, Escape, Attack, Block, Gaze, Listen, Force,
+    UseItem, Drop, Skill, RobotStep,
+]
+
+MAIN_SURVIVOR = (Search, Crack, Vault, Heal, Dismantle, Escape)
+MAIN_HUNTER = (Attack, Block, Gaze, Listen, Force, Vault)
+
+
+@dataclass(frozen=True)
+class Give:
+    """Day order: give an item (or "key") to a survivor on the same tile (R-PHASE-1)."""
+
+    to: str
+    item: str
+
+
+@dataclass(frozen=True)
+class Pray:
+    """Lucky Guy's day order (R-ROLE-LUCKY)."""
+
+    item: str
+
+
+DayStep = Union[Give, Pray]
+
+
+@dataclass(frozen=True)
+class Order:
+    """One player's order for one stage: day steps then night steps."""
+
+    steps: tuple[Step, ...] = ()
+    day: tuple[DayStep, ...] = field(default=())
