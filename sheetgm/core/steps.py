@@ -132,6 +132,7 @@ class Skill:
     tiles: tuple[Tile, ...] = ()
     direction: str | None = None
     amount: int | None = None
+    what: str | None = None  # e.g. "mp" / "ap" for the Mechanic handing points to her robot
 
 
 @dataclass(frozen=True)
