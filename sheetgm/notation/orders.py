@@ -1,0 +1,510 @@
+"""The order language: one player's order for one stage, as written in a sheet cell.
+
+Grammar (zh and en keywords mix freely, case and full width do not matter)::
+
+    order   := "" | nothing | step (SEP step)*       SEP := ; ； , ， 、 。 newline
+    step    := ["robot:" | "机器人："] body
+    body    := TILE+                                  a path: one Move per tile
+             | KEYWORD arg*                           e.g. 移动 B2 B3, 救治 小明 倒地
+             | ITEM arg?                              e.g. 左轮手枪 C4 (use the item)
+             | ("skill"|"技能") SKILL arg*            e.g. 技能 门之钥 B3
+             | ("item"|"道具"|"use"|"使用") ITEM arg?
+
+Inside a step, words are separated by spaces, arrows (→ > ->) or colons. A
+Chinese keyword may be glued to what follows (``移动B2B3``, ``搜索钥匙``,
+``救治小明倒地``). Tiles separated by 、 right after a sprint or deduction
+continue its tile list (``冲刺 B2、B3、B4``). The full word list is in
+``vocab``; ``docs/order-language.md`` has many examples.
+
+``parse_order`` raises the first ``OrderSyntaxError``; ``parse_order_all``
+collects one error per bad step and keeps the good steps. Every error has
+``step`` (1-based number of the written step), ``text`` (that step as
+written) and, where it applies, ``word`` (the offending word) and
+``expected`` (an id; ``expected_zh`` / ``expected_en`` carry its text).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from sheetgm.core.board import Tile, parse_tile
+from sheetgm.core.errors import OrderSyntaxError
+from sheetgm.core.steps import (
+    Attack,
+    Block,
+    Crack,
+    Cross,
+    DayStep,
+    Dismantle,
+    Drop,
+    Escape,
+    Force,
+    Gaze,
+    Give,
+    Heal,
+    Listen,
+    Move,
+    Order,
+    Pray,
+    RobotStep,
+    Search,
+    Skill,
+    Step,
+    UseItem,
+    Vault,
+)
+from sheetgm.core.texts import render
+from sheetgm.notation.order_format import TILE_ITEMS, format_order, format_step
+from sheetgm.notation.vocab import (
+    DIRECTION_WORDS,
+    HEAL_MODE_WORDS,
+    ITEM_WORDS,
+    KEY_WORDS,
+    NOTHING_WORDS,
+    NUMBER_WORDS,
+    POINT_WORDS,
+    PREFIX_WORDS,
+    REMOVE_WORDS,
+    SKILL_WORDS,
+    STEP_WORDS,
+    normalize_word,
+)
+
+__all__ = ["parse_order", "parse_order_all", "format_order", "format_step", "MAX_SPRINT_TILES"]
+
+MAX_SPRINT_TILES = 4
+DEDUCE_TILES = 4
+NO_ARG_SKILLS = frozenset({"brew", "deploy", "retrieve", "fury", "trace"})
+ONE_TILE_SKILLS = frozenset({"magic", "gate", "appear"})
+LIST_SKILLS = frozenset({"sprint", "deduce"})  # whose tile list may continue after 、
+
+_SEP_RE = re.compile(r"([;,、。\n])")
+_ARROW_RE = re.compile(r"->|=>|→|⇒|⟶|>|:")
+_TILE_RUN_RE = re.compile(r"[A-Za-z]{1,2}[1-9][0-9]{0,2}")
+_AMOUNT_RE = re.compile(r"^([0-9]+|[一二两三四五])(.*)$")
+
+# Chinese words that may be glued to what follows, longest first.
+_GLUE_WORDS = sorted(
+    (w for w in (*PREFIX_WORDS, *STEP_WORDS, *SKILL_WORDS, *ITEM_WORDS, *NOTHING_WORDS) if not w.isascii()),
+    key=len,
+    reverse=True,
+)
+_HEAD_PREFIX_KINDS = frozenset({"robot", "skill", "item", "use"})
+
+
+class _Problem(Exception):
+    """A syntax problem inside one step; the caller adds the step number and text."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+def _expect(code: str, expected: str, **params: Any) -> _Problem:
+    key = f"order.expect.{expected}"
+    return _Problem(code, expected=expected, expected_zh=render("zh", key), expected_en=render("en", key), **params)
+
+
+@dataclass
+class _Segment:
+    number: int
+    text: str
+    tokens: list[str]
+    glued: bool
+
+
+class _Nothing:
+    """The whole step says "do nothing" (无 / pass)."""
+
+
+# --- public API ----------------------------------------------------------------
+
+
+def parse_order(text: str) -> Order:
+    """Parse one order strictly: the first syntax problem raises ``OrderSyntaxError``."""
+    order, errors = parse_order_all(text)
+    if errors:
+        raise errors[0]
+    return order
+
+
+def parse_order_all(text: str) -> tuple[Order, list[OrderSyntaxError]]:
+    """Parse every step that can be read; return the order and one error per bad step."""
+    steps: list[Step] = []
+    day: list[DayStep] = []
+    errors: list[OrderSyntaxError] = []
+    segments = _segments(text)
+    nothing: _Segment | None = None
+    for seg in segments:
+        try:
+            parsed = _parse_segment(seg.tokens, seg.glued)
+        except _Problem as p:
+            errors.append(OrderSyntaxError(p.code, step=seg.number, text=seg.text, **p.params))
+            continue
+        if isinstance(parsed, _Nothing):
+            nothing = seg
+            continue
+        for s in parsed:
+            if isinstance(s, (Give, Pray)):
+                day.append(s)
+            else:
+                steps.append(s)
+    if nothing is not None and len(segments) > 1:
+        errors.append(OrderSyntaxError("err.order.nothing_mixed", step=nothing.number, text=nothing.text))
+        errors.sort(key=lambda e: e.params["step"])
+    return Order(tuple(steps), tuple(day)), errors
+
+
+# --- splitting -----------------------------------------------------------------
+
+
+def _segments(text: str) -> list[_Segment]:
+    """Split a cell into written steps; 、-separated tiles extend a sprint or deduction."""
+    parts = _SEP_RE.split(unicodedata.normalize("NFKC", text))
+    out: list[_Segment] = []
+    sep = ""
+    for i, part in enumerate(parts):
+        if i % 2 == 1:
+            sep = part
+            continue
+        chunk = part.strip()
+        if not chunk:
+            continue
+        tokens, glued = _split_head(_ARROW_RE.sub(" ", chunk).split())
+        if sep == "、" and out and _extends_list(out[-1].tokens, tokens):
+            prev = out[-1]
+            prev.tokens.extend(tokens)
+            prev.text = f"{prev.text}、{chunk}"
+            continue
+        out.append(_Segment(len(out) + 1, chunk, tokens, glued))
+    return out
+
+
+def _split_head(tokens: list[str]) -> tuple[list[str], bool]:
+    """Unglue Chinese keywords at the start of a step: 机器人移动B2 → 机器人 移动 B2."""
+    out: list[str] = []
+    rest = list(tokens)
+    glued = False
+    while rest:
+        word = normalize_word(rest[0])
+        kind = PREFIX_WORDS.get(word) or STEP_WORDS.get(word)
+        if kind is not None:
+            out.append(rest.pop(0))
+            if kind in _HEAD_PREFIX_KINDS:
+                continue
+            break
+        if word in SKILL_WORDS or word in ITEM_WORDS or word in NOTHING_WORDS or parse_tile(rest[0]):
+            break
+        glue = next((w for w in _GLUE_WORDS if rest[0].startswith(w) and len(rest[0]) > len(w)), None)
+        if glue is None:
+            break
+        glued = True
+        out.append(glue)
+        rest[0] = rest[0][len(glue):]
+        if (PREFIX_WORDS.get(glue) or STEP_WORDS.get(glue)) not in _HEAD_PREFIX_KINDS:
+            break
+    return out + rest, glued
+
+
+def _head_skill(tokens: list[str]) -> str | None:
+    for tok in tokens:
+        word = normalize_word(tok)
+        if PREFIX_WORDS.get(word) in _HEAD_PREFIX_KINDS or STEP_WORDS.get(word) == "use":
+            continue
+        return SKILL_WORDS.get(word)
+    return None
+
+
+def _extends_list(prev: list[str], tokens: list[str]) -> bool:
+    if _head_skill(prev) not in LIST_SKILLS or not all(_is_tile_run(t) for t in tokens):
+        return False
+    return bool(tokens)
+
+
+def _is_tile_run(token: str) -> bool:
+    return re.fullmatch(f"(?:{_TILE_RUN_RE.pattern})+", token) is not None
+
+
+# --- steps ---------------------------------------------------------------------
+
+
+def _parse_segment(tokens: list[str], glued: bool) -> list[Step | DayStep] | _Nothing:
+    head = normalize_word(tokens[0])
+    if PREFIX_WORDS.get(head) == "robot":
+        if len(tokens) == 1:
+            raise _expect("err.order.missing_arg", "step", word=tokens[0])
+        if PREFIX_WORDS.get(normalize_word(tokens[1])) == "robot":
+            raise _Problem("err.order.robot_nested", word=tokens[1])
+        inner = _parse_body(tokens[1:], glued)
+        if isinstance(inner, _Nothing) or any(isinstance(s, (Give, Pray)) for s in inner):
+            raise _Problem("err.order.robot_day", word=tokens[1])
+        return [RobotStep(s) for s in inner]  # type: ignore[arg-type]
+    return _parse_body(tokens, glued)
+
+
+def _parse_body(tokens: list[str], glued: bool) -> list[Step | DayStep] | _Nothing:
+    first, args = tokens[0], tokens[1:]
+    word = normalize_word(first)
+    if _is_tile_run(first):
+        return [Move(t) for t in _tiles(tokens)]
+    prefix = PREFIX_WORDS.get(word)
+    kind = STEP_WORDS.get(word)
+    if prefix == "skill":
+        if not args:
+            raise _expect("err.order.missing_arg", "skill", word=first)
+        skill = "gate" if ITEM_WORDS.get(normalize_word(args[0])) == "doorkey" else SKILL_WORDS.get(
+            normalize_word(args[0]))
+        if skill is None:
+            raise _expect("err.order.bad_arg", "skill", word=args[0])
+        return [_skill(skill, args[1:], glued)]
+    if prefix == "item" or kind == "use":
+        if not args:
+            raise _expect("err.order.missing_arg", "item", word=first)
+        item = ITEM_WORDS.get(normalize_word(args[0]))
+        if item is not None:
+            return [_use(item, args[1:])]
+        skill = SKILL_WORDS.get(normalize_word(args[0]))
+        if kind == "use" and skill is not None:
+            return [_skill(skill, args[1:], glued)]
+        raise _expect("err.order.bad_arg", "item", word=args[0])
+    if word in NOTHING_WORDS:
+        _no_args(args)
+        return _Nothing()
+    if word in ITEM_WORDS:
+        return [_use(ITEM_WORDS[word], args)]
+    if word in SKILL_WORDS:
+        return [_skill(SKILL_WORDS[word], args, glued)]
+    if kind is None:
+        raise _Problem("err.order.unknown_word", word=first)
+    return _plain(kind, args, glued)
+
+
+def _plain(kind: str, args: list[str], glued: bool) -> list[Step | DayStep]:
+    if kind == "move":
+        if not args:
+            raise _expect("err.order.missing_arg", "tile")
+        return [Move(t) for t in _tiles(args)]
+    if kind in ("cross", "vault", "force"):
+        tile = _one_tile(args)
+        return [Cross(tile) if kind == "cross" else Vault(tile) if kind == "vault" else Force(tile)]
+    if kind in ("crack", "escape", "gaze", "listen"):
+        _no_args(args)
+        return [{"crack": Crack, "escape": Escape, "gaze": Gaze, "listen": Listen}[kind]()]
+    if kind == "search":
+        if not args:
+            return [Search()]
+        _no_args(args[1:])
+        return [Search(_item_or_key(args[0]))]
+    if kind == "heal":
+        return [_heal(args, glued)]
+    if kind == "dismantle":
+        if not args:
+            raise _expect("err.order.missing_arg", "tile_or_trap")
+        _no_args(args[1:])
+        if normalize_word(args[0]) in ("trap", "陷阱"):
+            return [Dismantle(None)]
+        tile = parse_tile(args[0])
+        if tile is None:
+            raise _expect("err.order.bad_tile", "tile_or_trap", word=args[0])
+        return [Dismantle(tile)]
+    if kind == "attack":
+        return [_attack(args)]
+    if kind == "block":
+        return [_block(args)]
+    if kind == "drop":
+        if not args:
+            raise _expect("err.order.missing_arg", "item")
+        _no_args(args[1:])
+        return [Drop(_item(args[0]))]
+    if kind == "give":
+        return [_give(args, glued)]
+    # pray
+    if not args:
+        raise _expect("err.order.missing_arg", "item")
+    _no_args(args[1:])
+    return [Pray(_item(args[0]))]
+
+
+def _skill(skill: str, args: list[str], glued: bool) -> Skill:
+    if skill in NO_ARG_SKILLS:
+        _no_args(args)
+        return Skill(skill)
+    if skill in ONE_TILE_SKILLS:
+        return Skill(skill, tiles=(_one_tile(args),))
+    if skill == "sprint":
+        tiles = _tiles(args) if args else ()
+        if not tiles:
+            raise _expect("err.order.missing_arg", "tiles")
+        if len(tiles) > MAX_SPRINT_TILES:
+            raise _Problem("err.order.tile_count", count=len(tiles), need=f"1-{MAX_SPRINT_TILES}")
+        return Skill("sprint", tiles=tuple(tiles))
+    if skill == "deduce":
+        tiles = _tiles(args) if args else ()
+        if len(tiles) != DEDUCE_TILES:
+            raise _Problem("err.order.tile_count", count=len(tiles), need=str(DEDUCE_TILES))
+        return Skill("deduce", tiles=tuple(tiles))
+    if skill == "dash":
+        if not args:
+            raise _expect("err.order.missing_arg", "direction")
+        _no_args(args[1:])
+        return Skill("dash", direction=_direction(args[0]))
+    if skill == "hand":
+        return _hand(args)
+    # trap: TILE [remove TILE]
+    rest = [a for a in args if normalize_word(a) not in REMOVE_WORDS]
+    if len(args) - len(rest) > 1 or (len(rest) != len(args) and len(rest) < 2):
+        raise _expect("err.order.bad_arg", "tile", word=next(a for a in args if normalize_word(a) in REMOVE_WORDS))
+    if not rest:
+        raise _expect("err.order.missing_arg", "tile")
+    if len(rest) > 2:
+        raise _Problem("err.order.extra_arg", word=rest[2])
+    return Skill("trap", tiles=tuple(_tile(a) for a in rest))
+
+
+def _use(item: str, args: list[str]) -> UseItem:
+    if item in TILE_ITEMS:
+        return UseItem(item, target=_one_tile(args))
+    if item == "adrenaline" and args:
+        _no_args(args[1:])
+        return UseItem(item, whom=args[0])
+    _no_args(args)
+    return UseItem(item)
+
+
+def _heal(args: list[str], glued: bool) -> Heal:
+    if not args:
+        raise _expect("err.order.missing_arg", "alias")
+    if len(args) == 1 and glued:  # 救治小明倒地
+        for mode_word, mode in HEAL_MODE_WORDS.items():
+            if not mode_word.isascii() and args[0].endswith(mode_word) and len(args[0]) > len(mode_word):
+                return Heal(args[0][: -len(mode_word)], mode)
+    if len(args) == 1:
+        return Heal(args[0])
+    _no_args(args[2:])
+    mode = HEAL_MODE_WORDS.get(normalize_word(args[1]))
+    if mode is None:
+        raise _expect("err.order.bad_arg", "mode", word=args[1])
+    return Heal(args[0], mode)
+
+
+def _give(args: list[str], glued: bool) -> Give:
+    if len(args) == 1 and glued:  # 给予小明地图
+        for name in sorted((*ITEM_WORDS, *KEY_WORDS), key=len, reverse=True):
+            if not name.isascii() and args[0].endswith(name) and len(args[0]) > len(name):
+                return Give(args[0][: -len(name)], _item_or_key(name))
+    if not args:
+        raise _expect("err.order.missing_arg", "alias")
+    if len(args) == 1:
+        raise _expect("err.order.missing_arg", "item_or_key")
+    _no_args(args[2:])
+    return Give(args[0], _item_or_key(args[1]))
+
+
+def _attack(args: list[str]) -> Attack:
+    direction: str | None = None
+    at: Tile | None = None
+    for a in args:
+        d = DIRECTION_WORDS.get(normalize_word(a))
+        t = parse_tile(a)
+        if d is not None and direction is None:
+            direction = d
+        elif t is not None and at is None:
+            at = t
+        elif d is not None or t is not None:
+            raise _Problem("err.order.extra_arg", word=a)
+        else:
+            raise _expect("err.order.bad_arg", "direction_or_tile", word=a)
+    return Attack(direction, at)
+
+
+def _block(args: list[str]) -> Block:
+    parts = [p for a in args for p in a.split("-") if p] if args else []
+    if not parts:
+        raise _expect("err.order.missing_arg", "tile")
+    if len(parts) > 2:
+        raise _Problem("err.order.extra_arg", word=parts[2])
+    tiles = [_tile(p) for p in parts]
+    return Block(tiles[-1], tiles[0] if len(tiles) == 2 else None)
+
+
+def _hand(args: list[str]) -> Skill:
+    words = list(args)
+    if len(words) == 1:  # 交付 1移动力 / hand 2mp
+        m = _AMOUNT_RE.match(words[0])
+        if m and m.group(2):
+            words = [m.group(1), m.group(2)]
+    amount: int | None = None
+    what: str | None = None
+    for w in words:
+        n = normalize_word(w)
+        if n in POINT_WORDS and what is None:
+            what = POINT_WORDS[n]
+        elif (n.isdigit() or n in NUMBER_WORDS) and amount is None:
+            amount = int(n) if n.isdigit() else NUMBER_WORDS[n]
+        else:
+            raise _expect("err.order.bad_arg", "amount_points", word=w)
+    if amount is None or what is None:
+        raise _expect("err.order.missing_arg", "amount_points")
+    if amount < 1:
+        raise _expect("err.order.bad_arg", "amount_points", word=str(amount))
+    return Skill("hand", amount=amount, what=what)
+
+
+# --- arguments -----------------------------------------------------------------
+
+
+def _tile(word: str) -> Tile:
+    tile = parse_tile(word)
+    if tile is None:
+        raise _expect("err.order.bad_tile", "tile", word=word)
+    return tile
+
+
+def _tiles(words: list[str]) -> list[Tile]:
+    """Tiles, each word one tile or a glued run like ``B2B3C3``."""
+    out: list[Tile] = []
+    for w in words:
+        if _is_tile_run(w):
+            out.extend(_tile(t) for t in _TILE_RUN_RE.findall(w))
+        else:
+            out.append(_tile(w))
+    return out
+
+
+def _one_tile(args: list[str]) -> Tile:
+    if not args:
+        raise _expect("err.order.missing_arg", "tile")
+    _no_args(args[1:])
+    return _tile(args[0])
+
+
+def _no_args(args: list[str]) -> None:
+    if args:
+        raise _Problem("err.order.extra_arg", word=args[0])
+
+
+def _item(word: str) -> str:
+    item = ITEM_WORDS.get(normalize_word(word))
+    if item is None:
+        raise _expect("err.order.bad_arg", "item", word=word)
+    return item
+
+
+def _item_or_key(word: str) -> str:
+    if normalize_word(word) in KEY_WORDS:
+        return "key"
+    item = ITEM_WORDS.get(normalize_word(word))
+    if item is None:
+        raise _expect("err.order.bad_arg", "item_or_key", word=word)
+    return item
+
+
+def _direction(word: str) -> str:
+    d = DIRECTION_WORDS.get(normalize_word(word))
+    if d is None:
+        raise _expect("err.order.bad_arg", "direction", word=word)
+    return d
