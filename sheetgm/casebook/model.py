@@ -1,0 +1,58 @@
+"""Loaded cases: plain frozen values; the raw TOML tables stay as dicts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DirectorAct:
+    """A director's action inside a night: a penalty card or an override."""
+
+    when: str  # before | after_survivor | after
+    card: str | None = None  # alias
+    colour: str | None = None
+    override: str | None = None  # alias, or "game" for the game-wide fields
+    field: str | None = None
+    value: Any = None
+    reason: str = "case"
+
+
+@dataclass(frozen=True)
+class Night:
+    survivor: dict[str, str] | None = None  # alias -> order text; None: stage not asked for
+    hunter: dict[str, str] | None = None
+    priority: tuple[str, ...] | None = None
+    seed: int | None = None
+    director: tuple[DirectorAct, ...] = ()
+    after_survivor: dict[str, Any] | None = None
+    expect: dict[str, Any] | None = None
+    replay: bool = False
+    resolve: bool = True
+
+
+@dataclass(frozen=True)
+class Case:
+    file: Path
+    section: str
+    id: str
+    title: str
+    covers: tuple[str, ...]
+    rule: str
+    map_name: str | None
+    map_text: str | None
+    seed: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
+    setup: dict[str, Any] = field(default_factory=dict)
+    nights: tuple[Night, ...] = ()
+    expect: dict[str, Any] | None = None
+    error: str | None = None
+    error_params: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    @property
+    def test_id(self) -> str:
+        """``06_sense.toml::SENSE-03``: the pytest id and the CLI's name for a case."""
+        return f"{self.file.name}::{self.id}"
