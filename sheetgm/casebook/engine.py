@@ -22,6 +22,8 @@ class Engine:
     check_order: Callable[[Any, int, Any], list[Any]]
     give_card: Callable[..., tuple[Any, list[Any]]]
     apply_override: Callable[..., tuple[Any, list[Any]]]
+    new_game: Callable[..., Any] | None = None  # (board, roster, seed, options, role_pool) -> State
+    seat_spec: Callable[..., Any] | None = None  # (alias, camp, role, lang) -> a roster entry
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:
@@ -50,4 +52,6 @@ def default_engine() -> Engine:
         check_order=_lazy("sheetgm.core.check", "check_order"),
         give_card=_lazy("sheetgm.core.cards", "give_card"),
         apply_override=_lazy("sheetgm.core.override", "apply_override"),
+        new_game=_lazy("sheetgm.core.setup", "new_game"),
+        seat_spec=_lazy("sheetgm.core.setup", "SeatSpec"),
     )

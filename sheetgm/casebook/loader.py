@@ -82,6 +82,8 @@ def _case(path: Path, section: str, raw: dict[str, Any], maps: dict[str, str], c
         map_text, map_name = maps[map_name], None
     if map_text is None and map_name is None:
         raise fail("err.case.missing_key", "map")
+    if "deal" in raw and "players" in raw.get("setup", {}):
+        raise fail("err.case.conflict", "deal", other="setup.players")
     if "error" in raw and "expect" in raw:
         raise fail("err.case.conflict", "expect", other="error")
     if "error" not in raw and "expect" not in raw and not any("expect" in n or "after_survivor" in n
@@ -91,8 +93,8 @@ def _case(path: Path, section: str, raw: dict[str, Any], maps: dict[str, str], c
     return Case(
         file=path, section=section, id=cid, title=raw["title"], covers=tuple(raw["covers"]), rule=raw["rule"],
         map_name=map_name, map_text=map_text, seed=raw.get("seed", 1), options=dict(raw.get("options", {})),
-        setup=dict(raw.get("setup", {})), nights=nights, expect=raw.get("expect"), error=raw.get("error"),
-        error_params=dict(raw.get("error_params", {})), note=raw.get("note", ""),
+        setup=dict(raw.get("setup", {})), deal=raw.get("deal"), nights=nights, expect=raw.get("expect"),
+        error=raw.get("error"), error_params=dict(raw.get("error_params", {})), note=raw.get("note", ""),
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgm.casebook.setup import Names
-from sheetgm.core.board import edge_key, edge_name, parse_tile, tile_name
+from sheetgm.core.board import distance, edge_key, edge_name, parse_tile, tile_name
 
 STATE_FIELDS = ("progress", "gates_powered", "odb_left", "odb_reveal", "stage", "night", "jammed", "end_reason")
 
@@ -91,6 +91,12 @@ def match(expect: dict[str, Any], scope: Scope, where: str = "expect") -> list[s
         seat = scope.names.seat(alias, f"{where}.cards.{alias}")
         diff(f"cards.{alias}", colours, [c.colour for c in st.cards if c.seat == seat and not c.merged])
 
+    if "roles" in expect:
+        diff("roles", sorted(expect["roles"]), sorted(p.role or "" for p in st.players.values()))
+    if "hunter_distance_at_least" in expect:
+        pairs = [distance(h.pos, s.pos) for h in st.hunters() for s in st.survivors()]
+        if pairs and min(pairs) < expect["hunter_distance_at_least"]:
+            out.append(f"{where}.hunter_distance_at_least: a hunter starts at distance {min(pairs)} from a survivor")
     _events(expect, scope, where, out)
     _texts(expect, scope, where, out)
     _problems(expect, scope, where, out)

@@ -46,6 +46,7 @@ class Case:
     seed: int = 1
     options: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
+    deal: dict[str, Any] | None = None  # a new game dealt by the engine instead of a written setup
     nights: tuple[Night, ...] = ()
     expect: dict[str, Any] | None = None
     error: str | None = None

@@ -105,7 +105,7 @@ def _start(case: Case, engine: Engine) -> _Run:
         board = engine.load_map(case.map_text)
     else:
         board = engine.ready_map(case.map_name or "")
-    state, names = build_state(case, board)
+    state, names = build_state(case, board, engine)
     return _Run(case, engine, names, state)
 
 

@@ -76,7 +76,13 @@ EXPECT = Table({
     "public_log": STR_LIST, "not_public_log": STR_LIST,
     "director_log": STR_LIST, "not_director_log": STR_LIST,
     "problems": MapOf(ListOf((str, PROBLEM))),
+    "roles": STR_LIST, "hunter_distance_at_least": int,
 })
+
+DEAL = Table({
+    "players": ListOf(Table({"alias": str, "camp": str, "role": str, "lang": str}, ("alias", "camp"))),
+    "pool": STR_LIST,
+}, ("players",))
 
 DIRECTOR_ACT = Table({
     "card": str, "colour": str, "reason": str,
@@ -92,7 +98,7 @@ NIGHT = Table({
 CASE = Table({
     "id": str, "title": str, "covers": STR_LIST, "rule": str, "note": str,
     "map": str, "map_text": str, "seed": int, "options": MapOf(FREE),
-    "setup": SETUP, "night": ListOf(NIGHT), "expect": EXPECT,
+    "setup": SETUP, "deal": DEAL, "night": ListOf(NIGHT), "expect": EXPECT,
     "error": str, "error_params": MapOf(FREE),
 }, ("id", "title", "covers", "rule"))
 

@@ -69,8 +69,10 @@ class Names:
         return "" if seat is None else f"#{seat}"
 
 
-def build_state(case: Case, board: Board) -> tuple[State, Names]:
+def build_state(case: Case, board: Board, engine: Any = None) -> tuple[State, Names]:
     names = Names(case, board)
+    if case.deal is not None:
+        return _deal(case, board, engine, names)
     setup = case.setup
     players: dict[int, Player] = {}
     for i, raw in enumerate(setup.get("players", [])):
@@ -153,3 +155,22 @@ def _colour(names: Names, colour: str, i: int) -> str:
     if colour not in COLOURS:
         raise names.fail(f"setup.cards[{i}].colour", colour, "colour is blue, yellow or red")
     return colour
+
+
+def _deal(case: Case, board: Board, engine: Any, names: Names) -> tuple[State, Names]:
+    """A new game dealt by the engine (R-SETUP); dealt twice to show it is reproducible."""
+    deal = case.deal or {}
+    for k in case.setup:
+        raise names.fail(f"setup.{k}", k, "a dealt case takes no setup")
+    roster = [engine.seat_spec(p["alias"], p["camp"], p.get("role"), p.get("lang", "zh")) for p in deal["players"]]
+    pool = deal.get("pool")
+
+    def new() -> State:
+        return engine.new_game(board, roster, case.seed, dict(case.options), pool)  # type: ignore[no-any-return]
+
+    state = new()
+    if new().digest() != state.digest():
+        raise names.fail("deal", case.seed, "dealing twice with the same seed gave different games")
+    for seat, p in sorted(state.players.items()):
+        names.seats[p.alias] = seat
+    return state, names
