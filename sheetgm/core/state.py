@@ -14,7 +14,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, tile_name, parse_tile
+from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.errors import StateError
 
 SURVIVOR = "survivor"
@@ -75,6 +75,11 @@ class Player:
     @property
     def is_hunter(self) -> bool:
         return self.camp == HUNTER
+
+    @property
+    def is_robot(self) -> bool:
+        """The Mechanic's robot is modelled as a survivor piece that is not a player (R-ROLE-MECHANIC)."""
+        return "robot_of" in self.flags
 
     @property
     def injured(self) -> bool:
@@ -140,15 +145,21 @@ class State:
     def seats(self) -> list[int]:
         return sorted(self.players)
 
-    def survivors(self, in_play: bool = True) -> list[Player]:
-        return [p for s, p in sorted(self.players.items()) if p.is_survivor and (p.in_play or not in_play)]
+    def survivors(self, in_play: bool = True, robots: bool = False) -> list[Player]:
+        return [
+            p
+            for _, p in sorted(self.players.items())
+            if p.is_survivor and (p.in_play or not in_play) and (robots or not p.is_robot)
+        ]
 
     def hunters(self, in_play: bool = True) -> list[Player]:
-        return [p for s, p in sorted(self.players.items()) if p.is_hunter and (p.in_play or not in_play)]
+        return [p for _, p in sorted(self.players.items()) if p.is_hunter and (p.in_play or not in_play)]
 
     def at(self, tile: Tile, camp: str | None = None) -> list[Player]:
         return [
-            p for s, p in sorted(self.players.items()) if p.in_play and p.pos == tile and (camp is None or p.camp == camp)
+            p
+            for _, p in sorted(self.players.items())
+            if p.in_play and p.pos == tile and (camp is None or p.camp == camp)
         ]
 
     def by_alias(self, alias: str) -> Player | None:

@@ -139,7 +139,7 @@ class Skill:
 class RobotStep:
     """A Mechanic's step carried out by her robot (``robot: move C4``)."""
 
-    step: "Step"
+    step: Step
 
 
 Step = Union[

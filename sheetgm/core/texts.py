@@ -11,14 +11,14 @@ parameters, so that a missing template never hides information.
 from __future__ import annotations
 
 import tomllib
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
 LANGS = ("zh", "en")
 
 
-@lru_cache(maxsize=None)
+@cache
 def table(lang: str) -> dict[str, str]:
     if lang not in LANGS:
         lang = "en"

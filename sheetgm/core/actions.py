@@ -1,0 +1,206 @@
+"""Survivor main actions (R-ACT-SEARCH … R-ACT-ESCAPE), drops and gifts."""
+
+from __future__ import annotations
+
+from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
+from sheetgm.core.context import Budget, Ctx, Illegal
+from sheetgm.core.state import Player
+from sheetgm.core.steps import ITEMS
+
+
+def spend_ap(p: Player, b: Budget, n: int = 1) -> None:
+    if p.downed and p.is_survivor and b.ap < n:
+        raise Illegal("err.rule.downed_no_ap")
+    if b.ap < n:
+        raise Illegal("err.rule.no_ap", need=n, have=b.ap)
+    b.ap -= n
+    b.main_done = True
+
+
+def search(ctx: Ctx, p: Player, b: Budget, what: str | None) -> None:
+    st = ctx.state
+    if what is not None and what != "key" and what not in ITEMS:
+        raise Illegal("err.rule.unknown_item", item=what)
+    spend_ap(p, b)
+    if ctx.dry:
+        return
+    here = p.pos
+    passage = st.passage_at(here)
+    if passage is not None and not passage.discovered:
+        # R-MAP-7: searching a passage end discovers it instead of picking anything up.
+        passage.discovered = True
+        a, c = passage.ends
+        ctx.emit("passage_found", public=True, actor=p.seat, a=tile_name(a), b=tile_name(c))
+        return
+    silent = p.role in ("magician", "gardener")
+    prayed = p.flags.get("pray")
+    # The Lucky Guy's prayer (R-ROLE-LUCKY): a chest search yields the prayed item from another chest.
+    if prayed and here in st.board.chests and what in (None, prayed):
+        source = next((t for t in sorted(st.chests, key=lambda t: (t[1], t[0]))
+                       if t != here and st.chests.get(t) == prayed), None)
+        if source is not None and ctx.has_room(p, prayed):
+            st.chests[source] = None
+            p.items.append(prayed)
+            p.flags.pop("pray", None)
+            ctx.emit("found_item", to=(p.seat,), actor=p.seat, item=prayed, source="prayer")
+            ctx.emit("prayer_answered", actor=p.seat, frm=tile_name(source), item=prayed)
+            if not silent:
+                ctx.noise(here, "search", p.seat)
+            return
+    chest_item = st.chests.get(here) if here in st.board.chests else None
+    lying = st.lying.get(here, [])
+    keys = st.keys_on.get(here, 0)
+    candidates: list[tuple[str, str]] = []
+    if chest_item and what in (None, chest_item):
+        candidates.append(("chest", chest_item))
+    for item in lying:
+        if what in (None, item):
+            candidates.append(("lying", item))
+    if keys and what in (None, "key"):
+        candidates.append(("key", "key"))
+    for source, item in candidates:
+        if source == "key":
+            st.keys_on[here] = keys - 1
+            if not st.keys_on[here]:
+                del st.keys_on[here]
+            p.keys += 1
+            ctx.emit("found_key", to=(p.seat,), actor=p.seat, keys=p.keys)
+            return
+        if not ctx.has_room(p, item):
+            ctx.emit("no_room", to=(p.seat,), actor=p.seat, item=item)
+            continue
+        p.items.append(item)
+        if source == "chest":
+            st.chests[here] = None
+            ctx.emit("found_item", to=(p.seat,), actor=p.seat, item=item, source="chest")
+            if not silent:
+                ctx.noise(here, "search", p.seat)
+        else:
+            lying.remove(item)
+            if not lying:
+                st.lying.pop(here, None)
+            ctx.emit("found_item", to=(p.seat,), actor=p.seat, item=item, source="ground")
+        return
+    ctx.emit("found_nothing", to=(p.seat,), actor=p.seat)
+
+
+def crack(ctx: Ctx, p: Player, b: Budget) -> None:
+    st = ctx.state
+    if p.pos not in st.board.generators:
+        raise Illegal("err.rule.no_generator", tile=tile_name(p.pos))
+    spend_ap(p, b)
+    if ctx.dry:
+        return
+    cap = int(st.opt("generator_cap"))
+    done = st.cracked_tonight.get(p.pos, 0)
+    gain = min(2 if p.role == "mechanic" and not p.is_robot else 1, cap - done)
+    if gain <= 0:
+        ctx.emit("crack_capped", to=(p.seat,), actor=p.seat, tile=tile_name(p.pos), cap=cap)
+        return
+    st.cracked_tonight[p.pos] = done + gain
+    st.progress += gain
+    ctx.emit("cracked", to=(p.seat,), actor=p.seat, tile=tile_name(p.pos), gain=gain, total=st.progress)
+    ctx.noise(p.pos, "crack", p.seat)
+
+
+def _target(ctx: Ctx, p: Player, alias: str) -> Player:
+    t = ctx.state.by_alias(alias)
+    if t is None or not t.is_survivor:
+        raise Illegal("err.rule.no_such_survivor", alias=alias)
+    if not ctx.dry and (not t.in_play or t.pos != p.pos):
+        raise Illegal("err.rule.target_not_here", alias=t.alias)
+    return t
+
+
+def heal(ctx: Ctx, p: Player, b: Budget, alias: str, mode: str | None) -> None:
+    t = _target(ctx, p, alias)
+    if mode is None:
+        mode = "downed" if t.downed else "fear"
+    if mode == "downed" and t.seat == p.seat:
+        raise Illegal("err.rule.heal_self_downed")
+    if mode == "downed" and not ctx.dry and not t.downed:
+        raise Illegal("err.rule.not_downed", alias=t.alias)
+    spend_ap(p, b)
+    if ctx.dry:
+        return
+    if mode == "downed":
+        t.downed = False
+        ctx.emit("healed", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, healer=p.alias, mode="downed")
+        ctx.noise(p.pos, "heal", p.seat)
+    else:
+        t.fear = 0
+        ctx.emit("healed", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, healer=p.alias, mode="fear")
+
+
+def dismantle(ctx: Ctx, p: Player, b: Budget, to: Tile | None) -> None:
+    st = ctx.state
+    if to is None:
+        if p.pos not in st.traps:
+            raise Illegal("err.rule.no_trap", tile=tile_name(p.pos))
+    else:
+        if not adjacent(p.pos, to) or ctx.edge(p.pos, to) is not Edge.BOARD:
+            raise Illegal("err.rule.no_board", frm=tile_name(p.pos), tile=tile_name(to))
+    spend_ap(p, b)
+    if ctx.dry:
+        return
+    if to is None:
+        del st.traps[p.pos]
+        ctx.emit("trap_removed", public=True, actor=p.seat, tile=tile_name(p.pos))
+    else:
+        st.boards.discard(edge_key(p.pos, to))
+        ctx.emit("board_removed", public=True, actor=p.seat, edge=edge_name(edge_key(p.pos, to)))
+    ctx.noise(p.pos, "dismantle", p.seat)
+
+
+def escape(ctx: Ctx, p: Player, b: Budget) -> None:
+    st = ctx.state
+    if p.is_robot:
+        raise Illegal("err.rule.robot_cannot")
+    if p.pos not in st.board.gates:
+        raise Illegal("err.rule.not_gate", tile=tile_name(p.pos))
+    if not st.gates_powered and p.keys < int(st.opt("keys_to_escape")):
+        raise Illegal("err.rule.gates_closed", keys=p.keys, need=int(st.opt("keys_to_escape")))
+    spend_ap(p, b)
+    b.escaped = True
+    if ctx.dry:
+        return
+    p.escaping = True
+    ctx.emit("escaping", to=(p.seat,), actor=p.seat, tile=tile_name(p.pos))
+
+
+def drop(ctx: Ctx, p: Player, item: str) -> None:
+    if item not in p.items:
+        raise Illegal("err.rule.not_holding", item=item)
+    p.items.remove(item)
+    if ctx.dry:
+        return
+    ctx.state.lying.setdefault(p.pos, []).append(item)
+    ctx.emit("dropped", to=(p.seat,), actor=p.seat, item=item, tile=tile_name(p.pos))
+
+
+def give(ctx: Ctx, p: Player, alias: str, item: str) -> None:
+    """Day gift (R-PHASE-1): between survivors on one tile; no room → the gift fails, the item stays."""
+    t = ctx.state.by_alias(alias)
+    if t is None or not t.is_survivor or t.is_robot:
+        raise Illegal("err.rule.no_such_survivor", alias=alias)
+    if t.seat == p.seat:
+        raise Illegal("err.rule.give_self")
+    if not t.in_play or t.pos != p.pos:
+        raise Illegal("err.rule.target_not_here", alias=t.alias)
+    if item == "key":
+        if p.keys < 1:
+            raise Illegal("err.rule.no_keys")
+    elif item not in p.items:
+        raise Illegal("err.rule.not_holding", item=item)
+    if ctx.dry:
+        return
+    if item == "key":
+        p.keys -= 1
+        t.keys += 1
+    elif not ctx.has_room(t, item):
+        ctx.emit("gift_failed", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, giver=p.alias, item=item)
+        return
+    else:
+        p.items.remove(item)
+        t.items.append(item)
+    ctx.emit("gift", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, giver=p.alias, item=item)

@@ -1,0 +1,142 @@
+"""Movement (R-ORDER-2, R-MAP-5..7, hunters' movement rules of R-ACT).
+
+Each function checks everything first and raises ``Illegal`` before it
+changes anything; in dry (checker) mode it stops after the checks.
+"""
+
+from __future__ import annotations
+
+from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
+from sheetgm.core.context import Budget, Ctx, Illegal, hunter_known_passage, survivor_known_passage
+from sheetgm.core.state import Player
+
+
+def _leave_check(ctx: Ctx, p: Player, b: Budget) -> None:
+    if p.flags.get("held"):
+        raise Illegal("err.rule.held", tile=tile_name(p.pos))
+    if b.escaped:
+        raise Illegal("err.rule.escaping")
+
+
+def step_cost(ctx: Ctx, p: Player, to: Tile) -> tuple[int, Edge | None]:
+    """MP cost and edge kind of a plain move step from p's tile to ``to``; raises Illegal."""
+    st = ctx.state
+    here = p.pos
+    if not st.board.in_bounds(to):
+        raise Illegal("err.rule.off_map", tile=tile_name(to))
+    if to == here:
+        raise Illegal("err.rule.same_tile", tile=tile_name(to))
+    if not adjacent(here, to):
+        known = hunter_known_passage(st, p, here, to) if p.is_hunter else survivor_known_passage(st, here, to)
+        if known:
+            return 1, None
+        raise Illegal("err.rule.not_adjacent", frm=tile_name(here), tile=tile_name(to))
+    kind = ctx.edge(here, to)
+    if kind is Edge.WALL:
+        raise Illegal("err.rule.wall", frm=tile_name(here), tile=tile_name(to))
+    if kind is Edge.OBSTACLE:
+        raise Illegal("err.rule.obstacle", frm=tile_name(here), tile=tile_name(to))
+    if kind is Edge.BOARD and not p.is_hunter:
+        raise Illegal("err.rule.board", frm=tile_name(here), tile=tile_name(to))
+    if kind is Edge.OPEN and st.board.same_flat_region(here, to):
+        return 0, kind
+    return 1, kind
+
+
+def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) -> None:
+    """A move step; ``paid_by_ap`` is the hunter's Force (强行[1])."""
+    _leave_check(ctx, p, b)
+    cost, kind = step_cost(ctx, p, to)
+    if paid_by_ap:
+        if b.ap < 1:
+            raise Illegal("err.rule.no_ap", need=1, have=b.ap)
+    elif b.mp < cost:
+        raise Illegal("err.rule.no_mp", need=cost, have=b.mp)
+    if paid_by_ap:
+        b.ap -= 1
+    else:
+        b.mp -= cost
+    if ctx.dry:
+        dry_relocate(ctx, p, to)
+        return
+    frm = p.pos
+    if kind is Edge.BOARD:
+        ctx.state.boards.discard(edge_key(frm, to))
+        ctx.emit("board_broken", public=True, actor=p.seat, edge=edge_name(edge_key(frm, to)))
+    relocate(ctx, p, to, how="force" if paid_by_ap else "move")
+
+
+def cross(ctx: Ctx, p: Player, b: Budget, to: Tile, *, by_vault: bool) -> None:
+    """Crossing an obstacle edge: forced (MP) or by the Vault action (R-ACT-VAULT, R-ACT-HVAULT)."""
+    _leave_check(ctx, p, b)
+    st = ctx.state
+    if not st.board.in_bounds(to):
+        raise Illegal("err.rule.off_map", tile=tile_name(to))
+    if not adjacent(p.pos, to):
+        raise Illegal("err.rule.not_adjacent", frm=tile_name(p.pos), tile=tile_name(to))
+    if ctx.edge(p.pos, to) is not Edge.OBSTACLE:
+        raise Illegal("err.rule.no_obstacle", frm=tile_name(p.pos), tile=tile_name(to))
+    mp = ap = 0
+    if by_vault:
+        if p.role == "mercenary" and p.is_survivor:
+            mp = 1  # Mercenary: vault costs 1 MP instead of 1 AP
+        else:
+            ap = 1
+    else:
+        mp = 2 if p.is_hunter else 3
+    if b.mp < mp:
+        raise Illegal("err.rule.no_mp", need=mp, have=b.mp)
+    if b.ap < ap:
+        raise Illegal("err.rule.no_ap", need=ap, have=b.ap)
+    b.mp -= mp
+    b.ap -= ap
+    if ap:
+        b.main_done = True
+    if ctx.dry:
+        dry_relocate(ctx, p, to)
+        return
+    relocate(ctx, p, to, how="vault" if by_vault else "cross")
+    if p.is_survivor:
+        ctx.noise(to, "vault" if by_vault else "cross", p.seat)
+
+
+def teleport_check(ctx: Ctx, p: Player, b: Budget, to: Tile, reach: int) -> None:
+    """Checks for effects that put a piece on any tile within ``reach`` (edges ignored)."""
+    from sheetgm.core.board import distance
+
+    _leave_check(ctx, p, b)
+    if not ctx.state.board.in_bounds(to):
+        raise Illegal("err.rule.off_map", tile=tile_name(to))
+    if distance(p.pos, to) > reach:
+        raise Illegal("err.rule.too_far", tile=tile_name(to), reach=reach)
+
+
+def dry_relocate(ctx: Ctx, p: Player, to: Tile) -> None:
+    """The checker's move: traps are public, so a survivor walking into one is held."""
+    if p.is_survivor and to in ctx.state.traps and to != p.pos:
+        p.flags["held"] = True
+    p.pos = to
+
+
+def relocate(ctx: Ctx, p: Player, to: Tile, how: str) -> None:
+    """Put p on ``to`` and apply what entering a tile does: traps for survivors
+    (R-ROLE-BANE), discovery for hunters (R-SENSE-1)."""
+    st = ctx.state
+    frm = p.pos
+    p.pos = to
+    ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(frm), tile=tile_name(to), how=how)
+    if p.is_survivor and to in st.traps and frm != to:
+        del st.traps[to]
+        p.flags["held"] = True
+        ctx.emit("trapped", to=(p.seat,), actor=p.seat, tile=tile_name(to))
+        ctx.emit("trap_sprung", public=True, tile=tile_name(to))
+        ctx.noise(to, "trap", p.seat)
+    if p.is_hunter:
+        discover(ctx, p)
+
+
+def discover(ctx: Ctx, hunter: Player) -> None:
+    """R-SENSE-1: every survivor on the hunter's tile is found (dark does not hide)."""
+    for s in ctx.state.at(hunter.pos, "survivor"):
+        ctx.emit("discovered", to=(hunter.seat,), actor=hunter.seat, alias=s.alias, tile=tile_name(s.pos),
+                 robot=s.is_robot)

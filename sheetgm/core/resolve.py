@@ -1,0 +1,156 @@
+"""The two stages of a night (R-PHASE-2) as pure functions:
+(state, orders, seed) → (new state, events).
+
+The input state is never changed. Randomness comes only from a
+``random.Random`` seeded by (seed, night, stage).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from sheetgm.core import actions
+from sheetgm.core.act import run_order
+from sheetgm.core.board import distance
+from sheetgm.core.brief import brief_all
+from sheetgm.core.context import Ctx, Illegal
+from sheetgm.core.ending import end_of_night
+from sheetgm.core.events import Event
+from sheetgm.core.state import HUNTER_STAGE, OVER, SURVIVOR_STAGE, State
+from sheetgm.core.steps import Give, Order, Pray
+
+
+class StageError(Exception):
+    """Raised when asked to resolve a stage that is not due (a programming error of the caller)."""
+
+
+def stage_rng(seed: int, night: int, stage: str) -> random.Random:
+    return random.Random(f"sheetgm/{seed}/{night}/{stage}")
+
+
+def priority_order(state: State, priority: Sequence[int] | None, camp: str) -> list[int]:
+    """R-PHASE-3: the given order first (stamp times), then the rest by seat."""
+    seats = [p.seat for p in (state.survivors() if camp == "survivor" else state.hunters())]
+    first = [s for s in (priority or ()) if s in seats]
+    return first + [s for s in seats if s not in first]
+
+
+def start_night(ctx: Ctx) -> None:
+    """Per-night resets (markers last until the end of the night, R-SENSE-4)."""
+    st = ctx.state
+    st.noise = []
+    st.cracked_tonight = {}
+    st.jammed = False
+    for p in st.players.values():
+        p.escaping = False
+        p.stunned = False
+        for flag in ("held", "brew", "pray", "attacked_tonight"):
+            p.flags.pop(flag, None)
+
+
+def day_orders(ctx: Ctx, orders: Mapping[int, Order], seats: Sequence[int]) -> None:
+    """R-PHASE-1: gifts and prayers, in priority order."""
+    st = ctx.state
+    for seat in seats:
+        order = orders.get(seat)
+        p = st.players[seat]
+        if order is None or not p.in_play:
+            continue
+        for i, step in enumerate(order.day, 1):
+            try:
+                if isinstance(step, Give):
+                    actions.give(ctx, p, step.to, step.item)
+                elif isinstance(step, Pray):
+                    if p.role != "lucky":
+                        raise Illegal("err.rule.not_your_skill", skill="pray")
+                    p.flags["pray"] = step.item
+                    ctx.emit("prayed", to=(p.seat,), actor=p.seat, item=step.item)
+            except Illegal as exc:
+                ctx.emit("day_failed", to=(p.seat,), actor=p.seat, step=i, code=exc.code, params=exc.params)
+
+
+def fear_check(ctx: Ctx, seat: int) -> None:
+    """R-STATUS-FEAR-SRC (a): at the end of a survivor's own action, a visible hunter within 2 frightens."""
+    st = ctx.state
+    p = st.players[seat]
+    if not p.in_play:
+        return
+    if any(distance(h.pos, p.pos) <= 2 for h in st.hunters() if not h.stealth):
+        ctx.add_fear(p, "hunter_near")
+
+
+def resolve_survivor_stage(
+    state: State, orders: Mapping[int, Order], seed: int, priority: Sequence[int] | None = None
+) -> tuple[State, list[Event]]:
+    if state.stage != SURVIVOR_STAGE:
+        raise StageError(f"the survivor stage is not due (stage is {state.stage})")
+    st = state.copy()
+    ctx = Ctx(st, stage_rng(seed, st.night, SURVIVOR_STAGE), SURVIVOR_STAGE)
+    ctx.emit("stage_start", public=True, stage_name=SURVIVOR_STAGE)
+    start_night(ctx)
+    seats = priority_order(st, priority, "survivor")
+    day_orders(ctx, orders, seats)
+    for seat in seats:
+        p = st.players[seat]
+        if not p.in_play:
+            continue
+        order = orders.get(seat)
+        if order is None:
+            ctx.emit("no_order", to=(seat,), actor=seat)
+        run_order(ctx, p, order.steps if order else ())
+        fear_check(ctx, seat)
+    # (4) progress check: the gates are powered and the Open-Door Battle starts (R-ODB-1).
+    if not st.gates_powered and st.progress >= int(st.opt("crack_target")):
+        st.gates_powered = True
+        st.odb_left = int(st.opt("odb_stages"))
+        st.odb_reveal = True
+        ctx.emit("gates_powered", public=True, progress=st.progress)
+    ctx.emit("progress", public=True, progress=st.progress, target=int(st.opt("crack_target")))
+    brief_all(ctx)
+    st.stage = HUNTER_STAGE
+    return st, ctx.events
+
+
+def resolve_hunter_stage(
+    state: State, orders: Mapping[int, Order], seed: int, priority: Sequence[int] | None = None
+) -> tuple[State, list[Event]]:
+    if state.stage != HUNTER_STAGE:
+        raise StageError(f"the hunter stage is not due (stage is {state.stage})")
+    st = state.copy()
+    ctx = Ctx(st, stage_rng(seed, st.night, HUNTER_STAGE), HUNTER_STAGE)
+    ctx.emit("stage_start", public=True, stage_name=HUNTER_STAGE)
+    for seat in priority_order(st, priority, "hunter"):
+        p = st.players[seat]
+        if not p.in_play:
+            continue
+        if p.stunned:
+            ctx.emit("stunned_skip", to=(seat,), actor=seat)
+            continue
+        order = orders.get(seat)
+        if order is None:
+            ctx.emit("no_order", to=(seat,), actor=seat)
+        run_order(ctx, p, order.steps if order else ())
+    end_of_night(ctx)
+    if st.winner is None:
+        st.night += 1
+        st.stage = SURVIVOR_STAGE
+    else:
+        st.stage = OVER
+    return st, ctx.events
+
+
+def resolve_stage(
+    state: State, orders: Mapping[int, Order], seed: int, priority: Sequence[int] | None = None
+) -> tuple[State, list[Event]]:
+    """Resolve whichever stage is due."""
+    if state.stage == SURVIVOR_STAGE:
+        return resolve_survivor_stage(state, orders, seed, priority)
+    if state.stage == HUNTER_STAGE:
+        return resolve_hunter_stage(state, orders, seed, priority)
+    raise StageError("the game is over")
+
+
+__all__ = [
+    "resolve_stage", "resolve_survivor_stage", "resolve_hunter_stage", "priority_order", "stage_rng",
+]
