@@ -98,7 +98,10 @@ def format_order(order: Order, lang: str = "zh") -> str:
 
 def format_step(step: Step | DayStep, lang: str = "zh") -> str:
     """Canonical text of one step (a Move is one tile: ``移动 B2``)."""
-    w = lambda kind: _w(kind, lang)  # noqa: E731
+
+    def w(kind: str) -> str:
+        return _w(kind, lang)
+
     if isinstance(step, RobotStep):
         if isinstance(step.step, RobotStep):
             raise ValueError("a robot step cannot hold another robot step")

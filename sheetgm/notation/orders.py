@@ -81,10 +81,11 @@ NO_ARG_SKILLS = frozenset({"brew", "deploy", "retrieve", "fury", "trace"})
 ONE_TILE_SKILLS = frozenset({"magic", "gate", "appear"})
 LIST_SKILLS = frozenset({"sprint", "deduce"})  # whose tile list may continue after 、
 
-_SEP_RE = re.compile(r"([;,、。\n])")
+_SEP_RE = re.compile(r"([;,、。\n\r\u2028\u2029])")
 _ARROW_RE = re.compile(r"->|=>|→|⇒|⟶|>|:")
 _TILE_RUN_RE = re.compile(r"[A-Za-z]{1,2}[1-9][0-9]{0,2}")
 _AMOUNT_RE = re.compile(r"^([0-9]+|[一二两三四五])(.*)$")
+_NUMBER_RE = re.compile(r"[0-9]{1,4}")
 
 # Chinese words that may be glued to what follows, longest first.
 _GLUE_WORDS = sorted(
@@ -175,6 +176,8 @@ def _segments(text: str) -> list[_Segment]:
         if not chunk:
             continue
         tokens, glued = _split_head(_ARROW_RE.sub(" ", chunk).split())
+        if not tokens:  # only arrows or colons
+            continue
         if sep == "、" and out and _extends_list(out[-1].tokens, tokens):
             prev = out[-1]
             prev.tokens.extend(tokens)
@@ -242,7 +245,7 @@ def _parse_segment(tokens: list[str], glued: bool) -> list[Step | DayStep] | _No
         inner = _parse_body(tokens[1:], glued)
         if isinstance(inner, _Nothing) or any(isinstance(s, (Give, Pray)) for s in inner):
             raise _Problem("err.order.robot_day", word=tokens[1])
-        return [RobotStep(s) for s in inner]  # type: ignore[arg-type]
+        return [RobotStep(s) for s in inner if not isinstance(s, (Give, Pray))]
     return _parse_body(tokens, glued)
 
 
@@ -293,7 +296,8 @@ def _plain(kind: str, args: list[str], glued: bool) -> list[Step | DayStep]:
         return [Cross(tile) if kind == "cross" else Vault(tile) if kind == "vault" else Force(tile)]
     if kind in ("crack", "escape", "gaze", "listen"):
         _no_args(args)
-        return [{"crack": Crack, "escape": Escape, "gaze": Gaze, "listen": Listen}[kind]()]
+        simple: dict[str, Step] = {"crack": Crack(), "escape": Escape(), "gaze": Gaze(), "listen": Listen()}
+        return [simple[kind]]
     if kind == "search":
         if not args:
             return [Search()]
@@ -307,10 +311,10 @@ def _plain(kind: str, args: list[str], glued: bool) -> list[Step | DayStep]:
         _no_args(args[1:])
         if normalize_word(args[0]) in ("trap", "陷阱"):
             return [Dismantle(None)]
-        tile = parse_tile(args[0])
-        if tile is None:
+        board = parse_tile(args[0])
+        if board is None:
             raise _expect("err.order.bad_tile", "tile_or_trap", word=args[0])
-        return [Dismantle(tile)]
+        return [Dismantle(board)]
     if kind == "attack":
         return [_attack(args)]
     if kind == "block":
@@ -379,9 +383,9 @@ def _heal(args: list[str], glued: bool) -> Heal:
     if not args:
         raise _expect("err.order.missing_arg", "alias")
     if len(args) == 1 and glued:  # 救治小明倒地
-        for mode_word, mode in HEAL_MODE_WORDS.items():
+        for mode_word, glued_mode in HEAL_MODE_WORDS.items():
             if not mode_word.isascii() and args[0].endswith(mode_word) and len(args[0]) > len(mode_word):
-                return Heal(args[0][: -len(mode_word)], mode)
+                return Heal(args[0][: -len(mode_word)], glued_mode)
     if len(args) == 1:
         return Heal(args[0])
     _no_args(args[2:])
@@ -443,8 +447,8 @@ def _hand(args: list[str]) -> Skill:
         n = normalize_word(w)
         if n in POINT_WORDS and what is None:
             what = POINT_WORDS[n]
-        elif (n.isdigit() or n in NUMBER_WORDS) and amount is None:
-            amount = int(n) if n.isdigit() else NUMBER_WORDS[n]
+        elif (_NUMBER_RE.fullmatch(n) or n in NUMBER_WORDS) and amount is None:
+            amount = NUMBER_WORDS[n] if n in NUMBER_WORDS else int(n)
         else:
             raise _expect("err.order.bad_arg", "amount_points", word=w)
     if amount is None or what is None:
