@@ -497,3 +497,41 @@ def test_fuzz_only_order_errors(text: str) -> None:
         # whatever was read can be written back and reads the same
         for lang in ("zh", "en"):
             assert parse_order(format_order(order, lang)) == order
+
+
+# --- the documentation's examples ----------------------------------------------------
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "order-language.md"
+
+
+def _doc_blocks(kind: str) -> list[str]:
+    lines, inside = [], False
+    for line in DOC.read_text("utf-8").splitlines():
+        if line.strip() == f"```{kind}":
+            inside = True
+        elif line.strip() == "```":
+            inside = False
+        elif inside:
+            lines.append(line)
+    return lines
+
+
+def test_doc_has_many_examples() -> None:
+    assert len(_doc_blocks("order")) >= 100
+    assert len(_doc_blocks("order-error")) >= 15
+
+
+@pytest.mark.parametrize("line", _doc_blocks("order"))
+def test_doc_examples_parse(line: str) -> None:
+    order = parse_order(line)
+    assert order.steps or order.day
+    for lang in ("zh", "en"):
+        assert parse_order(format_order(order, lang)) == order
+
+
+@pytest.mark.parametrize("line", _doc_blocks("order-error"))
+def test_doc_error_examples_fail(line: str) -> None:
+    order, errors = parse_order_all(line)
+    assert errors
+    with pytest.raises(OrderSyntaxError):
+        parse_order(line)
