@@ -1,0 +1,1 @@
+"""Workbook gateway (port) and its adapters: memory, xlsx (local default), google."""

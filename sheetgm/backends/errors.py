@@ -1,0 +1,64 @@
+"""Errors of the workbook gateway.
+
+Every error names the workbook (its logical key) and, where one exists, the
+range or the account, and says what to do. Texts live in
+``sheet_templates/texts/<lang>/backends.toml``.
+"""
+
+from __future__ import annotations
+
+from sheetgm.core.errors import SheetgmError
+
+
+class BackendError(SheetgmError):
+    """Base of every gateway failure (``err.backend.api`` for an unexpected API answer)."""
+
+    code = "err.backend.api"
+
+
+class MissingWorkbookError(BackendError):
+    """The workbook for a key does not exist or cannot be found (params: key)."""
+
+    code = "err.backend.missing_workbook"
+
+
+class WorkbookExistsError(BackendError):
+    """``create`` was asked for a key that already has a workbook (params: key)."""
+
+    code = "err.backend.exists"
+
+
+class RangeError(BackendError):
+    """A range is malformed or names a tab the workbook lacks (params: range, detail)."""
+
+    code = "err.backend.bad_range"
+
+
+class OpError(BackendError):
+    """A write operation carries an invalid argument (params: op, detail)."""
+
+    code = "err.backend.bad_op"
+
+
+class AccessError(BackendError):
+    """The account may not do this (403); retrying will not help (params: key, account)."""
+
+    code = "err.backend.denied"
+
+
+class QuotaError(BackendError):
+    """Drive storage quota exceeded, typically a service account creating a file (params: key)."""
+
+    code = "err.backend.storage_quota"
+
+
+class NetworkError(BackendError):
+    """The API stayed unavailable after every retry (params: key, attempts, detail)."""
+
+    code = "err.backend.unavailable"
+
+
+class CredentialsError(BackendError):
+    """Credentials are missing or malformed; params never carry their content (params: source, problem)."""
+
+    code = "err.backend.credentials"

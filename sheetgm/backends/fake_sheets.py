@@ -1,0 +1,234 @@
+"""The Sheets API semantics of `FakeGoogle`: API request bodies applied to a
+`model.Book`, and the JSON documents the API returns. Errors are raised as
+`ApiFault` carrying the status and the Google error body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheetgm.backends import model, port
+from sheetgm.backends.a1 import A1, format_range, parse_range
+from sheetgm.backends.errors import RangeError
+from sheetgm.backends.google_requests import API_TO_STYLE, STYLE_TO_API, a1_of, grid_range, rgb_of
+
+Json = dict[str, Any]
+API_SIDES = {"top": "top", "bottom": "bottom", "left": "left", "right": "right",
+             "innerHorizontal": "inner_horizontal", "innerVertical": "inner_vertical"}
+
+
+class ApiFault(Exception):
+    def __init__(self, status: int, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body: Json = {"error": {"code": status, "message": message, "status": _STATUS.get(status, "UNKNOWN")}}
+        if reason:
+            self.body["error"]["errors"] = [{"domain": "usageLimits" if status == 403 else "global",
+                                             "reason": reason, "message": message}]
+
+
+_STATUS = {400: "INVALID_ARGUMENT", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED",
+           500: "INTERNAL", 503: "UNAVAILABLE"}
+
+
+def bad(message: str) -> ApiFault:
+    return ApiFault(400, message)
+
+
+def color(rgb: str) -> Json:
+    """Like the API: zero components are omitted."""
+    return {k: v for k, v in (("red", int(rgb[1:3], 16) / 255), ("green", int(rgb[3:5], 16) / 255),
+                              ("blue", int(rgb[5:7], 16) / 255)) if v}
+
+
+def rng_of(book: model.Book, gr: Json) -> tuple[model.Sheet, A1]:
+    by_id = {s.sheet_id: s.name for s in book.sheets}
+    if gr.get("sheetId", 0) not in by_id:
+        raise bad(f"No grid with id: {gr.get('sheetId', 0)}")
+    rng = a1_of(gr, by_id)
+    sheet = book.sheet(rng.tab)
+    if not sheet.fits(rng):
+        raise bad(f"Range ({format_range(rng)}) exceeds grid limits. "
+                  f"Max rows: {sheet.grid_rows}, max columns: {sheet.grid_cols}")
+    return sheet, rng
+
+
+def apply(book: model.Book, req: Json) -> Json:
+    """Apply one batchUpdate request; return its reply."""
+    if len(req) != 1:
+        raise bad("each request must set exactly one kind")
+    kind, body = next(iter(req.items()))
+    if kind == "addSheet":
+        props = body.get("properties", {})
+        title = props.get("title") or f"Sheet{len(book.sheets) + 1}"
+        if book.has_sheet(title):
+            raise bad(f'A sheet with the name "{title}" already exists. Please enter another name.')
+        sid = props.get("sheetId")
+        if sid is not None and any(s.sheet_id == sid for s in book.sheets):
+            raise bad(f"Invalid requests[0].addSheet: Sheet with id {sid} already exists.")
+        sheet = book.add_sheet(title, sid)
+        return {"addSheet": {"properties": sheet_props(sheet, len(book.sheets) - 1)}}
+    if kind == "deleteProtectedRange":
+        pid = body.get("protectedRangeId")
+        if not any(p.id == pid for p in book.protected):
+            raise bad(f"No protected range with id: {pid}")
+        book.protected = [p for p in book.protected if p.id != pid]
+        return {}
+    if kind == "addProtectedRange":
+        pr = body.get("protectedRange", {})
+        editors = tuple(pr.get("editors", {}).get("users", []))
+        if pr.get("warningOnly") and editors:
+            raise bad("Cannot set editors on a warning-only protected range")
+        _, rng = rng_of(book, pr.get("range", {}))
+        pid = model.protect(book, rng, editors, pr.get("description", ""))
+        return {"addProtectedRange": {"protectedRange": {**pr, "protectedRangeId": pid}}}
+    if kind == "appendDimension":
+        sheet = _sheet_by_id(book, body.get("sheetId", 0))
+        if body.get("dimension") == "ROWS":
+            sheet.grid_rows += int(body["length"])
+        else:
+            sheet.grid_cols += int(body["length"])
+        return {}
+    if kind == "updateSheetProperties":
+        props = body.get("properties", {})
+        sheet = _sheet_by_id(book, props.get("sheetId", 0))
+        if "gridProperties.frozenRowCount" in body.get("fields", ""):
+            sheet.frozen_rows = props.get("gridProperties", {}).get("frozenRowCount", 0)
+        return {}
+    if kind == "updateDimensionProperties":
+        span = body["range"]
+        sheet = _sheet_by_id(book, span.get("sheetId", 0))
+        sizes = sheet.col_widths if span["dimension"] == "COLUMNS" else sheet.row_heights
+        for i in range(span.get("startIndex", 0), span["endIndex"]):
+            sizes[i] = body["properties"]["pixelSize"]
+        return {}
+    sheet, rng = rng_of(book, body.get("range", {}))
+    if kind == "updateCells":
+        if body.get("fields") != "userEnteredValue":
+            raise bad(f"the fake supports updateCells on userEnteredValue only, not {body.get('fields')}")
+        rows = tuple(tuple(c.get("userEnteredValue", {}).get("stringValue", "") for c in r.get("values", []))
+                     for r in body.get("rows", []))
+        if not rng.bounded:
+            rng = A1(rng.tab, rng.start_row, rng.start_col,
+                     rng.end_row if rng.end_row is not None else sheet.grid_rows,
+                     rng.end_col if rng.end_col is not None else sheet.grid_cols)
+        model.set_values(sheet, rng, rows)
+    elif kind == "repeatCell":
+        _repeat(sheet, rng, body)
+    elif kind == "updateBorders":
+        sides = {API_SIDES[k]: API_TO_STYLE[v.get("style", "NONE")] for k, v in body.items() if k in API_SIDES}
+        model.set_borders(sheet, rng, sides)
+    elif kind == "setDataValidation":
+        rule = body.get("rule")
+        validation = None
+        if rule:
+            if rule.get("condition", {}).get("type") != "ONE_OF_LIST":
+                raise bad("the fake supports ONE_OF_LIST validation only")
+            choices = tuple(v.get("userEnteredValue", "") for v in rule["condition"].get("values", []))
+            validation = port.Validation(choices, bool(rule.get("strict")), rule.get("inputMessage", ""))
+        model.each_cell(sheet, rng, lambda cell: setattr(cell, "validation", validation))
+    else:
+        raise bad(f"Invalid JSON payload received. Unknown name \"{kind}\" at 'requests[0]'")
+    return {}
+
+
+def _repeat(sheet: model.Sheet, rng: A1, body: Json) -> None:
+    cell_data = body.get("cell", {})
+    fmt = cell_data.get("userEnteredFormat", {})
+    for field in body.get("fields", "").split(","):
+        field = field.strip()
+        if field == "userEnteredFormat.backgroundColor":
+            bg = rgb_of(fmt["backgroundColor"]) if "backgroundColor" in fmt else None
+            model.each_cell(sheet, rng, lambda c, bg=bg: setattr(c, "background", bg))
+        elif field == "userEnteredFormat.textFormat.bold":
+            bold = bool(fmt.get("textFormat", {}).get("bold"))
+            model.each_cell(sheet, rng, lambda c, bold=bold: setattr(c, "bold", bold))
+        elif field == "note":
+            note = cell_data.get("note", "")
+            model.each_cell(sheet, rng, lambda c, note=note: setattr(c, "note", note))
+        else:
+            raise bad(f"the fake does not support repeatCell fields '{field}'")
+
+
+def _sheet_by_id(book: model.Book, sid: int) -> model.Sheet:
+    for s in book.sheets:
+        if s.sheet_id == sid:
+            return s
+    raise bad(f"No grid with id: {sid}")
+
+
+def sheet_props(sheet: model.Sheet, index: int) -> Json:
+    grid: Json = {"rowCount": sheet.grid_rows, "columnCount": sheet.grid_cols}
+    if sheet.frozen_rows:
+        grid["frozenRowCount"] = sheet.frozen_rows
+    return {"sheetId": sheet.sheet_id, "title": sheet.name, "index": index, "sheetType": "GRID",
+            "gridProperties": grid}
+
+
+def document(book: model.Book, sid: str, grid: bool) -> Json:
+    """``spreadsheets.get``: metadata, protected ranges, and with ``grid`` the cells."""
+    sheets = []
+    for i, sheet in enumerate(book.sheets):
+        entry: Json = {"properties": sheet_props(sheet, i)}
+        prs = [{"protectedRangeId": p.id, "range": grid_range(p.range, sheet.sheet_id),
+                "description": p.description, "editors": {"users": list(p.editors)}}
+               for p in book.protected if p.range.tab == sheet.name]
+        if prs:
+            entry["protectedRanges"] = prs
+        if grid:
+            entry["data"] = [_grid_data(sheet)]
+        sheets.append(entry)
+    return {"spreadsheetId": sid, "properties": {"title": book.title, "locale": "zh_CN"}, "sheets": sheets,
+            "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{sid}/edit"}
+
+
+def _grid_data(sheet: model.Sheet) -> Json:
+    used = [rc for rc, c in sheet.cells.items() if c != model.Cell()]
+    rows = max((r for r, _ in used), default=-1) + 1
+    row_data = []
+    for r in range(rows):
+        cols = max((c for rr, c in used if rr == r), default=-1) + 1
+        row_data.append({"values": [_cell_data(sheet.cells.get((r, c), model.Cell())) for c in range(cols)]})
+    return {
+        "startRow": 0, "startColumn": 0, "rowData": row_data,
+        "rowMetadata": [{"pixelSize": sheet.row_heights.get(r, port.DEFAULT_HEIGHT)} for r in range(sheet.grid_rows)],
+        "columnMetadata": [{"pixelSize": sheet.col_widths.get(c, port.DEFAULT_WIDTH)} for c in range(sheet.grid_cols)],
+    }
+
+
+def _cell_data(cell: model.Cell) -> Json:
+    out: Json = {}
+    if cell.value:
+        out["userEnteredValue"] = {"stringValue": cell.value}
+        out["formattedValue"] = cell.value
+    fmt: Json = {}
+    if cell.background:
+        fmt["backgroundColor"] = color(cell.background)
+    if cell.bold:
+        fmt["textFormat"] = {"bold": True}
+    if cell.borders:
+        fmt["borders"] = {s: {"style": STYLE_TO_API[st]} for s, st in cell.borders.items()}
+    if fmt:
+        out["userEnteredFormat"] = fmt
+    if cell.note:
+        out["note"] = cell.note
+    if cell.validation:
+        rule: Json = {"condition": {"type": "ONE_OF_LIST",
+                                    "values": [{"userEnteredValue": c} for c in cell.validation.choices]},
+                      "strict": cell.validation.strict, "showCustomUi": True}
+        if cell.validation.help:
+            rule["inputMessage"] = cell.validation.help
+        out["dataValidation"] = rule
+    return out
+
+
+def value_range(book: model.Book, text: str) -> Json:
+    """One entry of a ``values:batchGet`` answer (trailing empties trimmed, like the API)."""
+    try:
+        rng = parse_range(text)
+        rows = model.read(book, text)
+    except RangeError:
+        raise bad(f"Unable to parse range: {text}") from None
+    out: Json = {"range": format_range(rng), "majorDimension": "ROWS"}
+    if rows:
+        out["values"] = rows
+    return out

@@ -1,0 +1,224 @@
+"""The Google adapter: gspread's plain HTTPClient with a timeout, our retry
+policy and rate limiter around every HTTP attempt, and the fewest calls:
+
+- ``read``: one ``values:batchGet`` (no metadata read);
+- ``write``: one ``spreadsheets:batchUpdate`` carrying values, formats,
+  validation and protection, atomically; the tab ids it needs come from one
+  metadata read per workbook per process (cached, refreshed after a failure);
+- ``create``: one ``spreadsheets.create`` with all tabs (needs a user's OAuth
+  login: service accounts have no Drive storage);
+- ``share``: one permissions list, then one create or update.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, MutableMapping, Sequence
+from typing import Any, TypeVar
+
+import gspread
+import requests
+from google.auth.credentials import Credentials
+from gspread.exceptions import APIError
+from gspread.http_client import HTTPClient
+from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_DRIVE_URL, SPREADSHEETS_API_V4_BASE_URL
+
+from sheetgm.backends import google_requests as gr
+from sheetgm.backends import port
+from sheetgm.backends.a1 import normalize
+from sheetgm.backends.errors import (
+    AccessError,
+    BackendError,
+    MissingWorkbookError,
+    NetworkError,
+    OpError,
+    QuotaError,
+    RangeError,
+    WorkbookExistsError,
+)
+from sheetgm.backends.ratelimit import RateLimiter
+from sheetgm.backends.retry import STORAGE_QUOTA_REASON, RetryPolicy, is_transient, reasons
+
+T = TypeVar("T")
+MAX_PAYLOAD = 2_000_000  # bytes; the API's recommended ceiling for one request
+
+
+class GatedHTTPClient(HTTPClient):
+    """gspread's HTTPClient with every attempt paced by a RateLimiter and retried by a RetryPolicy."""
+
+    policy: RetryPolicy = RetryPolicy()
+    limiter: RateLimiter | None = None
+
+    def request(self, method: str, endpoint: str, *args: Any, **kwargs: Any) -> requests.Response:
+        kind = "read" if method.lower() == "get" else "write"
+
+        def once() -> requests.Response:
+            if self.limiter is not None:
+                self.limiter.acquire(kind)
+            return HTTPClient.request(self, method, endpoint, *args, **kwargs)
+
+        return self.policy.call(once)
+
+
+class GoogleGateway(port.Gateway):
+    def __init__(
+        self,
+        credentials: Credentials,
+        ids: MutableMapping[str, str],
+        *,
+        retry: RetryPolicy | None = None,
+        limiter: RateLimiter | None = None,
+        timeout: float = 60.0,
+        account: str | None = None,
+    ) -> None:
+        self.client = gspread.Client(auth=credentials, http_client=GatedHTTPClient)
+        self.http: GatedHTTPClient = self.client.http_client  # type: ignore[assignment]
+        self.http.policy = retry if retry is not None else RetryPolicy()
+        self.http.limiter = limiter if limiter is not None else RateLimiter()
+        self.client.set_timeout(timeout)
+        self.ids = ids
+        self.account = account or getattr(credentials, "service_account_email", None)
+        self._meta: dict[str, gr.Meta] = {}
+
+    def __repr__(self) -> str:
+        return f"GoogleGateway(account={self.account!r}, workbooks={sorted(self.ids)!r})"
+
+    # -- plumbing ---------------------------------------------------------
+
+    def _id(self, key: str) -> str:
+        try:
+            return self.ids[key]
+        except KeyError:
+            raise MissingWorkbookError(key=key) from None
+
+    def _call(self, key: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except (APIError, requests.exceptions.RequestException) as exc:
+            raise self._translate(key, exc) from exc
+
+    def _translate(self, key: str, exc: Exception) -> BackendError:
+        attempts = self.http.policy.last_attempts
+        if not isinstance(exc, APIError):
+            return NetworkError(key=key, attempts=attempts, detail=type(exc).__name__)
+        message = str(exc.error.get("message", ""))[:300]
+        if exc.code == 403 and STORAGE_QUOTA_REASON in reasons(exc):
+            return QuotaError(key=key)
+        if is_transient(exc):
+            return NetworkError(key=key, attempts=attempts, detail=f"HTTP {exc.code}: {message}")
+        if exc.code in (401, 403):
+            return AccessError(key=key, account=self.account or "this account")
+        if exc.code == 404:
+            return MissingWorkbookError(key=key)
+        if exc.code == 400 and "range" in message.lower():
+            return RangeError(range=key, detail=message)
+        return BackendError(key=key, status=exc.code, detail=message)
+
+    def _fetch(self, key: str, grid: bool = False) -> dict[str, Any]:
+        params = {"includeGridData": "true" if grid else "false"}
+        doc = self._call(key, self.http.fetch_sheet_metadata, self._id(key), params=params)
+        self._meta[key] = gr.Meta.parse(doc)
+        return doc
+
+    def _meta_for(self, key: str) -> gr.Meta:
+        if key not in self._meta:
+            self._fetch(key)
+        return self._meta[key]
+
+    # -- the port ---------------------------------------------------------
+
+    def exists(self, key: str) -> bool:
+        if key not in self.ids:
+            return False
+        try:
+            self._fetch(key)
+        except MissingWorkbookError:
+            return False
+        return True
+
+    def create(self, key: str, title: str, tabs: Sequence[str]) -> None:
+        port.check_tabs(tabs)
+        if self.exists(key):
+            raise WorkbookExistsError(key=key)
+        sheets = [{"properties": {"title": t, "sheetId": i}} for i, t in enumerate(tabs)]
+        body = {"properties": {"title": title}, "sheets": sheets}
+        doc = self._call(key, self.http.request, "post", SPREADSHEETS_API_V4_BASE_URL, json=body).json()
+        self.ids[key] = doc["spreadsheetId"]
+        self._meta[key] = gr.Meta.parse(doc)
+
+    def tabs(self, key: str) -> list[str]:
+        return list(self._meta_for(key).tabs)
+
+    def read(self, key: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+        canonical = [normalize(text) for text in ranges]
+        if not ranges:
+            return {}
+        params = {"valueRenderOption": "FORMATTED_VALUE", "majorDimension": "ROWS"}
+        doc = self._call(key, self.http.values_batch_get, self._id(key), canonical, params=params)
+        found = doc.get("valueRanges", [])
+        if len(found) != len(ranges):
+            raise BackendError(key=key, status=200, detail=f"asked {len(ranges)} ranges, got {len(found)}")
+        return {
+            text: port.trim([[str(v) for v in row] for row in vr.get("values", [])])
+            for text, vr in zip(ranges, found, strict=True)
+        }
+
+    def write(self, key: str, ops: Sequence[port.Op]) -> None:
+        port.check_ops(ops)
+        if not ops:
+            return
+        draft = self._meta_for(key).copy()
+        requests_ = gr.build(list(ops), draft)
+        if not requests_:
+            return
+        body = {"requests": requests_}
+        size = len(json.dumps(body, ensure_ascii=False).encode("utf-8"))
+        if size > MAX_PAYLOAD:
+            raise OpError(op="write", detail=f"{size} bytes in one request; split it below {MAX_PAYLOAD}")
+        try:
+            reply = self._call(key, self.http.batch_update, self._id(key), body)
+        except BackendError:
+            self._meta.pop(key, None)  # the file may have changed under us: look again next time
+            raise
+        for req, rep in zip(requests_, reply.get("replies", []), strict=False):
+            added = (rep or {}).get("addProtectedRange", {}).get("protectedRange")
+            if added and "addProtectedRange" in req:
+                draft.protected[added["protectedRangeId"]] = added.get("description", "")
+        self._meta[key] = draft
+
+    def protections(self, key: str) -> list[port.Protection]:
+        return gr.protections(self._fetch(key))
+
+    def _permissions(self, key: str) -> list[dict[str, Any]]:
+        return self._call(key, self.http.list_permissions, self._id(key))
+
+    def permissions(self, key: str) -> list[port.Permission]:
+        found = [
+            port.Permission(str(p.get("emailAddress") or p.get("domain") or p.get("type")), str(p["role"]))
+            for p in self._permissions(key)
+        ]
+        return sorted(found, key=lambda p: (p.email, p.role))
+
+    def share(self, key: str, email: str, role: str) -> None:
+        port.check_role(role)
+        same = [p for p in self._permissions(key) if str(p.get("emailAddress", "")).lower() == email.lower()]
+        if same and same[0]["role"] == role:
+            return
+        if same:
+            url = f"{DRIVE_FILES_API_V3_URL}/{self._id(key)}/permissions/{same[0]['id']}"
+            params = {"supportsAllDrives": "true"}
+            self._call(key, self.http.request, "patch", url, json={"role": role}, params=params)
+        else:
+            self._call(key, self.http.insert_permission, self._id(key), email, "user", role, notify=False)
+
+    def unshare(self, key: str, email: str) -> None:
+        for p in self._permissions(key):
+            if str(p.get("emailAddress", "")).lower() == email.lower():
+                self._call(key, self.http.remove_permission, self._id(key), str(p["id"]))
+
+    def url(self, key: str) -> str | None:
+        return SPREADSHEET_DRIVE_URL % self._id(key)
+
+    def view(self, key: str) -> port.WorkbookView:
+        return gr.view(self._fetch(key, grid=True))
+

@@ -1,0 +1,333 @@
+"""The workbook gateway: the one port the service layer talks to.
+
+A game is a handful of workbooks addressed by logical keys ("director",
+"public", "player-3", ...). Adapters: `MemoryGateway` (tests),
+`XlsxGateway` (local .xlsx files, the default) and `GoogleGateway`
+(gspread). They share one contract test suite.
+
+Cost model (what the Google adapter guarantees, the others honour for free):
+``read`` is one ``values:batchGet``; ``write`` is one atomic
+``spreadsheets:batchUpdate`` (plus, once per workbook per process, one
+metadata read for tab ids). So a stage costs one read and one write per
+workbook touched.
+
+Semantics shared by all adapters:
+- values are strings; reads drop trailing empty rows and, per row, trailing
+  empty cells, exactly like the Sheets API (an empty range reads as ``[]``);
+- ``write`` applies its ops in order, all or nothing;
+- ``SetValues`` fills its whole target area: a bounded range, or for a single
+  anchor cell the bounding box of ``rows``; cells of the area that ``rows``
+  does not cover are cleared;
+- ``Protect`` replaces any protection with the same description, so a
+  repeated write is idempotent; ``AddTab`` of an existing tab does nothing.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from sheetgm.backends.a1 import A1, parse_range, quote_tab
+from sheetgm.backends.errors import OpError
+
+BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
+BORDER_STYLES = ("none", "thin", "medium", "thick")
+ROLES = ("reader", "commenter", "writer")
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 100, 21  # Google's default column width and row height, in pixels
+_SIDE_GROUPS = {"outer": ("top", "bottom", "left", "right"), "all": BORDER_SIDES}
+
+
+def _strs(values: Iterable[object]) -> tuple[str, ...]:
+    return tuple("" if v is None else str(v) for v in values)
+
+
+@dataclass(frozen=True)
+class SetValues:
+    range: str
+    rows: tuple[tuple[str, ...], ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", tuple(_strs(row) for row in self.rows))
+
+
+@dataclass(frozen=True)
+class ClearRange:
+    """Clear values (not formats) in a range."""
+
+    range: str
+
+
+@dataclass(frozen=True)
+class SetBackground:
+    range: str
+    rgb: str | None  # "#RRGGBB"; None removes the fill
+
+    def __post_init__(self) -> None:
+        if self.rgb is not None:
+            text = self.rgb.lower()
+            if len(text) != 7 or text[0] != "#" or any(ch not in "0123456789abcdef" for ch in text[1:]):
+                raise OpError(op="SetBackground", detail=f"colour '{self.rgb}' is not #RRGGBB")
+            object.__setattr__(self, "rgb", text)
+
+
+@dataclass(frozen=True)
+class SetBold:
+    range: str
+    bold: bool = True
+
+
+@dataclass(frozen=True)
+class SetBorders:
+    """Borders of a range like the Sheets ``updateBorders``: ``top`` is the top edge of the
+    range, ``inner_horizontal`` the lines between its rows; ``outer``/``all`` are shorthands."""
+
+    range: str
+    sides: tuple[str, ...]
+    style: str = "thick"
+
+    def __post_init__(self) -> None:
+        sides: list[str] = []
+        for side in (self.sides,) if isinstance(self.sides, str) else self.sides:
+            for s in _SIDE_GROUPS.get(side, (side,)):
+                if s not in BORDER_SIDES:
+                    raise OpError(op="SetBorders", detail=f"unknown side '{s}' (one of {', '.join(BORDER_SIDES)})")
+                if s not in sides:
+                    sides.append(s)
+        if self.style not in BORDER_STYLES:
+            raise OpError(op="SetBorders", detail=f"unknown style '{self.style}' (one of {', '.join(BORDER_STYLES)})")
+        object.__setattr__(self, "sides", tuple(sides))
+
+
+@dataclass(frozen=True)
+class SetValidation:
+    """A dropdown; empty ``choices`` removes validation from the range."""
+
+    range: str
+    choices: tuple[str, ...]
+    strict: bool = True
+    help: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "choices", _strs(self.choices))
+
+
+@dataclass(frozen=True)
+class SetNote:
+    """A note on every cell of the range; empty text removes it."""
+
+    range: str
+    text: str
+
+
+@dataclass(frozen=True)
+class FreezeRows:
+    tab: str
+    rows: int
+
+
+@dataclass(frozen=True)
+class ResizeColumns:
+    range: str  # e.g. "Map!A:P"
+    width: int  # pixels
+
+
+@dataclass(frozen=True)
+class ResizeRows:
+    range: str  # e.g. "Map!1:12"
+    height: int  # pixels
+
+
+@dataclass(frozen=True)
+class Protect:
+    """Only ``editors`` may edit ``range`` (a tab name protects the whole tab). It never stops
+    reading. The description identifies the protection: protecting again replaces it."""
+
+    range: str
+    editors: tuple[str, ...]
+    description: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "editors", tuple(sorted(set(self.editors))))
+        if not self.description:
+            raise OpError(op="Protect", detail="a protection needs a description (it is its identity)")
+
+
+@dataclass(frozen=True)
+class Unprotect:
+    """Remove every protection with this description (none is fine)."""
+
+    description: str
+
+
+@dataclass(frozen=True)
+class AddTab:
+    name: str
+
+
+Op = (
+    SetValues | ClearRange | SetBackground | SetBold | SetBorders | SetValidation | SetNote
+    | FreezeRows | ResizeColumns | ResizeRows | Protect | Unprotect | AddTab
+)
+
+
+@dataclass(frozen=True)
+class Validation:
+    choices: tuple[str, ...]
+    strict: bool = True
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Protection:
+    range: str  # canonical A1 (see a1.normalize); a bare tab name for a whole tab
+    editors: tuple[str, ...]
+    description: str
+
+
+@dataclass(frozen=True)
+class Permission:
+    email: str
+    role: str  # owner, writer, commenter or reader
+
+
+@dataclass(frozen=True)
+class TabView:
+    """Everything the gateway can set on a tab, as it reads back. Cells are A1 names."""
+
+    name: str
+    values: list[list[str]] = field(default_factory=list)
+    frozen_rows: int = 0
+    backgrounds: dict[str, str] = field(default_factory=dict)
+    bold: frozenset[str] = frozenset()
+    borders: dict[str, dict[str, str]] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+    validations: dict[str, Validation] = field(default_factory=dict)
+    column_widths: dict[str, int] = field(default_factory=dict)
+    row_heights: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WorkbookView:
+    title: str
+    tabs: tuple[TabView, ...]
+
+    def tab(self, name: str) -> TabView:
+        for t in self.tabs:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+
+def trim(rows: list[list[str]]) -> list[list[str]]:
+    """Drop trailing empty cells of each row and trailing empty rows, like the Sheets API."""
+    out = []
+    for row in rows:
+        end = len(row)
+        while end and row[end - 1] == "":
+            end -= 1
+        out.append(list(row[:end]))
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def op_ranges(op: Op) -> list[A1]:
+    """The parsed ranges an op touches (raises RangeError if one is malformed)."""
+    if isinstance(op, FreezeRows):
+        if op.rows < 0:
+            raise OpError(op="FreezeRows", detail=f"cannot freeze {op.rows} rows")
+        return [parse_range(quote_tab(op.tab))]
+    if isinstance(op, AddTab):
+        if not op.name or op.name.startswith("_sheetgm"):
+            raise OpError(op="AddTab", detail=f"'{op.name}' cannot be a tab name")
+        return []
+    if isinstance(op, Unprotect):
+        return []
+    rng = parse_range(op.range)
+    if isinstance(op, ResizeColumns | ResizeRows):
+        size = op.width if isinstance(op, ResizeColumns) else op.height
+        if size <= 0:
+            raise OpError(op=type(op).__name__, detail=f"size must be positive, not {size}")
+    if isinstance(op, SetValues):
+        if rng.end_row is None or rng.end_col is None:
+            raise OpError(op="SetValues", detail=f"write to a cell or a bounded range, not {op.range}")
+        area = values_area(op, rng)
+        if len(op.rows) > (area.end_row or 0) - area.start_row or any(
+            len(r) > (area.end_col or 0) - area.start_col for r in op.rows
+        ):
+            raise OpError(op="SetValues", detail=f"{len(op.rows)} rows do not fit in {op.range}")
+    return [rng]
+
+
+def values_area(op: SetValues, rng: A1) -> A1:
+    """The area a SetValues fills: the bounded range, or anchor + the bounding box of rows."""
+    if rng.bounded and not (rng.end_row == rng.start_row + 1 and rng.end_col == rng.start_col + 1):
+        return rng
+    height = max(1, len(op.rows))
+    width = max([1, *(len(r) for r in op.rows)])
+    return A1(rng.tab, rng.start_row, rng.start_col, rng.start_row + height, rng.start_col + width)
+
+
+def check_ops(ops: Sequence[Op]) -> None:
+    for op in ops:
+        op_ranges(op)
+
+
+def check_tabs(tabs: Sequence[str]) -> None:
+    if not tabs or len(set(tabs)) != len(tabs):
+        raise OpError(op="create", detail=f"a workbook needs at least one tab and distinct tab names, not {list(tabs)}")
+    for name in tabs:
+        op_ranges(AddTab(name))
+
+
+def check_role(role: str) -> None:
+    if role not in ROLES:
+        raise OpError(op="share", detail=f"role '{role}' is not one of {', '.join(ROLES)}")
+
+
+class Gateway(ABC):
+    """Reads and writes the workbooks of one game."""
+
+    #: The email this gateway acts as (a service account), to be listed among
+    #: protection editors so that later runs can still write; None locally.
+    account: str | None = None
+
+    @abstractmethod
+    def exists(self, key: str) -> bool: ...
+
+    @abstractmethod
+    def create(self, key: str, title: str, tabs: Sequence[str]) -> None:
+        """Create an empty workbook with these tabs; WorkbookExistsError if the key has one."""
+
+    @abstractmethod
+    def tabs(self, key: str) -> list[str]: ...
+
+    @abstractmethod
+    def read(self, key: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+        """Values of several ranges in one call, keyed by the range texts as given."""
+
+    @abstractmethod
+    def write(self, key: str, ops: Sequence[Op]) -> None:
+        """Apply ops in order, atomically, in one call."""
+
+    @abstractmethod
+    def protections(self, key: str) -> list[Protection]: ...
+
+    @abstractmethod
+    def permissions(self, key: str) -> list[Permission]: ...
+
+    @abstractmethod
+    def share(self, key: str, email: str, role: str) -> None:
+        """Give ``email`` the role (reader, commenter, writer), replacing a previous role."""
+
+    @abstractmethod
+    def unshare(self, key: str, email: str) -> None: ...
+
+    @abstractmethod
+    def url(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    def view(self, key: str) -> WorkbookView:
+        """The full look of a workbook (values and formats). On Google this is one grid-data
+        read, heavier than ``read``: for verification and tests, not for every stage."""
