@@ -48,9 +48,10 @@ def budget_for(ctx: Ctx, p: Player) -> Budget:
         if p.flags.get("no_mp_night") == st.night:
             mp = 0  # the silver dagger's curse on the Werewolf
         return Budget(mp=mp, ap=ap)
+    robot_mp = 1 if p.role == "mechanic" else 0  # the robot's own MP 1 a night (R-ROLE-MECHANIC)
     if p.downed:
-        return Budget(mp=2 if p.role == "mercenary" else 1, ap=0)
-    return Budget(mp=3, ap=1)
+        return Budget(mp=2 if p.role == "mercenary" else 1, ap=0, robot_mp=robot_mp)
+    return Budget(mp=3, ap=1, robot_mp=robot_mp)
 
 
 @dataclass
