@@ -24,6 +24,7 @@ class Engine:
     apply_override: Callable[..., tuple[Any, list[Any]]]
     new_game: Callable[..., Any] | None = None  # (board, roster, seed, options, role_pool) -> State
     seat_spec: Callable[..., Any] | None = None  # (alias, camp, role, lang) -> a roster entry
+    lurking_proposals: Callable[..., list[tuple[int, str]]] | None = None  # (state, posts, voted, accelerated)
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:
@@ -54,4 +55,5 @@ def default_engine() -> Engine:
         apply_override=_lazy("sheetgm.core.override", "apply_override"),
         new_game=_lazy("sheetgm.core.setup", "new_game"),
         seat_spec=_lazy("sheetgm.core.setup", "SeatSpec"),
+        lurking_proposals=_lazy("sheetgm.core.cards", "lurking_proposals"),
     )

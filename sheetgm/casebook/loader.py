@@ -105,14 +105,15 @@ def _night(raw: dict[str, Any], fail: Any, where: str) -> Night:
         when = a.get("when", "before")
         if when not in WHEN:
             raise fail("err.case.bad_value", f"{key}.when", value=when, allowed=", ".join(WHEN))
-        if ("card" in a) == ("override" in a):
-            raise fail("err.case.conflict", key, other="card/override")
+        if sum(k in a for k in ("card", "override", "lurking")) != 1:
+            raise fail("err.case.conflict", key, other="card/override/lurking")
         if "card" in a and "colour" not in a:
             raise fail("err.case.missing_key", f"{key}.colour")
         if "override" in a and ("field" not in a or "value" not in a):
             raise fail("err.case.missing_key", f"{key}.field")
         acts.append(DirectorAct(when=when, card=a.get("card"), colour=a.get("colour"), override=a.get("override"),
-                                field=a.get("field"), value=a.get("value"), reason=a.get("reason", "case")))
+                                field=a.get("field"), value=a.get("value"), reason=a.get("reason", "case"),
+                                declare_loss=bool(a.get("declare_loss", False)), lurking=a.get("lurking")))
     if not raw.get("resolve", True) and raw.get("replay"):
         raise fail("err.case.conflict", f"{where}.replay", other="resolve")
     prio = raw.get("priority")

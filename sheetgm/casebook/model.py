@@ -18,6 +18,8 @@ class DirectorAct:
     field: str | None = None
     value: Any = None
     reason: str = "case"
+    declare_loss: bool = False  # with a red card: the director declares the camp's loss (R-END-6)
+    lurking: dict[str, Any] | None = None  # {posts = {alias = n}, voted = {alias = bool}, accelerated = bool}
 
 
 @dataclass(frozen=True)

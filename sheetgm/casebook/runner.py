@@ -161,12 +161,27 @@ def _director(run: _Run, i: int, night: Night, when: str) -> None:
 def _apply(run: _Run, act: DirectorAct, where: str) -> tuple[Any, list[Any]]:
     if act.card is not None:
         seat = run.names.seat(act.card, f"{where}.card")
+        if act.declare_loss:
+            return run.engine.give_card(run.state, seat, act.colour, act.reason, declare_loss=True)
         return run.engine.give_card(run.state, seat, act.colour, act.reason)
+    if act.lurking is not None:
+        return _lurking(run, act.lurking, act.reason, where)
     target = None if act.override in (None, "game") else run.names.seat(act.override, f"{where}.override")
-    value = act.value
-    if act.field in ("pos", "at") and isinstance(value, str):
-        value = run.names.tile(value, f"{where}.value")
-    return run.engine.apply_override(run.state, target, "pos" if act.field == "at" else act.field, value, act.reason)
+    field_name = "pos" if act.field == "at" else act.field
+    return run.engine.apply_override(run.state, target, field_name, act.value, act.reason)
+
+
+def _lurking(run: _Run, spec: dict[str, Any], reason: str, where: str) -> tuple[Any, list[Any]]:
+    """The tool proposes the fixed yellow cards for lurking (R-CARD-4); the case gives every proposal."""
+    posts = {run.names.seat(a, f"{where}.lurking.posts"): n for a, n in spec.get("posts", {}).items()}
+    voted = {run.names.seat(a, f"{where}.lurking.voted"): v for a, v in spec.get("voted", {}).items()}
+    if run.engine.lurking_proposals is None:
+        raise _Stop(f"{where}: the engine has no lurking_proposals")
+    state, events = run.state, []
+    for seat, why in run.engine.lurking_proposals(state, posts, voted, bool(spec.get("accelerated", False))):
+        state, more = run.engine.give_card(state, seat, "yellow", why, source="lurking")
+        events += more
+    return state, events
 
 
 def _scope(run: _Run, nights: Iterable[int], stage: str | None) -> Scope:

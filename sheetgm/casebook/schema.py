@@ -85,7 +85,8 @@ DEAL = Table({
 }, ("players",))
 
 DIRECTOR_ACT = Table({
-    "card": str, "colour": str, "reason": str,
+    "card": str, "colour": str, "reason": str, "declare_loss": bool,
+    "lurking": Table({"posts": MapOf(int), "voted": MapOf(bool), "accelerated": bool}),
     "override": str, "field": str, "value": FREE,
     "when": str,
 })

@@ -27,6 +27,8 @@ CAMPS = (SURVIVOR, HUNTER)
 STATUSES = (IN_PLAY, ESCAPED, ELIMINATED, RED_CARDED)
 STAGES = (SURVIVOR_STAGE, HUNTER_STAGE)
 COLOURS = ("blue", "yellow", "red")
+# Options the engine reads that have no default (setup choices rather than rules).
+EXTRA_OPTIONS = ("assassin_passage",)
 
 
 class Names:
@@ -71,6 +73,10 @@ class Names:
 
 def build_state(case: Case, board: Board, engine: Any = None) -> tuple[State, Names]:
     names = Names(case, board)
+    for k in case.options:
+        if k not in DEFAULT_OPTIONS and k not in EXTRA_OPTIONS:
+            known = ", ".join(sorted([*DEFAULT_OPTIONS, *EXTRA_OPTIONS]))
+            raise names.fail(f"options.{k}", k, "known options: " + known)
     if case.deal is not None:
         return _deal(case, board, engine, names)
     setup = case.setup
@@ -94,9 +100,6 @@ def build_state(case: Case, board: Board, engine: Any = None) -> tuple[State, Na
     stage = setup.get("stage", SURVIVOR_STAGE)
     if stage not in STAGES:
         raise names.fail("setup.stage", stage, "stage is survivor or hunter")
-    for k in case.options:
-        if k not in DEFAULT_OPTIONS:
-            raise names.fail(f"options.{k}", k, "known options: " + ", ".join(sorted(DEFAULT_OPTIONS)))
 
     chests: dict[Tile, str | None] = {t: None for t in board.chests}
     chests.update(board.chest_item_map())
