@@ -190,6 +190,12 @@ EXAMPLES: list[tuple[str, Order]] = [
     ("移动 B2；搜索，破解、逃生\n远眺;聆听,crack", steps(
         Move(t("B2")), Search(), Crack(), Escape(), Gaze(), Listen(), Crack())),
     ("移动 B2。搜索。", steps(Move(t("B2")), Search())),
+    # numbered steps
+    ("1. 移动 B2\n2. 搜索\n3.破解", steps(Move(t("B2")), Search(), Crack())),
+    ("1、移动B2\n2、搜索", steps(Move(t("B2")), Search())),
+    ("(1) move B2; (2) crack", steps(Move(t("B2")), Crack())),
+    ("第一步：移动 B2；第二步：逃生", steps(Move(t("B2")), Escape())),
+    ("①移动B2\n②搜索", steps(Move(t("B2")), Search())),
 ]
 
 

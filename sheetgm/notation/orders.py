@@ -12,7 +12,8 @@ Grammar (zh and en keywords mix freely, case and full width do not matter)::
 
 Inside a step, words are separated by spaces, arrows (→ > ->) or colons. A
 Chinese keyword may be glued to what follows (``移动B2B3``, ``搜索钥匙``,
-``救治小明倒地``). Tiles separated by 、 right after a sprint or deduction
+``救治小明倒地``). A leading step number (``1.``, ``(2)``, ``第3步``) is ignored.
+Tiles separated by 、 right after a sprint or deduction
 continue its tile list (``冲刺 B2、B3、B4``). The full word list is in
 ``vocab``; ``docs/order-language.md`` has many examples.
 
@@ -86,6 +87,8 @@ _ARROW_RE = re.compile(r"->|=>|→|⇒|⟶|>|:")
 _TILE_RUN_RE = re.compile(r"[A-Za-z]{1,2}[1-9][0-9]{0,2}")
 _AMOUNT_RE = re.compile(r"^([0-9]+|[一二两三四五])(.*)$")
 _NUMBER_RE = re.compile(r"[0-9]{1,4}")
+# A step number players put in front of a step: "1.", "(2)", "第3步", "四、" (no step starts with a number).
+_ENUM_RE = re.compile(r"^(?:\([0-9]{1,2}\)|第?(?:[0-9]{1,2}|[一二三四五六七八九十]{1,2})步?[.)]?)\s*")
 
 # Chinese words that may be glued to what follows, longest first.
 _GLUE_WORDS = sorted(
@@ -172,7 +175,7 @@ def _segments(text: str) -> list[_Segment]:
         if i % 2 == 1:
             sep = part
             continue
-        chunk = part.strip()
+        chunk = _ENUM_RE.sub("", part.strip(), count=1).strip()
         if not chunk:
             continue
         tokens, glued = _split_head(_ARROW_RE.sub(" ", chunk).split())
