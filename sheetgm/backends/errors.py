@@ -62,3 +62,9 @@ class CredentialsError(BackendError):
     """Credentials are missing or malformed; params never carry their content (params: source, problem)."""
 
     code = "err.backend.credentials"
+
+
+class FileError(BackendError):
+    """A local workbook file cannot be opened or saved (params: path, detail)."""
+
+    code = "err.backend.bad_file"

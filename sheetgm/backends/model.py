@@ -120,37 +120,36 @@ def each_cell(sheet: Sheet, rng: A1, change: Callable[[Cell], None]) -> None:
         change(sheet.cell(r, c))
 
 
-def set_borders(sheet: Sheet, rng: A1, sides: dict[str, str]) -> None:
-    """Apply ``updateBorders`` semantics: outer sides on the edge cells, inner lines on both neighbours."""
-    cells = sheet.area(rng)
+def border_plan(cells: list[tuple[int, int]], sides: dict[str, str]) -> list[tuple[int, int, str, str]]:
+    """``updateBorders`` semantics as (row, col, side, style) changes: outer sides on the edge
+    cells of the range, inner lines on both neighbours; style "none" removes a side."""
     if not cells:
-        return
-    top, bottom = cells[0][0], cells[-1][0]
+        return []
+    top, bottom = min(r for r, _ in cells), max(r for r, _ in cells)
     left, right = min(c for _, c in cells), max(c for _, c in cells)
+    plan = []
+    for r, c in cells:
+        for side, style in sides.items():
+            if side == "top" and r == top or side == "bottom" and r == bottom:
+                plan.append((r, c, side, style))
+            elif side == "left" and c == left or side == "right" and c == right:
+                plan.append((r, c, side, style))
+            elif side == "inner_horizontal":
+                plan += [(r, c, "top", style)] if r > top else []
+                plan += [(r, c, "bottom", style)] if r < bottom else []
+            elif side == "inner_vertical":
+                plan += [(r, c, "left", style)] if c > left else []
+                plan += [(r, c, "right", style)] if c < right else []
+    return plan
 
-    def put(r: int, c: int, side: str, style: str) -> None:
+
+def set_borders(sheet: Sheet, rng: A1, sides: dict[str, str]) -> None:
+    for r, c, side, style in border_plan(sheet.area(rng), sides):
         borders = sheet.cell(r, c).borders
         if style == "none":
             borders.pop(side, None)
         else:
             borders[side] = style
-
-    for r, c in cells:
-        for side, style in sides.items():
-            if side == "top" and r == top or side == "bottom" and r == bottom:
-                put(r, c, side, style)
-            elif side == "left" and c == left or side == "right" and c == right:
-                put(r, c, side, style)
-            elif side == "inner_horizontal":
-                if r > top:
-                    put(r, c, "top", style)
-                if r < bottom:
-                    put(r, c, "bottom", style)
-            elif side == "inner_vertical":
-                if c > left:
-                    put(r, c, "left", style)
-                if c < right:
-                    put(r, c, "right", style)
 
 
 def protect(book: Book, rng: A1, editors: tuple[str, ...], description: str, pid: int | None = None) -> int:

@@ -239,8 +239,8 @@ def op_ranges(op: Op) -> list[A1]:
             raise OpError(op="FreezeRows", detail=f"cannot freeze {op.rows} rows")
         return [parse_range(quote_tab(op.tab))]
     if isinstance(op, AddTab):
-        if not op.name or op.name.startswith("_sheetgm"):
-            raise OpError(op="AddTab", detail=f"'{op.name}' cannot be a tab name")
+        if not op.name or op.name.startswith("_sheetgm") or len(op.name) > 31 or set(op.name) & set("[]:*?/\\"):
+            raise OpError(op="AddTab", detail=f"'{op.name}' cannot be a tab name (31 characters, none of []:*?/\\)")
         return []
     if isinstance(op, Unprotect):
         return []
