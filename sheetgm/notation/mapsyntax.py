@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from sheetgm.core.board import Board, EdgeKey, Tile, col_name, edge_key, parse_tile, tile_name
 from sheetgm.core.errors import MapError
-from sheetgm.core.steps import ITEMS
+from sheetgm.notation.vocab import parse_item
 
 Pos = tuple[int, int]  # (line, col), both 1-based
 
@@ -25,19 +25,6 @@ MAX_COUNT = 99
 # so that columns stay where the director sees them.
 _FULLWIDTH = {i: i - 0xFEE0 for i in range(0xFF01, 0xFF5F)}
 _FULLWIDTH[0x3000] = 0x20
-
-ITEM_ALIASES: dict[str, str] = {
-    **{item: item for item in ITEMS},
-    "地图": "map",
-    "左轮手枪": "revolver",
-    "弹簧机翼": "wings",
-    "兴奋剂": "stimulant",
-    "肾上腺素": "adrenaline",
-    "啤酒瓶": "bottle",
-    "门之钥": "doorkey",
-    "干扰器": "jammer",
-    "银制匕首": "dagger",
-}
 
 # Keys of the header; values are the canonical key. Meta keys are kept in Board.meta.
 KEY_ALIASES: dict[str, str] = {
@@ -56,6 +43,7 @@ KEY_ALIASES: dict[str, str] = {
     "generator_cap": "generator_cap",
 }
 META_KEYS = ("author", "note", "players", "survivors", "hunters", "crack_target", "generator_cap")
+FREE_TEXT_KEYS = frozenset({"name", "title", "author", "note"})
 INT_KEYS = frozenset({"players", "survivors", "hunters", "crack_target", "generator_cap"})
 POSITIVE_KEYS = frozenset({"crack_target", "generator_cap"})
 ARG_KEYS = frozenset({"chest", "edge"})
@@ -106,8 +94,8 @@ class _Parsed:
 
 def parse(text: str, name: str | None = None) -> tuple[Board, Source]:
     """Read map text; raise MapError on anything that is not the grammar."""
-    lines = text.lstrip("\ufeff").translate(_FULLWIDTH).split("\n")
-    lines = [ln.rstrip("\r") for ln in lines]
+    originals = [ln.rstrip("\r") for ln in text.lstrip("\ufeff").split("\n")]
+    lines = [ln.translate(_FULLWIDTH) for ln in originals]
     p = _Parsed()
     src = Source(end=(len(lines), 1))
     seen: dict[str, int] = {}
@@ -145,7 +133,8 @@ def parse(text: str, name: str | None = None) -> tuple[Board, Source]:
             src.grid = (lineno, kcol)
             i = _read_grid(lines, i, p)
             continue
-        _read_key(p, key, arg, acol, value, vcol, lineno)
+        free_text = originals[lineno - 1][len(head) + 1:]
+        _read_key(p, key, arg, acol, value, free_text, vcol, lineno)
     if "map" not in seen:
         raise MapError("err.map.no_grid", line=src.end[0], col=1)
     return _build(p, src, name)
@@ -158,9 +147,12 @@ def _indent(s: str) -> int:
     return len(s) - len(s.lstrip())
 
 
-def _read_key(p: _Parsed, key: str, arg: str, acol: int, value: str, vcol: int, lineno: int) -> None:
+def _read_key(p: _Parsed, key: str, arg: str, acol: int, value: str, free_text: str, vcol: int, lineno: int) -> None:
+    """One header or section line; ``free_text`` is the value as written (full-width kept) for names and notes."""
     val = value.strip()
     col = vcol + _indent(value)
+    if key in FREE_TEXT_KEYS:
+        val = free_text.strip()
     if key == "name":
         if not val:
             raise MapError("err.map.empty_value", line=lineno, col=col, key=key)
@@ -208,7 +200,8 @@ def _read_items(value: str, vcol: int, lineno: int) -> list[str]:
 
 
 def resolve_item(word: str) -> str | None:
-    return ITEM_ALIASES.get(word.strip().lower())
+    """Item id for an item name as players write it (zh or en, any case)."""
+    return parse_item(word)
 
 
 def _read_grid(lines: list[str], i: int, p: _Parsed) -> int:
@@ -374,14 +367,13 @@ def _build(p: _Parsed, src: Source, name: str | None) -> Board:
     for after, line, glyphs in p.edge_lines:
         above, below = p.rows[after - 1], p.rows[after]
         chosen: dict[int, str] = {}
-        for j, ch in glyphs:
-            c = _column_at(above, j)
-            if c is None:
-                c = _column_at(below, j)
-            if c is None:
-                raise MapError("err.map.edge_not_under_tile", line=line, col=j + 1)
-            if chosen.setdefault(c, ch) != ch:
-                raise MapError("err.map.edge_mixed", line=line, col=j + 1, tile=tile_name((c, after - 1)))
+        for start, end, ch in _runs(glyphs):
+            cols = _columns_touched(above, start, end) or _columns_touched(below, start, end)
+            if not cols:
+                raise MapError("err.map.edge_not_under_tile", line=line, col=start + 1)
+            for c in cols:
+                if chosen.setdefault(c, ch) != ch:
+                    raise MapError("err.map.edge_mixed", line=line, col=start + 1, tile=tile_name((c, after - 1)))
         for c, ch in chosen.items():
             key = edge_key((c, after - 1), (c, after))
             (obstacles if COL_EDGES[ch] == "obstacle" else walls).add(key)
@@ -437,11 +429,20 @@ def _ename(key: EdgeKey) -> str:
     return f"{tile_name(key[0])}-{tile_name(key[1])}"
 
 
-def _column_at(row: _Row, j: int) -> int | None:
-    for c, (token, start) in enumerate(row.tokens):
-        if start <= j < start + len(token):
-            return c
-    return None
+def _runs(glyphs: list[tuple[int, str]]) -> list[tuple[int, int, str]]:
+    """Glyph positions → runs ``(start, end, glyph)`` of one glyph written side by side."""
+    runs: list[tuple[int, int, str]] = []
+    for j, ch in glyphs:
+        if runs and runs[-1][1] == j and runs[-1][2] == ch:
+            runs[-1] = (runs[-1][0], j + 1, ch)
+        else:
+            runs.append((j, j + 1, ch))
+    return runs
+
+
+def _columns_touched(row: _Row, start: int, end: int) -> list[int]:
+    """Columns of the row whose token shares a character position with ``[start, end)``."""
+    return [c for c, (token, s) in enumerate(row.tokens) if s < end and start < s + len(token)]
 
 
 def _tile(text: str, line: int, col: int, width: int, height: int) -> Tile:
