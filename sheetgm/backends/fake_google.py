@@ -4,7 +4,8 @@ Spreadsheets live in memory (`model.Book`); the fake answers the metadata GET
 (with or without grid data), ``values:batchGet``, ``values:batchUpdate``,
 ``:batchUpdate``, ``spreadsheets.create``, Drive ``files.create`` and Drive
 permissions (list, create, update, delete). Every call is logged; faults can
-be injected on the Nth call (429, 500, 503, 403 variants, timeout).
+be injected on the Nth call (429, 500, 503, 403 variants, timeout). It also
+answers the OAuth token endpoint, so real service-account credentials work.
 
     with FakeGoogle() as fake:
         gw = GoogleGateway(AnonymousCredentials(), ids={}, limiter=..., retry=...)
@@ -32,6 +33,7 @@ from sheetgm.backends import model, port
 
 SHEETS = "https://sheets.googleapis.com/v4/spreadsheets"
 DRIVE = "https://www.googleapis.com/drive/v3/files"
+TOKEN = "https://oauth2.googleapis.com/token"
 _ID = r"([A-Za-z0-9_\-]+)"
 _Q = r"(\?.*)?$"
 
@@ -73,6 +75,7 @@ class FakeGoogle:
             ("POST", rf"{DRIVE}/{_ID}/permissions{_Q}", "perm_create", self._perm_create),
             ("PATCH", rf"{DRIVE}/{_ID}/permissions/{_ID}{_Q}", "perm_update", self._perm_update),
             ("DELETE", rf"{DRIVE}/{_ID}/permissions/{_ID}{_Q}", "perm_delete", self._perm_delete),
+            ("POST", rf"{TOKEN}{_Q}", "token", self._token),
         ]
         for method, pattern, kind, handler in routes:
             regex = re.compile(pattern)
@@ -121,6 +124,8 @@ class FakeGoogle:
             number = len(self.log) + 1
             fault = self.faults.pop(number, None)
             params = parse_qs(urlparse(url).query)
+            if kind == "token":  # a form, not JSON; it holds a signed assertion: keep it out of the log
+                body = None
             self.log.append(Call(number, kind, request.method or "", url, params,
                                  json.loads(body) if body else None, fault))
             if fault is not None:
@@ -203,6 +208,10 @@ class FakeGoogle:
         self.books[sid] = book
         self._grant(sid, self.account, "owner")
         return 200, fs.document(book, sid, grid=False)
+
+    def _token(self, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        """OAuth token exchange of service-account credentials."""
+        return 200, {"access_token": "fake-access-token", "expires_in": 3600, "token_type": "Bearer"}
 
     # -- Drive ------------------------------------------------------------
 

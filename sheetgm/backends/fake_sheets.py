@@ -9,7 +9,7 @@ from typing import Any
 from sheetgm.backends import model, port
 from sheetgm.backends.a1 import A1, format_range, parse_range
 from sheetgm.backends.errors import RangeError
-from sheetgm.backends.google_requests import API_TO_STYLE, STYLE_TO_API, a1_of, grid_range, rgb_of
+from sheetgm.backends.gsheets_requests import API_TO_STYLE, STYLE_TO_API, a1_of, grid_range, rgb_of
 
 Json = dict[str, Any]
 API_SIDES = {"top": "top", "bottom": "bottom", "left": "left", "right": "right",

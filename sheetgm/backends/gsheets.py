@@ -23,7 +23,7 @@ from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_DRIVE_URL, SPREADSHEETS_API_V4_BASE_URL
 
-from sheetgm.backends import google_requests as gr
+from sheetgm.backends import gsheets_requests as gr
 from sheetgm.backends import port
 from sheetgm.backends.a1 import normalize
 from sheetgm.backends.errors import (

@@ -1,0 +1,116 @@
+"""Google credentials, never printed or logged.
+
+The scheduled job uses a service account: its key JSON from a file path,
+from ``SHEETGM_SERVICE_ACCOUNT_JSON`` (the JSON itself or a path), or
+base64-encoded in ``SHEETGM_SERVICE_ACCOUNT_B64`` (the form to store in a
+GitHub secret, since structured secrets can escape log redaction); failing
+those, ``google.auth.default()`` (e.g. workload identity federation). The
+director creates and shares files with their own OAuth login
+(`user_credentials`), because service accounts cannot own files.
+
+Errors say which source failed and why, never what it contained.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import google.auth
+import gspread
+from google.auth.credentials import Credentials
+from google.auth.exceptions import DefaultCredentialsError
+from google.oauth2 import service_account
+
+from sheetgm.backends.errors import CredentialsError
+
+ENV_JSON = "SHEETGM_SERVICE_ACCOUNT_JSON"
+ENV_B64 = "SHEETGM_SERVICE_ACCOUNT_B64"
+SCOPES: tuple[str, ...] = tuple(gspread.auth.DEFAULT_SCOPES)
+
+
+def _parse(text: str, source: str) -> dict[str, Any]:
+    try:
+        info = json.loads(text)
+    except ValueError:
+        raise CredentialsError(source=source, problem="not valid JSON") from None
+    if not isinstance(info, dict):
+        raise CredentialsError(source=source, problem="not a JSON object")
+    if info.get("type") != "service_account":
+        raise CredentialsError(source=source, problem='not a service-account key ("type" is not "service_account")')
+    return info
+
+
+def _read_file(path: Path, source: str) -> dict[str, Any]:
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CredentialsError(source=source, problem=f"cannot read {path} ({type(exc).__name__})") from None
+    return _parse(text, source)
+
+
+def service_account_info(
+    path: Path | str | None = None, env: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], str] | None:
+    """The service-account key and the name of its source, or None if no source is set."""
+    env = os.environ if env is None else env
+    if path is not None:
+        return _read_file(Path(path), str(path)), str(path)
+    raw = env.get(ENV_JSON, "").strip()
+    if raw:
+        if raw.startswith("{"):
+            return _parse(raw, ENV_JSON), ENV_JSON
+        return _read_file(Path(raw), ENV_JSON), ENV_JSON
+    encoded = env.get(ENV_B64, "").strip()
+    if encoded:
+        try:
+            text = base64.b64decode(encoded, validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            raise CredentialsError(source=ENV_B64, problem="not valid base64 of a UTF-8 text") from None
+        return _parse(text, ENV_B64), ENV_B64
+    return None
+
+
+def load_credentials(
+    path: Path | str | None = None, env: Mapping[str, str] | None = None, scopes: Sequence[str] = SCOPES
+) -> Credentials:
+    """Service-account credentials from the first source set, else google.auth.default()."""
+    found = service_account_info(path, env)
+    if found is not None:
+        info, source = found
+        try:
+            return service_account.Credentials.from_service_account_info(info, scopes=list(scopes))
+        except (ValueError, KeyError, TypeError):
+            problem = "the key is incomplete or its private key is invalid"
+            raise CredentialsError(source=source, problem=problem) from None
+    try:
+        creds, _project = google.auth.default(scopes=list(scopes))
+    except DefaultCredentialsError:
+        raise CredentialsError(
+            source="google.auth.default()",
+            problem=f"no credentials found; set {ENV_B64} (base64 of the service-account key JSON) or {ENV_JSON}",
+        ) from None
+    return creds
+
+
+def account_email(creds: Credentials) -> str | None:
+    """The email a credential acts as, when it is a service account."""
+    email = getattr(creds, "service_account_email", None)
+    return email if isinstance(email, str) and "@" in email else None
+
+
+def user_credentials(client_secrets: Path | str, token_file: Path | str, scopes: Sequence[str] = SCOPES) -> Credentials:
+    """The director's own OAuth login (a Desktop-app client), cached in ``token_file``; opens a browser once."""
+    try:
+        client = gspread.oauth(
+            scopes=list(scopes), credentials_filename=str(client_secrets), authorized_user_filename=str(token_file)
+        )
+    except (OSError, ValueError) as exc:
+        problem = f"OAuth login failed ({type(exc).__name__})"
+        raise CredentialsError(source=str(client_secrets), problem=problem) from None
+    return client.http_client.auth
