@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -439,3 +440,13 @@ def test_fuzz_seeded_mutations_hit_many_codes() -> None:
         except MapError as err:
             codes.add(err.code)
     assert len(codes) >= 5, codes
+
+
+def test_docs_example_loads() -> None:
+    """The example at the top of docs/map-format.md stays valid."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "map-format.md").read_text("utf-8")
+    example = doc.split("```\n", 2)[1]
+    b = load_map(example)
+    assert (b.name, b.width, b.height) == ("small", 5, 5)
+    assert b.edge(T("C4"), T("C5")) is Edge.OBSTACLE
+    assert b.chest_items == ((T("D2"), "revolver"),)
