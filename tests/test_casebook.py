@@ -292,3 +292,41 @@ def test_index_rewrites_cases_lines(tmp_path: Path) -> None:
     assert new == ("# Rules\n\n- **R-MAP-1** Grid.\n  More text.\n  Cases: T-01\n- **R-MAP-2** Edges.\n"
                    "  Cases: none\n\n## Next\n")
     assert rewrite_index(new, [case]) == new
+
+
+ROLLBACK = '''
+section = "R-TEST"
+[[case]]
+id = "T-09"
+title = "a stage resolved again after a rollback"
+covers = ["R-DIR-2"]
+rule = "回滚"
+map_text = "3x3"
+[case.setup]
+players = [{alias = "A", camp = "survivor", at = "A1"}, {alias = "H", camp = "hunter", at = "C3"}]
+[[case.night]]
+survivor = {A = "move B1"}
+after_survivor = {players = {A = {at = "B1"}}, noise = ["B1"]}
+[[case.night]]
+rollback = true
+survivor = {A = "move A2"}
+expect = {players = {A = {at = "A2"}}, noise = ["A2"], stage = "hunter"}
+[case.expect]
+events = [{kind = "move", count = 1, params = {to = "A2"}}, {kind = "move", count = 1}]
+'''
+
+
+def test_rollback_restores_the_state_before_the_last_stage(tmp_path: Path) -> None:
+    (case,) = load_file(_write(tmp_path, ROLLBACK))
+    assert case.nights[1].rollback and not case.nights[0].rollback
+    result = run_case(case, fake_engine())
+    assert result.passed, result.reasons
+    # Without the rollback the second survivor stage is not due: the case stops, naming the night.
+    (case,) = load_file(_write(tmp_path, ROLLBACK.replace("rollback = true\n", "")))
+    reasons = run_case(case, fake_engine()).reasons
+    assert reasons == ("night[1]: survivor orders given but the state is at stage 'hunter'",)
+    # A rollback with no stage before it is a case error, not a silent no-op.
+    first = ROLLBACK.replace('[[case.night]]\nsurvivor = {A = "move B1"}\n', '[[case.night]]\nrollback = true\n'
+                             'survivor = {A = "move B1"}\n', 1)
+    (case,) = load_file(_write(tmp_path, first))
+    assert run_case(case, fake_engine()).reasons[0] == "night[0].rollback: no stage has run yet"

@@ -121,4 +121,5 @@ def _night(raw: dict[str, Any], fail: Any, where: str) -> Night:
         survivor=raw.get("survivor"), hunter=raw.get("hunter"), priority=tuple(prio) if prio is not None else None,
         seed=raw.get("seed"), director=tuple(acts), after_survivor=raw.get("after_survivor"),
         expect=raw.get("expect"), replay=bool(raw.get("replay", False)), resolve=bool(raw.get("resolve", True)),
+        rollback=bool(raw.get("rollback", False)),
     )

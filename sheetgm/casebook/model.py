@@ -33,6 +33,7 @@ class Night:
     expect: dict[str, Any] | None = None
     replay: bool = False
     resolve: bool = True
+    rollback: bool = False  # first restore the state before the last resolved stage (R-DIR-2)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ class StageRun:
     orders: dict[int, Any]
     after: Any
     events: list[Any]
+    director_mark: int = 0  # len(director_events) when the stage ran: a rollback drops the acts after it
 
 
 @dataclass
@@ -111,6 +112,8 @@ def _start(case: Case, engine: Engine) -> _Run:
 
 def _night(run: _Run, i: int, night: Night) -> None:
     where = f"night[{i}]"
+    if night.rollback:
+        _rollback(run, where)
     _director(run, i, night, "before")
     if night.survivor is not None or night.hunter is not None:
         if run.state.stage == SURVIVOR_STAGE:
@@ -148,8 +151,18 @@ def _stage(run: _Run, i: int, night: Night, stage: str, texts: dict[str, str]) -
             run.failures.append(f"{where}: resolving the same state, orders and seed twice gave different results")
         if before.digest() != digest:
             run.failures.append(f"{where}: resolving changed the state it was given")
-    run.runs.append(StageRun(i, stage, before, orders, after, list(events)))
+    run.runs.append(StageRun(i, stage, before, orders, after, list(events), len(run.director_events)))
     run.state = after
+
+
+def _rollback(run: _Run, where: str) -> None:
+    """R-DIR-2: restore the state before the last resolved stage, as if it had never run
+    (its events and the director acts after it are dropped), so it can be resolved again."""
+    if not run.runs:
+        raise _Stop(f"{where}.rollback: no stage has run yet")
+    last = run.runs.pop()
+    del run.director_events[last.director_mark:]
+    run.state = last.before
 
 
 def _director(run: _Run, i: int, night: Night, when: str) -> None:

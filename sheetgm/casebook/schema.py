@@ -94,6 +94,7 @@ DIRECTOR_ACT = Table({
 NIGHT = Table({
     "survivor": MapOf(str), "hunter": MapOf(str), "priority": STR_LIST, "seed": int,
     "director": ListOf(DIRECTOR_ACT), "after_survivor": EXPECT, "expect": EXPECT, "replay": bool, "resolve": bool,
+    "rollback": bool,
 })
 
 CASE = Table({
