@@ -8,7 +8,7 @@ be injected on the Nth call (429, 500, 503, 403 variants, timeout). It also
 answers the OAuth token endpoint, so real service-account credentials work.
 
     with FakeGoogle() as fake:
-        gw = GoogleGateway(AnonymousCredentials(), ids={}, limiter=..., retry=...)
+        gw = fake.gateway()            # a GoogleGateway on a FakeClock: never sleeps
         gw.create("public", "Game 1", ["Log"])
         assert fake.count("batch_update") == 0
 
@@ -21,15 +21,20 @@ import copy
 import itertools
 import json
 import re
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import requests
 import responses
+from google.auth.credentials import AnonymousCredentials
 
 from sheetgm.backends import fake_sheets as fs
 from sheetgm.backends import model, port
+from sheetgm.backends.gsheets import GoogleGateway
+from sheetgm.backends.ratelimit import RateLimiter
+from sheetgm.backends.retry import RetryPolicy
 
 SHEETS = "https://sheets.googleapis.com/v4/spreadsheets"
 DRIVE = "https://www.googleapis.com/drive/v3/files"
@@ -42,6 +47,21 @@ FAULTS = {
     "storage_quota": (403, "The user's Drive storage quota has been exceeded.", "storageQuotaExceeded"),
     "forbidden": (403, "The caller does not have permission", None),
 }
+
+
+class FakeClock:
+    """Time for the retry policy and the rate limiter: ``sleep`` moves it forward instantly."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self.slept: list[float] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
 
 
 @dataclass(frozen=True)
@@ -91,6 +111,21 @@ class FakeGoogle:
 
     # -- test helpers -----------------------------------------------------
 
+    def gateway(
+        self, ids: MutableMapping[str, str] | None = None, attempts: int = 5, clock: FakeClock | None = None,
+        account: str | None = None,
+    ) -> GoogleGateway:
+        """A GoogleGateway talking to this fake, with anonymous credentials and a fake clock
+        (``gateway.clock``); retry jitter is fixed at 0.5 s so waits are predictable."""
+        clock = clock or FakeClock()
+        gw = GoogleGateway(
+            AnonymousCredentials(), {} if ids is None else ids, account=account,
+            retry=RetryPolicy(attempts=attempts, sleep=clock.sleep, jitter=lambda: 0.5),
+            limiter=RateLimiter(clock=clock.time, sleep=clock.sleep),
+        )
+        gw.clock = clock  # type: ignore[attr-defined]
+        return gw
+
     def add_spreadsheet(self, title: str, tabs: list[str], sid: str | None = None) -> str:
         """Put a spreadsheet in the fake directly (no call logged); return its id."""
         sid = sid or f"sheet{next(self._ids):04d}"
@@ -103,7 +138,10 @@ class FakeGoogle:
 
     def fail_on(self, call_number: int, fault: str | int, times: int = 1) -> None:
         """Make calls ``call_number`` .. ``call_number + times - 1`` fail with an HTTP status,
-        "timeout", "connection", or a named 403 ("forbidden", "rate_limit_403", "storage_quota")."""
+        "timeout", "connection", a named 403 ("forbidden", "rate_limit_403", "storage_quota"),
+        or "lost_reply" (the call is applied, then the client times out waiting for the answer)."""
+        if isinstance(fault, str) and fault not in {*FAULTS, "timeout", "connection", "lost_reply"}:
+            raise ValueError(f"unknown fault {fault!r}")
         for n in range(call_number, call_number + times):
             self.faults[n] = fault
 
@@ -128,7 +166,7 @@ class FakeGoogle:
                 body = None
             self.log.append(Call(number, kind, request.method or "", url, params,
                                  json.loads(body) if body else None, fault))
-            if fault is not None:
+            if fault is not None and fault != "lost_reply":
                 return self._fault(fault)
             match = regex.match(url)
             assert match is not None
@@ -137,6 +175,8 @@ class FakeGoogle:
                                       params=params, body=self.log[-1].body)
             except fs.ApiFault as err:
                 return err.status, {"Content-Type": "application/json"}, json.dumps(err.body)
+            if fault == "lost_reply":
+                return self._fault("timeout")
             return status, {"Content-Type": "application/json"}, "" if doc is None else json.dumps(doc)
 
         return callback
@@ -146,7 +186,7 @@ class FakeGoogle:
             return 0, {}, requests.exceptions.ReadTimeout("fake: read timed out")
         if fault == "connection":
             return 0, {}, requests.exceptions.ConnectionError("fake: connection reset")
-        status, message, reason = FAULTS.get(str(fault), (int(fault), f"fake fault {fault}", None))
+        status, message, reason = FAULTS[fault] if isinstance(fault, str) else (fault, f"fake fault {fault}", None)
         err = fs.ApiFault(status, message, reason)
         return status, {"Content-Type": "application/json"}, json.dumps(err.body)
 

@@ -110,7 +110,7 @@ class GoogleGateway(port.Gateway):
             return AccessError(key=key, account=self.account or "this account")
         if exc.code == 404:
             return MissingWorkbookError(key=key)
-        if exc.code == 400 and "range" in message.lower():
+        if exc.code == 400 and "unable to parse range" in message.lower():
             return RangeError(range=key, detail=message)
         return BackendError(key=key, status=exc.code, detail=message)
 
@@ -167,19 +167,27 @@ class GoogleGateway(port.Gateway):
         port.check_ops(ops)
         if not ops:
             return
+        try:
+            self._batch(key, list(ops))
+        except BackendError as err:
+            self._meta.pop(key, None)  # the file may have changed under us: look again next time
+            cause = err.__cause__
+            if not (isinstance(cause, APIError) and cause.code == 400 and self.http.policy.last_attempts > 1):
+                raise
+            # An earlier attempt whose reply was lost may have been applied (its protection ids or
+            # new tabs are now gone or present): rebuild the batch from fresh metadata, once.
+            self._batch(key, list(ops))
+
+    def _batch(self, key: str, ops: list[port.Op]) -> None:
         draft = self._meta_for(key).copy()
-        requests_ = gr.build(list(ops), draft)
+        requests_ = gr.build(ops, draft)
         if not requests_:
             return
         body = {"requests": requests_}
         size = len(json.dumps(body, ensure_ascii=False).encode("utf-8"))
         if size > MAX_PAYLOAD:
             raise OpError(op="write", detail=f"{size} bytes in one request; split it below {MAX_PAYLOAD}")
-        try:
-            reply = self._call(key, self.http.batch_update, self._id(key), body)
-        except BackendError:
-            self._meta.pop(key, None)  # the file may have changed under us: look again next time
-            raise
+        reply = self._call(key, self.http.batch_update, self._id(key), body)
         for req, rep in zip(requests_, reply.get("replies", []), strict=False):
             added = (rep or {}).get("addProtectedRange", {}).get("protectedRange")
             if added and "addProtectedRange" in req:

@@ -70,9 +70,7 @@ class RetryPolicy:
     def wait_for(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
         base = min(2 ** (state.attempt_number - 1) + self.jitter(), self.cap)
-        wait = min(max(base, _retry_after(exc)), self.cap)
-        self.waits.append(wait)
-        return wait
+        return min(max(base, _retry_after(exc)), self.cap)
 
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         retrying = Retrying(
@@ -81,7 +79,7 @@ class RetryPolicy:
             retry=retry_if_exception(is_transient),
             sleep=self.sleep,
             reraise=True,
-            before_sleep=_log_retry,
+            before_sleep=self._before_sleep,
         )
         try:
             return retrying(fn, *args, **kwargs)
@@ -89,7 +87,9 @@ class RetryPolicy:
             self.last_attempts = int(retrying.statistics.get("attempt_number", 1))
 
 
-def _log_retry(state: RetryCallState) -> None:
-    exc = state.outcome.exception() if state.outcome else None
-    what = f"HTTP {exc.code}" if isinstance(exc, APIError) else type(exc).__name__
-    log.warning("Google API call failed (%s), attempt %d; retrying", what, state.attempt_number)
+    def _before_sleep(self, state: RetryCallState) -> None:
+        wait = state.next_action.sleep if state.next_action else 0.0
+        self.waits.append(wait)
+        exc = state.outcome.exception() if state.outcome else None
+        what = f"HTTP {exc.code}" if isinstance(exc, APIError) else type(exc).__name__
+        log.warning("Google API call failed (%s), attempt %d; retrying in %.1f s", what, state.attempt_number, wait)
