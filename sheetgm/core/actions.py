@@ -36,14 +36,14 @@ def search(ctx: Ctx, p: Player, b: Budget, what: str | None) -> None:
     prayed = p.flags.get("pray")
     # The Lucky Guy's prayer (R-ROLE-LUCKY): a chest search yields the prayed item from another chest.
     if prayed and here in st.board.chests and what in (None, prayed):
-        source = next((t for t in sorted(st.chests, key=lambda t: (t[1], t[0]))
+        origin = next((t for t in sorted(st.chests, key=lambda t: (t[1], t[0]))
                        if t != here and st.chests.get(t) == prayed), None)
-        if source is not None and ctx.has_room(p, prayed):
-            st.chests[source] = None
+        if origin is not None and ctx.has_room(p, prayed):
+            st.chests[origin] = None
             p.items.append(prayed)
             p.flags.pop("pray", None)
             ctx.emit("found_item", to=(p.seat,), actor=p.seat, item=prayed, source="prayer")
-            ctx.emit("prayer_answered", actor=p.seat, frm=tile_name(source), item=prayed)
+            ctx.emit("prayer_answered", actor=p.seat, frm=tile_name(origin), item=prayed)
             if not silent:
                 ctx.noise(here, "search", p.seat)
             return

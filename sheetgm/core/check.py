@@ -163,7 +163,8 @@ def candidates(st: State, p: Player) -> list[Step]:
             else:
                 out += [UseItem(item, t) for t in _near(st, here, reach)]
     else:
-        out += [Attack(), Gaze(), Listen()] + [Block(n) for n in nbrs] + [Force(n) for n in nbrs]
+        plain: list[Step] = [Attack(), Gaze(), Listen()]
+        out += plain + [Block(n) for n in nbrs] + [Force(n) for n in nbrs]
         if p.role == "bane":
             out += [Attack(direction=d) for d in "NESW"]
         if p.role == "ripper":

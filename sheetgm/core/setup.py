@@ -75,8 +75,8 @@ def stock_chests(board: Board, rng: random.Random) -> dict[Tile, str | None]:
 def assassin_passage(board: Board, rng: random.Random, taken: set[Tile], spec: str | None) -> tuple[Tile, Tile]:
     """R-ROLE-ASSASSIN (1): two tiles joined by a path of at most 8 tiles."""
     if spec:
-        a, _, b = spec.partition("-")
-        ta, tb = parse_tile(a), parse_tile(b)
+        left, _, right = spec.partition("-")
+        ta, tb = parse_tile(left), parse_tile(right)
         if ta is None or tb is None or not board.in_bounds(ta) or not board.in_bounds(tb) or ta == tb:
             raise StateError("err.state.bad_passage", spec=spec)
         return ta, tb
