@@ -1,0 +1,143 @@
+"""Credentials: every source, precise errors, and never a secret in logs, output or messages."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from pathlib import Path
+
+import google.auth
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from google.auth.exceptions import DefaultCredentialsError
+
+from sheetgm.backends import auth, factory
+from sheetgm.backends.errors import CredentialsError
+from sheetgm.backends.fake_google import FakeGoogle
+from sheetgm.backends.port import SetValues
+
+EMAIL = "gm-bot@game-123.iam.gserviceaccount.com"
+
+
+@pytest.fixture(scope="module")
+def key_info() -> dict[str, str]:
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    return {
+        "type": "service_account",
+        "project_id": "game-123",
+        "private_key_id": "0123456789abcdef0123456789abcdef01234567",
+        "private_key": pem,
+        "client_email": EMAIL,
+        "client_id": "123456789",
+        "token_uri": "https://oauth2.googleapis.com/token",
+    }
+
+
+def secrets_of(info: dict[str, str]) -> list[str]:
+    text = json.dumps(info)
+    body = info["private_key"].splitlines()[1]
+    return [body, info["private_key_id"], base64.b64encode(text.encode()).decode()[40:80]]
+
+
+def test_from_a_file(tmp_path: Path, key_info: dict[str, str]) -> None:
+    path = tmp_path / "sa.json"
+    path.write_text(json.dumps(key_info))
+    creds = auth.load_credentials(path, env={})
+    assert auth.account_email(creds) == EMAIL
+
+
+def test_from_the_json_env_var_as_text_or_path(tmp_path: Path, key_info: dict[str, str]) -> None:
+    assert auth.account_email(auth.load_credentials(env={auth.ENV_JSON: json.dumps(key_info)})) == EMAIL
+    path = tmp_path / "sa.json"
+    path.write_text(json.dumps(key_info))
+    assert auth.account_email(auth.load_credentials(env={auth.ENV_JSON: str(path)})) == EMAIL
+
+
+def test_from_the_base64_env_var(key_info: dict[str, str]) -> None:
+    encoded = base64.b64encode(json.dumps(key_info).encode()).decode()
+    assert auth.account_email(auth.load_credentials(env={auth.ENV_B64: encoded})) == EMAIL
+
+
+def test_the_json_var_wins_over_base64(key_info: dict[str, str]) -> None:
+    found = auth.service_account_info(env={auth.ENV_JSON: json.dumps(key_info), auth.ENV_B64: "!!!"})
+    assert found is not None and found[1] == auth.ENV_JSON
+
+
+def test_falls_back_to_google_auth_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    sentinel = object()
+    monkeypatch.setattr(google.auth, "default", lambda scopes: (sentinel, "proj"))
+    assert auth.load_credentials(env={}) is sentinel
+
+
+def test_no_credentials_anywhere_says_what_to_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    def nothing(scopes: list[str]) -> None:
+        raise DefaultCredentialsError("none")
+
+    monkeypatch.setattr(google.auth, "default", nothing)
+    with pytest.raises(CredentialsError) as err:
+        auth.load_credentials(env={})
+    assert auth.ENV_B64 in err.value.message("en") and auth.ENV_B64 in err.value.message("zh")
+
+
+@pytest.mark.parametrize(
+    ("env_var", "mangle", "problem"),
+    [
+        (auth.ENV_B64, lambda t: base64.b64encode(t.encode()).decode()[:-7] + "*", "base64"),
+        (auth.ENV_B64, lambda t: base64.b64encode(t[:-1].encode()).decode(), "JSON"),
+        (auth.ENV_JSON, lambda t: t[:-1], "JSON"),
+        (auth.ENV_JSON, lambda t: t.replace('"service_account"', '"authorized_user"'), "service-account"),
+        (auth.ENV_JSON, lambda t: t.replace("PRIVATE KEY-----\\n", "PRIVATE KEY-----\\nxx"), "private key"),
+    ],
+)
+def test_bad_keys_are_named_never_quoted(key_info: dict[str, str], env_var: str, mangle, problem: str) -> None:  # noqa: ANN001
+    with pytest.raises(CredentialsError) as err:
+        auth.load_credentials(env={env_var: mangle(json.dumps(key_info))})
+    text = err.value.message("en") + err.value.message("zh") + repr(err.value) + str(err.value.__cause__)
+    assert env_var in text and problem in text
+    assert err.value.__cause__ is None and (err.value.__context__ is None or err.value.__suppress_context__)
+    for secret in secrets_of(key_info):
+        assert secret not in text
+
+
+def test_a_run_never_logs_or_prints_the_key(
+    tmp_path: Path, key_info: dict[str, str], caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    encoded = base64.b64encode(json.dumps(key_info).encode()).decode()
+    with FakeGoogle() as fake:
+        sid = fake.add_spreadsheet("p", ["Orders"])
+        (tmp_path / factory.ID_FILE).write_text(json.dumps({"player-1": sid}))
+        gw = factory.google_service(tmp_path, env={auth.ENV_B64: encoded})
+        gw.http.policy.sleep = lambda s: None
+        fake.fail_on(fake.count() + 2, 503)  # a retry logs a warning
+        gw.write("player-1", [SetValues("Orders!A1", [["hi"]])])
+        assert gw.read("player-1", ["Orders!A1"]) == {"Orders!A1": [["hi"]]}
+        assert gw.account == EMAIL and fake.count("token") == 1
+        logged = json.dumps([c.body for c in fake.log]) + json.dumps([c.url for c in fake.log])
+    out = capsys.readouterr()
+    seen = caplog.text + out.out + out.err + repr(gw) + repr(gw.client.http_client.auth) + logged
+    assert "retrying" in caplog.text
+    for secret in [*secrets_of(key_info), encoded[:60]]:
+        assert secret not in seen
+
+
+def test_user_login_goes_through_gspread_oauth(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    calls = {}
+
+    class Client:
+        class http_client:  # noqa: N801
+            auth = "user-creds"
+
+    def oauth(**kw: object) -> Client:
+        calls.update(kw)
+        return Client()
+
+    monkeypatch.setattr(auth.gspread, "oauth", oauth)
+    assert auth.user_credentials(tmp_path / "client.json", tmp_path / "token.json") == "user-creds"
+    assert calls["credentials_filename"] == str(tmp_path / "client.json")
+    assert calls["authorized_user_filename"] == str(tmp_path / "token.json")
