@@ -1,0 +1,97 @@
+"""Driving whole games with bots, and random legal orders for fuzzing."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sheetgm.bots.hunter import hunter_order
+from sheetgm.bots.survivor import survivor_order
+from sheetgm.core.board import Board
+from sheetgm.core.check import legal_steps
+from sheetgm.core.events import Event
+from sheetgm.core.resolve import resolve_hunter_stage, resolve_survivor_stage
+from sheetgm.core.setup import SeatSpec, new_game
+from sheetgm.core.state import SURVIVOR, State
+from sheetgm.core.steps import Give, Order, Step
+
+Bot = Callable[[State, int, random.Random], Order]
+
+
+def bot_order(state: State, seat: int, rng: random.Random) -> Order:
+    """A purposeful order for ``seat`` in the stage that is due (see the survivor and hunter modules)."""
+    p = state.players[seat]
+    if not p.in_play or state.over():
+        return Order()
+    return survivor_order(state, seat, rng) if p.is_survivor else hunter_order(state, seat, rng)
+
+
+def random_order(state: State, seat: int, rng: random.Random, max_steps: int = 4) -> Order:
+    """Up to ``max_steps`` steps, each uniform over ``legal_steps`` for the order so far.
+
+    A survivor sharing its tile with a friend sometimes adds a day gift too (R-PHASE-1)."""
+    p = state.players[seat]
+    if not p.in_play or state.over():
+        return Order()
+    steps: list[Step] = []
+    for _ in range(rng.randint(0, max_steps)):
+        legal = legal_steps(state, seat, after=steps)
+        if not legal:
+            break
+        steps.append(legal[rng.randrange(len(legal))])
+    day: list[Give] = []
+    if p.is_survivor and rng.random() < 0.3:
+        friends = [s for s in state.at(p.pos, SURVIVOR) if s.seat != seat and not s.is_robot]
+        gifts = list(p.items) + (["key"] if p.keys else [])
+        if friends and gifts:
+            day.append(Give(friends[rng.randrange(len(friends))].alias, gifts[rng.randrange(len(gifts))]))
+    return Order(tuple(steps), tuple(day))
+
+
+def roster_for(board: Board, survivors: int | None = None, hunters: int | None = None,
+               roles: Sequence[str | None] = ()) -> list[SeatSpec]:
+    """Seats S1.. and H1.. in the counts the map names (``survivors:`` / ``hunters:``), else 8 and 2.
+
+    ``roles`` fixes roles seat by seat (None: dealt); more seats than roles in
+    the pool need an explicit role list that repeats roles."""
+    meta = dict(board.meta)
+    n_s = survivors if survivors is not None else int(meta.get("survivors", 8))
+    n_h = hunters if hunters is not None else int(meta.get("hunters", 2))
+    specs = [SeatSpec(f"S{i}", "survivor") for i in range(1, n_s + 1)]
+    specs += [SeatSpec(f"H{i}", "hunter") for i in range(1, n_h + 1)]
+    fixed = list(roles) + [None] * (len(specs) - len(roles))
+    return [SeatSpec(s.alias, s.camp, r, s.lang) for s, r in zip(specs, fixed, strict=True)]
+
+
+def scaled_options(roster: Sequence[SeatSpec]) -> dict[str, int]:
+    """Targets scaled from 8 survivors (16 crack points, 4 escapes, 5 eliminations) to the roster's count.
+
+    The defaults (R-ACT-CRACK, R-END-3, R-END-5) cannot be reached, or take
+    too long, with fewer survivors, as on the teaching map; a game with 8
+    survivors keeps them."""
+    n = sum(1 for s in roster if s.camp == SURVIVOR)
+    return {"crack_target": 2 * n, "survivors_to_win": max(1, (n + 1) // 2), "eliminations_to_win": n // 2 + 1}
+
+
+def play_night(state: State, seed: int, bot: Bot, rng: random.Random) -> tuple[State, list[Event]]:
+    """Both stages of one night: survivors' orders, then hunters' orders on the stage's result."""
+    orders = {p.seat: bot(state, p.seat, rng) for p in state.survivors()}
+    state, events = resolve_survivor_stage(state, orders, seed)
+    orders = {h.seat: bot(state, h.seat, rng) for h in state.hunters()}
+    state, more = resolve_hunter_stage(state, orders, seed)
+    return state, events + more
+
+
+def play_game(board: Board, roster: Sequence[SeatSpec], seed: int, bot: Bot = bot_order,
+              max_nights: int = 30, options: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
+    """A whole game from setup until a camp wins, a draw, or ``max_nights`` nights.
+
+    ``options`` are game options over ``scaled_options(roster)``."""
+    st = new_game(board, roster, seed, options={**scaled_options(roster), **(options or {})})
+    rng = random.Random(f"sheetgm-bots/{seed}")
+    events: list[Event] = []
+    while not st.over() and st.night <= max_nights:
+        st, evs = play_night(st, seed, bot, rng)
+        events += evs
+    return st, events
