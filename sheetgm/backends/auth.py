@@ -84,18 +84,21 @@ def load_credentials(
     if found is not None:
         info, source = found
         try:
-            return service_account.Credentials.from_service_account_info(info, scopes=list(scopes))
+            creds: Credentials = service_account.Credentials.from_service_account_info(  # type: ignore[no-untyped-call]
+                info, scopes=list(scopes)
+            )
+            return creds
         except (ValueError, KeyError, TypeError):
             problem = "the key is incomplete or its private key is invalid"
             raise CredentialsError(source=source, problem=problem) from None
     try:
-        creds, _project = google.auth.default(scopes=list(scopes))
+        found_creds, _project = google.auth.default(scopes=list(scopes))
     except DefaultCredentialsError:
         raise CredentialsError(
             source="google.auth.default()",
             problem=f"no credentials found; set {ENV_B64} (base64 of the service-account key JSON) or {ENV_JSON}",
         ) from None
-    return creds
+    return found_creds
 
 
 def account_email(creds: Credentials) -> str | None:

@@ -32,6 +32,7 @@ from google.auth.credentials import AnonymousCredentials
 
 from sheetgm.backends import fake_sheets as fs
 from sheetgm.backends import model, port
+from sheetgm.backends.errors import OpError
 from sheetgm.backends.gsheets import GoogleGateway
 from sheetgm.backends.ratelimit import RateLimiter
 from sheetgm.backends.retry import RetryPolicy
@@ -119,7 +120,7 @@ class FakeGoogle:
         (``gateway.clock``); retry jitter is fixed at 0.5 s so waits are predictable."""
         clock = clock or FakeClock()
         gw = GoogleGateway(
-            AnonymousCredentials(), {} if ids is None else ids, account=account,
+            AnonymousCredentials(), {} if ids is None else ids, account=account,  # type: ignore[no-untyped-call]
             retry=RetryPolicy(attempts=attempts, sleep=clock.sleep, jitter=lambda: 0.5),
             limiter=RateLimiter(clock=clock.time, sleep=clock.sleep),
         )
@@ -156,9 +157,8 @@ class FakeGoogle:
     def _wrap(self, kind: str, regex: re.Pattern[str], handler: Any) -> Any:
         def callback(request: requests.PreparedRequest) -> tuple[int, dict[str, str], Any]:
             url = str(request.url)
-            body = request.body
-            if isinstance(body, bytes):
-                body = body.decode("utf-8")
+            raw = request.body
+            body = raw.decode("utf-8") if isinstance(raw, bytes) else raw if isinstance(raw, str) else None
             number = len(self.log) + 1
             fault = self.faults.pop(number, None)
             params = parse_qs(urlparse(url).query)
@@ -216,9 +216,9 @@ class FakeGoogle:
         cells = 0
         for item in body.get("data", []):
             try:
-                op = port.SetValues(item["range"], [tuple(str(v) for v in row) for row in item.get("values", [])])
+                op = port.SetValues(item["range"], tuple(tuple(str(v) for v in row) for row in item.get("values", [])))
                 model.apply(draft, op)
-            except port.OpError as err:
+            except OpError as err:
                 raise fs.bad(f"Unable to parse range: {item.get('range')} ({err})") from None
             except Exception as err:
                 raise fs.bad(f"Unable to parse range: {item.get('range')}") from err

@@ -134,19 +134,18 @@ def apply(book: model.Book, req: Json) -> Json:
 def _repeat(sheet: model.Sheet, rng: A1, body: Json) -> None:
     cell_data = body.get("cell", {})
     fmt = cell_data.get("userEnteredFormat", {})
-    for field in body.get("fields", "").split(","):
-        field = field.strip()
+    for field in (f.strip() for f in body.get("fields", "").split(",")):
+        value: object
         if field == "userEnteredFormat.backgroundColor":
-            bg = rgb_of(fmt["backgroundColor"]) if "backgroundColor" in fmt else None
-            model.each_cell(sheet, rng, lambda c, bg=bg: setattr(c, "background", bg))
+            attr, value = "background", rgb_of(fmt["backgroundColor"]) if "backgroundColor" in fmt else None
         elif field == "userEnteredFormat.textFormat.bold":
-            bold = bool(fmt.get("textFormat", {}).get("bold"))
-            model.each_cell(sheet, rng, lambda c, bold=bold: setattr(c, "bold", bold))
+            attr, value = "bold", bool(fmt.get("textFormat", {}).get("bold"))
         elif field == "note":
-            note = cell_data.get("note", "")
-            model.each_cell(sheet, rng, lambda c, note=note: setattr(c, "note", note))
+            attr, value = "note", cell_data.get("note", "")
         else:
             raise bad(f"the fake does not support repeatCell fields '{field}'")
+        for r, c in sheet.area(rng):
+            setattr(sheet.cell(r, c), attr, value)
 
 
 def _sheet_by_id(book: model.Book, sid: int) -> model.Sheet:

@@ -116,7 +116,7 @@ class GoogleGateway(port.Gateway):
 
     def _fetch(self, key: str, grid: bool = False) -> dict[str, Any]:
         params = {"includeGridData": "true" if grid else "false"}
-        doc = self._call(key, self.http.fetch_sheet_metadata, self._id(key), params=params)
+        doc = dict(self._call(key, self.http.fetch_sheet_metadata, self._id(key), params=params))
         self._meta[key] = gr.Meta.parse(doc)
         return doc
 

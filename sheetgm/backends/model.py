@@ -7,7 +7,7 @@ the fake translate onto them, and both read back through `view`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sheetgm.backends import port
@@ -107,7 +107,7 @@ def read(book: Book, text: str) -> list[list[str]]:
     return port.trim(out)
 
 
-def set_values(sheet: Sheet, area: A1, rows: tuple[tuple[str, ...], ...]) -> None:
+def set_values(sheet: Sheet, area: A1, rows: Sequence[Sequence[str]]) -> None:
     for r, c in area.cells(0, 0):
         i, j = r - area.start_row, c - area.start_col
         value = rows[i][j] if i < len(rows) and j < len(rows[i]) else ""
@@ -152,7 +152,7 @@ def set_borders(sheet: Sheet, rng: A1, sides: dict[str, str]) -> None:
             borders[side] = style
 
 
-def protect(book: Book, rng: A1, editors: tuple[str, ...], description: str, pid: int | None = None) -> int:
+def protect(book: Book, rng: A1, editors: Sequence[str], description: str, pid: int | None = None) -> int:
     book.sheet(rng.tab)
     pid = book.new_id() if pid is None else pid
     book.protected.append(Protected(pid, rng, tuple(sorted(set(editors))), description))
@@ -207,7 +207,7 @@ def _cell_change(op: port.Op) -> Callable[[Cell], None]:
     if isinstance(op, port.SetNote):
         return lambda cell: setattr(cell, "note", op.text)
     if isinstance(op, port.SetValidation):
-        rule = port.Validation(op.choices, op.strict, op.help) if op.choices else None
+        rule = port.Validation(tuple(op.choices), op.strict, op.help) if op.choices else None
         return lambda cell: setattr(cell, "validation", rule)
     raise TypeError(f"not a write op: {op!r}")
 

@@ -45,7 +45,7 @@ def _strs(values: Iterable[object]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class SetValues:
     range: str
-    rows: tuple[tuple[str, ...], ...]
+    rows: Sequence[Sequence[str]]  # stored as tuples
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rows", tuple(_strs(row) for row in self.rows))
@@ -83,7 +83,7 @@ class SetBorders:
     range, ``inner_horizontal`` the lines between its rows; ``outer``/``all`` are shorthands."""
 
     range: str
-    sides: tuple[str, ...]
+    sides: Sequence[str] | str  # stored as a tuple of single sides
     style: str = "thick"
 
     def __post_init__(self) -> None:
@@ -104,7 +104,7 @@ class SetValidation:
     """A dropdown; empty ``choices`` removes validation from the range."""
 
     range: str
-    choices: tuple[str, ...]
+    choices: Sequence[str]  # stored as a tuple
     strict: bool = True
     help: str = ""
 
@@ -141,10 +141,12 @@ class ResizeRows:
 @dataclass(frozen=True)
 class Protect:
     """Only ``editors`` may edit ``range`` (a tab name protects the whole tab). It never stops
-    reading. The description identifies the protection: protecting again replaces it."""
+    reading. The description identifies the protection: protecting again replaces it.
+    On Google the editors must already have write access to the file (share first), and
+    the gateway's own ``account`` should be among them or later runs cannot write there."""
 
     range: str
-    editors: tuple[str, ...]
+    editors: Sequence[str]  # stored sorted, as a tuple
     description: str
 
     def __post_init__(self) -> None:

@@ -70,7 +70,7 @@ class RetryPolicy:
     def wait_for(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
         base = min(2 ** (state.attempt_number - 1) + self.jitter(), self.cap)
-        return min(max(base, _retry_after(exc)), self.cap)
+        return float(min(max(base, _retry_after(exc)), self.cap))
 
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         retrying = Retrying(
