@@ -111,7 +111,8 @@ class GoogleGateway(port.Gateway):
         if exc.code == 404:
             return MissingWorkbookError(key=key)
         if exc.code == 400 and "unable to parse range" in message.lower():
-            return RangeError(range=key, detail=message)
+            bad = message.rsplit(": ", 1)[-1]
+            return RangeError(range=bad, detail=f"workbook '{key}' has no such tab or range")
         return BackendError(key=key, status=exc.code, detail=message)
 
     def _fetch(self, key: str, grid: bool = False) -> dict[str, Any]:
