@@ -444,8 +444,6 @@ def _robot(owner: int) -> tuple[State, Orders]:
     return st, so
 
 
-@pytest.mark.xfail(reason="engine bug: a sensed robot is named '<owner alias>#robot', which tells the hunter "
-                          "who the Mechanic is (roles are secret, R-SETUP-2)", strict=True)
 @pytest.mark.parametrize("lang", LANGS)
 def test_sensing_the_robot_does_not_name_the_mechanic(lang: str) -> None:
     # covers: R-ROLE-MECHANIC, R-SETUP-2, R-SENSE-5
@@ -462,9 +460,6 @@ def _frightened(role: str) -> tuple[State, Orders, Orders]:
     return st, {}, {3: order(step)}  # Hal is seat 3 here
 
 
-@pytest.mark.xfail(reason="engine bug: a survivor's Fear line names its source skill (Grand Entrance / "
-                          "Deduction), which tells her the hunter's role without being attacked (R-SETUP-2, "
-                          "R-SENSE-6)", strict=True)
 @pytest.mark.parametrize("lang", LANGS)
 def test_fear_from_a_hunter_skill_does_not_name_the_hunters_role(lang: str) -> None:
     # covers: R-SENSE-6, R-STATUS-FEAR-SRC

@@ -16,6 +16,13 @@ from sheetgm.core.state import MAX_HP, Player, State
 from sheetgm.core.texts import has, render
 
 _WORD_PARAMS = ("cause", "how", "source", "mode", "result", "winner", "reason", "stage_name", "colour")
+# Fear from a hunter's skill is told without the skill: its name would give away the hunter's role.
+_HIDDEN_SOURCES = {"dash": "hunter_skill", "deduction": "hunter_skill"}
+
+
+def _who(lang: str, alias: str) -> str:
+    """The robot is told as "the robot", never by its owner's alias (that would unmask the Mechanic)."""
+    return render(lang, "word.robot") if alias.endswith("#robot") else alias
 
 
 def name(lang: str, kind: str, ident: str | None) -> str:
@@ -41,7 +48,11 @@ def _params(lang: str, params: dict[str, Any]) -> dict[str, Any]:
         elif k == "skill":
             out[k] = name(lang, "skill", v)
         elif k == "found" or k in ("hunters", "survivors"):
-            out[k] = _join(lang, [render(lang, "word.at", alias=e["alias"], tile=e["tile"]) for e in v])
+            out[k] = _join(lang, [render(lang, "word.at", alias=_who(lang, e["alias"]), tile=e["tile"]) for e in v])
+        elif k == "alias":
+            out[k] = _who(lang, str(v))
+        elif k == "source" and v in _HIDDEN_SOURCES:
+            out[k] = name(lang, "word", _HIDDEN_SOURCES[v])
         elif k == "tiles":
             out[k] = _join(lang, list(v))
         elif k in ("direction",):
