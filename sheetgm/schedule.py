@@ -1,0 +1,223 @@
+"""Cron lines for the resolve workflow, from a game's daily deadlines.
+
+GitHub cron has no time zone unless a schedule entry carries the
+``timezone`` key: a plain entry is UTC. The plain form is computed with the
+zone's UTC offset on one reference date (``on``, default today), so it is
+right until the zone's next offset change (daylight saving time); the notes
+name that date. The ``timezone`` form follows the zone's offset by itself.
+
+Runs are set ``offset_minutes`` after each deadline (a late run is safe:
+``sheetgm resolve`` refuses to resolve a stage before its deadline) and never
+at minute 0, where GitHub's scheduler is busiest and runs start latest.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sheetgm.core.errors import SheetgmError
+
+DEFAULT_OFFSET = 7
+_HHMM = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
+_LABEL = re.compile(r"^[^\x00-\x1f#\x7f]+$")
+NOTE_HORIZON = timedelta(days=366)
+
+
+class ScheduleError(SheetgmError):
+    """Deadlines, time zone or offset cannot make a schedule (texts in texts/<lang>/schedule.toml)."""
+
+    code = "err.schedule.generic"
+
+
+@dataclass(frozen=True)
+class CronEntry:
+    """One schedule entry: the cron expression and the stages whose deadline it follows."""
+
+    cron: str
+    deadlines: tuple[tuple[str, str], ...]  # (stage, local "HH:MM" deadline), all run by this entry
+    run_local: str  # local "HH:MM" the run is set for
+    run_utc: str  # "HH:MM" UTC on the reference date
+    tz: str
+    utc_offset: str  # "+08:00" on the reference date
+    on: date
+    timezone_key: bool = False
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        return tuple(stage for stage, _ in self.deadlines)
+
+    def comment(self) -> str:
+        due = ", ".join(f"{stage} deadline {hhmm}" for stage, hhmm in self.deadlines)
+        if self.timezone_key:
+            return f"{due} {self.tz}: run {self.run_local}"
+        return (f"{due} {self.tz}: run {self.run_local} local = {self.run_utc} UTC"
+                f" (UTC{self.utc_offset} on {self.on.isoformat()})")
+
+    def line(self) -> str:
+        return f"{self.cron}  # {self.comment()}"
+
+
+def parse_hhmm(text: str, stage: str = "?") -> time:
+    m = _HHMM.match(text.strip()) if isinstance(text, str) else None
+    if not m:
+        raise ScheduleError("err.schedule.bad_time", stage=stage, value=text)
+    return time(int(m.group(1)), int(m.group(2)))
+
+
+def zone_of(tz: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ScheduleError("err.schedule.bad_zone", tz=tz) from None
+
+
+def _offset_text(delta: timedelta | None) -> str:
+    minutes = int((delta or timedelta(0)).total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _run_time(deadline: datetime, offset_minutes: int, keyed: bool) -> datetime:
+    """``offset_minutes`` after the deadline, moved off minute 0 (local, and UTC unless keyed).
+
+    Landing on :00 moves the run to :MM with MM = offset_minutes; in a
+    half-hour zone that can be :00 UTC again, so single minutes follow.
+    """
+
+    def on_hour(t: datetime) -> bool:
+        return t.minute == 0 or (not keyed and t.astimezone(UTC).minute == 0)
+
+    run = deadline + timedelta(minutes=offset_minutes)
+    if on_hour(run):
+        run += timedelta(minutes=offset_minutes)
+    while on_hour(run):
+        run += timedelta(minutes=1)
+    return run
+
+
+def cron_entries(deadlines: dict[str, str], tz: str, offset_minutes: int = DEFAULT_OFFSET, *,
+                 on: date | None = None, use_timezone_key: bool = False) -> list[CronEntry]:
+    """One entry per distinct run time, in the order of ``deadlines`` (label -> local daily "HH:MM")."""
+    if not deadlines:
+        raise ScheduleError("err.schedule.no_deadlines", where="--deadline")
+    if isinstance(offset_minutes, bool) or not isinstance(offset_minutes, int) or not 1 <= offset_minutes <= 59:
+        raise ScheduleError("err.schedule.bad_offset", value=offset_minutes)
+    zone = zone_of(tz)
+    day = on if on is not None else datetime.now(zone).date()
+    entries: list[CronEntry] = []
+    for stage, text in deadlines.items():
+        if not isinstance(stage, str) or not _LABEL.match(stage):
+            raise ScheduleError("err.schedule.bad_label", stage=repr(stage))
+        # fold=0 reads a repeated local hour (autumn) as its first pass; a skipped hour (spring) as before the jump
+        deadline = datetime.combine(day, parse_hhmm(text, stage), tzinfo=zone)
+        run = _run_time(deadline, offset_minutes, use_timezone_key)
+        utc = run.astimezone(UTC)
+        shown = run if use_timezone_key else utc
+        cron = f"{shown.minute} {shown.hour} * * *"
+        same = next((e for e in entries if e.cron == cron), None)
+        if same is not None:
+            entries[entries.index(same)] = replace(same, deadlines=same.deadlines + ((stage, f"{deadline:%H:%M}"),))
+            continue
+        entries.append(CronEntry(cron, ((stage, f"{deadline:%H:%M}"),), f"{run:%H:%M}", f"{utc:%H:%M}", tz,
+                                 _offset_text(run.utcoffset()), day, use_timezone_key))
+    return entries
+
+
+def cron_lines(deadlines: dict[str, str], tz: str, offset_minutes: int = DEFAULT_OFFSET, *,
+               on: date | None = None) -> list[str]:
+    """UTC cron lines ("7 13 * * *  # survivor: deadline 21:00 Asia/Shanghai, ...") for the offset on ``on``."""
+    return [e.line() for e in cron_entries(deadlines, tz, offset_minutes, on=on)]
+
+
+def offset_changes(tz: str, start: date, end: date) -> list[tuple[date, str, str]]:
+    """Days in [start, end] from which the zone's UTC offset (at noon) differs from the day before."""
+    zone = zone_of(tz)
+    changes: list[tuple[date, str, str]] = []
+    day = start
+    before = datetime.combine(day, time(12), tzinfo=zone).utcoffset()
+    while day < end:
+        day += timedelta(days=1)
+        now = datetime.combine(day, time(12), tzinfo=zone).utcoffset()
+        if now != before:
+            changes.append((day, _offset_text(before), _offset_text(now)))
+        before = now
+    return changes
+
+
+def render_schedule_block(deadlines: dict[str, str], tz: str, offset_minutes: int = DEFAULT_OFFSET, *,
+                          on: date | None = None, use_timezone_key: bool = False, indent: int = 2) -> str:
+    """The ``schedule:`` block to paste under ``on:`` in .github/workflows/resolve.yml."""
+    entries = cron_entries(deadlines, tz, offset_minutes, on=on, use_timezone_key=use_timezone_key)
+    pad, item = " " * indent, " " * (indent + 2)
+    out = [f"{pad}schedule:"]
+    if use_timezone_key:
+        out.append(f"{item}# local times in {tz} (the timezone key follows its UTC offset changes)")
+    else:
+        out.append(f"{item}# UTC (cron has no time zone): {tz} is UTC{entries[0].utc_offset} on {entries[0].on}")
+    for e in entries:
+        out.append(f"{item}# {e.comment()}")
+        out.append(f"{item}- cron: '{e.cron}'")
+        if use_timezone_key:
+            out.append(f"{item}  timezone: {tz}")
+    return "\n".join(out) + "\n"
+
+
+def config_deadlines(game_config_path: Path) -> tuple[dict[str, str], str, list[date]]:
+    """Daily deadlines (camp -> local "HH:MM"), the zone and the deadline dates, from a game's config.
+
+    The config holds one dated deadline per stage key ("N1-survivor" = ISO time); a camp whose
+    nights end at different local times gets one label per time ("survivor (N1, N3)").
+    """
+    from sheetgm.service.config import load_config
+    from sheetgm.service.stages import parse_key, stage_index
+
+    cfg = load_config(game_config_path)
+    zone = zone_of(cfg.timezone)
+    times: dict[str, dict[str, list[str]]] = {}
+    dates: list[date] = []
+    for key in sorted(cfg.deadlines, key=stage_index):
+        _night, camp = parse_key(key)
+        if camp == "setup":
+            continue
+        local = cfg.deadlines[key].astimezone(zone)
+        dates.append(local.date())
+        times.setdefault(camp, {}).setdefault(f"{local:%H:%M}", []).append(key.split("-")[0])
+    daily: dict[str, str] = {}
+    for camp, by_time in times.items():
+        for hhmm, nights in by_time.items():
+            daily[camp if len(by_time) == 1 else f"{camp} ({', '.join(nights)})"] = hhmm
+    if not daily:
+        raise ScheduleError("err.schedule.no_deadlines", where=str(game_config_path))
+    return daily, cfg.timezone, dates
+
+
+def schedule_command_output(game_config_path: Path | str | None = None, *, deadlines: dict[str, str] | None = None,
+                            tz: str | None = None, offset_minutes: int = DEFAULT_OFFSET, on: date | None = None,
+                            use_timezone_key: bool = False) -> str:
+    """What ``sheetgm schedule`` prints: the block to paste, then notes on offset changes.
+
+    Values given directly (``deadlines``, ``tz``) win over the game's config; without a
+    config both are needed.
+    """
+    dates: list[date] = []
+    if game_config_path is not None:
+        found, zone, dates = config_deadlines(Path(game_config_path))
+        deadlines = deadlines or found
+        tz = tz or zone
+    if not deadlines:
+        raise ScheduleError("err.schedule.no_deadlines", where="--deadline")
+    if not tz:
+        raise ScheduleError("err.schedule.no_zone")
+    day = on if on is not None else datetime.now(zone_of(tz)).date()
+    block = render_schedule_block(deadlines, tz, offset_minutes, on=day, use_timezone_key=use_timezone_key)
+    if use_timezone_key:
+        return block
+    end = max(dates) if dates else day + NOTE_HORIZON
+    notes = [f"# note: {tz} goes from UTC{old} to UTC{new} on {when}: run `sheetgm schedule` again that day,"
+             f" or use the timezone key (--timezone-key)."
+             for when, old, new in offset_changes(tz, day, end)]
+    return block + "".join(n + "\n" for n in notes)
