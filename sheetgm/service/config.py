@@ -1,0 +1,173 @@
+"""The game folder's ``game.toml``: what a game is, validated by pydantic.
+
+    name = "spring-cup"
+    map = "standard"            # a shipped map, or a path to a .map file (relative to the folder)
+    seed = 20240501
+    lang = "zh"                 # the director's language for messages
+    backend = "xlsx"            # or "google"
+    timezone = "Asia/Shanghai"
+    max_nights = 12
+    director_email = "gm@example.com"       # google only
+    service_account = "bot@proj.iam.gserviceaccount.com"
+    [options]                   # engine options (crack_target, key_drop, ...)
+    [deadlines]                 # stage key -> ISO time; a stage is not resolved before it
+    "N1-survivor" = "2024-05-01T21:00:00+08:00"
+    [[roster]]
+    alias = "小明"; camp = "survivor"; lang = "zh"; email = "..."; role = "doctor" (optional)
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from sheetgm.core.state import DEFAULT_OPTIONS
+from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
+from sheetgm.notation.order_format import valid_alias
+from sheetgm.service.errors import ConfigError
+from sheetgm.service.stages import parse_key
+
+CONFIG_NAMES = ("game.toml", "game.json")
+
+
+class SeatConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    alias: str = Field(min_length=1)
+    camp: Literal["survivor", "hunter"]
+    lang: Literal["zh", "en"] = "zh"
+    email: str | None = None
+    role: str | None = None
+
+    @field_validator("alias")
+    @classmethod
+    def _alias(cls, v: str) -> str:
+        if not valid_alias(v):
+            raise ValueError(f"alias '{v}' cannot be written in an order (no spaces or punctuation)")
+        return v
+
+    @model_validator(mode="after")
+    def _role(self) -> SeatConfig:
+        roles = SURVIVOR_ROLES if self.camp == "survivor" else HUNTER_ROLES
+        if self.role is not None and self.role not in roles:
+            raise ValueError(f"role '{self.role}' is not a {self.camp} role (one of {', '.join(roles)})")
+        return self
+
+
+class GameConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1)
+    map: str = "standard"
+    seed: int
+    lang: Literal["zh", "en"] = "zh"
+    backend: Literal["xlsx", "google"] = "xlsx"
+    timezone: str = "Asia/Shanghai"
+    max_nights: int = Field(default=12, ge=1, le=99)
+    director_email: str | None = None
+    service_account: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    role_pool: list[str] | None = None
+    deadlines: dict[str, datetime] = Field(default_factory=dict)
+    roster: list[SeatConfig] = Field(min_length=2)
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(v) - set(DEFAULT_OPTIONS) - {"assassin_passage"})
+        if unknown:
+            raise ValueError(f"unknown option(s) {', '.join(unknown)} (known: {', '.join(sorted(DEFAULT_OPTIONS))})")
+        return v
+
+    @field_validator("deadlines")
+    @classmethod
+    def _deadlines(cls, v: dict[str, datetime]) -> dict[str, datetime]:
+        for key, when in v.items():
+            parse_key(key)
+            if when.tzinfo is None:
+                raise ValueError(f"deadline of {key} needs a time zone offset, e.g. 2024-05-01T21:00:00+08:00")
+        return v
+
+    @model_validator(mode="after")
+    def _roster(self) -> GameConfig:
+        folded = [s.alias.casefold() for s in self.roster]
+        dup = sorted({a for a in folded if folded.count(a) > 1})
+        if dup:
+            raise ValueError(f"aliases must be distinct: {', '.join(dup)} repeated")
+        if not any(s.camp == "survivor" for s in self.roster) or not any(s.camp == "hunter" for s in self.roster):
+            raise ValueError("the roster needs at least one survivor and one hunter")
+        if self.backend == "google":
+            missing = [s.alias for s in self.roster if not s.email]
+            if missing or not self.director_email:
+                who = ", ".join(missing) or "director_email"
+                raise ValueError(f"a google game needs an email for every player and the director: {who}")
+        return self
+
+
+def find_config(path: Path) -> Path:
+    """``path`` is a game folder or its config file."""
+    if path.is_file():
+        return path
+    for name in CONFIG_NAMES:
+        if (path / name).is_file():
+            return path / name
+    raise ConfigError(path=str(path), detail="no game.toml here (use --game PATH or run `sheetgm new`)")
+
+
+def load_config(path: Path) -> GameConfig:
+    file = find_config(path)
+    try:
+        text = file.read_text("utf-8")
+        data = json.loads(text) if file.suffix == ".json" else tomllib.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ConfigError(path=str(file), detail=str(exc)) from None
+    return parse_config(data, str(file))
+
+
+def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
+    try:
+        return GameConfig.model_validate(data)
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err["loc"]) or "(top)"
+            lines.append(f"{loc}: {err['msg']}")
+        raise ConfigError(path=where, detail="; ".join(lines)) from None
+
+
+def save_config(cfg: GameConfig, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    file = folder / "game.toml"
+    file.write_text(to_toml(cfg.model_dump(mode="json", exclude_none=True)), "utf-8")
+    return file
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    return json.dumps(str(v), ensure_ascii=False)
+
+
+def to_toml(data: dict[str, Any]) -> str:
+    """A TOML writer for the config's shape: scalars, lists, tables and one array of tables."""
+    head, tables, arrays = [], [], []
+    for key, v in data.items():
+        if isinstance(v, dict):
+            body = "".join(f"{json.dumps(k, ensure_ascii=False)} = {_value(x)}\n" for k, x in v.items())
+            tables.append(f"\n[{key}]\n{body}")
+        elif isinstance(v, list) and v and isinstance(v[0], dict):
+            for item in v:
+                body = "".join(f"{k} = {_value(x)}\n" for k, x in item.items())
+                arrays.append(f"\n[[{key}]]\n{body}")
+        else:
+            head.append(f"{key} = {_value(v)}\n")
+    return "".join(head) + "".join(tables) + "".join(arrays)

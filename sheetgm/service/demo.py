@@ -1,0 +1,102 @@
+"""`sheetgm demo`: a whole game on local workbooks, bots writing into the players' Orders tabs.
+
+Every stage goes through the same service code as a real game: the bots
+write their order text and tick into their own workbook, then `check` and
+`resolve` run exactly as the director would run them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sheetgm.backends.port import Gateway, SetValues
+from sheetgm.bots import bot_order, scaled_options
+from sheetgm.core.setup import SeatSpec
+from sheetgm.core.state import State
+from sheetgm.notation.order_format import format_order
+from sheetgm.service import layout as L
+from sheetgm.service.check import check
+from sheetgm.service.config import parse_config
+from sheetgm.service.errors import ServiceError
+from sheetgm.service.game import WORKBOOK_DIR, Game, player_key
+from sheetgm.service.journal import latest, read_director
+from sheetgm.service.new_game import new_game
+from sheetgm.service.resolve import resolve
+from sheetgm.service.stages import order_row, stage_key
+
+NOTHING = {"zh": "无", "en": "pass"}
+
+
+@dataclass
+class DemoReport:
+    folder: Path
+    workbooks: list[Path]
+    stages: int
+    nights: int
+    winner: str | None
+    public_log: str
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"folder": str(self.folder), "workbooks": [str(p) for p in self.workbooks], "stages": self.stages,
+                "nights": self.nights, "winner": self.winner, "public_log": self.public_log,
+                "warnings": self.warnings}
+
+
+def demo_config(players: int, seed: int, lang: str, max_nights: int) -> dict[str, Any]:
+    if players < 2:
+        raise ServiceError("err.svc.no_players", n=players)
+    hunters = 2 if players >= 6 else 1
+    roster = [{"alias": f"S{i}", "camp": "survivor", "lang": lang} for i in range(1, players - hunters + 1)]
+    roster += [{"alias": f"H{i}", "camp": "hunter", "lang": lang} for i in range(1, hunters + 1)]
+    specs = [SeatSpec(r["alias"], r["camp"]) for r in roster]
+    options = scaled_options(specs) if players - hunters != 8 else {}
+    return {"name": "demo", "map": "standard", "seed": seed, "lang": lang, "max_nights": max_nights,
+            "options": options, "roster": roster}
+
+
+def fresh_folder(base: Path) -> Path:
+    """``base``, or ``base-2``, ``base-3``... whichever does not exist yet."""
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path
+
+
+def submit(game: Game, state: State, seat: int, rng: random.Random) -> None:
+    """A bot types its order and the tick into its own Orders tab (one write)."""
+    lang = game.seat_lang(seat)
+    text = format_order(bot_order(state, seat, rng), lang) or NOTHING[lang]
+    r = order_row(state.night)
+    game.gateway.write(player_key(seat), [SetValues(L.rng(L.tab(lang, "orders"), f"B{r}:C{r}"), ((text, "✓"),))])
+
+
+def demo(folder: Path, players: int = 10, seed: int = 1, lang: str = "zh", max_nights: int = 12,
+         gateway: Gateway | None = None, progress: Callable[[str], None] | None = None) -> DemoReport:
+    cfg = parse_config(demo_config(players, seed, lang, max_nights), "demo")
+    game = new_game(folder, cfg, gateway)
+    rng = random.Random(f"sheetgm-demo/{seed}")
+    logs: list[str] = []
+    warnings: list[str] = []
+    stages = 0
+    while True:
+        state = latest(read_director(game)[0]).state(game.board)
+        if state.over() or state.night > max_nights:
+            break
+        for p in state.survivors() + state.hunters():
+            if p.camp == state.stage and p.seat in game.seats:
+                submit(game, state, p.seat, rng)
+        warnings += check(game).warnings
+        result = resolve(game, stage=stage_key(state.night, state.stage))
+        warnings += result.warnings
+        logs.append(result.public_log)
+        stages += 1
+        if progress:
+            progress(result.stage)
+    books = sorted((folder / WORKBOOK_DIR).glob("*.xlsx")) if cfg.backend == "xlsx" else []
+    return DemoReport(folder, books, stages, min(state.night, max_nights), state.winner, "".join(logs), warnings)

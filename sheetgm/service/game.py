@@ -1,0 +1,103 @@
+"""A game as the use cases see it: folder, config, board, gateway, clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sheetgm.backends.port import Gateway
+from sheetgm.core.board import Board
+from sheetgm.core.setup import SeatSpec
+from sheetgm.notation.mapfile import load_map_file, ready_map
+from sheetgm.service.config import GameConfig, load_config
+from sheetgm.service.errors import ConfigError
+
+DIRECTOR, PUBLIC = "director", "public"
+IDS_FILE = "spreadsheets.json"
+WORKBOOK_DIR = "workbooks"
+
+
+def player_key(seat: int) -> str:
+    return f"player-{seat}"
+
+
+@dataclass
+class Game:
+    folder: Path
+    cfg: GameConfig
+    board: Board
+    gateway: Gateway
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+
+    @property
+    def seats(self) -> list[int]:
+        return list(range(1, len(self.cfg.roster) + 1))
+
+    @property
+    def lang(self) -> str:
+        return self.cfg.lang
+
+    def seat_lang(self, seat: int) -> str:
+        return self.cfg.roster[seat - 1].lang
+
+    def alias(self, seat: int) -> str:
+        return self.cfg.roster[seat - 1].alias
+
+    def keys(self) -> list[str]:
+        return [DIRECTOR, PUBLIC] + [player_key(s) for s in self.seats]
+
+    def now(self) -> datetime:
+        try:
+            zone = ZoneInfo(self.cfg.timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            zone = UTC  # type: ignore[assignment]
+        return self.clock().astimezone(zone)
+
+    def editors(self) -> tuple[str, ...]:
+        """Who may edit protected ranges: the director and the service account (none locally)."""
+        found = [self.cfg.director_email, self.cfg.service_account, self.gateway.account]
+        return tuple(sorted({e for e in found if e}))
+
+    def seat_specs(self) -> list[SeatSpec]:
+        return [SeatSpec(s.alias, s.camp, s.role, s.lang) for s in self.cfg.roster]
+
+
+def load_board(cfg: GameConfig, folder: Path) -> Board:
+    opts = {k: v for k, v in cfg.options.items() if k in ("crack_target", "generator_cap")}
+    survivors = sum(1 for s in cfg.roster if s.camp == "survivor")
+    opts |= {"survivors": survivors, "hunters": len(cfg.roster) - survivors}
+    if cfg.map.endswith(".map"):
+        path = Path(cfg.map) if Path(cfg.map).is_absolute() else folder / cfg.map
+        if not path.is_file():
+            raise ConfigError(path=str(folder / "game.toml"), detail=f"map file {path} not found")
+        return load_map_file(path, options=opts)
+    return ready_map(cfg.map, options=opts)
+
+
+def make_gateway(cfg: GameConfig, folder: Path, credentials_file: Path | None = None) -> Gateway:
+    """The adapter the config names: local .xlsx files, or Google with service-account credentials."""
+    if cfg.backend == "xlsx":
+        from sheetgm.backends.xlsx import XlsxGateway
+
+        return XlsxGateway(folder / WORKBOOK_DIR)
+    from sheetgm.backends.auth import account_email, load_credentials
+    from sheetgm.backends.google import GoogleGateway
+    from sheetgm.backends.idmap import JsonIdMap
+
+    creds = load_credentials(credentials_file)
+    return GoogleGateway(creds, JsonIdMap(folder / IDS_FILE), account=account_email(creds))
+
+
+def open_game(path: Path, gateway: Gateway | None = None, clock: Callable[[], datetime] | None = None) -> Game:
+    """Open the game whose folder (or config file) is ``path``."""
+    cfg = load_config(path)
+    folder = path if path.is_dir() else path.parent
+    board = load_board(cfg, folder)
+    gw = gateway if gateway is not None else make_gateway(cfg, folder)
+    game = Game(folder, cfg, board, gw)
+    if clock is not None:
+        game.clock = clock
+    return game

@@ -1,0 +1,147 @@
+"""The journal (one row per stage in the director workbook) and the game lock.
+
+A row holds everything needed to publish its stage again without resolving
+it again: the state after the stage, its events and the orders used. Big
+JSON is stored zlib-compressed in base64 behind a ``z:`` prefix, to stay
+far below the 50,000 characters a Google cell holds.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+import zlib
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sheetgm.backends.port import SetValues
+from sheetgm.core.board import Board
+from sheetgm.core.events import Event
+from sheetgm.core.state import State
+from sheetgm.service import layout as L
+from sheetgm.service.errors import LockedError, ServiceError
+from sheetgm.service.game import DIRECTOR, Game
+from sheetgm.service.stages import journal_row
+
+RESOLVED, PUBLISHED, SUPERSEDED = "resolved", "published", "superseded"
+COMPRESS_OVER = 4000
+LOCK_TTL = timedelta(minutes=15)
+
+
+def pack(data: Any) -> str:
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    if len(text) <= COMPRESS_OVER:
+        return text
+    return "z:" + base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+
+
+def unpack(text: str) -> Any:
+    if text.startswith("z:"):
+        text = zlib.decompress(base64.b64decode(text[2:])).decode("utf-8")
+    return json.loads(text)
+
+
+def digest(data: Any) -> str:
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Entry:
+    key: str
+    status: str
+    orders_hash: str
+    state_hash: str
+    seed: int
+    time: str
+    state_json: str
+    events_json: str
+    orders_json: str
+
+    def state(self, board: Board) -> State:
+        return State.from_dict(unpack(self.state_json), board)
+
+    def events(self) -> list[Event]:
+        return [Event.from_dict(d) for d in unpack(self.events_json)] if self.events_json else []
+
+    def orders(self) -> dict[int, dict[str, Any]]:
+        """seat -> {"text", "used", "problems", "stamp"} as archived at resolve."""
+        return {int(k): v for k, v in unpack(self.orders_json).items()} if self.orders_json else {}
+
+    def row(self) -> tuple[str, ...]:
+        return (self.key, self.status, self.orders_hash, self.state_hash, str(self.seed), self.time,
+                self.state_json, self.events_json, self.orders_json)
+
+    def op(self, lang: str) -> SetValues:
+        r = journal_row(self.key)
+        return SetValues(L.rng(L.tab(lang, "journal"), f"A{r}:I{r}"), (self.row(),))
+
+    def with_status(self, status: str) -> Entry:
+        return replace(self, status=status)
+
+
+def parse_entries(rows: list[list[str]], lang: str) -> list[Entry]:
+    """Journal rows (header excluded) → entries, in stage order; a broken row is reported by its cell."""
+    out = []
+    for i, raw in enumerate(rows, 2):
+        if not raw or not raw[0]:
+            continue
+        cells = list(raw) + [""] * (9 - len(raw))
+        try:
+            out.append(Entry(cells[0], cells[1], cells[2], cells[3], int(cells[4] or 0), *cells[5:9]))
+        except ValueError:
+            raise ServiceError("err.svc.journal_row", tab=L.tab(lang, "journal"), row=i) from None
+    return out
+
+
+def latest(entries: list[Entry]) -> Entry:
+    live = [e for e in entries if e.status != SUPERSEDED]
+    if not live:
+        raise ServiceError("err.svc.no_journal")
+    return live[-1]
+
+
+def journal_range(lang: str) -> str:
+    return L.rng(L.tab(lang, "journal"), "A2:I")
+
+
+def lock_range(lang: str) -> str:
+    return L.rng(L.tab(lang, "lock"), "A2:C2")
+
+
+def read_director(game: Game) -> tuple[list[Entry], list[str]]:
+    """One read of the director workbook: the journal and the lock cells."""
+    lang = game.lang
+    got = game.gateway.read(DIRECTOR, [journal_range(lang), lock_range(lang)])
+    lock = (got[lock_range(lang)] or [[]])[0]
+    return parse_entries(got[journal_range(lang)], lang), lock
+
+
+def lock_is_free(game: Game, cells: list[str]) -> bool:
+    if not cells or not cells[0]:
+        return True
+    try:
+        since = datetime.fromisoformat(cells[2])
+    except (IndexError, ValueError):
+        return True
+    return game.now() - since > LOCK_TTL
+
+
+def take_lock(game: Game, cells: list[str], holder: str) -> str:
+    """Write our token into the lock, then read it back: only one of two racing runs sees its own token."""
+    if not lock_is_free(game, cells):
+        raise LockedError(holder=cells[1] if len(cells) > 1 else "?", since=cells[2] if len(cells) > 2 else "?")
+    token = secrets.token_hex(8)
+    lang = game.lang
+    game.gateway.write(DIRECTOR, [SetValues(lock_range(lang), ((token, holder, game.now().isoformat()),))])
+    back = (game.gateway.read(DIRECTOR, [lock_range(lang)])[lock_range(lang)] or [[]])[0]
+    if not back or back[0] != token:
+        raise LockedError(holder=back[1] if len(back) > 1 else "?", since=back[2] if len(back) > 2 else "?")
+    return token
+
+
+def release_op(lang: str) -> SetValues:
+    return SetValues(lock_range(lang), (("", "", ""),))

@@ -1,0 +1,88 @@
+"""`sheetgm new`: the game folder, its config, the seeded deal and every workbook."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from sheetgm.backends.port import Gateway, Op
+from sheetgm.core.setup import new_game as deal
+from sheetgm.core.state import State
+from sheetgm.service import layout as L
+from sheetgm.service.config import CONFIG_NAMES, GameConfig, save_config
+from sheetgm.service.errors import ServiceError
+from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
+from sheetgm.service.journal import PUBLISHED, Entry, digest, pack
+from sheetgm.service.playersheet import current_ops, open_row_ops
+from sheetgm.service.publicsheet import public_ops
+from sheetgm.service.stages import SETUP_KEY
+
+Progress = Callable[[str], None]
+
+
+def new_game(folder: Path, cfg: GameConfig, gateway: Gateway | None = None,
+             clock: Callable[[], datetime] | None = None, progress: Progress | None = None) -> Game:
+    """Create the game: refuse to overwrite one, then create, lay out and share every workbook."""
+    for name in CONFIG_NAMES:
+        if (folder / name).exists():
+            raise ServiceError("err.svc.game_exists", path=str(folder / name))
+    board = load_board(cfg, folder)
+    game = Game(folder, cfg, board, gateway if gateway is not None else make_gateway(cfg, folder))
+    if clock is not None:
+        game.clock = clock
+    state = deal(board, game.seat_specs(), cfg.seed, cfg.options, cfg.role_pool)
+    for key in game.keys():
+        if game.gateway.exists(key):
+            raise ServiceError("err.svc.workbook_exists", key=key)
+    save_config(cfg, folder)
+    step = progress or (lambda _key: None)
+    for key, title, ops, tabs in _workbooks(game, state):
+        game.gateway.create(key, title, tabs)
+        game.gateway.write(key, ops)
+        step(key)
+    share_all(game)
+    return game
+
+
+def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[str]]]:
+    cfg, lang, editors = game.cfg, game.lang, game.editors()
+    out = []
+    for seat in game.seats:
+        pl = game.seat_lang(seat)
+        ops = L.player_ops(pl, editors) + current_ops(state, seat, pl) + open_row_ops(state, seat, pl)
+        title = f"{cfg.name} · {game.alias(seat)}"
+        out.append((player_key(seat), title, ops, [L.tab(pl, t) for t in L.PLAYER_TABS]))
+    pub = L.public_ops(lang, editors) + public_ops(state, [], SETUP_KEY, lang)[1:]
+    out.append((PUBLIC, f"{cfg.name} · public", pub, [L.tab(lang, t) for t in L.PUBLIC_TABS]))
+    entry = Entry(SETUP_KEY, PUBLISHED, digest({}), state.digest(), cfg.seed, game.now().isoformat(),
+                  pack(state.to_dict()), "", "")
+    config_rows = [("name", cfg.name), ("map", cfg.map), ("seed", str(cfg.seed)), ("backend", cfg.backend),
+                   ("timezone", cfg.timezone), ("created", game.now().isoformat())]
+    emails = [s.email for s in cfg.roster]
+    director = L.director_ops(lang, config_rows, state, emails) + [entry.op(lang)]
+    out.append((DIRECTOR, f"{cfg.name} · director", director, [L.tab(lang, t) for t in L.DIRECTOR_TABS]))
+    return out
+
+
+def sharing_plan(game: Game) -> dict[str, dict[str, str]]:
+    """workbook key -> email -> role: exactly who may open each file besides the director, who owns them."""
+    sa = game.cfg.service_account or game.gateway.account
+    plan: dict[str, dict[str, str]] = {DIRECTOR: {}, PUBLIC: {}}
+    for seat in game.seats:
+        plan[player_key(seat)] = {}
+    for _key, shares in plan.items():
+        if sa:
+            shares[sa] = "writer"
+    for seat, s in zip(game.seats, game.cfg.roster, strict=True):
+        if s.email:
+            plan[player_key(seat)][s.email] = "writer"
+            plan[PUBLIC][s.email] = "reader"
+    return plan
+
+
+def share_all(game: Game) -> None:
+    """Share each file, one call at a time (Drive keeps only the last of concurrent permission calls)."""
+    for key, shares in sharing_plan(game).items():
+        for email, role in shares.items():
+            game.gateway.share(key, email, role)

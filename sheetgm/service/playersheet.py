@@ -1,0 +1,117 @@
+"""What the tool writes into one player's workbook after a stage (one write)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from sheetgm.backends.port import Op, Protect, SetValidation, SetValues
+from sheetgm.core.board import Tile, parse_tile, tile_name
+from sheetgm.core.check import legal_steps
+from sheetgm.core.events import Event
+from sheetgm.core.observe import name
+from sheetgm.core.state import MAX_HP, State
+from sheetgm.core.texts import render
+from sheetgm.notation.order_format import format_step
+from sheetgm.service import layout as L
+from sheetgm.service import mapdraw
+from sheetgm.service.stages import log_row, order_row, stage_key
+
+MAX_CHOICES = 60
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
+def results_op(lang: str, key: str, text: str) -> Op:
+    r = log_row(key)
+    return SetValues(L.rng(L.tab(lang, "results"), f"A{r}:C{r}"), ((key, text, text_hash(text)),))
+
+
+def edited_rows(rows: list[list[str]]) -> list[int]:
+    """Results rows (1-based) whose text no longer matches the hash written with it."""
+    bad = []
+    for i, raw in enumerate(rows, 2):
+        cells = list(raw) + ["", "", ""]
+        if (cells[0] or cells[1] or cells[2]) and text_hash(cells[1]) != cells[2]:
+            bad.append(i)
+    return bad
+
+
+def status_op(lang: str, night: int, status: str, problems: Iterable[str], stamp: str | None = None) -> Op:
+    r = order_row(night)
+    cells: tuple[str, ...] = (status, "\n".join(problems))
+    end = "E"
+    if stamp is not None:
+        cells += (stamp,)
+        end = "F"
+    return SetValues(L.rng(L.tab(lang, "orders"), f"D{r}:{end}{r}"), (cells,))
+
+
+def freeze_op(lang: str, night: int, editors: tuple[str, ...]) -> Op:
+    r = order_row(night)
+    return Protect(L.rng(L.tab(lang, "orders"), f"A{r}:G{r}"), editors, f"sheetgm:frozen:N{night}")
+
+
+def open_row_ops(state: State, seat: int, lang: str) -> list[Op]:
+    """The row of the stage now due for this player: its key and a dropdown of legal first steps."""
+    p = state.players[seat]
+    if state.over() or not p.in_play or state.stage != p.camp:
+        return []
+    r = order_row(state.night)
+    orders = L.tab(lang, "orders")
+    choices = tuple(dict.fromkeys(format_step(s, lang) for s in legal_steps(state, seat)))[:MAX_CHOICES]
+    ops: list[Op] = [SetValues(L.rng(orders, f"A{r}"), ((stage_key(state.night, state.stage),),))]
+    if choices:
+        ops.append(SetValidation(L.rng(orders, f"G{r}"), choices, strict=False,
+                                 help=render(lang, "sheet.note.next_step")))
+    return ops
+
+
+def _noise(events: Iterable[Event], seat: int) -> list[Tile]:
+    tiles: list[Tile] = []
+    for e in events:
+        if e.kind == "brief_noise" and seat in e.to:
+            tiles = [t for t in (parse_tile(x) for x in e.params.get("tiles", [])) if t is not None]
+    return tiles
+
+
+def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = (), formats: bool = True) -> list[Op]:
+    """The Current tab: the player's own numbers and their map view (``formats``: redraw colours and borders)."""
+    p = state.players[seat]
+    tab = L.tab(lang, "current")
+    evs = list(events)
+    noise = _noise(evs, seat) if p.is_hunter else []
+    statuses = [render(lang, "word.downed")] if p.downed else []
+    if p.fear:
+        statuses.append(render(lang, "word.fear_n", n=p.fear))
+    if p.stealth:
+        statuses.append(render(lang, "word.stealth"))
+    if p.stunned:
+        statuses.append(render(lang, "sheet.cur.stunned"))
+    sep, none = render(lang, "word.sep"), render(lang, "word.none")
+    rows = [
+        (render(lang, "sheet.cur.alias"), p.alias),
+        (render(lang, "sheet.cur.role"), name(lang, "role", p.role)),
+        (render(lang, "sheet.cur.stage"), render(lang, "sheet.cur.stage_value", night=state.night,
+                                                 stage=name(lang, "word", state.stage))),
+        (render(lang, "sheet.cur.status"), name(lang, "word", p.status)),
+        (render(lang, "sheet.cur.position"), tile_name(p.pos)),
+        (render(lang, "sheet.cur.hp"), f"{p.hp}/{MAX_HP}" if p.is_survivor else "-"),
+        (render(lang, "sheet.cur.statuses"), sep.join(statuses) or render(lang, "word.none")),
+        (render(lang, "sheet.cur.items"), sep.join(name(lang, "item", i) for i in p.items) or none),
+        (render(lang, "sheet.cur.keys"), str(p.keys)),
+        (render(lang, "sheet.cur.noise"), sep.join(tile_name(t) for t in noise) if p.is_hunter else "-"),
+    ]
+    marks: dict[Tile, str] = {t: render(lang, "sheet.map.noise") for t in noise}
+    marks[p.pos] = (marks.get(p.pos, "") + render(lang, "sheet.map.you")).strip()
+    ops: list[Op] = [SetValues(L.rng(tab, "A1:B10"), tuple(rows))]
+    ops += mapdraw.draw(tab, state.board, L.CURRENT_MAP_TOP, lang, marks, state.boards, known_passages(state, seat),
+                        formats)
+    return ops
+
+
+def known_passages(state: State, seat: int | None = None) -> list[Tile]:
+    """Passage ends everyone knows (map-defined or discovered), plus the seat's own."""
+    return [t for pa in state.passages if pa.owner is None or pa.discovered or pa.owner == seat for t in pa.ends]

@@ -1,0 +1,67 @@
+"""What the tool writes into the public and director workbooks after a stage."""
+
+from __future__ import annotations
+
+from sheetgm.backends.port import Op, SetValues
+from sheetgm.core.events import Event
+from sheetgm.core.observe import director_log, name, public_log
+from sheetgm.core.state import State
+from sheetgm.core.texts import render
+from sheetgm.service import layout as L
+from sheetgm.service import mapdraw
+from sheetgm.service.playersheet import known_passages
+from sheetgm.service.stages import archive_row, journal_row, log_row
+
+
+def public_ops(state: State, events: list[Event], key: str, lang: str, formats: bool = True) -> list[Op]:
+    r = log_row(key)
+    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"), ((key, public_log(events, lang).strip()),))]
+    ops.append(SetValues(L.rng(L.tab(lang, "progress"), "A2:B20"), progress_rows(state, lang)))
+    ops.append(SetValues(L.rng(L.tab(lang, "cards"), "A2:D200"), card_rows(state, lang)))
+    marks = {t: render(lang, "sheet.map.trap") for t in state.traps}
+    ops += mapdraw.draw(L.tab(lang, "map"), state.board, L.PUBLIC_MAP_TOP, lang, marks, state.boards,
+                        known_passages(state), formats)
+    return ops
+
+
+def progress_rows(state: State, lang: str) -> tuple[tuple[str, str], ...]:
+    sep = render(lang, "word.sep")
+
+    def aliases(seats: list[int]) -> str:
+        return sep.join(state.players[s].alias for s in seats) or render(lang, "word.none")
+
+    rows = [
+        (render(lang, "sheet.prog.stage"), render(lang, "sheet.cur.stage_value", night=state.night,
+                                                  stage=name(lang, "word", state.stage))),
+        (render(lang, "sheet.prog.progress"), f"{state.progress}/{state.opt('crack_target')}"),
+        (render(lang, "sheet.prog.gates"), render(lang, "word.yes" if state.gates_powered else "word.no")),
+        (render(lang, "sheet.prog.escaped"), aliases(state.escaped)),
+        (render(lang, "sheet.prog.eliminated"), aliases(state.eliminated)),
+        (render(lang, "sheet.prog.winner"), name(lang, "word", state.winner) if state.winner else "-"),
+    ]
+    return tuple(rows)
+
+
+def card_rows(state: State, lang: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        (str(c.night), state.players[c.seat].alias, name(lang, "word", c.colour), c.reason)
+        for c in state.cards
+    )
+
+
+def director_ops(state: State, events: list[Event], key: str, lang: str, seats: int,
+                 orders: dict[int, dict[str, object]]) -> list[Op]:
+    """Director Log row and the order archive rows of this stage (the journal row is written apart)."""
+    r = journal_row(key)
+    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"),
+                               ((key, director_log(events, lang, state).strip()),))]
+    archive = L.tab(lang, "archive")
+    for seat in range(1, seats + 1):
+        o = orders.get(seat)
+        if o is None:
+            continue
+        a = archive_row(key, seat, seats)
+        problems = "\n".join(str(x) for x in o.get("problems_director", []))  # type: ignore[union-attr]
+        row = (key, str(seat), state.players[seat].alias, str(o.get("text", "")), problems, str(o.get("stamp", "")))
+        ops.append(SetValues(L.rng(archive, f"A{a}:F{a}"), (row,)))
+    return ops

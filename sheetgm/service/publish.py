@@ -1,0 +1,99 @@
+"""Publishing a journaled stage: one write per workbook, every cell keyed by the stage.
+
+Publishing reads nothing and resolves nothing: it renders the journal entry.
+So a run that died half-way is completed by running it again, and a repeat
+writes the same cells with the same values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sheetgm.backends.errors import AccessError, MissingWorkbookError
+from sheetgm.backends.port import Op, SetValues
+from sheetgm.core.observe import report
+from sheetgm.core.texts import render
+from sheetgm.service import layout as L
+from sheetgm.service import playersheet as P
+from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
+from sheetgm.service.journal import PUBLISHED, Entry, release_op
+from sheetgm.service.publicsheet import director_ops, public_ops
+from sheetgm.service.sheetorders import SheetOrder
+from sheetgm.service.stages import key_of_index, parse_key
+
+UNREACHABLE = (MissingWorkbookError, AccessError)
+
+
+def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> tuple[str, list[str]]:
+    lang = game.seat_lang(seat)
+    problems = [str(x) for x in info.get("problems", [])]  # type: ignore[attr-defined]
+    if info.get("bad"):
+        return render(lang, "sheet.status.unreadable_used_nothing", time=when), problems
+    if not info.get("text"):
+        return render(lang, "sheet.status.none_used", time=when), problems
+    used = str(info.get("used", ""))
+    key = "sheet.status.resolved" if info.get("ticked") else "sheet.status.resolved_unticked"
+    return render(lang, key, time=when, used=used), problems
+
+
+def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
+    """Whether a board went up or down in this stage (then the map borders are redrawn)."""
+    before = [e for e in entries if e.key != entry.key and e.status != "superseded"]
+    if not before:
+        return True
+    return before[-1].state(game.board).boards != entry.state(game.board).boards
+
+
+def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet: SheetOrder | None,
+               warnings: list[str], formats: bool = True) -> list[Op]:
+    lang = game.seat_lang(seat)
+    state, events = entry.state(game.board), entry.events()
+    night, _stage = parse_key(entry.key)
+    ops: list[Op] = [P.results_op(lang, entry.key, report(state, events, seat, lang))]
+    info = entry.orders().get(seat)
+    if info is not None:
+        status, problems = order_status(game, seat, info, entry.time[:16].replace("T", " "))
+        ops += [P.status_op(lang, night, status, problems), P.freeze_op(lang, night, game.editors())]
+    if sheet is not None:
+        by_key = {e.key: e for e in entries}
+        for row in P.edited_rows(sheet.results):
+            old = by_key.get(key_of_index(row - 1))
+            if old is None or old.key == entry.key:
+                continue
+            text = report(old.state(game.board), old.events(), seat, lang)
+            ops.append(P.results_op(lang, old.key, text))
+            warnings.append(render(game.lang, "svc.results_edited", alias=game.alias(seat), seat=seat,
+                                   cell=f"{L.tab(lang, 'results')}!B{row}"))
+    ops += P.current_ops(state, seat, lang, events, formats)
+    ops += P.open_row_ops(state, seat, lang)
+    return ops
+
+
+def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, SheetOrder] | None = None,
+            progress: Callable[[str], None] | None = None) -> list[str]:
+    """Write every workbook for ``entry``, the director's last (marking it published and freeing the lock)."""
+    warnings: list[str] = []
+    step = progress or (lambda _key: None)
+    formats = boards_changed(entry, entries, game)
+    for seat in game.seats:
+        ops = player_ops(game, entry, seat, entries, (sheets or {}).get(seat), warnings, formats)
+        try:
+            game.gateway.write(player_key(seat), ops)
+        except UNREACHABLE as exc:
+            warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
+                                   reason=exc.message(game.lang)))
+        step(player_key(seat))
+    state, events, lang = entry.state(game.board), entry.events(), game.lang
+    game.gateway.write(PUBLIC, public_ops(state, events, entry.key, lang, formats))
+    step(PUBLIC)
+    emails = [s.email for s in game.cfg.roster]
+    final = director_ops(state, events, entry.key, lang, len(game.seats), entry.orders())
+    final += [
+        SetValues(L.rng(L.tab(lang, "roster"), "A2"), L.roster_rows(state, emails, lang)),
+        entry.with_status(PUBLISHED).op(lang),
+        release_op(lang),
+    ]
+    game.gateway.write(DIRECTOR, final)
+    step(DIRECTOR)
+    return warnings
+

@@ -1,0 +1,158 @@
+"""`sheetgm resolve`: the safe resolve of DESIGN.md.
+
+lock → read (one call per workbook) → resolve (pure) → journal row *before*
+publishing → publish keyed by stage → mark published and unlock (one write).
+A published stage is never resolved again; a journaled but unpublished one
+is published from the journal without resolving again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheetgm.core.observe import public_log, report
+from sheetgm.core.resolve import resolve_stage
+from sheetgm.core.steps import Order
+from sheetgm.core.texts import render
+from sheetgm.notation.order_format import format_order
+from sheetgm.service.errors import NotDueError, ServiceError
+from sheetgm.service.game import DIRECTOR, Game
+from sheetgm.service.journal import (
+    PUBLISHED,
+    RESOLVED,
+    Entry,
+    digest,
+    latest,
+    pack,
+    read_director,
+    release_op,
+    take_lock,
+)
+from sheetgm.service.layout import tab
+from sheetgm.service.publish import publish
+from sheetgm.service.sheetorders import SheetOrder, judge, priority, read_player
+from sheetgm.service.stages import stage_key
+
+
+@dataclass
+class ResolveReport:
+    stage: str
+    action: str  # resolved | republished | nothing | dry-run
+    public_log: str = ""
+    warnings: list[str] = field(default_factory=list)
+    reports: dict[str, str] = field(default_factory=dict)  # alias -> private report (dry run only)
+    winner: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"stage": self.stage, "action": self.action, "public_log": self.public_log,
+                "warnings": self.warnings, "reports": self.reports, "winner": self.winner}
+
+
+def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, str | None]:
+    """The latest entry and the stage to resolve (None: nothing to do)."""
+    cur = latest(entries)
+    published = {e.key for e in entries if e.status == PUBLISHED}
+    if cur.status == RESOLVED:
+        if asked and asked != cur.key:
+            raise NotDueError(asked=asked, due=cur.key)
+        return cur, cur.key
+    state = cur.state(game.board)
+    if state.over():
+        return cur, None
+    due = stage_key(state.night, state.stage)
+    if asked:
+        if asked in published:
+            return cur, None
+        if asked != due:
+            raise NotDueError(asked=asked, due=due)
+        return cur, due
+    deadline = game.cfg.deadlines.get(due)
+    if deadline is not None and game.now() < deadline:
+        raise ServiceError("err.svc.before_deadline", stage=due, deadline=deadline.isoformat())
+    return cur, due
+
+
+def read_orders(game: Game, cur: Entry, progress: Callable[[str], None] | None = None
+                ) -> tuple[dict[int, SheetOrder], dict[int, Order], dict[int, dict[str, Any]], list[str]]:
+    state = cur.state(game.board)
+    sheets: dict[int, SheetOrder] = {}
+    orders: dict[int, Order] = {}
+    archive: dict[int, dict[str, Any]] = {}
+    warnings: list[str] = []
+    for seat in game.seats:
+        p = state.players[seat]
+        if p.camp != state.stage or not p.in_play:
+            continue  # their workbook is only written this stage
+        sheet = read_player(game, seat, state.night, state.stage, with_results=True)
+        sheets[seat] = sheet
+        if progress:
+            progress(f"player-{seat}")
+        if sheet.trouble:
+            warnings.append(sheet.trouble)
+        lang = game.seat_lang(seat)
+        order, problems, bad = judge(state, seat, sheet.text, lang) if sheet.text else (Order(), [], False)
+        director_problems = judge(state, seat, sheet.text, game.lang)[1] if sheet.text else []
+        if sheet.trouble:
+            director_problems = [sheet.trouble]
+        orders[seat] = order
+        archive[seat] = {"text": sheet.text, "used": format_order(order, lang) if order.steps or order.day else "",
+                         "problems": problems, "problems_director": director_problems, "bad": bad,
+                         "ticked": sheet.ticked, "stamp": sheet.stamp}
+        if bad:
+            warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
+                                   cell=f"{tab(lang, 'orders')}!B{sheet.row}", problems="; ".join(director_problems)))
+    return sheets, orders, archive, warnings
+
+
+def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder: str = "sheetgm",
+            progress: Callable[[str], None] | None = None) -> ResolveReport:
+    entries, lock = read_director(game)
+    cur, due = _due(game, entries, stage)
+    if due is None:
+        st = cur.state(game.board)
+        return ResolveReport(stage or cur.key, "nothing", winner=st.winner)
+    if dry_run:
+        return _dry_run(game, cur, due, progress)
+    take_lock(game, lock, holder)
+    try:
+        if cur.status == RESOLVED:
+            warnings = publish(game, cur, entries, None, progress)
+            return _report(game, cur, "republished", warnings)
+        sheets, orders, archive, warnings = read_orders(game, cur, progress)
+        state = cur.state(game.board)
+        new, events = resolve_stage(state, orders, game.cfg.seed, priority(sheets))
+        entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in archive.items()}), new.digest(),
+                      game.cfg.seed, game.now().isoformat(timespec="seconds"), pack(new.to_dict()),
+                      pack([e.to_dict() for e in events]), pack(archive))
+        game.gateway.write(DIRECTOR, [entry.op(game.lang)])  # the journal row, before publishing
+        entries = [*entries, entry]
+        warnings += publish(game, entry, entries, sheets, progress)
+        return _report(game, entry, "resolved", warnings)
+    except BaseException:
+        _try_release(game)
+        raise
+
+
+def _try_release(game: Game) -> None:
+    try:
+        game.gateway.write(DIRECTOR, [release_op(game.lang)])
+    except Exception:  # noqa: BLE001 - the lock also expires by itself (journal.LOCK_TTL)
+        pass
+
+
+def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> ResolveReport:
+    st = entry.state(game.board)
+    return ResolveReport(entry.key, action, public_log(entry.events(), game.lang), warnings, winner=st.winner)
+
+
+def _dry_run(game: Game, cur: Entry, due: str, progress: Callable[[str], None] | None) -> ResolveReport:
+    if cur.status == RESOLVED:
+        return ResolveReport(due, "dry-run", public_log(cur.events(), game.lang),
+                             [render(game.lang, "svc.pending_publish", stage=due)])
+    sheets, orders, _archive, warnings = read_orders(game, cur, progress)
+    new, events = resolve_stage(cur.state(game.board), orders, game.cfg.seed, priority(sheets))
+    reports = {game.alias(s): report(new, events, s, game.seat_lang(s)) for s in game.seats}
+    return ResolveReport(due, "dry-run", public_log(events, game.lang), warnings, reports, new.winner)
+

@@ -1,0 +1,86 @@
+"""Reading order rows from the players' workbooks and judging them.
+
+One read per player workbook. Problems are collected per player and never
+stop the others: a missing workbook or a malformed row reads as "no order"
+with a message naming the player, the tab and the cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sheetgm.backends.errors import BackendError
+from sheetgm.core.check import check_order
+from sheetgm.core.state import State
+from sheetgm.core.steps import Order
+from sheetgm.core.texts import render
+from sheetgm.notation.orders import parse_order_all
+from sheetgm.service import layout as L
+from sheetgm.service.game import Game, player_key
+from sheetgm.service.stages import order_row, stage_key
+
+
+@dataclass
+class SheetOrder:
+    seat: int
+    row: int
+    text: str = ""
+    ticked: bool = False
+    stamp: str = ""
+    results: list[list[str]] = field(default_factory=list)
+    trouble: str = ""  # for the director, in the director's language: why the row could not be used
+
+
+def orders_range(lang: str, night: int) -> str:
+    r = order_row(night)
+    return L.rng(L.tab(lang, "orders"), f"A{r}:G{r}")
+
+
+def results_range(lang: str) -> str:
+    return L.rng(L.tab(lang, "results"), "A2:C")
+
+
+def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool = True,
+                with_results: bool = False) -> SheetOrder:
+    """One read of a player's workbook: the order row of ``stage`` (their camp's) and/or the Results tab."""
+    lang = game.seat_lang(seat)
+    row = order_row(night)
+    out = SheetOrder(seat, row)
+    ranges = ([orders_range(lang, night)] if with_orders else []) + ([results_range(lang)] if with_results else [])
+    try:
+        got = game.gateway.read(player_key(seat), ranges)
+    except BackendError as exc:
+        out.trouble = render(game.lang, "svc.player_unreadable", alias=game.alias(seat), seat=seat,
+                             reason=exc.message(game.lang))
+        return out
+    out.results = got[ranges[-1]] if with_results else []
+    if not with_orders:
+        return out
+    cells = (got[ranges[0]] or [[]])[0]
+    cells = list(cells) + [""] * (7 - len(cells))
+    key = stage_key(night, stage)
+    where = f"{L.tab(lang, 'orders')}!A{row}"
+    if cells[L.O_STAGE].strip() and cells[L.O_STAGE].strip() != key:
+        out.trouble = render(game.lang, "svc.bad_row", alias=game.alias(seat), cell=where,
+                             found=cells[L.O_STAGE], want=key)
+        return out
+    out.text = cells[L.O_TEXT].strip()
+    out.ticked = cells[L.O_TICK].strip() in L.TICKS
+    out.stamp = cells[L.O_STAMP].strip()
+    return out
+
+
+def judge(state: State, seat: int, text: str, lang: str) -> tuple[Order, list[str], bool]:
+    """The order to use, every problem in ``lang``, and whether the text could not be read (→ do nothing)."""
+    order, errors = parse_order_all(text)
+    problems = [e.message(lang) for e in errors]
+    problems += [p.message(lang) for p in check_order(state, seat, order)]
+    if errors:
+        return Order(), problems, True
+    return order, problems, False
+
+
+def priority(orders: dict[int, SheetOrder]) -> list[int]:
+    """R-PHASE-3: seats by the time their order was first seen complete; unstamped ones follow by seat."""
+    stamped = sorted((o.stamp, s) for s, o in orders.items() if o.stamp)
+    return [s for _, s in stamped]
