@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sheetgm.core.errors import SheetgmError
 
 DEFAULT_OFFSET = 7
-_HHMM = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
+_HHMM = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")
 _LABEL = re.compile(r"^[^\x00-\x1f#\x7f]+$")
 NOTE_HORIZON = timedelta(days=366)
 
