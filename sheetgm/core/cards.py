@@ -34,7 +34,7 @@ def give_card(state: State, seat: int, colour: str, reason: str, source: str = "
             for c in live[:3]:
                 c.merged = True
             st.cards.append(Card(seat=seat, colour=high, reason="merge", night=st.night, source="merge"))
-            ctx.emit("card_merged", public=True, actor=seat, alias=p.alias, frm=low, colour=high)
+            ctx.emit("card_merged", public=True, actor=seat, alias=p.alias, low=low, colour=high)
     reds = [c for c in st.cards if c.seat == seat and c.colour == "red"]
     if reds and p.status == IN_PLAY:
         if p.is_survivor:

@@ -20,6 +20,7 @@ from sheetgm.core.act import budget_for, do_step, run_order
 from sheetgm.core.board import Edge, Tile, distance
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
+from sheetgm.core.roles import ROBOT_SEAT_BASE
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, Player, State
 from sheetgm.core.steps import (
     SKILLS,
@@ -120,8 +121,10 @@ def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Ste
             if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
                 p.pos = target
     out: list[Step] = []
+    robot_seat = ROBOT_SEAT_BASE + seat
     for cand in candidates(st, p):
         snap, bsnap = _snapshot(p), replace(b)
+        robot = copy.deepcopy(st.players.get(robot_seat))
         try:
             do_step(ctx, p, b, cand)
             out.append(cand)
@@ -130,6 +133,10 @@ def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Ste
         finally:
             _restore(p, snap)
             b.__dict__.update(bsnap.__dict__)
+            if robot is None:
+                st.players.pop(robot_seat, None)
+            else:
+                st.players[robot_seat] = robot
     return out
 
 

@@ -15,7 +15,7 @@ from sheetgm.core.events import Event
 from sheetgm.core.state import MAX_HP, Player, State
 from sheetgm.core.texts import has, render
 
-_WORD_PARAMS = ("cause", "how", "source", "mode", "result", "winner", "reason", "stage_name", "colour")
+_WORD_PARAMS = ("cause", "how", "source", "mode", "result", "winner", "reason", "stage_name", "colour", "low")
 # Fear from a hunter's skill is told without the skill: its name would give away the hunter's role.
 _HIDDEN_SOURCES = {"dash": "hunter_skill", "deduction": "hunter_skill"}
 
@@ -43,6 +43,8 @@ def _params(lang: str, params: dict[str, Any]) -> dict[str, Any]:
             out[k] = name(lang, "item", v)
         elif k == "items":
             out[k] = _join(lang, [name(lang, "item", i) for i in v])
+        elif k == "camp":
+            out[k] = name(lang, "camp", v)
         elif k == "role":
             out[k] = name(lang, "role", v)
         elif k == "skill":

@@ -112,8 +112,7 @@ def _deploy(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
         raise Illegal("err.rule.robot_out")
     if r is not None and r.status == "eliminated":
         raise Illegal("err.rule.robot_destroyed")
-    if ctx.dry:
-        return
+    # Also in dry mode (on the checker's copy), so that later robot steps of the order check.
     if r is None:
         r = Player(seat=ROBOT_SEAT_BASE + p.seat, alias=f"{p.alias}#robot", camp="survivor", role=None,
                    pos=p.pos, hp=1, flags={"robot_of": p.seat}, lang=p.lang)
@@ -129,8 +128,6 @@ def _retrieve(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
         raise Illegal("err.rule.no_robot")
     if not ctx.dry and r.pos != p.pos:
         raise Illegal("err.rule.robot_not_here", tile=tile_name(r.pos))
-    if ctx.dry:
-        return
     r.status = "stored"
     ctx.emit("robot_retrieved", to=(p.seat,), actor=p.seat)
 
