@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import socket
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -38,6 +42,185 @@ def case_run(
     typer.echo(f"{len(results) - failed} passed, {failed} failed")
     if failed or not results:
         raise typer.Exit(1)
+
+
+
+# -- game commands: thin, one service call each ------------------------------
+
+GameOpt = Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")]
+
+
+def _lang_of(path: Path) -> str:
+    """The director's language from the config if it can be read, else Chinese (the default)."""
+    try:
+        from sheetgm.service.config import load_config
+
+        return load_config(path).lang
+    except SheetgmError:
+        return "zh"
+
+
+def _open(path: Path) -> Any:
+    from sheetgm.service.game import open_game
+
+    return open_game(path)
+
+
+@contextmanager
+def _progress(lang: str, key: str, total: int) -> Iterator[Callable[[str], None]]:
+    """A progress bar on stderr when it is a terminal; silent otherwise (scripts, tests)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from sheetgm.core.texts import render
+
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task(render(lang, key), total=total)
+        yield lambda _what: bar.advance(task)
+
+
+def _emit(as_json: bool, data: dict[str, Any], text: str) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text)
+
+
+@app.command("new")
+def new_cmd(
+    config: Annotated[Path | None, typer.Argument(help="The game.toml draft (default: the one in --game).")] = None,
+    game: GameOpt = Path("."),
+    google: Annotated[bool, typer.Option("--google", help="Create Google spreadsheets with your OAuth login.")] = False,
+    client_secrets: Annotated[Path | None, typer.Option(help="OAuth Desktop client JSON (with --google).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Create a game: folder, config, seeded role deal and every workbook (shared one call at a time)."""
+    from sheetgm.service import present
+    from sheetgm.service.config import find_config, load_config
+    from sheetgm.service.new_game import new_game
+
+    lang = _lang_of(config or game)
+    try:
+        cfg = load_config(config or find_config(game))
+        gateway = None
+        if google:
+            cfg = cfg.model_copy(update={"backend": "google"})
+            gateway = _oauth_gateway(game, client_secrets)
+        with _progress(cfg.lang, "cli.progress_new", len(cfg.roster) + 2) as step:
+            made = new_game(game, cfg, gateway, progress=step)
+        urls = {key: made.gateway.url(key) for key in made.keys()}
+    except SheetgmError as exc:
+        fail(exc.message(lang))
+        return
+    _emit(as_json, {"folder": str(game), "workbooks": urls}, present.created(made, urls))
+
+
+def _oauth_gateway(folder: Path, client_secrets: Path | None) -> Any:
+    from sheetgm.backends.auth import user_credentials
+    from sheetgm.backends.google import GoogleGateway
+    from sheetgm.backends.idmap import JsonIdMap
+    from sheetgm.service.errors import ServiceError
+    from sheetgm.service.game import IDS_FILE
+
+    if client_secrets is None:
+        raise ServiceError("err.svc.no_client_secrets")
+    token = Path.home() / ".config" / "sheetgm" / "authorized_user.json"
+    return GoogleGateway(user_credentials(client_secrets, token), JsonIdMap(folder / IDS_FILE))
+
+
+@app.command("check")
+def check_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Read the due orders, write every problem back to each player's sheet, stamp complete orders."""
+    from sheetgm.service import present
+    from sheetgm.service.check import check
+
+    lang = _lang_of(game)
+    try:
+        g = _open(game)
+        with _progress(lang, "cli.progress_check", len(g.seats)) as step:
+            rep = check(g, step)
+    except SheetgmError as exc:
+        fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), present.checked(lang, rep))
+
+
+@app.command("resolve")
+def resolve_cmd(
+    game: GameOpt = Path("."),
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would be published; write nothing.")] = False,
+    stage: Annotated[str | None, typer.Option(help="Resolve only this stage (e.g. N2-hunter).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Resolve the stage that is due (survivors, then hunters) and publish it, safely and idempotently."""
+    from sheetgm.service import present
+    from sheetgm.service.resolve import resolve
+
+    lang = _lang_of(game)
+    try:
+        g = _open(game)
+        with _progress(lang, "cli.progress_resolve", 2 * len(g.seats) + 2) as step:
+            rep = resolve(g, dry_run=dry_run, stage=stage, holder=f"sheetgm@{socket.gethostname()}", progress=step)
+    except SheetgmError as exc:
+        fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), present.resolved(lang, rep))
+
+
+@app.command("status")
+def status_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Where the game stands: the stage due, the journal, the lock, the workbooks."""
+    from sheetgm.service import present
+    from sheetgm.service.status import status
+
+    lang = _lang_of(game)
+    try:
+        rep = status(_open(game))
+    except SheetgmError as exc:
+        fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), present.statused(lang, rep))
+
+
+@app.command("audit")
+def audit_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """List every workbook's sharing and protections; exit 1 if a player can read what they must not."""
+    from sheetgm.service import present
+    from sheetgm.service.audit import audit
+
+    lang = _lang_of(game)
+    try:
+        rep = audit(_open(game))
+    except SheetgmError as exc:
+        fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), present.audited(lang, rep))
+    if not rep.ok:
+        raise typer.Exit(1)
+
+
+@app.command("demo")
+def demo_cmd(
+    players: Annotated[int, typer.Option(help="Number of players (2 hunters from 6 players up).")] = 10,
+    seed: Annotated[int, typer.Option(help="Seed of the deal, the dice and the bots.")] = 1,
+    folder: Annotated[Path | None, typer.Option("--dir", help="Game folder (default: a new ./sheetgm-demo).")] = None,
+    lang: Annotated[str, typer.Option(help="Language of the workbooks and messages: zh or en.")] = "zh",
+    max_nights: Annotated[int, typer.Option(help="Stop after this many nights.")] = 12,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a whole game with bots on local .xlsx workbooks and print the public log."""
+    from sheetgm.service import present
+    from sheetgm.service.demo import demo, fresh_folder
+
+    if lang not in ("zh", "en"):
+        fail(f"--lang must be zh or en, not {lang}")
+    target = folder if folder is not None else fresh_folder(Path("sheetgm-demo").resolve())
+    try:
+        with _progress(lang, "cli.progress_demo", 2 * max_nights) as step:
+            rep = demo(target, players, seed, lang, max_nights, progress=step)
+    except SheetgmError as exc:
+        fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), present.demoed(lang, rep))
 
 
 def main() -> None:

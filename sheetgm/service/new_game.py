@@ -10,7 +10,7 @@ from sheetgm.backends.port import Gateway, Op
 from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
 from sheetgm.service import layout as L
-from sheetgm.service.config import CONFIG_NAMES, GameConfig, save_config
+from sheetgm.service.config import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
 from sheetgm.service.journal import PUBLISHED, Entry, digest, pack
@@ -23,10 +23,9 @@ Progress = Callable[[str], None]
 
 def new_game(folder: Path, cfg: GameConfig, gateway: Gateway | None = None,
              clock: Callable[[], datetime] | None = None, progress: Progress | None = None) -> Game:
-    """Create the game: refuse to overwrite one, then create, lay out and share every workbook."""
-    for name in CONFIG_NAMES:
-        if (folder / name).exists():
-            raise ServiceError("err.svc.game_exists", path=str(folder / name))
+    """Create the game: refuse to overwrite one, then create, lay out and share every workbook.
+
+    ``folder/game.toml`` may already hold the draft being created; the workbooks must not exist yet."""
     board = load_board(cfg, folder)
     game = Game(folder, cfg, board, gateway if gateway is not None else make_gateway(cfg, folder))
     if clock is not None:

@@ -1,0 +1,77 @@
+"""Plain-text summaries of the use cases' results, in the director's language (for the CLI)."""
+
+from __future__ import annotations
+
+from sheetgm.core.texts import render
+from sheetgm.service.audit import AuditReport
+from sheetgm.service.check import CheckReport
+from sheetgm.service.demo import DemoReport
+from sheetgm.service.game import Game
+from sheetgm.service.resolve import ResolveReport
+from sheetgm.service.status import StatusReport
+
+
+def created(game: Game, urls: dict[str, str | None]) -> str:
+    lines = [render(game.lang, "cli.created", folder=str(game.folder), n=len(urls))]
+    lines += [f"  {key}: {url or '-'}" for key, url in urls.items()]
+    return "\n".join(lines)
+
+
+def checked(lang: str, rep: CheckReport) -> str:
+    lines = [render(lang, "cli.check_head", stage=rep.stage)]
+    for p in rep.players:
+        lines.append(f"  {p.alias}: {render(lang, f'cli.state.{p.state}')}")
+        lines += [f"    - {x}" for x in p.problems]
+    lines.append(render(lang, "cli.missing", aliases=", ".join(rep.missing) or "-"))
+    lines += [f"! {w}" for w in rep.warnings]
+    return "\n".join(lines)
+
+
+def resolved(lang: str, rep: ResolveReport) -> str:
+    lines = [render(lang, f"cli.resolve.{rep.action.replace('-', '_')}", stage=rep.stage)]
+    if rep.public_log:
+        lines.append(rep.public_log.rstrip())
+    for alias, text in rep.reports.items():
+        lines.append(f"--- {alias}\n{text.rstrip()}")
+    lines += [f"! {w}" for w in rep.warnings]
+    if rep.winner:
+        lines.append(render(lang, "cli.winner", winner=render(lang, f"word.{rep.winner}")))
+    return "\n".join(lines)
+
+
+def statused(lang: str, rep: StatusReport) -> str:
+    due = rep.due or render(lang, "cli.over")
+    lines = [render(lang, "cli.status", game=rep.game, backend=rep.backend, due=due, progress=rep.progress,
+                    deadline=rep.deadline or "-")]
+    if rep.pending_publish:
+        lines.append(render(lang, "svc.pending_publish", stage=rep.due))
+    if rep.locked_by:
+        lines.append(render(lang, "cli.locked", holder=rep.locked_by))
+    if rep.winner:
+        lines.append(render(lang, "cli.winner", winner=render(lang, f"word.{rep.winner}")))
+    lines += [f"  {k}  {s}  {t}" for k, s, t in rep.journal]
+    lines += [f"  {p['seat']:>2} {p['alias']}  {p['camp']}  {p['status']}" for p in rep.players]
+    lines += [f"  {k}: {u or '-'}" for k, u in rep.workbooks.items()]
+    return "\n".join(lines)
+
+
+def audited(lang: str, rep: AuditReport) -> str:
+    lines = []
+    for b in rep.books:
+        share = ", ".join(f"{e} ({r})" for e, r in b.sharing) or "-"
+        lines.append(f"{b.key}: {render(lang, 'cli.shared_with', who=share)}")
+        lines += [f"  🔒 {rng}: {', '.join(ed) or render(lang, 'cli.owner_only')}" for rng, ed, _d in b.protections]
+        lines += [f"  ✗ {f}" for f in b.failures]
+        lines += [f"  ! {w}" for w in b.warnings]
+    lines.append(render(lang, "cli.audit_ok" if rep.ok else "cli.audit_failed"))
+    return "\n".join(lines)
+
+
+def demoed(lang: str, rep: DemoReport) -> str:
+    lines = [rep.public_log.rstrip(), ""]
+    winner = render(lang, f"word.{rep.winner}") if rep.winner else render(lang, "cli.no_winner")
+    lines.append(render(lang, "cli.demo_done", stages=rep.stages, nights=rep.nights, winner=winner))
+    lines.append(render(lang, "cli.demo_where", folder=str(rep.folder)))
+    lines += [f"  {p}" for p in rep.workbooks]
+    lines += [f"! {w}" for w in rep.warnings]
+    return "\n".join(lines)

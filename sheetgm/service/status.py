@@ -1,0 +1,57 @@
+"""`sheetgm status`: where the game stands (one read of the director workbook)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheetgm.backends.errors import BackendError
+from sheetgm.service.game import Game
+from sheetgm.service.journal import RESOLVED, latest, lock_is_free, read_director
+from sheetgm.service.stages import stage_key
+
+
+@dataclass
+class StatusReport:
+    game: str
+    backend: str
+    due: str | None  # the stage to resolve next; None when the game is over
+    pending_publish: bool
+    night: int
+    progress: str
+    winner: str | None
+    locked_by: str | None
+    deadline: str | None
+    journal: list[tuple[str, str, str]] = field(default_factory=list)  # key, status, time
+    workbooks: dict[str, str | None] = field(default_factory=dict)  # key -> url or path
+    players: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        d["journal"] = [{"stage": k, "status": s, "time": t} for k, s, t in self.journal]
+        return d
+
+
+def status(game: Game, with_urls: bool = True) -> StatusReport:
+    entries, lock = read_director(game)
+    cur = latest(entries)
+    state = cur.state(game.board)
+    pending = cur.status == RESOLVED
+    due = cur.key if pending else (None if state.over() else stage_key(state.night, state.stage))
+    deadline = game.cfg.deadlines.get(due) if due else None
+    urls: dict[str, str | None] = {}
+    if with_urls:
+        for key in game.keys():
+            try:
+                urls[key] = game.gateway.url(key)
+            except BackendError:
+                urls[key] = None
+    players = [{"seat": s, "alias": p.alias, "camp": p.camp, "status": p.status}
+               for s, p in sorted(state.players.items()) if s in game.seats]
+    return StatusReport(
+        game=game.cfg.name, backend=game.cfg.backend, due=due, pending_publish=pending, night=state.night,
+        progress=f"{state.progress}/{state.opt('crack_target')}", winner=state.winner,
+        locked_by=None if lock_is_free(game, lock) else f"{lock[1]} @ {lock[2]}",
+        deadline=deadline.isoformat() if deadline else None,
+        journal=[(e.key, e.status, e.time) for e in entries], workbooks=urls, players=players,
+    )
