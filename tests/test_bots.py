@@ -1,0 +1,193 @@
+"""Bots: every step they write is legal when written, they play with purpose, and games end."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from sheetgm.bots import bot_order, hunter_view, play_game, random_order, roster_for, scaled_options
+from sheetgm.bots.paths import cost_field, points
+from sheetgm.bots.play import play_night
+from sheetgm.core.board import parse_tile, tile_name
+from sheetgm.core.check import check_order, legal_steps
+from sheetgm.core.resolve import resolve_hunter_stage, resolve_stage, resolve_survivor_stage
+from sheetgm.core.setup import SeatSpec, new_game
+from sheetgm.core.state import HUNTER_STAGE, State
+from sheetgm.core.steps import Attack, Crack, Escape, Heal, Move, Order
+from sheetgm.notation.mapfile import ready_map
+
+SEEDS = range(20)
+
+
+def T(name: str) -> tuple[int, int]:
+    t = parse_tile(name)
+    assert t is not None
+    return t
+
+
+def game(map_name: str = "standard", seed: int = 1, roles: tuple[str | None, ...] = ()) -> State:
+    board = ready_map(map_name)
+    roster = roster_for(board, roles=roles)
+    return new_game(board, roster, seed, options=scaled_options(roster))
+
+
+def assert_built_from_legal_steps(st: State, seat: int, order: Order) -> None:
+    for i, step in enumerate(order.steps):
+        assert step in legal_steps(st, seat, after=order.steps[:i]), f"step {i + 1} {step} of {order}"
+    assert check_order(st, seat, order) == []
+
+
+@pytest.mark.parametrize("map_name", ["standard", "teach"])
+def test_bot_and_random_orders_come_from_legal_steps(map_name: str) -> None:
+    rng = random.Random(5)
+    st = game(map_name, seed=3)
+    checked = Counter[str]()
+    while not st.over() and st.night <= 6:
+        pieces = st.survivors() if st.stage != HUNTER_STAGE else st.hunters()
+        orders = {}
+        for p in pieces:
+            for make in (bot_order, random_order):
+                order = make(st, p.seat, rng)
+                assert_built_from_legal_steps(st, p.seat, order)
+                checked[make.__name__] += len(order.steps)
+            orders[p.seat] = bot_order(st, p.seat, rng)
+        st, _ = resolve_stage(st, orders, 3)
+    assert checked["bot_order"] > 10 and checked["random_order"] > 10
+
+
+def test_out_of_play_and_finished_games_give_empty_orders() -> None:
+    st = game()
+    st.players[1].status = "eliminated"
+    assert bot_order(st, 1, random.Random(0)) == Order()
+    assert random_order(st, 1, random.Random(0)) == Order()
+
+
+def test_survivor_on_a_generator_cracks_then_steps_off_the_noise() -> None:
+    st = game(roles=("mercenary",))
+    st.players[1].pos = T("C2")  # a generator
+    order = bot_order(st, 1, random.Random(0))
+    assert order.steps[0] == Crack()
+    assert isinstance(order.steps[1], Move)  # hunters follow noise markers
+
+
+def test_survivors_head_for_generators_along_the_shortest_path() -> None:
+    st = game()
+    for p in st.survivors():
+        order = bot_order(st, p.seat, random.Random(p.seat))
+        fld = cost_field(st, p, st.board.generators)
+        end = p.pos
+        for step in order.steps:
+            if isinstance(step, Move):
+                end = step.to
+        assert points(fld, end) < points(fld, p.pos) or Crack() in order.steps, (p.alias, order)
+
+
+def test_gates_powered_a_survivor_on_a_gate_escapes() -> None:
+    st = game()
+    st.gates_powered = True
+    st.players[2].pos = T("J1")
+    assert bot_order(st, 2, random.Random(0)).steps == (Escape(),)
+
+
+def test_a_healthy_survivor_heals_a_downed_friend_on_its_tile() -> None:
+    st = game(roles=("lawyer", "athlete"))
+    st.players[1].pos = st.players[2].pos = T("E7")
+    st.players[2].downed = True
+    st.players[2].hp = 4
+    order = bot_order(st, 1, random.Random(0))
+    assert Heal(st.players[2].alias) in order.steps
+
+
+def test_a_downed_survivor_uses_its_adrenaline() -> None:
+    st = game(roles=("doctor",))
+    st.players[1].downed = True
+    assert bot_order(st, 1, random.Random(0)).steps[0].item == "adrenaline"  # type: ignore[union-attr]
+
+
+def _hunter_stage(st: State) -> State:
+    st, _ = resolve_survivor_stage(st, {}, 1)
+    return st
+
+
+def test_hunter_attacks_a_survivor_he_senses_on_his_tile() -> None:
+    st = game(roles=(None,) * 8 + ("ember", "clown"))
+    h = st.players[9]
+    st.players[1].pos = h.pos
+    st = _hunter_stage(st)
+    assert bot_order(st, 9, random.Random(0)).steps[0] == Attack()
+
+
+def test_hunter_walks_to_the_nearest_noise_and_attacks_there() -> None:
+    st = game(roles=(None,) * 8 + ("ember", "clown"))
+    st.players[9].pos = T("A10")
+    st = _hunter_stage(st)
+    for p in st.survivors():
+        p.pos = T("J1")  # out of his senses
+    st.noise = [T("C10")]
+    order = bot_order(st, 9, random.Random(0))
+    assert order.steps == (Move(T("B10")), Move(T("C10")), Attack())
+
+
+def test_hunter_view_is_his_briefing() -> None:
+    """The bot's hunter acts on exactly the tiles his briefing names (R-SENSE-5)."""
+    for seed in range(12):
+        board = ready_map("standard")
+        roster = roster_for(board)
+        st = new_game(board, roster, seed)
+        rng = random.Random(seed)
+        for _ in range(3):
+            orders = {p.seat: bot_order(st, p.seat, rng) for p in st.survivors()}
+            st, events = resolve_survivor_stage(st, orders, seed)
+            for h in st.hunters():
+                told = [e for e in events if e.kind.startswith("brief_") and h.seat in e.to]
+                seen = {f["tile"] for e in told for f in e.params.get("found", ())}
+                noise = next(e.params["tiles"] for e in told if e.kind == "brief_noise")
+                view = hunter_view(st, h)
+                assert {tile_name(t) for t in view.seen} == seen
+                assert sorted(tile_name(t) for t in view.noise) == sorted(noise)
+            st, _ = resolve_hunter_stage(st, {h.seat: bot_order(st, h.seat, rng) for h in st.hunters()}, seed)
+            if st.over():
+                break
+
+
+@pytest.mark.parametrize("map_name", ["standard", "teach"])
+def test_bot_games_end_with_a_winner(map_name: str) -> None:
+    board = ready_map(map_name)
+    results: Counter[str | None] = Counter()
+    nights = []
+    for seed in SEEDS:
+        st, events = play_game(board, roster_for(board), seed)
+        results[st.winner] += 1
+        nights.append(st.night)
+        assert (st.winner is None) == (not any(e.kind == "game_over" for e in events))
+    decided = results["survivors"] + results["hunters"]
+    assert decided >= 0.8 * len(SEEDS), results
+    assert results["survivors"] >= 1 and results["hunters"] >= 1, results
+    assert sum(nights) / len(nights) <= 15, nights
+
+
+def test_play_game_is_deterministic_and_bounded() -> None:
+    board = ready_map("standard")
+    a, ev_a = play_game(board, roster_for(board), 7)
+    b, ev_b = play_game(board, roster_for(board), 7)
+    assert a.digest() == b.digest() and [e.to_dict() for e in ev_a] == [e.to_dict() for e in ev_b]
+    short, _ = play_game(board, roster_for(board), 7, max_nights=1)
+    assert short.night == 2 or short.over()
+
+
+def test_play_night_resolves_both_stages() -> None:
+    st = game()
+    st2, events = play_night(st, 1, bot_order, random.Random(0))
+    assert st2.night == 2 and {e.stage for e in events} == {"survivor", "hunter"}
+
+
+def test_roster_and_scaled_options_follow_the_map() -> None:
+    teach = ready_map("teach")
+    roster = roster_for(teach)
+    assert [s.camp for s in roster] == ["survivor"] * 3 + ["hunter"]
+    assert scaled_options(roster) == {"crack_target": 6, "survivors_to_win": 2, "eliminations_to_win": 2}
+    eight = roster_for(ready_map("standard"))
+    assert scaled_options(eight) == {"crack_target": 16, "survivors_to_win": 4, "eliminations_to_win": 5}
+    assert roster_for(teach, roles=("doctor",))[0] == SeatSpec("S1", "survivor", "doctor")
