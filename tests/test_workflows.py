@@ -1,0 +1,285 @@
+"""The GitHub workflows: valid against GitHub's schema (offline), safe with secrets, and in step with the CLI."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from ruamel.yaml import YAML
+
+from sheetgm.schedule import render_schedule_block
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOW_DIR = ROOT / ".github" / "workflows"
+WORKFLOWS = sorted([*WORKFLOW_DIR.glob("*.yml"), *WORKFLOW_DIR.glob("*.yaml")])
+SECRET = "SHEETGM_SERVICE_ACCOUNT_B64"
+# The example deadlines resolve.yml's schedule was generated for (docs/schedule.md says the same).
+EXAMPLE_DEADLINES = {"survivor": "21:00", "hunter": "23:00"}
+EXAMPLE_ZONE, EXAMPLE_DAY = "Asia/Shanghai", date(2024, 5, 1)
+
+
+def load(path: Path) -> dict[str, Any]:
+    data = YAML(typ="safe").load(path.read_text("utf-8"))  # YAML 1.2: the key `on` stays a string
+    assert isinstance(data, dict), f"{path.name} is not a YAML mapping"
+    return data
+
+
+def steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s for job in workflow["jobs"].values() for s in job.get("steps", [])]
+
+
+def validate(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
+                           str(path)], capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def resolve_wf() -> dict[str, Any]:
+    return load(WORKFLOW_DIR / "resolve.yml")
+
+
+@pytest.fixture(scope="module")
+def ci_wf() -> dict[str, Any]:
+    return load(WORKFLOW_DIR / "ci.yml")
+
+
+def test_both_workflows_exist() -> None:
+    assert {p.name for p in WORKFLOWS} >= {"ci.yml", "resolve.yml"}
+
+
+# --- schema
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_workflow_passes_githubs_workflow_schema(path: Path) -> None:
+    result = validate(path)
+    assert result.returncode == 0, f"{path.name}:\n{result.stdout}\n{result.stderr}"
+
+
+def test_the_schema_check_rejects_a_broken_workflow(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yml"
+    bad.write_text("on:\n  workflow_dispatch:\n    inputs:\n      stage:\n        type: choise\n"
+                   "jobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: true\n", "utf-8")
+    assert validate(bad).returncode != 0
+
+
+def test_the_timezone_key_form_of_the_schedule_is_valid_too(tmp_path: Path) -> None:
+    text = (WORKFLOW_DIR / "resolve.yml").read_text("utf-8")
+    utc_block = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY)
+    keyed = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, use_timezone_key=True)
+    variant = tmp_path / "resolve.yml"
+    variant.write_text(text.replace(utc_block, keyed), "utf-8")
+    assert load(variant)["on"]["schedule"][0] == {"cron": "7 21 * * *", "timezone": EXAMPLE_ZONE}
+    result = validate(variant)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# --- ci.yml
+
+def readme_test_command() -> list[str]:
+    lines = [ln.strip() for ln in (ROOT / "README.md").read_text("utf-8").splitlines() if "python -m pytest" in ln]
+    assert lines, "README.md no longer shows the test command"
+    parts = [p.strip() for p in lines[0].split("&&")]
+    return [p for p in parts if not p.startswith(("python3 -m venv", ". .venv/"))]
+
+
+def test_ci_runs_the_readmes_test_command_on_push_and_pull_request(ci_wf: dict[str, Any]) -> None:
+    assert set(ci_wf["on"]) == {"push", "pull_request"}
+    job = ci_wf["jobs"]["test"]
+    assert job["runs-on"] == "ubuntu-latest"
+    assert job["strategy"]["matrix"]["python-version"] == ["3.11", "3.12"]
+    setup = next(s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/setup-python@"))
+    assert setup["with"]["python-version"] == "${{ matrix.python-version }}"
+    runs = [[p.strip() for p in s["run"].split("&&")] for s in job["steps"] if "run" in s]
+    assert readme_test_command() in runs
+
+
+# --- resolve.yml
+
+def test_runs_of_one_game_never_overlap_and_are_never_cancelled(resolve_wf: dict[str, Any]) -> None:
+    conc = resolve_wf["concurrency"]
+    assert conc["cancel-in-progress"] is False
+    assert conc["group"] == "sheetgm-${{ inputs.game || 'games/current' }}"
+
+
+def test_dispatch_inputs(resolve_wf: dict[str, Any]) -> None:
+    inputs = resolve_wf["on"]["workflow_dispatch"]["inputs"]
+    assert set(inputs) == {"stage", "dry_run", "game"}
+    assert inputs["stage"]["type"] == "choice"
+    assert inputs["stage"]["options"] == ["auto", "survivor", "hunter"] and inputs["stage"]["default"] == "auto"
+    assert inputs["dry_run"]["type"] == "boolean" and inputs["dry_run"]["default"] is False
+    assert inputs["game"]["type"] == "string" and inputs["game"]["default"] == "games/current"
+    env = resolve_wf["jobs"]["resolve"]["env"]
+    assert env["GAME"] == "${{ inputs.game || 'games/current' }}"
+    assert env["STAGE"] == "${{ inputs.stage || 'auto' }}"
+
+
+def test_inputs_reach_scripts_only_through_env(resolve_wf: dict[str, Any]) -> None:
+    # `${{ inputs.x }}` inside `run:` is pasted into the script before bash sees it (script injection)
+    for step in steps(resolve_wf):
+        assert "${{" not in step.get("run", ""), f"step {step.get('name')!r} expands an expression inside run:"
+
+
+def cron_minutes(cron: str) -> list[str]:
+    fields = cron.split()
+    assert len(fields) == 5, f"cron {cron!r} needs 5 fields"
+    return fields[0].split(",")
+
+
+def test_cron_entries_are_off_the_top_of_the_hour(resolve_wf: dict[str, Any]) -> None:
+    schedule = resolve_wf["on"]["schedule"]
+    assert schedule, "resolve.yml has no schedule"
+    for entry in schedule:
+        for minute in cron_minutes(entry["cron"]):
+            assert minute.isdigit() and 1 <= int(minute) <= 59, f"cron {entry['cron']!r} can run at minute 0"
+
+
+def test_cron_minute_check_catches_minute_zero() -> None:
+    bad = ["0 13 * * *", "*/15 13 * * *", "* 13 * * *", "7,0 13 * * *"]
+    assert all(not all(m.isdigit() and 1 <= int(m) <= 59 for m in cron_minutes(c)) for c in bad)
+
+
+def test_schedule_is_what_sheetgm_schedule_prints_for_the_documented_example() -> None:
+    block = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY)
+    assert block in (WORKFLOW_DIR / "resolve.yml").read_text("utf-8")
+    assert block in (ROOT / "docs" / "schedule.md").read_text("utf-8"), "docs/schedule.md shows another block"
+
+
+def test_steps_check_then_resolve_then_upload_always(resolve_wf: dict[str, Any]) -> None:
+    all_steps = steps(resolve_wf)
+    uses = [str(s.get("uses", "")).split("@")[0] for s in all_steps]
+    assert uses[:2] == ["actions/checkout", "actions/setup-python"]
+    runs = [s.get("run", "") for s in all_steps]
+    order = [next(i for i, r in enumerate(runs) if pattern in r)
+             for pattern in ("pip install -e .", "sheetgm check --game \"$GAME\"", "sheetgm resolve")]
+    assert order == sorted(order)
+    upload = all_steps[-1]
+    assert upload["uses"].startswith("actions/upload-artifact@") and upload["if"] == "always()"
+    paths = [p.strip() for p in upload["with"]["path"].splitlines() if p.strip()]
+    assert "${{ env.GAME }}/logs/" in paths and "${{ env.GAME }}/workbooks/" in paths
+    assert all(p.startswith("${{ env.GAME }}/") for p in paths), "upload only the game's own folders"
+    # the logs uploaded are the ones the commands write
+    assert all('tee "$GAME/logs/' in r for r in runs if "sheetgm " in r)
+
+
+def test_resolve_options_follow_the_inputs(resolve_wf: dict[str, Any]) -> None:
+    script = next(s["run"] for s in steps(resolve_wf) if "sheetgm resolve" in s.get("run", ""))
+    assert 'if [ "$DRY_RUN" = "true" ]; then args+=(--dry-run); fi' in script
+    assert 'if [ "$STAGE" != "auto" ]; then args+=(--stage "$STAGE"); fi' in script
+    assert resolve_wf["jobs"]["resolve"]["env"]["DRY_RUN"] == "${{ inputs.dry_run && 'true' || 'false' }}"
+
+
+def test_piped_commands_keep_their_exit_status(resolve_wf: dict[str, Any]) -> None:
+    # only an explicit `shell: bash` runs with -o pipefail, so `sheetgm ... | tee` fails when sheetgm fails
+    for step in steps(resolve_wf):
+        if "|" in step.get("run", ""):
+            assert step.get("shell") == "bash", f"step {step.get('name')!r} pipes without pipefail"
+
+
+# --- secrets
+
+SECRET_EXPR = re.compile(r"\$\{\{\s*secrets\.")
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_no_step_echoes_or_spreads_a_secret(path: Path) -> None:
+    wf = load(path)
+    assert not SECRET_EXPR.search(str(wf.get("env", ""))), "secrets belong to the steps that need them"
+    for job in wf["jobs"].values():
+        assert not SECRET_EXPR.search(str(job.get("env", ""))), "secrets belong to the steps that need them"
+        for step in job.get("steps", []):
+            run = step.get("run", "")
+            name = step.get("name", step.get("uses"))
+            assert "secrets." not in run and SECRET not in run, f"step {name!r} reads the secret in its script"
+            assert not re.search(r"\bset\s+-[a-z]*x", run), f"step {name!r} traces commands (set -x)"
+            assert not re.search(r"^\s*(env|printenv)\b", run, re.M), f"step {name!r} prints the environment"
+            assert not SECRET_EXPR.search(str(step.get("with", ""))), f"step {name!r} hands a secret to an action"
+            for key, value in (step.get("env") or {}).items():
+                if SECRET_EXPR.search(str(value)):
+                    assert key == SECRET and value == f"${{{{ secrets.{SECRET} }}}}"
+                    assert "sheetgm " in run, f"step {name!r} gets the secret without running sheetgm"
+
+
+def test_the_secret_reaches_check_and_resolve_only(resolve_wf: dict[str, Any]) -> None:
+    with_secret = [s["run"] for s in steps(resolve_wf) if SECRET in (s.get("env") or {})]
+    assert len(with_secret) == 2
+    assert "sheetgm check" in with_secret[0] and "sheetgm resolve" in with_secret[1]
+
+
+def test_workload_identity_federation_is_off_unless_configured(resolve_wf: dict[str, Any]) -> None:
+    auth = [s for s in steps(resolve_wf) if str(s.get("uses", "")).startswith("google-github-actions/auth@")]
+    assert len(auth) == 1
+    assert auth[0]["if"] == "vars.SHEETGM_WIF_PROVIDER != ''"
+    assert set(auth[0]["with"]) == {"workload_identity_provider", "service_account"}
+    assert resolve_wf["permissions"] == {"contents": "read", "id-token": "write"}
+
+
+def test_checkout_does_not_keep_the_token(resolve_wf: dict[str, Any], ci_wf: dict[str, Any]) -> None:
+    for wf in (resolve_wf, ci_wf):
+        checkout = next(s for s in steps(wf) if str(s.get("uses", "")).startswith("actions/checkout@"))
+        assert checkout["with"]["persist-credentials"] is False
+
+
+# --- the CLI the workflow runs
+
+SHEETGM_CALL = re.compile(r"\bsheetgm\s+([a-z][a-z-]*)")
+OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z-]*)")
+
+
+def workflow_calls(wf: dict[str, Any]) -> dict[str, set[str]]:
+    """sheetgm command -> the options the workflow passes it (one sheetgm command per step)."""
+    calls: dict[str, set[str]] = {}
+    for step in steps(wf):
+        run = step.get("run", "")
+        names = SHEETGM_CALL.findall(run)
+        if not names:
+            continue
+        assert len(set(names)) == 1, f"step {step.get('name')!r} runs several sheetgm commands: {names}"
+        opts = {o for ln in run.splitlines() if "sheetgm " in ln or "args" in ln for o in OPTION.findall(ln)}
+        calls.setdefault(names[0], set()).update(opts)
+    return calls
+
+
+def test_the_workflow_runs_check_and_resolve_with_these_options(resolve_wf: dict[str, Any]) -> None:
+    assert workflow_calls(resolve_wf) == {"check": {"--game"}, "resolve": {"--game", "--dry-run", "--stage"}}
+
+
+def cli_commands() -> dict[str, Any]:
+    """The commands of the Typer app by name (Typer >= 0.26 bundles its own click: no isinstance on click)."""
+    from sheetgm.cli import app
+
+    group = typer.main.get_command(app)
+    assert hasattr(group, "commands"), "sheetgm.cli's app has no sub-commands"
+    return dict(group.commands)
+
+
+def test_the_cli_has_every_command_and_option_the_workflow_runs(resolve_wf: dict[str, Any]) -> None:
+    commands = cli_commands()
+    for name, options in sorted(workflow_calls(resolve_wf).items()):
+        assert name in commands, (f"resolve.yml runs `sheetgm {name}` but sheetgm.cli has no such command "
+                                  f"(it has: {', '.join(sorted(commands))})")
+        params = {opt: p for p in commands[name].params for opt in p.opts}
+        for option in sorted(options):
+            assert option in params, (f"resolve.yml runs `sheetgm {name} {option}` but that command has no "
+                                      f"{option} option (it has: {', '.join(sorted(params))})")
+        if "--dry-run" in options:
+            assert getattr(params["--dry-run"], "is_flag", False), "--dry-run must be a flag: the workflow gives none"
+
+
+def test_the_cli_takes_the_stage_input_values(resolve_wf: dict[str, Any]) -> None:
+    commands = cli_commands()
+    assert "resolve" in commands, "sheetgm.cli has no resolve command"
+    stage = next((p for p in commands["resolve"].params if "--stage" in p.opts), None)
+    assert stage is not None, "sheetgm resolve has no --stage option"
+    passed = [o for o in resolve_wf["on"]["workflow_dispatch"]["inputs"]["stage"]["options"] if o != "auto"]
+    choices = getattr(stage.type, "choices", None)
+    if choices is not None:
+        assert set(passed) <= set(choices), f"--stage accepts {list(choices)}, the workflow passes {passed}"
+    else:
+        for value in passed:
+            stage.type.convert(value, stage, None)
