@@ -116,12 +116,13 @@ def read_director(game: Game) -> tuple[list[Entry], list[str]]:
     """One read of the director workbook: the journal and the lock cells."""
     lang = game.lang
     got = game.gateway.read(DIRECTOR, [journal_range(lang), lock_range(lang)])
-    lock = (got[lock_range(lang)] or [[]])[0]
+    lock = list((got[lock_range(lang)] or [[]])[0])
     return parse_entries(got[journal_range(lang)], lang), lock
 
 
 def lock_is_free(game: Game, cells: list[str]) -> bool:
-    if not cells or not cells[0]:
+    cells = cells + [""] * (3 - len(cells))
+    if not cells[0]:
         return True
     try:
         since = datetime.fromisoformat(cells[2])
@@ -132,8 +133,9 @@ def lock_is_free(game: Game, cells: list[str]) -> bool:
 
 def take_lock(game: Game, cells: list[str], holder: str) -> str:
     """Write our token into the lock, then read it back: only one of two racing runs sees its own token."""
+    cells = cells + [""] * (3 - len(cells))
     if not lock_is_free(game, cells):
-        raise LockedError(holder=cells[1] if len(cells) > 1 else "?", since=cells[2] if len(cells) > 2 else "?")
+        raise LockedError(holder=cells[1] or "?", since=cells[2] or "?")
     token = secrets.token_hex(8)
     lang = game.lang
     game.gateway.write(DIRECTOR, [SetValues(lock_range(lang), ((token, holder, game.now().isoformat()),))])
