@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 from datetime import date
@@ -163,15 +165,20 @@ def test_steps_check_then_resolve_then_upload_always(resolve_wf: dict[str, Any])
     paths = [p.strip() for p in upload["with"]["path"].splitlines() if p.strip()]
     assert "${{ env.GAME }}/logs/" in paths and "${{ env.GAME }}/workbooks/" in paths
     assert all(p.startswith("${{ env.GAME }}/") for p in paths), "upload only the game's own folders"
-    # the logs uploaded are the ones the commands write
-    assert all('tee "$GAME/logs/' in r for r in runs if "sheetgm " in r)
+    # the logs uploaded are the ones check and resolve write
+    assert all('tee "$GAME/logs/' in r for r in runs if "sheetgm check" in r or "sheetgm resolve" in r)
 
 
 def test_resolve_options_follow_the_inputs(resolve_wf: dict[str, Any]) -> None:
-    script = next(s["run"] for s in steps(resolve_wf) if "sheetgm resolve" in s.get("run", ""))
+    all_steps = steps(resolve_wf)
+    script = next(s["run"] for s in all_steps if "sheetgm resolve" in s.get("run", ""))
     assert 'if [ "$DRY_RUN" = "true" ]; then args+=(--dry-run); fi' in script
-    assert 'if [ "$STAGE" != "auto" ]; then args+=(--stage "$STAGE"); fi' in script
+    assert 'if [ "$STAGE" != "auto" ]; then args+=(--stage "$DUE"); fi' in script
     assert resolve_wf["jobs"]["resolve"]["env"]["DRY_RUN"] == "${{ inputs.dry_run && 'true' || 'false' }}"
+    due = next(s for s in all_steps if s.get("id") == "due")
+    assert due["if"] == "env.STAGE != 'auto'"
+    resolve_step = next(s for s in all_steps if "sheetgm resolve" in s.get("run", ""))
+    assert resolve_step["env"]["DUE"] == "${{ steps.due.outputs.key }}"
 
 
 def test_piped_commands_keep_their_exit_status(resolve_wf: dict[str, Any]) -> None:
@@ -206,9 +213,8 @@ def test_no_step_echoes_or_spreads_a_secret(path: Path) -> None:
 
 
 def test_the_secret_reaches_check_and_resolve_only(resolve_wf: dict[str, Any]) -> None:
-    with_secret = [s["run"] for s in steps(resolve_wf) if SECRET in (s.get("env") or {})]
-    assert len(with_secret) == 2
-    assert "sheetgm check" in with_secret[0] and "sheetgm resolve" in with_secret[1]
+    with_secret = [SHEETGM_CALL.findall(s["run"]) for s in steps(resolve_wf) if SECRET in (s.get("env") or {})]
+    assert with_secret == [["check"], ["status"], ["resolve"]]
 
 
 def test_workload_identity_federation_is_off_unless_configured(resolve_wf: dict[str, Any]) -> None:
@@ -246,7 +252,8 @@ def workflow_calls(wf: dict[str, Any]) -> dict[str, set[str]]:
 
 
 def test_the_workflow_runs_check_and_resolve_with_these_options(resolve_wf: dict[str, Any]) -> None:
-    assert workflow_calls(resolve_wf) == {"check": {"--game"}, "resolve": {"--game", "--dry-run", "--stage"}}
+    assert workflow_calls(resolve_wf) == {"check": {"--game"}, "status": {"--game", "--json"},
+                                          "resolve": {"--game", "--dry-run", "--stage"}}
 
 
 def cli_commands() -> dict[str, Any]:
@@ -271,15 +278,92 @@ def test_the_cli_has_every_command_and_option_the_workflow_runs(resolve_wf: dict
             assert getattr(params["--dry-run"], "is_flag", False), "--dry-run must be a flag: the workflow gives none"
 
 
-def test_the_cli_takes_the_stage_input_values(resolve_wf: dict[str, Any]) -> None:
-    commands = cli_commands()
-    assert "resolve" in commands, "sheetgm.cli has no resolve command"
-    stage = next((p for p in commands["resolve"].params if "--stage" in p.opts), None)
-    assert stage is not None, "sheetgm resolve has no --stage option"
-    passed = [o for o in resolve_wf["on"]["workflow_dispatch"]["inputs"]["stage"]["options"] if o != "auto"]
-    choices = getattr(stage.type, "choices", None)
-    if choices is not None:
-        assert set(passed) <= set(choices), f"--stage accepts {list(choices)}, the workflow passes {passed}"
-    else:
-        for value in passed:
-            stage.type.convert(value, stage, None)
+# --- the workflow's scripts, run by bash against a local game
+
+GAME_CONFIG = {"name": "wf", "seed": 3, "lang": "en",
+               "roster": [{"alias": "alice", "camp": "survivor"}, {"alias": "bob", "camp": "survivor"},
+                          {"alias": "carol", "camp": "hunter"}]}
+
+
+@pytest.fixture(scope="module")
+def made_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from sheetgm.service.config import parse_config
+    from sheetgm.service.new_game import new_game
+
+    folder = tmp_path_factory.mktemp("made") / "current"
+    new_game(folder, parse_config(GAME_CONFIG))
+    return folder
+
+
+@pytest.fixture()
+def repo(tmp_path: Path, made_game: Path) -> Path:
+    """A checkout with the game at games/current, and `sheetgm` and `python` on PATH as after pip install."""
+    shutil.copytree(made_game, tmp_path / "games" / "current")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "sheetgm"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "from sheetgm.cli import main; main()" "$@"\n', "utf-8")
+    shim.chmod(0o755)
+    (bin_dir / "python").symlink_to(sys.executable)
+    return tmp_path
+
+
+def run_job(wf: dict[str, Any], repo: Path, stage: str, dry_run: bool) -> list[tuple[str, int, str]]:
+    """Run the steps that call sheetgm as GitHub would (`shell: bash` = bash -eo pipefail), in order."""
+    outputs_file = repo / "github_output"
+    outputs_file.write_text("", "utf-8")
+    env = {**os.environ, "PATH": f"{repo / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}", "GAME": "games/current",
+           "STAGE": stage, "DRY_RUN": "true" if dry_run else "false", "GITHUB_OUTPUT": str(outputs_file)}
+    done: list[tuple[str, int, str]] = []
+    for step in steps(wf):
+        script = step.get("run", "")
+        if "sheetgm " not in script:
+            continue
+        if "if" in step:
+            assert step["if"] == "env.STAGE != 'auto'", f"the test does not know the condition {step['if']!r}"
+            if stage == "auto":
+                continue
+        outputs = dict(ln.split("=", 1) for ln in outputs_file.read_text("utf-8").splitlines() if "=" in ln)
+        step_env = dict(env)
+        for key, value in (step.get("env") or {}).items():
+            if key == SECRET:
+                step_env[key] = ""  # a local xlsx game needs no credentials
+            else:
+                assert value == "${{ steps.due.outputs.key }}", f"the test does not know the value {value!r}"
+                step_env[key] = outputs.get("key", "")
+        proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script], cwd=repo,
+                              env=step_env, capture_output=True, text=True, timeout=120)
+        done.append((step["name"], proc.returncode, proc.stdout + proc.stderr))
+        if proc.returncode:
+            break
+    return done
+
+
+def due_now(repo: Path) -> str | None:
+    from sheetgm.service.game import open_game
+    from sheetgm.service.status import status
+
+    return status(open_game(repo / "games" / "current"), with_urls=False).due
+
+
+def test_a_scheduled_run_checks_and_dry_runs_the_due_stage(resolve_wf: dict[str, Any], repo: Path) -> None:
+    done = run_job(resolve_wf, repo, "auto", dry_run=True)
+    assert [(name, rc) for name, rc, _ in done] == [("Check the orders", 0), ("Resolve the stage", 0)], done
+    assert "N1-survivor" in done[1][2] and "dry run" in done[1][2]
+    logs = repo / "games" / "current" / "logs"
+    assert "N1-survivor" in (logs / "check.log").read_text("utf-8")
+    assert "N1-survivor" in (logs / "resolve.log").read_text("utf-8")
+    assert due_now(repo) == "N1-survivor"  # a dry run writes nothing
+
+
+def test_a_manual_run_naming_the_due_camp_resolves_that_stage(resolve_wf: dict[str, Any], repo: Path) -> None:
+    done = run_job(resolve_wf, repo, "survivor", dry_run=False)
+    assert [rc for _, rc, _ in done] == [0, 0, 0], done
+    assert due_now(repo) == "N1-hunter"
+
+
+def test_a_manual_run_naming_the_other_camp_stops_before_resolving(resolve_wf: dict[str, Any], repo: Path) -> None:
+    done = run_job(resolve_wf, repo, "hunter", dry_run=False)
+    assert [(name, rc) for name, rc, _ in done] == [("Check the orders", 0), ("Find the stage due", 1)], done
+    assert "the stage due is N1-survivor, not a hunter stage" in done[-1][2]
+    assert due_now(repo) == "N1-survivor"
