@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from sheetgm.core.errors import SheetgmError
 from sheetgm.core.state import DEFAULT_OPTIONS
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
 from sheetgm.notation.order_format import valid_alias
@@ -88,7 +89,10 @@ class GameConfig(BaseModel):
     @classmethod
     def _deadlines(cls, v: dict[str, datetime]) -> dict[str, datetime]:
         for key, when in v.items():
-            parse_key(key)
+            try:
+                parse_key(key)
+            except SheetgmError as exc:
+                raise ValueError(exc.message("en")) from None
             if when.tzinfo is None:
                 raise ValueError(f"deadline of {key} needs a time zone offset, e.g. 2024-05-01T21:00:00+08:00")
         return v

@@ -1,0 +1,103 @@
+"""The commands through typer's CliRunner: exit codes, messages, --json, --help."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sheetgm.cli import app
+
+runner = CliRunner()
+DRAFT = """name = "cli"
+seed = 3
+lang = "en"
+[options]
+crack_target = 6
+[[roster]]
+alias = "Ann"
+camp = "survivor"
+[[roster]]
+alias = "Bo"
+camp = "survivor"
+lang = "en"
+[[roster]]
+alias = "Hu"
+camp = "hunter"
+"""
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args))
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    (tmp_path / "game.toml").write_text(DRAFT, "utf-8")
+    result = run("new", "--game", str(tmp_path), "--json")
+    assert result.exit_code == 0, result.output
+    assert set(json.loads(result.stdout)["workbooks"]) == {"director", "public", "player-1", "player-2", "player-3"}
+    return tmp_path
+
+
+def test_every_command_has_help() -> None:
+    for name in ("new", "check", "resolve", "status", "audit", "demo", "case"):
+        result = run(name, "--help")
+        assert result.exit_code == 0, name
+        assert "Usage" in result.output
+
+
+def test_new_creates_the_workbooks(game: Path) -> None:
+    assert sorted(p.name for p in (game / "workbooks").glob("*.xlsx")) == [
+        "director.xlsx", "player-1.xlsx", "player-2.xlsx", "player-3.xlsx", "public.xlsx"]
+    again = run("new", "--game", str(game))
+    assert again.exit_code == 1
+    assert "already exists" in again.stderr
+
+
+def test_check_resolve_status_audit(game: Path) -> None:
+    result = run("check", "--game", str(game), "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["missing"] == ["Ann", "Bo"]
+    dry = run("resolve", "--game", str(game), "--dry-run", "--json")
+    assert dry.exit_code == 0 and json.loads(dry.stdout)["action"] == "dry-run"
+    done = run("resolve", "--game", str(game), "--stage", "N1-survivor")
+    assert done.exit_code == 0
+    assert "N1-survivor resolved and published." in done.stdout
+    same = run("resolve", "--game", str(game), "--stage", "N1-survivor")
+    assert same.exit_code == 0 and "nothing to do" in same.stdout
+    late = run("resolve", "--game", str(game), "--stage", "N3-survivor")
+    assert late.exit_code == 1
+    assert late.stderr.strip() == "Stage N3-survivor cannot be resolved now: the stage due is N1-hunter"
+    st = run("status", "--game", str(game), "--json")
+    assert st.exit_code == 0 and json.loads(st.stdout)["due"] == "N1-hunter"
+    audit = run("audit", "--game", str(game))
+    assert audit.exit_code == 0 and "Audit passed" in audit.stdout
+
+
+def test_missing_game_is_a_one_line_error(tmp_path: Path) -> None:
+    result = run("status", "--game", str(tmp_path / "nowhere"))
+    assert result.exit_code == 1
+    assert "no game.toml here" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_bad_config_names_the_field(tmp_path: Path) -> None:
+    (tmp_path / "game.toml").write_text(DRAFT.replace('camp = "hunter"', 'camp = "wolf"'), "utf-8")
+    result = run("new", "--game", str(tmp_path))
+    assert result.exit_code == 1
+    assert "roster.2.camp" in result.stderr
+
+
+def test_demo_plays_and_says_where_the_workbooks_are(tmp_path: Path) -> None:
+    result = run("demo", "--players", "4", "--seed", "2", "--max-nights", "2", "--lang", "en",
+                 "--dir", str(tmp_path / "d"))
+    assert result.exit_code == 0, result.output
+    assert "Demo over: 4 stages" in result.stdout
+    assert str(tmp_path / "d" / "workbooks" / "player-1.xlsx") in result.stdout
+    again = run("demo", "--dir", str(tmp_path / "d"), "--lang", "en", "--players", "4")
+    assert again.exit_code == 1 and "already exists" in again.stderr
+    bad = run("demo", "--players", "1", "--lang", "en", "--dir", str(tmp_path / "e"))
+    assert bad.exit_code == 1 and "at least 2 players" in bad.stderr
