@@ -14,7 +14,7 @@ from typing import Any
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.texts import render
 from sheetgm.service import layout as L
-from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
+from sheetgm.service.game import DIRECTOR, PUBLIC, Game
 
 
 @dataclass

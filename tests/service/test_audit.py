@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from svc_helpers import make_game, roster
+
 from sheetgm.backends.port import Unprotect
 from sheetgm.service.audit import audit
 from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
 from sheetgm.service.new_game import sharing_plan
-from conftest import make_game, roster
 
 SA = "bot@proj.iam.gserviceaccount.com"
 

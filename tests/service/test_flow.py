@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from svc_helpers import make_game, orders_row, snapshot, state_of, write_order
 
 from sheetgm.service import layout as L
 from sheetgm.service.check import check
@@ -14,8 +15,6 @@ from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
 from sheetgm.service.journal import PUBLISHED, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.status import status
-from svc_helpers import orders_row, snapshot, state_of, write_order
-from conftest import make_game
 
 
 def test_new_game_lays_out_every_workbook(gw, tmp_path: Path) -> None:
@@ -40,7 +39,7 @@ def test_new_game_lays_out_every_workbook(gw, tmp_path: Path) -> None:
 
 
 def test_english_player_gets_english_sheets(gw, tmp_path: Path) -> None:
-    from conftest import roster
+    from svc_helpers import roster
 
     game = make_game(tmp_path, gw, roster=roster(langs={2: "en"}))
     assert gw.tabs(player_key(2)) == ["Orders", "Results", "Current"]
@@ -49,7 +48,7 @@ def test_english_player_gets_english_sheets(gw, tmp_path: Path) -> None:
 
 
 def test_check_writes_problems_in_each_players_language(gw, tmp_path: Path, clock) -> None:
-    from conftest import roster
+    from svc_helpers import roster
 
     game = make_game(tmp_path, gw, clock, roster=roster(langs={2: "en"}))
     write_order(game, 1, "飞 C4")

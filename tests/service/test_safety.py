@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from svc_helpers import Clock, FlakyGateway, cells, make_game, orders_row, snapshot, state_of, write_order
 
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import SetValues
@@ -13,8 +14,6 @@ from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, Game, player_key
 from sheetgm.service.journal import PUBLISHED, RESOLVED, read_director, take_lock
 from sheetgm.service.resolve import resolve
-from svc_helpers import cells, orders_row, snapshot, state_of, write_order
-from conftest import Clock, FlakyGateway, make_game
 
 
 def _orders(game: Game) -> None:
