@@ -85,14 +85,14 @@ def check_invariants(before: State, st: State, events: list[Event], ledger: Ledg
             assert not acted, f"{where}: {p.alias} acted while out of play"
 
 
-def orders_for(st: State, rng: random.Random, purposeful: float) -> dict[int, Order]:
+def orders_for(st: State, rng: random.Random, purposeful: float, longest: int = 6) -> dict[int, Order]:
     seats = [p.seat for p in (st.survivors() if st.stage != HUNTER_STAGE else st.hunters())]
     out = {}
     for seat in seats:
         if rng.random() < purposeful:
             out[seat] = bot_order(st, seat, rng)
         else:
-            out[seat] = random_order(st, seat, rng, max_steps=rng.randint(1, 6))
+            out[seat] = random_order(st, seat, rng, max_steps=rng.randint(1, longest))
     return out
 
 
@@ -108,7 +108,7 @@ def resolve_checked(st: State, orders: Mapping[int, Order], seed: int, priority:
     return new, events
 
 
-def run_game(map_name: str, seed: int, nights: int = NIGHTS) -> tuple[State, set[str]]:
+def run_game(map_name: str, seed: int, nights: int = NIGHTS, longest: int = 6) -> tuple[State, set[str]]:
     rng = random.Random(f"prop/{map_name}/{seed}")
     board = ready_map(map_name)
     roster = roster_for(board)
@@ -119,10 +119,12 @@ def run_game(map_name: str, seed: int, nights: int = NIGHTS) -> tuple[State, set
     purposeful = rng.choice((0.0, 0.5, 0.9))
     while not st.over() and st.night <= nights:
         where = f"{map_name} seed {seed} night {st.night} {st.stage} stage"
-        orders = orders_for(st, rng, purposeful)
+        frozen = st.to_json()
+        orders = orders_for(st, rng, purposeful, longest)
         for seat, order in orders.items():
             problems = check_order(st, seat, order)
             assert problems == [], f"{where}: seat {seat} order {order} rejected: {problems}"
+        assert st.to_json() == frozen, f"{where}: legal_steps or check_order changed the state"
         priority = None
         if rng.random() < 0.5:  # R-PHASE-3: stamp times in any order
             priority = list(orders)

@@ -8,8 +8,9 @@ resonance, the Werewolf's sense, and the Open-Door reveal. It does not
 remember earlier nights; with nothing to follow it patrols a generator (or a
 gate once they are powered), chosen from the night and its seat.
 
-Where it cheats: nowhere in what it targets; it reads the board's runtime
-edges (boards, discovered passages) that are public anyway.
+Where it cheats: only the Werewolf's Bloodlust: the bot knows whether any
+survivor is Injured (the checker assumes he is, a player learns it from his
+own attacks). Boards, traps and discovered passages are public anyway.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ order is legal when checked. The bot mostly uses what its player knows: its
 own piece, the public progress, the gates, and what lies on its tile.
 
 Where it cheats (what real players would learn only by talking in the day):
-- survivors share their positions, so they split the generators between them
-  and the nearest healthy friend comes to heal a Downed one;
+- survivors share their positions, so they split the generators between them,
+  the nearest healthy friend comes to heal a Downed one (who crawls towards a
+  friend), and they know how many can still crack tonight (the final push);
 - it reads ``state.chests`` to know whether a chest on its way is still full
   (players learn that only by standing on it or from friends);
 - the Revolver is fired at a tile within 1 where a hunter actually stands.
@@ -244,8 +245,8 @@ def _extra(state: State, d: Draft, purpose: str, legal: list[Step], reached: boo
     if not reached and "stimulant" in d.items and d.mp == 0 and UseItem("stimulant") in legal:
         return UseItem("stimulant")
     if d.ap >= 1:
-        if p.fear >= 2 and Heal(p.alias, "fear") in legal:
-            return Heal(p.alias, "fear")
+        if p.fear >= 2 and not p.downed and Heal(p.alias) in legal:
+            return Heal(p.alias)  # clears her own Fear before the third one makes her scream
         if p.role == "doctor" and Skill("brew") in legal and _room(state, p, d.items, "stimulant"):
             return Skill("brew")
     if "map" in d.items and purpose == ESCAPE and UseItem("map") in legal:
