@@ -446,9 +446,6 @@ def test_chinese_texts_carry_no_untranslated_identifiers() -> None:
     assert sorted(leaks) == []
 
 
-@pytest.mark.xfail(reason="engine bug: the public 'override' event passes raw identifiers (field names, "
-                          "True/False/None, item ids, 'game', 'hunters'), so the zh log reads "
-                          "'Ann 的 downed 由 False 改为 True'", strict=True)
 def test_override_is_told_in_words() -> None:
     # covers: R-DIR-1, R-SENSE-7
     leaks = set()

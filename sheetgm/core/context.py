@@ -54,10 +54,16 @@ class Ctx:
              **params: Any) -> None:
         if self.dry:
             return
+        readers = {self._reader(s) for s in to}
         self.events.append(
             Event(kind=kind, night=self.state.night, stage=self.stage, params=params, public=public,
-                  to=tuple(sorted(set(to))), actor=actor)
+                  to=tuple(sorted(readers)), actor=actor)
         )
+
+    def _reader(self, seat: int) -> int:
+        """What happens to the robot is told to the Mechanic who runs it."""
+        p = self.state.players.get(seat)
+        return int(p.flags["robot_of"]) if p is not None and p.is_robot else seat
 
     # -- board with runtime boards --------------------------------------------
     def edge(self, a: Tile, b: Tile) -> Edge:
@@ -82,7 +88,8 @@ class Ctx:
     def add_fear(self, p: Player, source: str) -> None:
         if self.dry or not p.in_play or p.role == "lawyer" or p.is_robot:
             if p.role == "lawyer" and not self.dry and p.in_play:
-                self.emit("fear_immune", to=(p.seat,), actor=p.seat, source=source)
+                # Director only: immunity means she feels nothing, so learns nothing (RUL-24).
+                self.emit("fear_immune", actor=p.seat, source=source)
             return
         p.fear += 1
         self.emit("fear", to=(p.seat,), actor=p.seat, source=source, fear=p.fear)

@@ -55,7 +55,7 @@ def listen(ctx: Ctx, p: Player, b: Budget) -> None:
 
 def end_stealth(ctx: Ctx, p: Player) -> None:
     """R-STATUS-STEALTH: removed after the hunter performs any main action."""
-    if p.stealth and not ctx.dry:
+    if p.stealth:  # also in dry mode: the player knows their own Stealth
         p.stealth = False
         ctx.emit("stealth_lost", to=(p.seat,), actor=p.seat)
 

@@ -11,7 +11,8 @@ from sheetgm.core.context import Budget, Ctx, Illegal, hunter_known_passage, sur
 from sheetgm.core.state import Player
 
 
-def _leave_check(ctx: Ctx, p: Player, b: Budget) -> None:
+def leave_check(p: Player, b: Budget) -> None:
+    """A trapped survivor cannot leave her tile; one who used Escape cannot move (RUL-11)."""
     if p.flags.get("held"):
         raise Illegal("err.rule.held", tile=tile_name(p.pos))
     if b.escaped:
@@ -45,7 +46,7 @@ def step_cost(ctx: Ctx, p: Player, to: Tile) -> tuple[int, Edge | None]:
 
 def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) -> None:
     """A move step; ``paid_by_ap`` is the hunter's Force (强行[1])."""
-    _leave_check(ctx, p, b)
+    leave_check(p, b)
     cost, kind = step_cost(ctx, p, to)
     if paid_by_ap:
         if b.ap < 1:
@@ -68,7 +69,7 @@ def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) 
 
 def cross(ctx: Ctx, p: Player, b: Budget, to: Tile, *, by_vault: bool) -> None:
     """Crossing an obstacle edge: forced (MP) or by the Vault action (R-ACT-VAULT, R-ACT-HVAULT)."""
-    _leave_check(ctx, p, b)
+    leave_check(p, b)
     st = ctx.state
     if not st.board.in_bounds(to):
         raise Illegal("err.rule.off_map", tile=tile_name(to))
@@ -104,7 +105,7 @@ def teleport_check(ctx: Ctx, p: Player, b: Budget, to: Tile, reach: int) -> None
     """Checks for effects that put a piece on any tile within ``reach`` (edges ignored)."""
     from sheetgm.core.board import distance
 
-    _leave_check(ctx, p, b)
+    leave_check(p, b)
     if not ctx.state.board.in_bounds(to):
         raise Illegal("err.rule.off_map", tile=tile_name(to))
     if distance(p.pos, to) > reach:

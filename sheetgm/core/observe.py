@@ -72,7 +72,31 @@ def _params(lang: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _value(lang: str, field: str, v: Any) -> str:
+    """An overridden value in words (R-DIR-1 events are public)."""
+    if isinstance(v, bool):
+        return render(lang, "word.yes" if v else "word.no")
+    if v is None:
+        return render(lang, "word.none")
+    if field == "items":
+        return _join(lang, [name(lang, "item", i) for i in v])
+    if field in ("status", "winner"):
+        return name(lang, "word", str(v))
+    return str(v)
+
+
+def _override_line(ev: Event, lang: str) -> str:
+    p = ev.params
+    field = str(p.get("field", ""))
+    target = p.get("target") or render(lang, "word.game")
+    return render(lang, "ev.override", target=_who(lang, str(target)), field=name(lang, "field", field),
+                  old=_value(lang, field, p.get("old")), new=_value(lang, field, p.get("new")),
+                  reason=p.get("reason", ""))
+
+
 def event_line(ev: Event, lang: str) -> str:
+    if ev.kind == "override":
+        return _override_line(ev, lang)
     key = f"ev.{ev.kind}"
     if ev.kind in ("brief_wolfsense",) and not ev.params.get("noisy"):
         key = "ev.brief_wolfsense_quiet"
@@ -143,7 +167,10 @@ def report(state: State, events: Iterable[Event], seat: int, lang: str | None = 
     mine = [e for e in evs if e.visible_to(seat) and e.kind not in ("stage_start",)]
     if mine:
         lines.append(render(lang, "rep.events"))
-        lines += [f"- {event_line(e, lang)}" for e in mine]
+        for e in mine:
+            actor = state.players.get(e.actor) if e.actor is not None else None
+            robot = render(lang, "word.robot_prefix") if actor is not None and actor.is_robot else ""
+            lines.append(f"- {robot}{event_line(e, lang)}")
     return "\n".join(lines) + "\n"
 
 

@@ -55,12 +55,13 @@ def _coerce(field: str, value: Any, state: State) -> Any:
     raise StateError("err.state.bad_field", field=field)
 
 
-def _show(v: Any) -> str:
+def _show(v: Any) -> Any:
+    """A JSON-friendly value; the observers put it into words."""
     if isinstance(v, tuple) and len(v) == 2 and all(isinstance(x, int) for x in v):
         return tile_name(v)
     if isinstance(v, list):
-        return ",".join(map(str, v)) or "-"
-    return str(v)
+        return list(v)
+    return v
 
 
 def apply_override(state: State, target: int | None, field: str, value: Any, reason: str) -> tuple[State, list[Event]]:
@@ -73,7 +74,7 @@ def apply_override(state: State, target: int | None, field: str, value: Any, rea
         if field not in GAME_FIELDS:
             raise StateError("err.state.bad_field", field=field)
         obj: Any = st
-        who = "game"
+        who = ""
     else:
         if target not in st.players:
             raise StateError("err.state.no_seat", seat=target)

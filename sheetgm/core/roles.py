@@ -11,7 +11,7 @@ from __future__ import annotations
 from sheetgm.core.actions import spend_ap
 from sheetgm.core.board import DIRECTIONS, Edge, Tile, adjacent, distance, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal
-from sheetgm.core.moves import dry_relocate, relocate, step_cost, teleport_check
+from sheetgm.core.moves import dry_relocate, leave_check, relocate, step_cost, teleport_check
 from sheetgm.core.state import IN_PLAY, Player
 from sheetgm.core.steps import SKILLS, Skill
 
@@ -56,8 +56,7 @@ def _one_tile(step: Skill) -> Tile:
 def _sprint(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     if not 1 <= len(step.tiles) <= 4:
         raise Illegal("err.rule.skill_args", skill="sprint", need=4)
-    if p.flags.get("held"):
-        raise Illegal("err.rule.held", tile=tile_name(p.pos))
+    leave_check(p, b)
     start = p.pos
     _pay_mp(b, 3)
     here = p.pos
@@ -215,7 +214,7 @@ def _trap(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
 
 def _appear(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     t = _one_tile(step)
-    if not p.stealth and not ctx.dry:
+    if not p.stealth:
         raise Illegal("err.rule.needs_stealth")
     if not ctx.state.board.in_bounds(t) or distance(p.pos, t) > 2:
         raise Illegal("err.rule.too_far", tile=tile_name(t), reach=2)
