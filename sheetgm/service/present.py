@@ -18,6 +18,8 @@ def created(game: Game, urls: dict[str, str | None]) -> str:
 
 
 def checked(lang: str, rep: CheckReport) -> str:
+    if rep.stage == "over":
+        return render(lang, "cli.over")
     lines = [render(lang, "cli.check_head", stage=rep.stage)]
     for p in rep.players:
         lines.append(f"  {p.alias}: {render(lang, f'cli.state.{p.state}')}")
