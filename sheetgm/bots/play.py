@@ -12,7 +12,7 @@ from sheetgm.core.board import Board
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_survivor_stage
-from sheetgm.core.setup import SeatSpec, new_game
+from sheetgm.core.setup import SeatSpec, new_game, scaled_targets
 from sheetgm.core.state import SURVIVOR, State
 from sheetgm.core.steps import Give, Order, Step
 
@@ -64,6 +64,9 @@ def roster_for(board: Board, survivors: int | None = None, hunters: int | None =
     return [SeatSpec(s.alias, s.camp, r, s.lang) for s, r in zip(specs, fixed, strict=True)]
 
 
+_EIGHT = {"crack_target": 16, "survivors_to_win": 4, "eliminations_to_win": 5}
+
+
 def scaled_options(roster: Sequence[SeatSpec]) -> dict[str, int]:
     """Targets scaled from 8 survivors (16 crack points, 4 escapes, 5 eliminations) to the roster's count.
 
@@ -71,7 +74,7 @@ def scaled_options(roster: Sequence[SeatSpec]) -> dict[str, int]:
     too long, with fewer survivors, as on the teaching map; a game with 8
     survivors keeps them."""
     n = sum(1 for s in roster if s.camp == SURVIVOR)
-    return {"crack_target": 2 * n, "survivors_to_win": max(1, (n + 1) // 2), "eliminations_to_win": n // 2 + 1}
+    return {**_EIGHT, **scaled_targets(n)}
 
 
 def play_night(state: State, seed: int, bot: Bot, rng: random.Random) -> tuple[State, list[Event]]:

@@ -102,6 +102,22 @@ def _path_lengths(board: Board, start: Tile) -> dict[Tile, int]:
     return seen
 
 
+def scaled_targets(n_survivors: int) -> dict[str, int]:
+    """RUL-26: victory targets for a roster with other than 8 survivors.
+
+    8 survivors keep the seed's numbers (16 crack points, 4 escapes, 5
+    eliminations); other counts scale them (2 points a survivor, half of them
+    escaping rounded up, half plus one eliminated), so that a small teaching
+    game can still be won by either camp."""
+    if n_survivors == 8:
+        return {}
+    return {
+        "crack_target": 2 * n_survivors,
+        "survivors_to_win": max(1, (n_survivors + 1) // 2),
+        "eliminations_to_win": n_survivors // 2 + 1,
+    }
+
+
 def new_game(
     board: Board,
     roster: Sequence[SeatSpec],
@@ -120,7 +136,9 @@ def new_game(
         if role == "lawyer":
             p.items.append("map")
         players[seat] = p
-    st = State(board=board, players=players, options={**DEFAULT_OPTIONS, **(options or {})})
+    n_survivors = sum(1 for spec in roster if spec.camp == SURVIVOR)
+    st = State(board=board, players=players,
+               options={**DEFAULT_OPTIONS, **scaled_targets(n_survivors), **(options or {})})
     st.chests = stock_chests(board, rng)
     st.passages = [Passage(ends=edge_key(a, b)) for a, b in board.passages]
     taken = {t for pa in st.passages for t in pa.ends}
