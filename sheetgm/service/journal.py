@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import secrets
 import zlib
 from dataclasses import dataclass, replace
@@ -24,11 +25,38 @@ from sheetgm.core.state import State
 from sheetgm.service import layout as L
 from sheetgm.service.errors import LockedError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.stages import journal_row
+from sheetgm.service.stages import journal_row, stage_index
 
 RESOLVED, PUBLISHED, SUPERSEDED = "resolved", "published", "superseded"
 COMPRESS_OVER = 4000
 LOCK_TTL = timedelta(minutes=15)
+# Desk entries (director overrides and cards, between stages) are journaled with a key
+# "<stage>+<kind>-<n>": <stage> is the stage they follow, <n> counts desk entries over the
+# whole game. Their rows sit below every stage row, inside Google's default 1000-row grid.
+DESK_FIRST_ROW = 501
+DESK_KINDS = ("override", "card")
+_DESK_RE = re.compile(r"^(N[0-9]{1,3}-(?:survivor|hunter|setup))\+(override|card)-([0-9]{1,3})$")
+
+
+def desk_key(base: str, kind: str, n: int) -> str:
+    return f"{base}+{kind}-{n}"
+
+
+def split_desk_key(key: str) -> tuple[str, str, int] | None:
+    """(stage it follows, kind, number) of a desk key; None for a stage key."""
+    m = _DESK_RE.match(key)
+    return (m.group(1), m.group(2), int(m.group(3))) if m else None
+
+
+def entry_row(key: str) -> int:
+    desk = split_desk_key(key)
+    return DESK_FIRST_ROW + desk[2] - 1 if desk else journal_row(key)
+
+
+def entry_order(key: str) -> tuple[int, int]:
+    """Play order: a stage, then the desk entries that follow it in the order they were made."""
+    desk = split_desk_key(key)
+    return (stage_index(desk[0]), desk[2]) if desk else (stage_index(key), 0)
 
 
 def pack(data: Any) -> str:
@@ -75,8 +103,14 @@ class Entry:
         return (self.key, self.status, self.orders_hash, self.state_hash, str(self.seed), self.time,
                 self.state_json, self.events_json, self.orders_json)
 
+    @property
+    def kind(self) -> str:
+        """"stage", or a desk kind ("override", "card")."""
+        desk = split_desk_key(self.key)
+        return desk[1] if desk else "stage"
+
     def op(self, lang: str) -> SetValues:
-        r = journal_row(self.key)
+        r = entry_row(self.key)
         return SetValues(L.rng(L.tab(lang, "journal"), f"A{r}:I{r}"), (self.row(),))
 
     def with_status(self, status: str) -> Entry:
@@ -94,6 +128,8 @@ def parse_entries(rows: list[list[str]], lang: str) -> list[Entry]:
             out.append(Entry(cells[0], cells[1], cells[2], cells[3], int(cells[4] or 0), *cells[5:9]))
         except ValueError:
             raise ServiceError("err.svc.journal_row", tab=L.tab(lang, "journal"), row=i) from None
+    if any(split_desk_key(e.key) for e in out):  # desk rows sit below the stage rows: put them in play order
+        out.sort(key=lambda e: entry_order(e.key))
     return out
 
 
