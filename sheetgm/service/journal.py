@@ -88,6 +88,7 @@ class Entry:
     state_json: str
     events_json: str
     orders_json: str
+    note: str = ""  # why a superseded row was rolled back (sheetgm rollback --reason)
 
     def state(self, board: Board) -> State:
         return State.from_dict(unpack(self.state_json), board)
@@ -101,7 +102,7 @@ class Entry:
 
     def row(self) -> tuple[str, ...]:
         return (self.key, self.status, self.orders_hash, self.state_hash, str(self.seed), self.time,
-                self.state_json, self.events_json, self.orders_json)
+                self.state_json, self.events_json, self.orders_json, self.note)
 
     @property
     def kind(self) -> str:
@@ -111,7 +112,7 @@ class Entry:
 
     def op(self, lang: str) -> SetValues:
         r = entry_row(self.key)
-        return SetValues(L.rng(L.tab(lang, "journal"), f"A{r}:I{r}"), (self.row(),))
+        return SetValues(L.rng(L.tab(lang, "journal"), f"A{r}:J{r}"), (self.row(),))
 
     def with_status(self, status: str) -> Entry:
         return replace(self, status=status)
@@ -123,9 +124,9 @@ def parse_entries(rows: list[list[str]], lang: str) -> list[Entry]:
     for i, raw in enumerate(rows, 2):
         if not raw or not raw[0]:
             continue
-        cells = list(raw) + [""] * (9 - len(raw))
+        cells = list(raw) + [""] * (10 - len(raw))
         try:
-            out.append(Entry(cells[0], cells[1], cells[2], cells[3], int(cells[4] or 0), *cells[5:9]))
+            out.append(Entry(cells[0], cells[1], cells[2], cells[3], int(cells[4] or 0), *cells[5:10]))
         except ValueError:
             raise ServiceError("err.svc.journal_row", tab=L.tab(lang, "journal"), row=i) from None
     if any(split_desk_key(e.key) for e in out):  # desk rows sit below the stage rows: put them in play order
@@ -141,7 +142,7 @@ def latest(entries: list[Entry]) -> Entry:
 
 
 def journal_range(lang: str) -> str:
-    return L.rng(L.tab(lang, "journal"), "A2:I")
+    return L.rng(L.tab(lang, "journal"), "A2:J")
 
 
 def lock_range(lang: str) -> str:
