@@ -223,5 +223,10 @@ def demo_cmd(
     _emit(as_json, rep.to_dict(), present.demoed(lang, rep))
 
 
+from sheetgm import cli_map  # noqa: E402
+
+cli_map.register(app)
+
+
 def main() -> None:
     app()

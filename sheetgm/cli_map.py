@@ -1,0 +1,75 @@
+"""`sheetgm map`: the map of a stage drawn as a PNG (public, one player's, or the director's view)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sheetgm.core.errors import SheetgmError
+
+
+def _lang_of(path: Path) -> str:
+    try:
+        from sheetgm.service.config import load_config
+
+        return load_config(path).lang
+    except SheetgmError:
+        return "zh"
+
+
+def default_out(stage: str, view: str, alias: str | None) -> Path:
+    """``map-N2-hunter-director.png``; a player's view carries the alias."""
+    return Path(f"map-{stage}-{view}{'-' + alias if alias else ''}.png")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("map")
+    def map_cmd(
+        game: Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")] = Path("."),
+        view: Annotated[str, typer.Option(
+            "--view", help="public, director, or player followed by the player's alias: --view player ALIAS.",
+        )] = "public",
+        alias: Annotated[str | None, typer.Argument(help="The player's alias, with --view player.")] = None,
+        stage: Annotated[str | None, typer.Option(help="Draw the map after this stage (e.g. N2-hunter).")] = None,
+        out: Annotated[Path | None, typer.Option(
+            "--out", "-o", help="PNG file to write (default: ./map-STAGE-VIEW.png).")] = None,
+        scale: Annotated[int, typer.Option(help="Pixels per tile (24 to 256).")] = 64,
+        lang: Annotated[str | None, typer.Option(help="Language of the labels: zh or en (default: the game's).")]
+        = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")] = False,
+    ) -> None:
+        """Draw the map as a PNG: the public view, a player's view, or the director's view with everyone."""
+        from sheetgm.core.texts import render
+        from sheetgm.render.game_map import game_map, write_png
+        from sheetgm.service.game import open_game
+
+        director_lang = _lang_of(game)
+        if lang is not None and lang not in ("zh", "en"):
+            typer.echo(f"--lang must be zh or en, not {lang}", err=True)
+            raise typer.Exit(1)
+        kind, alias = split_view(view, alias)
+        try:
+            image = game_map(open_game(game), kind, alias, stage, scale, lang)
+            file = write_png(image, out if out is not None else default_out(image.stage, kind, alias))
+        except SheetgmError as exc:
+            typer.echo(exc.message(director_lang), err=True)
+            raise typer.Exit(1) from None
+        if as_json:
+            typer.echo(json.dumps(image.to_dict(str(file)), ensure_ascii=False, indent=2))
+            return
+        shown = lang or director_lang
+        if not image.cjk_font and shown == "zh":
+            typer.echo(render(shown, "render.no_cjk_font"), err=True)
+        typer.echo(render(shown, "render.written", view=render(shown, f"render.view.{kind}", alias=alias or ""),
+                          stage=image.stage, file=str(file), width=image.width, height=image.height))
+
+
+def split_view(view: str, alias: str | None = None) -> tuple[str, str | None]:
+    """``("player", "Ann")``, ``("player Ann", None)`` or ``("player:Ann", None)`` → ("player", "Ann")."""
+    words = view.replace(":", " ", 1).split(maxsplit=1)
+    kind = words[0].lower() if words else "public"
+    named = words[1].strip() if len(words) > 1 else None
+    return kind, (alias.strip() if alias else None) or named
