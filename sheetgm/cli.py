@@ -226,6 +226,9 @@ def demo_cmd(
 from sheetgm import cli_map  # noqa: E402
 
 cli_map.register(app)
+from sheetgm import cli_desk  # noqa: E402
+
+cli_desk.register(app)
 
 
 def main() -> None:

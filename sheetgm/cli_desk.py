@@ -1,0 +1,205 @@
+"""The director's desk on the command line: override, card, publish, schedule (thin: one call each)."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from sheetgm.core.errors import SheetgmError
+
+GameOpt = Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")]
+ReasonOpt = Annotated[str, typer.Option("--reason", "-r", help="Why (journaled and shown in the public log).")]
+
+card_app = typer.Typer(help="Penalty cards (R-CARD): give, list, lurking proposals.", no_args_is_help=True)
+
+
+def _fail(message: str) -> None:
+    typer.echo(message, err=True)
+    raise typer.Exit(1)
+
+
+def _lang_of(path: Path) -> str:
+    """The director's language from the config if it can be read, else Chinese (the default)."""
+    try:
+        from sheetgm.service.config import load_config
+
+        return load_config(path).lang
+    except SheetgmError:
+        return "zh"
+
+
+def _open(path: Path) -> Any:
+    from sheetgm.service.game import open_game
+
+    return open_game(path)
+
+
+def _emit(as_json: bool, data: Any, text: str) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text)
+
+
+def _holder() -> str:
+    return f"sheetgm@{socket.gethostname()}"
+
+
+def override_cmd(
+    target: Annotated[str, typer.Argument(help="A player's alias, or 'game' for a game-wide value.")],
+    field: Annotated[str, typer.Argument(help="hp, downed, fear, stealth, pos, items, keys, status; "
+                                              "game: progress, gates_powered, odb_left, winner.")],
+    value: Annotated[str, typer.Argument(help="The new value (items: comma-separated; pos: a tile like C4).")],
+    reason: ReasonOpt,
+    game: GameOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Director's override (R-DIR-1) between stages: journaled, in the public log, the player's sheet updated."""
+    from sheetgm.service import desk
+
+    lang = _lang_of(game)
+    try:
+        rep = desk.override(_open(game), target, field, value, reason, holder=_holder())
+    except SheetgmError as exc:
+        _fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), desk.describe(lang, rep))
+
+
+@card_app.command("give")
+def card_give(
+    alias: Annotated[str, typer.Argument(help="The player's alias.")],
+    colour: Annotated[str, typer.Argument(help="blue, yellow or red (蓝/黄/红).")],
+    reason: ReasonOpt,
+    declare_loss: Annotated[bool, typer.Option("--declare-loss", help="With a red card: the player's camp "
+                                                                       "loses (R-END-6).")] = False,
+    game: GameOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Give a card: three blue merge into a yellow, three yellow into a red; a red card sends the player off."""
+    from sheetgm.service import desk
+
+    lang = _lang_of(game)
+    try:
+        rep = desk.give(_open(game), alias, colour, reason, declare_loss, holder=_holder())
+    except SheetgmError as exc:
+        _fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), desk.describe(lang, rep))
+
+
+@card_app.command("list")
+def card_list(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Every card given so far (merged ones marked)."""
+    from sheetgm.service import desk
+
+    lang = _lang_of(game)
+    try:
+        rows = desk.cards(_open(game))
+    except SheetgmError as exc:
+        _fail(exc.message(lang))
+        return
+    _emit(as_json, rows, desk.describe_cards(lang, rows))
+
+
+def _posts(items: list[str]) -> dict[str, int]:
+    from sheetgm.service.errors import ServiceError
+
+    out: dict[str, int] = {}
+    for text in items:
+        alias, _eq, count = text.rpartition("=")
+        if not alias or not count.strip().isdigit():
+            raise ServiceError("err.desk.bad_posts", text=text)
+        out[alias.strip()] = int(count)
+    return out
+
+
+@card_app.command("lurking")
+def card_lurking(
+    day: Annotated[int, typer.Option("--day", help="The discussion day (day N follows night N).")],
+    posts: Annotated[list[str] | None, typer.Option("--posts", help="ALIAS=COUNT: posts that day (repeatable; "
+                                                                     "a player not named made 0).")] = None,
+    no_vote: Annotated[list[str] | None, typer.Option("--no-vote", help="A player who did not vote "
+                                                                         "(repeatable).")] = None,
+    accelerated: Annotated[bool, typer.Option("--accelerated", help="The day was accelerated: no lurking "
+                                                                     "cards.")] = False,
+    apply: Annotated[bool, typer.Option("--apply", help="Give the proposed yellow cards.")] = False,
+    game: GameOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Record a day's post counts and votes; propose the lurking yellow cards (R-CARD-4)."""
+    from sheetgm.service import desk
+
+    lang = _lang_of(game)
+    try:
+        rep = desk.lurking(_open(game), day, _posts(posts or []), no_vote or [], accelerated, apply,
+                           holder=_holder())
+    except SheetgmError as exc:
+        _fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), desk.describe_lurking(lang, rep))
+
+
+def publish_cmd(
+    stage: Annotated[str | None, typer.Argument(help="The stage, e.g. N2-hunter (default: the last one).")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="bbcode (Discuz forum) or plain.")] = "bbcode",
+    lang: Annotated[str | None, typer.Option("--lang", help="zh or en (default: the director's).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of printing.")] = None,
+    game: GameOpt = Path("."),
+) -> None:
+    """Render a stage's public announcement, ready to paste into the forum thread (nothing private)."""
+    from sheetgm.service import desk
+    from sheetgm.service.errors import ServiceError
+
+    director = _lang_of(game)
+    try:
+        if lang is not None and lang not in ("zh", "en"):
+            raise ServiceError("err.desk.bad_lang", lang=lang)
+        text = desk.announcement(_open(game), stage, fmt, lang)
+    except SheetgmError as exc:
+        _fail(exc.message(director))
+        return
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, "utf-8")
+
+
+def schedule_cmd(
+    game: Annotated[Path | None, typer.Option("--game", "-g", help="Game folder (or its game.toml) whose "
+                                                                   "deadlines to schedule.")] = None,
+    deadline: Annotated[list[str] | None, typer.Option("--deadline", help="CAMP=HH:MM daily deadline, e.g. "
+                                                                           "survivor=21:00 (repeatable; "
+                                                                           "instead of a game).")] = None,
+    tz: Annotated[str | None, typer.Option("--tz", help="Time zone, e.g. Asia/Shanghai (default: the "
+                                                         "game's).")] = None,
+    timezone_key: Annotated[bool, typer.Option("--timezone-key", help="Print local-time cron lines with "
+                                                                       "GitHub's timezone key.")] = False,
+    offset: Annotated[int, typer.Option("--offset", help="Minutes after each deadline to run.")] = 7,
+) -> None:
+    """Print the cron lines of the resolve workflow for a game's deadlines and time zone."""
+    from sheetgm.schedule import schedule_command_output
+    from sheetgm.service.errors import ServiceError
+
+    lang = _lang_of(game) if game is not None else "zh"
+    try:
+        pairs: dict[str, str] = {}
+        for text in deadline or []:
+            camp, _eq, hhmm = text.partition("=")
+            if not camp.strip() or not hhmm.strip():
+                raise ServiceError("err.desk.bad_deadline", text=text)
+            pairs[camp.strip()] = hhmm.strip()
+        path = game if game is not None or pairs else Path(".")
+        typer.echo(schedule_command_output(path, deadlines=pairs or None, tz=tz, offset_minutes=offset,
+                                           use_timezone_key=timezone_key), nl=False)
+    except SheetgmError as exc:
+        _fail(exc.message(lang))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("override")(override_cmd)
+    app.add_typer(card_app, name="card")
+    app.command("publish")(publish_cmd)
+    app.command("schedule")(schedule_cmd)
