@@ -8,8 +8,9 @@ from dataclasses import asdict, dataclass, field
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op
 from sheetgm.core.texts import render
+from sheetgm.service import deadlines as D
 from sheetgm.service import playersheet as P
-from sheetgm.service.game import Game, player_key
+from sheetgm.service.game import PUBLIC, Game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.sheetorders import judge, read_player
 from sheetgm.service.stages import stage_key
@@ -29,6 +30,8 @@ class CheckReport:
     stage: str
     players: list[PlayerCheck]
     warnings: list[str]
+    deadline: str | None = None  # the stage's deadline while it is ahead (then reminders were written)
+    reminded: list[str] = field(default_factory=list)  # aliases told they have not submitted
 
     @property
     def missing(self) -> list[str]:
@@ -36,7 +39,7 @@ class CheckReport:
 
     def to_dict(self) -> dict[str, object]:
         return {"stage": self.stage, "players": [asdict(p) for p in self.players], "missing": self.missing,
-                "warnings": self.warnings}
+                "warnings": self.warnings, "deadline": self.deadline, "reminded": self.reminded}
 
 
 def check(game: Game, progress: Callable[[str], None] | None = None) -> CheckReport:
@@ -45,8 +48,10 @@ def check(game: Game, progress: Callable[[str], None] | None = None) -> CheckRep
     if state.over():
         return CheckReport("over", [], [])
     key = stage_key(state.night, state.stage)
+    deadline = D.ahead(game, key)
     out: list[PlayerCheck] = []
     warnings: list[str] = []
+    reminded: list[str] = []
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
@@ -56,6 +61,8 @@ def check(game: Game, progress: Callable[[str], None] | None = None) -> CheckRep
         if sheet.trouble:
             warnings.append(sheet.trouble)
             out.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble]))
+            if deadline is not None and D.must_submit(state, seat):
+                reminded.append(p.alias)  # named in the public line; their sheet cannot be read
             continue
         result = PlayerCheck(seat, p.alias, "empty", stamp=sheet.stamp)
         problems: list[str] = []
@@ -68,6 +75,9 @@ def check(game: Game, progress: Callable[[str], None] | None = None) -> CheckRep
             stamp = result.stamp = game.now().isoformat(timespec="seconds")
         status = render(lang, f"sheet.status.{result.state}", n=len(problems),
                         time=game.now().strftime("%m-%d %H:%M"))
+        if deadline is not None and result.state != "ok" and D.must_submit(state, seat):
+            status += "\n" + D.player_reminder(game, seat, deadline, result.state)
+            reminded.append(p.alias)
         ops: list[Op] = [P.status_op(lang, state.night, status, problems, stamp)]
         try:
             game.gateway.write(player_key(seat), ops)
@@ -77,4 +87,9 @@ def check(game: Game, progress: Callable[[str], None] | None = None) -> CheckRep
         out.append(result)
         if progress:
             progress(player_key(seat))
-    return CheckReport(key, out, warnings)
+    if deadline is not None:
+        try:
+            game.gateway.write(PUBLIC, D.public_reminder_ops(game, key, deadline, reminded))
+        except BackendError as exc:
+            warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
+    return CheckReport(key, out, warnings, deadline.isoformat() if deadline else None, reminded)

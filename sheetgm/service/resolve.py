@@ -3,13 +3,16 @@
 lock → read (one call per workbook) → resolve (pure) → journal row *before*
 publishing → publish keyed by stage → mark published and unlock (one write).
 A published stage is never resolved again; a journaled but unpublished one
-is published from the journal without resolving again.
+is published from the journal without resolving again. Before its deadline a
+stage resolves only once every living player of its camp has submitted
+(deadlines.py), or when the director names it with ``--stage``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sheetgm.core.observe import public_log, report
@@ -17,6 +20,7 @@ from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_order
+from sheetgm.service import deadlines as D
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
@@ -33,13 +37,13 @@ from sheetgm.service.journal import (
 from sheetgm.service.layout import tab
 from sheetgm.service.publish import publish
 from sheetgm.service.sheetorders import SheetOrder, judge, priority, read_player
-from sheetgm.service.stages import stage_key
+from sheetgm.service.stages import parse_key, stage_key
 
 
 @dataclass
 class ResolveReport:
     stage: str
-    action: str  # resolved | republished | nothing | dry-run
+    action: str  # resolved | resolved-early | republished | nothing | dry-run
     public_log: str = ""
     warnings: list[str] = field(default_factory=list)
     reports: dict[str, str] = field(default_factory=dict)  # alias -> private report (dry run only)
@@ -50,28 +54,50 @@ class ResolveReport:
                 "warnings": self.warnings, "reports": self.reports, "winner": self.winner}
 
 
-def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, str | None]:
-    """The latest entry and the stage to resolve (None: nothing to do)."""
+def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, str | None, datetime | None]:
+    """The latest entry, the stage to resolve (None: nothing to do) and its deadline if not passed yet.
+
+    ``asked`` is a stage key, or a camp ("survivor", "hunter") meaning the due stage if it is that camp's.
+    A named stage resolves even before its deadline; otherwise a deadline still ahead is returned and
+    the stage resolves only if everyone has submitted.
+    """
     cur = latest(entries)
     published = {e.key for e in entries if e.status == PUBLISHED}
+    if asked in D.CAMPS:
+        st = cur.state(game.board)
+        due_now = cur.key if cur.status == RESOLVED else (None if st.over() else stage_key(st.night, st.stage))
+        if due_now is None:
+            return cur, None, None
+        if parse_key(due_now.split("+", 1)[0])[1] != asked:  # a desk entry's key starts with its stage's
+            raise ServiceError("err.deadline.wrong_camp", camp=asked, due=due_now)
+        asked = due_now
     if cur.status == RESOLVED:
         if asked and asked != cur.key:
             raise NotDueError(asked=asked, due=cur.key)
-        return cur, cur.key
+        return cur, cur.key, None
     state = cur.state(game.board)
     if state.over():
-        return cur, None
+        return cur, None, None
     due = stage_key(state.night, state.stage)
     if asked:
         if asked in published:
-            return cur, None
+            return cur, None, None
         if asked != due:
             raise NotDueError(asked=asked, due=due)
-        return cur, due
-    deadline = game.cfg.deadlines.get(due)
-    if deadline is not None and game.now() < deadline:
-        raise ServiceError("err.svc.before_deadline", stage=due, deadline=deadline.isoformat())
-    return cur, due
+        return cur, due, None
+    return cur, due, D.ahead(game, due)
+
+
+def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None,
+                   archive: dict[int, dict[str, Any]]) -> bool:
+    """Before the deadline: True if everyone has submitted (resolve early), else the error naming who has not."""
+    if deadline is None:
+        return False
+    waiting = D.waiting_for(game, cur.state(game.board), archive)
+    if waiting:
+        raise ServiceError("err.deadline.waiting", stage=due, deadline=D.local_time(game, deadline),
+                           aliases=", ".join(waiting))
+    return True
 
 
 def read_orders(game: Game, cur: Entry, progress: Callable[[str], None] | None = None
@@ -96,7 +122,8 @@ def read_orders(game: Game, cur: Entry, progress: Callable[[str], None] | None =
         director_problems = judge(state, seat, sheet.text, game.lang)[1] if sheet.text else []
         if sheet.trouble:
             director_problems = [sheet.trouble]
-        orders[seat] = order
+        if sheet.text:
+            orders[seat] = order  # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5)
         archive[seat] = {"text": sheet.text, "used": format_order(order, lang) if order.steps or order.day else "",
                          "problems": problems, "problems_director": director_problems, "bad": bad,
                          "ticked": sheet.ticked, "stamp": sheet.stamp}
@@ -109,18 +136,19 @@ def read_orders(game: Game, cur: Entry, progress: Callable[[str], None] | None =
 def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder: str = "sheetgm",
             progress: Callable[[str], None] | None = None) -> ResolveReport:
     entries, lock = read_director(game)
-    cur, due = _due(game, entries, stage)
+    cur, due, deadline = _due(game, entries, stage)
     if due is None:
         st = cur.state(game.board)
         return ResolveReport(stage or cur.key, "nothing", winner=st.winner)
     if dry_run:
-        return _dry_run(game, cur, due, progress)
+        return _dry_run(game, cur, due, deadline, progress)
     take_lock(game, lock, holder)
     try:
         if cur.status == RESOLVED:
             warnings = publish(game, cur, entries, None, progress)
             return _report(game, cur, "republished", warnings)
         sheets, orders, archive, warnings = read_orders(game, cur, progress)
+        early = _early_or_wait(game, cur, due, deadline, archive)
         state = cur.state(game.board)
         new, events = resolve_stage(state, orders, game.cfg.seed, priority(sheets))
         entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in archive.items()}), new.digest(),
@@ -129,7 +157,7 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         game.gateway.write(DIRECTOR, [entry.op(game.lang)])  # the journal row, before publishing
         entries = [*entries, entry]
         warnings += publish(game, entry, entries, sheets, progress)
-        return _report(game, entry, "resolved", warnings)
+        return _report(game, entry, "resolved-early" if early else "resolved", warnings)
     except BaseException:
         _try_release(game)
         raise
@@ -147,11 +175,13 @@ def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> Resol
     return ResolveReport(entry.key, action, public_log(entry.events(), game.lang), warnings, winner=st.winner)
 
 
-def _dry_run(game: Game, cur: Entry, due: str, progress: Callable[[str], None] | None) -> ResolveReport:
+def _dry_run(game: Game, cur: Entry, due: str, deadline: datetime | None,
+             progress: Callable[[str], None] | None) -> ResolveReport:
     if cur.status == RESOLVED:
         return ResolveReport(due, "dry-run", public_log(cur.events(), game.lang),
                              [render(game.lang, "svc.pending_publish", stage=due)])
-    sheets, orders, _archive, warnings = read_orders(game, cur, progress)
+    sheets, orders, archive, warnings = read_orders(game, cur, progress)
+    _early_or_wait(game, cur, due, deadline, archive)
     new, events = resolve_stage(cur.state(game.board), orders, game.cfg.seed, priority(sheets))
     reports = {game.alias(s): report(new, events, s, game.seat_lang(s)) for s in game.seats}
     return ResolveReport(due, "dry-run", public_log(events, game.lang), warnings, reports, new.winner)
