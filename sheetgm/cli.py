@@ -148,7 +148,9 @@ def check_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
 def resolve_cmd(
     game: GameOpt = Path("."),
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would be published; write nothing.")] = False,
-    stage: Annotated[str | None, typer.Option(help="Resolve only this stage (e.g. N2-hunter).")] = None,
+    stage: Annotated[str | None, typer.Option(
+        help="Resolve this stage now, even before its deadline: a key (N2-hunter), or a camp (survivor, hunter) "
+             "meaning the stage due if it is that camp's.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve the stage that is due (survivors, then hunters) and publish it, safely and idempotently."""
