@@ -304,7 +304,7 @@ class _Painter:
         y = float(self.geo.margin)
         step = LINE * s
         pr = v.progress
-        title = self.board.title if self.font.cjk and self.board.title else self.board.name
+        title = self.board.title if lang == "zh" and self.board.title else self.board.name
         texts = {
             "title": render(lang, "render.title", map=title),
             "stage": render(lang, "render.after", night=v.after[0], stage=name(lang, "word", v.after[1]))
