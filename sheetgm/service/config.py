@@ -10,7 +10,7 @@
     director_email = "gm@example.com"       # google only
     service_account = "bot@proj.iam.gserviceaccount.com"
     [options]                   # engine options (crack_target, key_drop, ...)
-    [deadlines]                 # stage key -> ISO time; a stage is not resolved before it
+    [deadlines]                 # stage key -> ISO time; before it a stage resolves only once its camp has all submitted
     "N1-survivor" = "2024-05-01T21:00:00+08:00"
     [[roster]]
     alias = "小明"; camp = "survivor"; lang = "zh"; email = "..."; role = "doctor" (optional)
