@@ -8,7 +8,8 @@ rendered; so BBCode and plain text always say the same.
 Discuz has no [hr]: a rule is a line of ``─``. The director's reserved red
 (#FF0000) and enlarged size are used only for the director's own headings (the
 title and the game-over banner) and for red cards; text that comes from
-players (aliases, reasons) is escaped so it can never open a tag.
+players (aliases, reasons) is escaped so it can never open a tag (in the plain
+text too: a forum reads BBCode in whatever is pasted).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def to_bbcode(doc: Sequence[Block]) -> str:
 def to_plain(doc: Sequence[Block]) -> str:
     out: list[str] = []
     for b in doc:
-        texts = ["".join(s.text for s in ln) for ln in b.lines]
+        texts = [escape("".join(s.text for s in ln)) for ln in b.lines]
         if b.kind == "title":
             out += [f"【{t}】" for t in texts]
         elif b.kind == "heading":
