@@ -11,13 +11,13 @@ from collections.abc import Callable
 
 from sheetgm.backends.errors import AccessError, MissingWorkbookError
 from sheetgm.backends.port import Op, SetValues
-from sheetgm.core.observe import report
 from sheetgm.core.texts import render
 from sheetgm.service import layout as L
 from sheetgm.service import playersheet as P
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import PUBLISHED, Entry, release_op
+from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.publicsheet import director_ops, public_ops
+from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
 from sheetgm.service.stages import key_of_index, parse_key
 
@@ -49,18 +49,18 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     lang = game.seat_lang(seat)
     state, events = entry.state(game.board), entry.events()
     night, _stage = parse_key(entry.key)
-    ops: list[Op] = [P.results_op(lang, entry.key, report(state, events, seat, lang))]
+    ops: list[Op] = [P.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang))]
     info = entry.orders().get(seat)
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time[:16].replace("T", " "))
         ops += [P.status_op(lang, night, status, problems), P.freeze_op(lang, night, game.editors())]
     if sheet is not None:
-        by_key = {e.key: e for e in entries}
+        by_key = {e.key: e for e in entries if e.status != SUPERSEDED}
         for row in P.edited_rows(sheet.results):
             old = by_key.get(key_of_index(row - 1))
             if old is None or old.key == entry.key:
                 continue
-            text = report(old.state(game.board), old.events(), seat, lang)
+            text = report_text(game, old, entries, seat, lang)
             ops.append(P.results_op(lang, old.key, text))
             warnings.append(render(game.lang, "svc.results_edited", alias=game.alias(seat), seat=seat,
                                    cell=f"{L.tab(lang, 'results')}!B{row}"))
@@ -84,7 +84,8 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
                                    reason=exc.message(game.lang)))
         step(player_key(seat))
     state, events, lang = entry.state(game.board), entry.events(), game.lang
-    game.gateway.write(PUBLIC, public_ops(state, events, entry.key, lang, formats))
+    game.gateway.write(PUBLIC, public_ops(state, events, entry.key, lang, formats)
+                       + public_correction_ops(game, entry, entries))
     step(PUBLIC)
     emails = [s.email for s in game.cfg.roster]
     final = director_ops(state, events, entry.key, lang, len(game.seats), entry.orders())

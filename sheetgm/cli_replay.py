@@ -1,0 +1,108 @@
+"""Rollback and verify on the command line (thin: one service call each)."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from sheetgm.core.errors import SheetgmError
+
+GameOpt = Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")]
+
+
+def _fail(message: str) -> None:
+    typer.echo(message, err=True)
+    raise typer.Exit(1)
+
+
+def _lang_of(path: Path) -> str:
+    """The director's language from the config if it can be read, else Chinese (the default)."""
+    try:
+        from sheetgm.service.config import load_config
+
+        return load_config(path).lang
+    except SheetgmError:
+        return "zh"
+
+
+def _open(path: Path) -> Any:
+    from sheetgm.service.game import open_game
+
+    return open_game(path)
+
+
+def _emit(as_json: bool, data: Any, text: str) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text)
+
+
+def rolled_back(lang: str, rep: Any) -> str:
+    from sheetgm.core.texts import render
+
+    lines = [render(lang, "replay.cli.rolled_back", stage=rep.stage, n=len(rep.superseded),
+                    keys=", ".join(rep.superseded), restored=rep.restored)]
+    if rep.reopened:
+        who = ", ".join(f"{alias} (N{'/N'.join(str(n) for n in nights)})" for alias, nights in rep.reopened.items())
+        lines.append(render(lang, "replay.cli.reopened", who=who))
+    lines.append(render(lang, "replay.cli.next", stage=rep.stage))
+    lines += [f"! {w}" for w in rep.warnings]
+    return "\n".join(lines)
+
+
+def verified(lang: str, rep: Any) -> str:
+    from sheetgm.core.texts import render
+
+    lines = []
+    for s in rep.stages:
+        lines.append(render(lang, "replay.cli.ok" if s.ok else "replay.cli.bad", stage=s.stage))
+        lines += [f"      - {p.message}" for p in s.problems]
+    if rep.ok:
+        lines.append(render(lang, "replay.cli.all_ok", n=len(rep.stages), skipped=len(rep.skipped)))
+    else:
+        lines.append(render(lang, "replay.cli.first_bad", stage=rep.first_difference, n=len(rep.differing),
+                            stages=", ".join(rep.differing)))
+    return "\n".join(lines)
+
+
+def rollback_cmd(
+    stage: Annotated[str, typer.Argument(help="The first stage to undo, e.g. N2-survivor (N2 alone means "
+                                              "N2-survivor); every later stage is undone too.")],
+    reason: Annotated[str, typer.Option("--reason", "-r", help="Why (journaled; players see it in the "
+                                                               "corrections).")],
+    game: GameOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Roll back a stage and everything after it (R-DIR-2): rows marked superseded, orders editable again."""
+    from sheetgm.service.rollback import rollback
+
+    lang = _lang_of(game)
+    try:
+        rep = rollback(_open(game), stage, reason, holder=f"sheetgm@{socket.gethostname()}")
+    except SheetgmError as exc:
+        _fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), rolled_back(lang, rep))
+
+
+def verify_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Replay the whole game from the journal's orders and seeds; exit 1 if any stage differs."""
+    from sheetgm.service.verify import verify
+
+    lang = _lang_of(game)
+    try:
+        rep = verify(_open(game))
+    except SheetgmError as exc:
+        _fail(exc.message(lang))
+        return
+    _emit(as_json, rep.to_dict(), verified(lang, rep))
+    if not rep.ok:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("rollback")(rollback_cmd)
+    app.command("verify")(verify_cmd)
