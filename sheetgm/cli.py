@@ -231,6 +231,9 @@ cli_map.register(app)
 from sheetgm import cli_desk  # noqa: E402
 
 cli_desk.register(app)
+from sheetgm import cli_replay  # noqa: E402
+
+cli_replay.register(app)
 
 
 def main() -> None:
