@@ -66,10 +66,10 @@ def test_check_before_the_deadline_names_who_has_not_submitted_and_nothing_more(
     assert log_cells(game)[0][2] == render("zh", "sheet.remind.head")
     # the player's own status cell, in their language, with the deadline in the game's zone
     empty, unticked, done = orders_row(game, 2), orders_row(game, 3), orders_row(game, 1)
-    assert "⏰" in empty[L.O_STATUS] and SHOWN in empty[L.O_STATUS] and "原地不动" in empty[L.O_STATUS]
+    assert "⚑" in empty[L.O_STATUS] and SHOWN in empty[L.O_STATUS] and "原地不动" in empty[L.O_STATUS]
     assert "Reminder" in unticked[L.O_STATUS] and SHOWN in unticked[L.O_STATUS]
     assert "stay and do nothing" not in unticked[L.O_STATUS]  # an unticked order is still carried out
-    assert "⏰" not in done[L.O_STATUS] and done[L.O_STATUS].startswith("✔")
+    assert "⚑" not in done[L.O_STATUS] and done[L.O_STATUS].startswith("✔")
 
 
 def test_a_repeated_check_overwrites_the_stages_line(gw, tmp_path: Path, clock) -> None:
@@ -85,14 +85,14 @@ def test_a_repeated_check_overwrites_the_stages_line(gw, tmp_path: Path, clock) 
     assert len(log_cells(game)) == rows_before
     line = reminder_line(game)
     assert "全部已提交" in line and "05-01 20:30" in line and "S2" not in line
-    assert "⏰" not in orders_row(game, 2)[L.O_STATUS]
+    assert "⚑" not in orders_row(game, 2)[L.O_STATUS]
 
 
 def test_no_reminder_without_a_deadline(gw, tmp_path: Path, clock) -> None:
     game = make_game(tmp_path, gw, clock)
     rep = check(game)
     assert rep.deadline is None and rep.reminded == []
-    assert "⏰" not in orders_row(game, 2)[L.O_STATUS]
+    assert "⚑" not in orders_row(game, 2)[L.O_STATUS]
     assert all(len(row) < 3 for row in log_cells(game))
 
 
@@ -103,7 +103,7 @@ def test_no_reminder_after_the_deadline(gw, tmp_path: Path, clock) -> None:
     rep = check(game)
     assert rep.deadline is None and rep.reminded == []
     assert snapshot(game)[PUBLIC] == before
-    assert "⏰" not in orders_row(game, 2)[L.O_STATUS]
+    assert "⚑" not in orders_row(game, 2)[L.O_STATUS]
 
 
 def test_the_reminder_line_survives_the_resolve_of_its_stage(gw, tmp_path: Path, clock) -> None:
