@@ -17,9 +17,10 @@ from sheetgm.core.setup import SeatSpec, new_game
 from sheetgm.core.state import Passage, State
 from sheetgm.notation.mapfile import ready_map
 from sheetgm.render import draw as D
+from sheetgm.render import fonts
 from sheetgm.render.fonts import DEFAULT, find_font
 from sheetgm.render.game_map import game_map
-from sheetgm.render.views import director_view, player_view, public_view
+from sheetgm.render.views import MapView, director_view, player_view, public_view
 from sheetgm.service.demo import demo
 from sheetgm.service.game import open_game
 
@@ -53,8 +54,8 @@ def pixels(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def draw(board: Board, view: object, lang: str = "zh") -> Image.Image:
-    return pixels(D.draw_map(board, view, S, lang, font=DEFAULT))  # type: ignore[arg-type]
+def draw(board: Board, view: MapView, lang: str = "zh") -> Image.Image:
+    return pixels(D.draw_map(board, view, S, lang, font=DEFAULT))
 
 
 def centre(tile: Tile) -> tuple[int, int]:
@@ -264,6 +265,21 @@ def test_the_found_font_draws_chinese_or_is_the_default(board: Board, state: Sta
     if font.cjk:
         en = D.draw_map(board, public_view(state), S, "en", font=font)
         assert en != png  # the labels really are Chinese
+
+
+def test_no_font_on_the_machine_is_not_an_error(board: Board, state: State, monkeypatch: pytest.MonkeyPatch,
+                                                 tmp_path: Path) -> None:
+    junk = tmp_path / "broken.ttf"
+    junk.write_bytes(b"not a font")
+    monkeypatch.setattr(fonts, "_candidates", lambda: [str(junk), str(tmp_path / "missing.ttc")])
+    fonts.find_font.cache_clear()
+    try:
+        assert fonts.find_font() == DEFAULT
+        png = D.draw_map(board, director_view(state), S, "zh")
+        assert pixels(png).size == (D.geometry(board, director_view(state), S).width,
+                                    D.geometry(board, director_view(state), S).height)
+    finally:
+        fonts.find_font.cache_clear()
 
 
 # -- the game and the command ---------------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ def _usable(path: str) -> FontChoice | None:
             break
         if not _draws_cjk(font):
             continue
-        family = " ".join(font.getname() or ())
+        family = " ".join(part for part in font.getname() if part)
         if "SC" in family.split() or "GB" in family:
             return FontChoice(path, index)
         best = best or FontChoice(path, index)

@@ -121,18 +121,19 @@ def player_view(state: State, seat: int, events: Iterable[Event] = ()) -> MapVie
     pieces = [_piece(state, seat, you=True)] if p.in_play else []
     pieces += [_piece(state, r.seat) for r in state.players.values()
                if r.in_play and r.flags.get("robot_of") == seat]
-    extra: dict[str, object] = {}
+    view = replace(base, passages=own, pieces=tuple(pieces), viewer=p.alias)
     if p.is_hunter:
         noise, night = last_briefing((e for e in events if e.visible_to(seat)), seat)
-        extra = {"noise": noise, "noise_night": night}
-    elif p.in_play:
-        t = p.pos
-        extra = {
-            "chests": ((t, state.chests.get(t)),) if t in state.board.chests else (),
-            "lying": ((t, tuple(state.lying[t])),) if state.lying.get(t) else (),
-            "keys": ((t, state.keys_on[t]),) if state.keys_on.get(t) else (),
-        }
-    return replace(base, passages=own, pieces=tuple(pieces), viewer=p.alias, **extra)  # type: ignore[arg-type]
+        return replace(view, noise=noise, noise_night=night)
+    if not p.in_play:
+        return view
+    t = p.pos
+    return replace(
+        view,
+        chests=((t, state.chests.get(t)),) if t in state.board.chests else (),
+        lying=((t, tuple(state.lying[t])),) if state.lying.get(t) else (),
+        keys=((t, state.keys_on[t]),) if state.keys_on.get(t) else (),
+    )
 
 
 def trails(events: Iterable[Event], state: State) -> tuple[Trail, ...]:
