@@ -127,6 +127,12 @@ class _Painter:
     def alias(self, p: Piece | Trail) -> str:
         return p.alias if self.font.cjk or p.alias.isascii() else f"#{p.seat}"
 
+    def viewer(self) -> str:
+        mine = [p for p in self.view.pieces if p.you]
+        if mine:
+            return self.alias(mine[0])
+        return self.label(self.view.viewer)
+
     def text(self, xy: tuple[float, float], text: str, size: float, fill: str = TEXT, anchor: str = "la") -> None:
         self.d.text(xy, self.label(text), font=self.f(size), fill=fill, anchor=anchor)
 
@@ -309,7 +315,7 @@ class _Painter:
             "title": render(lang, "render.title", map=title),
             "stage": render(lang, "render.after", night=v.after[0], stage=name(lang, "word", v.after[1]))
             if v.after else render(lang, "render.stage_line", night=v.night, stage=name(lang, "word", v.stage)),
-            "view": render(lang, f"render.view.{v.kind}", alias=self.label(v.viewer) if v.viewer else ""),
+            "view": render(lang, f"render.view.{v.kind}", alias=self.viewer()),
             "progress": render(lang, "render.progress", progress=pr.progress, target=pr.target),
             "gates": render(lang, "render.gates_on" if pr.gates_powered else "render.gates_off"),
             "tally": render(lang, "render.tally", escaped=pr.escaped, eliminated=pr.eliminated),
