@@ -1,0 +1,179 @@
+"""Rollback (R-DIR-2) on memory, xlsx and the Google fake: three nights, night 2 undone and resolved again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from svc_helpers import cells, make_game, orders_row, roster, state_of, write_order
+
+from sheetgm.core.errors import SheetgmError
+from sheetgm.service import layout as L
+from sheetgm.service.errors import ServiceError
+from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
+from sheetgm.service.journal import PUBLISHED, SUPERSEDED, read_director
+from sheetgm.service.resolve import resolve
+from sheetgm.service.rollback import HISTORY_FIRST_ROW, rollback, stage_arg
+from sheetgm.service.verify import verify
+
+REASON = "S1 的第 2 夜指令被误读"
+LATER = ["N2-survivor", "N2-hunter", "N3-survivor", "N3-hunter"]
+
+
+def play(game: Game, survivor_orders: dict[int, dict[int, str]], nights: int = 3) -> None:
+    """Resolve ``nights`` nights: survivors' orders by night and seat (default: search), the hunter listens."""
+    for night in range(1, nights + 1):
+        for seat in (1, 2, 3):
+            write_order(game, seat, survivor_orders.get(night, {}).get(seat, "搜索"), night=night)
+        assert resolve(game).action == "resolved"
+        write_order(game, 4, "聆听", night=night)
+        assert resolve(game).action == "resolved"
+
+
+def results(game: Game, seat: int) -> dict[str, str]:
+    lang = game.seat_lang(seat)
+    rows = cells(game, player_key(seat), L.rng(L.tab(lang, "results"), "A2:B20"))
+    return {r[0]: r[1] for r in rows if r}
+
+
+def public_log_rows(game: Game) -> dict[str, list[str]]:
+    rows = cells(game, PUBLIC, L.rng(L.tab(game.lang, "log"), "A2:C20"))
+    return {r[0]: list(r[1:]) + [""] * (3 - len(r)) for r in rows if r}
+
+
+def frozen(game: Game, seat: int) -> set[str]:
+    return {p.description for p in game.gateway.protections(player_key(seat)) if "frozen" in p.description}
+
+
+def test_roll_back_night_two_and_republish_only_the_changed_reports(gw, tmp_path: Path) -> None:
+    game = make_game(tmp_path, gw)
+    play(game, {})
+    assert verify(game).ok
+    before = {s: results(game, s) for s in game.seats}
+    public_before = public_log_rows(game)
+
+    rep = rollback(game, "N2-survivor", REASON)
+
+    assert rep.superseded == LATER and rep.restored == "N1-hunter"
+    assert rep.reopened == {"S1": [2, 3], "S2": [2, 3], "S3": [2, 3], "H1": [2, 3]}
+    entries, lock = read_director(game)
+    assert not lock or not lock[0]
+    old = [e for e in entries if e.status == SUPERSEDED]
+    assert sorted(e.key for e in old) == sorted(LATER * 2)  # marked in place, and copied below the desk rows
+    assert all(e.note == REASON for e in old)
+    st = state_of(game)
+    assert (st.night, st.stage) == (2, "survivor")
+    # the orders of nights 2 and 3 can be edited again; night 1 stays frozen
+    assert frozen(game, 1) == {"sheetgm:frozen:N1"}
+    assert REASON in orders_row(game, 1, night=2)[L.O_STATUS]
+    # the public log marks the superseded lines, night 1 untouched
+    marked = public_log_rows(game)
+    for key in LATER:
+        assert marked[key][0].startswith(f"【已撤销（回滚：{REASON}）】") and public_before[key][0] in marked[key][0]
+    assert marked["N1-survivor"] == public_before["N1-survivor"]
+    assert verify(game).ok
+
+    write_order(game, 1, "移动 E3", night=2)  # the corrected order
+    for key in LATER:
+        assert resolve(game).stage == key
+
+    after = {s: results(game, s) for s in game.seats}
+    for seat in game.seats:
+        for key in ("N1-survivor", "N1-hunter"):
+            assert after[seat][key] == before[seat][key]
+    changed = {(s, k) for s in game.seats for k in LATER if after[s][k] != before[s][k]}
+    assert changed == {(1, k) for k in LATER}  # only S1 saw something else
+    for key in LATER:
+        assert after[1][key].startswith(f"【更正】{REASON}\n")
+        assert "E3" in after[1][key] and "E3" not in before[1][key]
+        for seat in (2, 3, 4):
+            assert "更正" not in after[seat][key]
+    assert public_log_rows(game) == public_before  # nothing public changed: the lines read as before
+    assert frozen(game, 1) == {"sheetgm:frozen:N1", "sheetgm:frozen:N2", "sheetgm:frozen:N3"}
+    entries, _ = read_director(game)
+    live = [e for e in entries if e.status != SUPERSEDED]
+    assert [e.key for e in live][-4:] == LATER and all(e.status == PUBLISHED for e in live)
+    assert sum(e.status == SUPERSEDED for e in entries) == 4  # the copies; the fixed rows hold the new stages
+    check = verify(game)
+    assert check.ok and sorted(check.skipped) == sorted(LATER)
+
+
+def test_a_changed_public_line_is_corrected_and_the_old_one_kept(gw, tmp_path: Path) -> None:
+    game = make_game(tmp_path, gw, roster=roster(langs={2: "en"}))
+    play(game, {1: {2: "移动 G4，移动 G3，移动 H3"}}, nights=2)  # the Mechanic stands on the H3 generator
+    before = public_log_rows(game)
+    rollback(game, "N2", "the Mechanic cracked, she did not search")
+    write_order(game, 2, "crack", night=2)
+    resolve(game)
+    resolve(game)
+    log = public_log_rows(game)
+    text, old = log["N2-survivor"][0], log["N2-survivor"][1]
+    assert text.startswith("【更正】the Mechanic cracked, she did not search\n") and "2/6" in text
+    assert old.startswith("【已撤销（回滚：the Mechanic cracked") and before["N2-survivor"][0] in old
+    assert log["N1-survivor"] == before["N1-survivor"]
+    s2 = results(game, 2)["N2-survivor"]
+    assert s2.startswith("[Correction] the Mechanic cracked, she did not search\n")
+    head = cells(game, PUBLIC, L.rng(L.tab(game.lang, "log"), "C1"))
+    assert head == [["更正前的版本"]]
+    assert verify(game).ok
+
+
+def test_rolling_back_the_hunter_stage_reopens_only_the_hunters_row(tmp_path: Path) -> None:
+    from sheetgm.backends.memory import MemoryGateway
+
+    game = make_game(tmp_path, MemoryGateway())
+    play(game, {}, nights=2)
+    rep = rollback(game, "N2-hunter", "wrong tile")
+    assert rep.superseded == ["N2-hunter"] and rep.reopened == {"H1": [2]}
+    assert frozen(game, 4) == {"sheetgm:frozen:N1"}
+    assert frozen(game, 1) == {"sheetgm:frozen:N1", "sheetgm:frozen:N2"}
+    st = state_of(game)
+    assert (st.night, st.stage) == (2, "hunter")
+    assert resolve(game).stage == "N2-hunter"
+    assert verify(game).ok
+
+
+def test_a_second_rollback_keeps_every_superseded_version(tmp_path: Path) -> None:
+    from sheetgm.backends.memory import MemoryGateway
+
+    game = make_game(tmp_path, MemoryGateway())
+    play(game, {}, nights=1)
+    rollback(game, "N1-survivor", "first")
+    resolve(game)
+    rollback(game, "N1-survivor", "second")
+    entries, _ = read_director(game)
+    notes = sorted(e.note for e in entries if e.status == SUPERSEDED)
+    # fixed rows: N1-survivor (second), N1-hunter (first, never resolved again); copies: first, first, second
+    assert notes == ["first", "first", "first", "second", "second"]
+    rows = cells(game, DIRECTOR, L.rng(L.tab(game.lang, "journal"), f"A{HISTORY_FIRST_ROW}:B{HISTORY_FIRST_ROW + 3}"))
+    assert [r[:2] for r in rows] == [["N1-survivor", SUPERSEDED], ["N1-hunter", SUPERSEDED],
+                                     ["N1-survivor", SUPERSEDED]]
+    assert verify(game).ok
+
+
+def test_what_cannot_be_rolled_back_is_named(tmp_path: Path) -> None:
+    from sheetgm.backends.memory import MemoryGateway
+
+    game = make_game(tmp_path, MemoryGateway())
+    play(game, {}, nights=1)
+    with pytest.raises(ServiceError) as no_reason:
+        rollback(game, "N1-survivor", "  ")
+    assert "--reason" in no_reason.value.message("en")
+    with pytest.raises(ServiceError) as setup:
+        rollback(game, "N0-setup", "x")
+    assert "N0-setup" in setup.value.message("en")
+    with pytest.raises(ServiceError) as later:
+        rollback(game, "N3-survivor", "x")
+    assert "N3-survivor" in later.value.message("en") and "N1-survivor, N1-hunter" in later.value.message("en")
+    with pytest.raises(SheetgmError):
+        rollback(game, "night two", "x")
+    rollback(game, "N1-hunter", "x")
+    with pytest.raises(ServiceError) as gone:
+        rollback(game, "N1-hunter", "again")
+    assert "N1-survivor" in gone.value.message("zh")
+
+
+def test_stage_argument() -> None:
+    assert stage_arg("N2") == "N2-survivor" and stage_arg(" N3-hunter ") == "N3-hunter"
+    with pytest.raises(SheetgmError):
+        stage_arg("N0")
