@@ -153,6 +153,8 @@ def _entry(game: Game, base: State, entry: Entry, archive: dict[tuple[str, int],
         if entry.kind == "stage":
             new = _replay_stage(game, base, entry, archive, check)
         else:
+            if digest(desk.actions_of(entry)) != entry.orders_hash:
+                check.problems.append(_problem(game, "orders_hash", hash=entry.orders_hash))
             new = desk.replay(base, entry)[0]
     except (SheetgmError, StageError, ValueError, KeyError, TypeError) as exc:
         detail = exc.message(game.lang) if isinstance(exc, SheetgmError) else f"{type(exc).__name__}: {exc}"
