@@ -16,11 +16,11 @@ public log keeps the superseded text beside the corrected one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from sheetgm.backends.a1 import quote_tab
 from sheetgm.backends.errors import AccessError, MissingWorkbookError
-from sheetgm.backends.port import Op, SetValues, Unprotect
+from sheetgm.backends.port import Op, Protect, SetValues, Unprotect
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, public_log, report
 from sheetgm.core.texts import render
@@ -112,7 +112,7 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
         nights = sorted({parse_key(e.key)[0] for e in gone if e.kind == "stage" and seat in e.orders()})
         ops: list[Op] = []
         for night in nights:
-            ops.append(Unprotect(P.freeze_op(lang, night, ()).description))
+            ops.append(Unprotect(cast(Protect, P.freeze_op(lang, night, ())).description))
             ops.append(P.status_op(lang, night, render(lang, "replay.status_reopened", reason=reason), ()))
         ops += P.current_ops(state, seat, lang, events) + P.open_row_ops(state, seat, lang)
         try:

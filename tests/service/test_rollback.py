@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from svc_helpers import cells, make_game, orders_row, roster, state_of, write_order
+from svc_helpers import FlakyGateway, cells, make_game, orders_row, roster, snapshot, state_of, write_order
 
+from sheetgm.backends.memory import MemoryGateway
 from sheetgm.core.errors import SheetgmError
 from sheetgm.service import layout as L
 from sheetgm.service.errors import ServiceError
@@ -119,8 +120,6 @@ def test_a_changed_public_line_is_corrected_and_the_old_one_kept(gw, tmp_path: P
 
 
 def test_rolling_back_the_hunter_stage_reopens_only_the_hunters_row(tmp_path: Path) -> None:
-    from sheetgm.backends.memory import MemoryGateway
-
     game = make_game(tmp_path, MemoryGateway())
     play(game, {}, nights=2)
     rep = rollback(game, "N2-hunter", "wrong tile")
@@ -134,8 +133,6 @@ def test_rolling_back_the_hunter_stage_reopens_only_the_hunters_row(tmp_path: Pa
 
 
 def test_a_second_rollback_keeps_every_superseded_version(tmp_path: Path) -> None:
-    from sheetgm.backends.memory import MemoryGateway
-
     game = make_game(tmp_path, MemoryGateway())
     play(game, {}, nights=1)
     rollback(game, "N1-survivor", "first")
@@ -152,8 +149,6 @@ def test_a_second_rollback_keeps_every_superseded_version(tmp_path: Path) -> Non
 
 
 def test_what_cannot_be_rolled_back_is_named(tmp_path: Path) -> None:
-    from sheetgm.backends.memory import MemoryGateway
-
     game = make_game(tmp_path, MemoryGateway())
     play(game, {}, nights=1)
     with pytest.raises(ServiceError) as no_reason:
@@ -177,3 +172,30 @@ def test_stage_argument() -> None:
     assert stage_arg("N2") == "N2-survivor" and stage_arg(" N3-hunter ") == "N3-hunter"
     with pytest.raises(SheetgmError):
         stage_arg("N0")
+
+
+def test_a_rollback_killed_at_any_write_is_completed_by_running_it_again(tmp_path: Path) -> None:
+
+    def game_at(name: str, gateway) -> Game:  # type: ignore[no-untyped-def]
+        game = make_game(tmp_path / name, gateway)
+        play(game, {}, nights=2)
+        return game
+
+    reference = game_at("ref", MemoryGateway())
+    rollback(reference, "N2-survivor", REASON)
+    want = snapshot(reference)
+    probe = FlakyGateway(MemoryGateway())
+    game = game_at("probe", probe)
+    probe.arm(0)
+    rollback(game, "N2-survivor", REASON)
+    total = probe.writes
+    assert total == len(game.seats) + 3  # lock, each player, public, director (journal last, with the unlock)
+    for n in range(1, total + 1):
+        flaky = FlakyGateway(MemoryGateway())
+        game = game_at(f"kill{n}", flaky)
+        flaky.arm(n)
+        with pytest.raises(RuntimeError):
+            rollback(game, "N2-survivor", REASON)
+        flaky.arm(0)
+        rollback(game, "N2-survivor", REASON)
+        assert snapshot(game) == want, f"killed at write {n}"
