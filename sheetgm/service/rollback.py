@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from sheetgm.backends.a1 import quote_tab
 from sheetgm.backends.errors import AccessError, MissingWorkbookError
-from sheetgm.backends.port import Op, Protect, SetValues, Unprotect
+from sheetgm.backends.port import Op, Protect, SetBold, SetValues, Unprotect
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, public_log, report
 from sheetgm.core.texts import render
@@ -42,6 +42,7 @@ from sheetgm.service.publicsheet import public_ops
 from sheetgm.service.stages import SETUP_KEY, archive_row, journal_row, log_row, parse_key, stage_key
 
 HISTORY_FIRST_ROW = 1002  # below the stage rows (2..500) and the desk rows (501..1000) of the journal
+OLD_COL = "D"  # public Log: the superseded text of a corrected line (C holds the deadline reminders)
 UNREACHABLE = (MissingWorkbookError, AccessError)
 
 
@@ -131,7 +132,8 @@ def _public_ops(game: Game, kept: list[Entry], gone: list[Entry], reason: str) -
     # progress, cards and map of the restored state; the log rows are marked below, not rewritten
     ops = [op for op in public_ops(state, [], SETUP_KEY, lang)
            if not getattr(op, "range", "").startswith(quote_tab(log) + "!")]
-    ops.append(SetValues(L.rng(log, "C1"), ((render(lang, "replay.public_old_head"),),)))
+    ops += [SetValues(L.rng(log, f"{OLD_COL}1"), ((render(lang, "replay.public_old_head"),),)),
+            SetBold(L.rng(log, f"{OLD_COL}1"))]
     for e in gone:
         if e.kind != "stage":
             continue
@@ -207,4 +209,5 @@ def public_correction_ops(game: Game, entry: Entry, entries: list[Entry]) -> lis
     r = log_row(entry.key)
     corrected = render(lang, "replay.correction", reason=old.note or "-") + "\n" + new_text
     superseded = render(lang, "replay.superseded_mark", reason=old.note or "-") + "\n" + old_text
-    return [SetValues(L.rng(L.tab(lang, "log"), f"B{r}:C{r}"), ((corrected, superseded),))]
+    log = L.tab(lang, "log")
+    return [SetValues(L.rng(log, f"B{r}"), ((corrected,),)), SetValues(L.rng(log, f"{OLD_COL}{r}"), ((superseded,),))]

@@ -38,8 +38,9 @@ def results(game: Game, seat: int) -> dict[str, str]:
 
 
 def public_log_rows(game: Game) -> dict[str, list[str]]:
-    rows = cells(game, PUBLIC, L.rng(L.tab(game.lang, "log"), "A2:C20"))
-    return {r[0]: list(r[1:]) + [""] * (3 - len(r)) for r in rows if r}
+    """stage -> [public log (B), deadline reminder (C), superseded text (D)]."""
+    rows = cells(game, PUBLIC, L.rng(L.tab(game.lang, "log"), "A2:D20"))
+    return {r[0]: list(r[1:]) + [""] * (4 - len(r)) for r in rows if r}
 
 
 def frozen(game: Game, seat: int) -> set[str]:
@@ -108,13 +109,13 @@ def test_a_changed_public_line_is_corrected_and_the_old_one_kept(gw, tmp_path: P
     resolve(game)
     resolve(game)
     log = public_log_rows(game)
-    text, old = log["N2-survivor"][0], log["N2-survivor"][1]
+    text, old = log["N2-survivor"][0], log["N2-survivor"][2]
     assert text.startswith("【更正】the Mechanic cracked, she did not search\n") and "2/6" in text
     assert old.startswith("【已撤销（回滚：the Mechanic cracked") and before["N2-survivor"][0] in old
     assert log["N1-survivor"] == before["N1-survivor"]
     s2 = results(game, 2)["N2-survivor"]
     assert s2.startswith("[Correction] the Mechanic cracked, she did not search\n")
-    head = cells(game, PUBLIC, L.rng(L.tab(game.lang, "log"), "C1"))
+    head = cells(game, PUBLIC, L.rng(L.tab(game.lang, "log"), "D1"))
     assert head == [["更正前的版本"]]
     assert verify(game).ok
 
