@@ -5,7 +5,7 @@ from __future__ import annotations
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, name, public_log
-from sheetgm.core.state import State
+from sheetgm.core.state import Card, State
 from sheetgm.core.texts import render
 from sheetgm.service import layout as L
 from sheetgm.service import mapdraw
@@ -43,8 +43,12 @@ def progress_rows(state: State, lang: str) -> tuple[tuple[str, str], ...]:
 
 
 def card_rows(state: State, lang: str) -> tuple[tuple[str, ...], ...]:
+    def reason(c: Card) -> str:
+        text = render(lang, "desk.pub.merge_reason") if c.source == "merge" else c.reason
+        return f"{text} {render(lang, 'desk.pub.merged')}" if c.merged else text
+
     return tuple(
-        (str(c.night), state.players[c.seat].alias, name(lang, "word", c.colour), c.reason)
+        (str(c.night), state.players[c.seat].alias, name(lang, "word", c.colour), reason(c))
         for c in state.cards
     )
 
