@@ -8,7 +8,7 @@ from typing import Any
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.comments import Comment
-from openpyxl.styles import Border, Font, PatternFill, Side
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils.cell import range_boundaries
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
@@ -19,6 +19,7 @@ from sheetgm.backends.a1 import A1, cell_name, col_letters
 LISTS_TAB = "_sheetgm_lists"
 PX_PER_CHAR = 7.0  # column width unit (characters of the default font) in pixels
 PT_PER_PX = 0.75
+LINE_PT = 15.0  # height of one line of text in a wrapped cell
 _STYLE_IN = {"thin": "thin", "medium": "medium", "thick": "thick", "none": None}
 _STYLE_OUT = {"thin": "thin", "medium": "medium", "thick": "thick", "double": "thick", "mediumDashed": "medium"}
 
@@ -58,6 +59,28 @@ def set_text(ws: Worksheet, r: int, c: int, text: str) -> None:
     cell.value = text or None
     if text:
         cell.data_type = "s"  # a text starting with "=" stays text, as with Sheets' stringValue
+    if "\n" in text:
+        # Sheets shows a multi-line cell wrapped; LibreOffice and Excel need wrap and top alignment said,
+        # and LibreOffice does not grow the row itself (reports and logs are several lines long).
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        lines = text.count("\n") + 1
+        dim = ws.row_dimensions[r + 1]
+        want = wrapped_height(lines)
+        if dim.height is None or dim.height < want:
+            dim.height = want
+
+
+def wrapped_height(lines: int) -> float:
+    return min(409.0, LINE_PT * lines)
+
+
+def _grown_rows(ws: Worksheet) -> dict[int, float]:
+    """Rows whose height was set only to show wrapped text: a display detail, not part of the view."""
+    lines: dict[int, int] = {}
+    for (r, _c), cell in ws._cells.items():
+        if isinstance(cell.value, str) and "\n" in cell.value:
+            lines[r] = max(lines.get(r, 1), cell.value.count("\n") + 1)
+    return {r: wrapped_height(n) for r, n in lines.items()}
 
 
 def apply(wb: Any, ws: Worksheet, op: port.Op, rng: A1) -> None:
@@ -191,9 +214,11 @@ def view(wb: Any, ws: Worksheet) -> port.TabView:
         letters: round(dim.width * PX_PER_CHAR) for letters, dim in ws.column_dimensions.items()
         if dim.customWidth and round(dim.width * PX_PER_CHAR) != port.DEFAULT_WIDTH
     }
+    grown = _grown_rows(ws)
     heights = {
         r: round(dim.height / PT_PER_PX) for r, dim in ws.row_dimensions.items()
         if dim.height is not None and round(dim.height / PT_PER_PX) != port.DEFAULT_HEIGHT
+        and dim.height != grown.get(r)
     }
     frozen = int(ws.freeze_panes[1:]) - 1 if ws.freeze_panes and ws.freeze_panes[0] == "A" else 0
     return port.TabView(
