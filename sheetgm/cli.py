@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import socket
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,16 +9,12 @@ from typing import Annotated, Any
 
 import typer
 
+from sheetgm.cli_common import GameOpt, JsonOpt, emit, fail, holder, lang_of, open_at
 from sheetgm.core.errors import SheetgmError
 
 app = typer.Typer(help="sheetgm: a game master for the forum game 第五人格逃生.", no_args_is_help=True)
 case_app = typer.Typer(help="The rules case book (numbered cases, like the Diplomacy DATC).", no_args_is_help=True)
 app.add_typer(case_app, name="case")
-
-
-def fail(message: str) -> None:
-    typer.echo(message, err=True)
-    raise typer.Exit(1)
 
 
 @case_app.command("run")
@@ -47,24 +41,6 @@ def case_run(
 
 # -- game commands: thin, one service call each ------------------------------
 
-GameOpt = Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")]
-
-
-def _lang_of(path: Path) -> str:
-    """The director's language from the config if it can be read, else Chinese (the default)."""
-    try:
-        from sheetgm.service.config import load_config
-
-        return load_config(path).lang
-    except SheetgmError:
-        return "zh"
-
-
-def _open(path: Path) -> Any:
-    from sheetgm.service.game import open_game
-
-    return open_game(path)
 
 
 @contextmanager
@@ -81,10 +57,6 @@ def _progress(lang: str, key: str, total: int) -> Iterator[Callable[[str], None]
         yield lambda _what: bar.advance(task)
 
 
-def _emit(as_json: bool, data: dict[str, Any], text: str) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text)
-
-
 @app.command("new")
 def new_cmd(
     config: Annotated[Path | None, typer.Argument(help="The game.toml draft (default: the one in --game).")] = None,
@@ -98,7 +70,7 @@ def new_cmd(
     from sheetgm.service.config import find_config, load_config
     from sheetgm.service.new_game import new_game
 
-    lang = _lang_of(config or game)
+    lang = lang_of(config or game)
     try:
         cfg = load_config(config or find_config(game))
         gateway = None
@@ -111,7 +83,7 @@ def new_cmd(
     except SheetgmError as exc:
         fail(exc.message(lang))
         return
-    _emit(as_json, {"folder": str(game), "workbooks": urls}, present.created(made, urls))
+    emit(as_json, {"folder": str(game), "workbooks": urls}, present.created(made, urls))
 
 
 def _oauth_gateway(folder: Path, client_secrets: Path | None) -> Any:
@@ -133,15 +105,15 @@ def check_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     from sheetgm.service import present
     from sheetgm.service.check import check
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        g = _open(game)
+        g = open_at(game)
         with _progress(lang, "cli.progress_check", len(g.seats)) as step:
             rep = check(g, step)
     except SheetgmError as exc:
         fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), present.checked(lang, rep))
+    emit(as_json, rep.to_dict(), present.checked(lang, rep))
 
 
 @app.command("resolve")
@@ -157,15 +129,15 @@ def resolve_cmd(
     from sheetgm.service import present
     from sheetgm.service.resolve import resolve
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        g = _open(game)
+        g = open_at(game)
         with _progress(lang, "cli.progress_resolve", 2 * len(g.seats) + 2) as step:
-            rep = resolve(g, dry_run=dry_run, stage=stage, holder=f"sheetgm@{socket.gethostname()}", progress=step)
+            rep = resolve(g, dry_run=dry_run, stage=stage, holder=holder(), progress=step)
     except SheetgmError as exc:
         fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), present.resolved(lang, rep))
+    emit(as_json, rep.to_dict(), present.resolved(lang, rep))
 
 
 @app.command("status")
@@ -174,13 +146,13 @@ def status_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     from sheetgm.service import present
     from sheetgm.service.status import status
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        rep = status(_open(game))
+        rep = status(open_at(game))
     except SheetgmError as exc:
         fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), present.statused(lang, rep))
+    emit(as_json, rep.to_dict(), present.statused(lang, rep))
 
 
 @app.command("audit")
@@ -189,13 +161,13 @@ def audit_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     from sheetgm.service import present
     from sheetgm.service.audit import audit
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        rep = audit(_open(game))
+        rep = audit(open_at(game))
     except SheetgmError as exc:
         fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), present.audited(lang, rep))
+    emit(as_json, rep.to_dict(), present.audited(lang, rep))
     if not rep.ok:
         raise typer.Exit(1)
 
@@ -222,7 +194,7 @@ def demo_cmd(
     except SheetgmError as exc:
         fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), present.demoed(lang, rep))
+    emit(as_json, rep.to_dict(), present.demoed(lang, rep))
 
 
 from sheetgm import cli_map  # noqa: E402

@@ -2,49 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import socket
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
+from sheetgm.cli_common import GameOpt, JsonOpt, emit, fail, holder, lang_of, open_at
 from sheetgm.core.errors import SheetgmError
 
-GameOpt = Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")]
 ReasonOpt = Annotated[str, typer.Option("--reason", "-r", help="Why (journaled and shown in the public log).")]
 
 card_app = typer.Typer(help="Penalty cards (R-CARD): give, list, lurking proposals.", no_args_is_help=True)
-
-
-def _fail(message: str) -> None:
-    typer.echo(message, err=True)
-    raise typer.Exit(1)
-
-
-def _lang_of(path: Path) -> str:
-    """The director's language from the config if it can be read, else Chinese (the default)."""
-    try:
-        from sheetgm.service.config import load_config
-
-        return load_config(path).lang
-    except SheetgmError:
-        return "zh"
-
-
-def _open(path: Path) -> Any:
-    from sheetgm.service.game import open_game
-
-    return open_game(path)
-
-
-def _emit(as_json: bool, data: Any, text: str) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text)
-
-
-def _holder() -> str:
-    return f"sheetgm@{socket.gethostname()}"
 
 
 def override_cmd(
@@ -59,13 +27,13 @@ def override_cmd(
     """Director's override (R-DIR-1) between stages: journaled, in the public log, the player's sheet updated."""
     from sheetgm.service import desk
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        rep = desk.override(_open(game), target, field, value, reason, holder=_holder())
+        rep = desk.override(open_at(game), target, field, value, reason, holder=holder())
     except SheetgmError as exc:
-        _fail(exc.message(lang))
+        fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), desk.describe(lang, rep))
+    emit(as_json, rep.to_dict(), desk.describe(lang, rep))
 
 
 @card_app.command("give")
@@ -81,13 +49,13 @@ def card_give(
     """Give a card: three blue merge into a yellow, three yellow into a red; a red card sends the player off."""
     from sheetgm.service import desk
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        rep = desk.give(_open(game), alias, colour, reason, declare_loss, holder=_holder())
+        rep = desk.give(open_at(game), alias, colour, reason, declare_loss, holder=holder())
     except SheetgmError as exc:
-        _fail(exc.message(lang))
+        fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), desk.describe(lang, rep))
+    emit(as_json, rep.to_dict(), desk.describe(lang, rep))
 
 
 @card_app.command("list")
@@ -95,13 +63,13 @@ def card_list(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Every card given so far (merged ones marked)."""
     from sheetgm.service import desk
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        rows = desk.cards(_open(game))
+        rows = desk.cards(open_at(game))
     except SheetgmError as exc:
-        _fail(exc.message(lang))
+        fail(exc.message(lang))
         return
-    _emit(as_json, rows, desk.describe_cards(lang, rows))
+    emit(as_json, rows, desk.describe_cards(lang, rows))
 
 
 def _posts(items: list[str]) -> dict[str, int]:
@@ -132,14 +100,14 @@ def card_lurking(
     """Record a day's post counts and votes; propose the lurking yellow cards (R-CARD-4)."""
     from sheetgm.service import desk
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        rep = desk.lurking(_open(game), day, _posts(posts or []), no_vote or [], accelerated, apply,
-                           holder=_holder())
+        rep = desk.lurking(open_at(game), day, _posts(posts or []), no_vote or [], accelerated, apply,
+                           holder=holder())
     except SheetgmError as exc:
-        _fail(exc.message(lang))
+        fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), desk.describe_lurking(lang, rep))
+    emit(as_json, rep.to_dict(), desk.describe_lurking(lang, rep))
 
 
 def publish_cmd(
@@ -153,13 +121,13 @@ def publish_cmd(
     from sheetgm.service import desk
     from sheetgm.service.errors import ServiceError
 
-    director = _lang_of(game)
+    director = lang_of(game)
     try:
         if lang is not None and lang not in ("zh", "en"):
             raise ServiceError("err.desk.bad_lang", lang=lang)
-        text = desk.announcement(_open(game), stage, fmt, lang)
+        text = desk.announcement(open_at(game), stage, fmt, lang)
     except SheetgmError as exc:
-        _fail(exc.message(director))
+        fail(exc.message(director))
         return
     if out is None:
         typer.echo(text, nl=False)
@@ -183,7 +151,7 @@ def schedule_cmd(
     from sheetgm.schedule import schedule_command_output
     from sheetgm.service.errors import ServiceError
 
-    lang = _lang_of(game) if game is not None else "zh"
+    lang = lang_of(game) if game is not None else "zh"
     try:
         pairs: dict[str, str] = {}
         for text in deadline or []:
@@ -195,7 +163,7 @@ def schedule_cmd(
         typer.echo(schedule_command_output(path, deadlines=pairs or None, tz=tz, offset_minutes=offset,
                                            use_timezone_key=timezone_key), nl=False)
     except SheetgmError as exc:
-        _fail(exc.message(lang))
+        fail(exc.message(lang))
 
 
 def register(app: typer.Typer) -> None:

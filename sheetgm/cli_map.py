@@ -8,16 +8,8 @@ from typing import Annotated
 
 import typer
 
+from sheetgm.cli_common import lang_of
 from sheetgm.core.errors import SheetgmError
-
-
-def _lang_of(path: Path) -> str:
-    try:
-        from sheetgm.service.config import load_config
-
-        return load_config(path).lang
-    except SheetgmError:
-        return "zh"
 
 
 def default_out(stage: str, view: str, alias: str | None) -> Path:
@@ -46,7 +38,7 @@ def register(app: typer.Typer) -> None:
         from sheetgm.render.game_map import game_map, write_png
         from sheetgm.service.game import open_game
 
-        director_lang = _lang_of(game)
+        director_lang = lang_of(game)
         if lang is not None and lang not in ("zh", "en"):
             typer.echo(f"--lang must be zh or en, not {lang}", err=True)
             raise typer.Exit(1)

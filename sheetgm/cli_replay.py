@@ -2,42 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import socket
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from sheetgm.cli_common import GameOpt, JsonOpt, emit, fail, holder, lang_of, open_at
 from sheetgm.core.errors import SheetgmError
-
-GameOpt = Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")]
-
-
-def _fail(message: str) -> None:
-    typer.echo(message, err=True)
-    raise typer.Exit(1)
-
-
-def _lang_of(path: Path) -> str:
-    """The director's language from the config if it can be read, else Chinese (the default)."""
-    try:
-        from sheetgm.service.config import load_config
-
-        return load_config(path).lang
-    except SheetgmError:
-        return "zh"
-
-
-def _open(path: Path) -> Any:
-    from sheetgm.service.game import open_game
-
-    return open_game(path)
-
-
-def _emit(as_json: bool, data: Any, text: str) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text)
 
 
 def rolled_back(lang: str, rep: Any) -> str:
@@ -79,26 +50,26 @@ def rollback_cmd(
     """Roll back a stage and everything after it (R-DIR-2): rows marked superseded, orders editable again."""
     from sheetgm.service.rollback import rollback
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        rep = rollback(_open(game), stage, reason, holder=f"sheetgm@{socket.gethostname()}")
+        rep = rollback(open_at(game), stage, reason, holder=holder())
     except SheetgmError as exc:
-        _fail(exc.message(lang))
+        fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), rolled_back(lang, rep))
+    emit(as_json, rep.to_dict(), rolled_back(lang, rep))
 
 
 def verify_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Replay the whole game from the journal's orders and seeds; exit 1 if any stage differs."""
     from sheetgm.service.verify import verify
 
-    lang = _lang_of(game)
+    lang = lang_of(game)
     try:
-        rep = verify(_open(game))
+        rep = verify(open_at(game))
     except SheetgmError as exc:
-        _fail(exc.message(lang))
+        fail(exc.message(lang))
         return
-    _emit(as_json, rep.to_dict(), verified(lang, rep))
+    emit(as_json, rep.to_dict(), verified(lang, rep))
     if not rep.ok:
         raise typer.Exit(1)
 

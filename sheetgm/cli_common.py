@@ -1,0 +1,47 @@
+"""What every command module shares: the --game/--json options, the one-line
+error exit, the director's language, and the lock holder's name."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from sheetgm.core.errors import SheetgmError
+
+GameOpt = Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")]
+
+
+def fail(message: str) -> None:
+    """Print one line to stderr and exit 1 (the message is already in the user's language)."""
+    typer.echo(message, err=True)
+    raise typer.Exit(1)
+
+
+def lang_of(path: Path) -> str:
+    """The director's language from the config if it can be read, else Chinese (the default)."""
+    try:
+        from sheetgm.service.config import load_config
+
+        return load_config(path).lang
+    except SheetgmError:
+        return "zh"
+
+
+def open_at(path: Path) -> Any:
+    from sheetgm.service.game import open_game
+
+    return open_game(path)
+
+
+def emit(as_json: bool, data: Any, text: str) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text)
+
+
+def holder() -> str:
+    """Who holds the game lock: this machine's name, so a stuck lock says where it came from."""
+    return f"sheetgm@{socket.gethostname()}"
