@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from sheetgm.cli_common import lang_of
+from sheetgm.cli_common import emit, fail, lang_of
 from sheetgm.core.errors import SheetgmError
 
 
@@ -40,17 +39,16 @@ def register(app: typer.Typer) -> None:
 
         director_lang = lang_of(game)
         if lang is not None and lang not in ("zh", "en"):
-            typer.echo(f"--lang must be zh or en, not {lang}", err=True)
-            raise typer.Exit(1)
+            fail(render(director_lang, "err.render.bad_lang", lang=lang))
         kind, alias = split_view(view, alias)
         try:
             image = game_map(open_game(game), kind, alias, stage, scale, lang)
             file = write_png(image, out if out is not None else default_out(image.stage, kind, alias))
         except SheetgmError as exc:
-            typer.echo(exc.message(director_lang), err=True)
-            raise typer.Exit(1) from None
+            fail(exc.message(director_lang))
+            return
         if as_json:
-            typer.echo(json.dumps(image.to_dict(str(file)), ensure_ascii=False, indent=2))
+            emit(True, image.to_dict(str(file)), "")
             return
         shown = lang or director_lang
         if not image.cjk_font and shown == "zh":
