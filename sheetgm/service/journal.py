@@ -175,8 +175,17 @@ def take_lock(game: Game, cells: list[str], holder: str) -> str:
         raise LockedError(holder=cells[1] or "?", since=cells[2] or "?")
     token = secrets.token_hex(8)
     lang = game.lang
-    game.gateway.write(DIRECTOR, [SetValues(lock_range(lang), ((token, holder, game.now().isoformat()),))])
-    back = (game.gateway.read(DIRECTOR, [lock_range(lang)])[lock_range(lang)] or [[]])[0]
+    try:
+        game.gateway.write(DIRECTOR, [SetValues(lock_range(lang), ((token, holder, game.now().isoformat()),))])
+        back = (game.gateway.read(DIRECTOR, [lock_range(lang)])[lock_range(lang)] or [[]])[0]
+    except BaseException:
+        # The write may have landed (a lost reply) though we cannot confirm it: free the lock again,
+        # or every run would be refused until it expires.
+        try:
+            game.gateway.write(DIRECTOR, [release_op(lang)])
+        except Exception:  # noqa: BLE001 - the lock also expires by itself (LOCK_TTL)
+            pass
+        raise
     if not back or back[0] != token:
         raise LockedError(holder=back[1] if len(back) > 1 else "?", since=back[2] if len(back) > 2 else "?")
     return token

@@ -2,14 +2,16 @@
 
 One read per player workbook. Problems are collected per player and never
 stop the others: a missing workbook or a malformed row reads as "no order"
-with a message naming the player, the tab and the cell.
+with a message naming the player, the tab and the cell. A network or quota
+failure is different: it passes, so it stops the whole run (nothing is
+written) rather than lose an order.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheetgm.backends.errors import BackendError
+from sheetgm.backends.errors import BackendError, NetworkError, QuotaError
 from sheetgm.core.check import check_order
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
@@ -18,6 +20,10 @@ from sheetgm.notation.orders import parse_order_all
 from sheetgm.service import layout as L
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.stages import order_row, stage_key
+
+
+# Failures that pass: the run stops and is run again, instead of reading the player's order as "nothing".
+TRANSIENT = (NetworkError, QuotaError)
 
 
 @dataclass
@@ -49,6 +55,8 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
     ranges = ([orders_range(lang, night)] if with_orders else []) + ([results_range(lang)] if with_results else [])
     try:
         got = game.gateway.read(player_key(seat), ranges)
+    except TRANSIENT:
+        raise  # a network or quota failure must not turn an order into "do nothing": the run stops, rerun it
     except BackendError as exc:
         out.trouble = render(game.lang, "svc.player_unreadable", alias=game.alias(seat), seat=seat,
                              reason=exc.message(game.lang))
