@@ -21,7 +21,6 @@ from sheetgm.service import layout as L
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.stages import order_row, stage_key
 
-
 # Failures that pass: the run stops and is run again, instead of reading the player's order as "nothing".
 TRANSIENT = (NetworkError, QuotaError)
 
