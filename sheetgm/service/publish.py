@@ -19,7 +19,7 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.publicsheet import director_ops, public_ops
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
-from sheetgm.service.stages import key_of_index, parse_key
+from sheetgm.service.stages import key_of_index, log_row, parse_key
 
 UNREACHABLE = (MissingWorkbookError, AccessError)
 
@@ -44,6 +44,20 @@ def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
     return before[-1].state(game.board).boards != entry.state(game.board).boards
 
 
+def _missing_rows(results: list[list[str]], entries: list[Entry], entry: Entry) -> list[int]:
+    """Results rows of earlier published stages that are empty: the workbook could not be written
+    then (missing or shared wrongly, RUL of the safe resolve), so the next publish writes them."""
+    out = []
+    for e in entries:
+        if e.key == entry.key or e.status != PUBLISHED or e.kind != "stage" or e.key.endswith("setup"):
+            continue
+        r = log_row(e.key)
+        cells = results[r - 2] if 0 <= r - 2 < len(results) else []
+        if not any(c.strip() for c in cells):
+            out.append(r)
+    return out
+
+
 def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet: SheetOrder | None,
                warnings: list[str], formats: bool = True) -> list[Op]:
     lang = game.seat_lang(seat)
@@ -56,13 +70,15 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
         ops += [P.status_op(lang, night, status, problems), P.freeze_op(lang, night, game.editors())]
     if sheet is not None:
         by_key = {e.key: e for e in entries if e.status != SUPERSEDED}
-        for row in P.edited_rows(sheet.results):
+        missing = _missing_rows(sheet.results, entries, entry)
+        for row in P.edited_rows(sheet.results) + missing:
             old = by_key.get(key_of_index(row - 1))
             if old is None or old.key == entry.key:
                 continue
             text = report_text(game, old, entries, seat, lang)
             ops.append(P.results_op(lang, old.key, text))
-            warnings.append(render(game.lang, "svc.results_edited", alias=game.alias(seat), seat=seat,
+            why = "svc.results_missing" if row in missing else "svc.results_edited"
+            warnings.append(render(game.lang, why, alias=game.alias(seat), seat=seat,
                                    cell=f"{L.tab(lang, 'results')}!B{row}"))
     ops += P.current_ops(state, seat, lang, events, formats)
     ops += P.open_row_ops(state, seat, lang)

@@ -157,3 +157,33 @@ def test_google_resolve_stays_within_the_call_budget(tmp_path: Path) -> None:
             assert n["read"] <= 2 and n["write"] <= 3, n  # journal+lock read, lock check; lock, journal, final
         else:
             assert n["read"] <= 1 and n["write"] <= 1, (key, n)
+
+
+class _Denied(FlakyGateway):
+    """Player 2's workbook refuses writes (shared wrongly) while ``deny`` is on."""
+
+    deny = False
+
+    def write(self, key: str, ops):  # type: ignore[no-untyped-def]
+        if self.deny and key == player_key(2):
+            from sheetgm.backends.errors import AccessError
+
+            raise AccessError(key=key, account="sa@example.com")
+        super().write(key, ops)
+
+
+def test_a_report_that_could_not_be_written_is_written_at_the_next_publish(tmp_path: Path) -> None:
+    gw = _Denied(MemoryGateway())
+    game = make_game(tmp_path, gw)
+    write_order(game, 2, "破解")
+    gw.deny = True
+    rep = resolve(game)  # N1-survivor: S2's workbook refuses the write
+    assert any("S2" in w for w in rep.warnings)
+    assert not any(row and row[0] == "N1-survivor" for row in cells(game, player_key(2), "'结果'!A2:C"))
+    gw.deny = False
+    resolve(game)  # N1-hunter: only the hunters' workbooks are read
+    rep = resolve(game)  # N2-survivor reads S2's workbook: the empty N1-survivor row is written from the journal
+    assert any("S2" in w and "结果!B2" in w for w in rep.warnings)
+    rows = cells(game, player_key(2), "'结果'!A2:C")
+    assert [r[0] for r in rows[:3]] == ["N1-survivor", "N1-hunter", "N2-survivor"]
+    assert "破解" in rows[0][1]
