@@ -136,7 +136,6 @@ def _hunter_main(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
         hunting.listen(ctx, p, b)
     elif isinstance(step, Force):
         moves.move(ctx, p, b, step.to, paid_by_ap=True)
-        b.main_done = True
         hunting.end_stealth(ctx, p)
     else:
         raise Illegal("err.rule.survivor_only")

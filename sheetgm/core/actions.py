@@ -14,7 +14,6 @@ def spend_ap(p: Player, b: Budget, n: int = 1) -> None:
     if b.ap < n:
         raise Illegal("err.rule.no_ap", need=n, have=b.ap)
     b.ap -= n
-    b.main_done = True
 
 
 def search(ctx: Ctx, p: Player, b: Budget, what: str | None) -> None:

@@ -67,15 +67,6 @@ def adjacent(a: Tile, b: Tile) -> bool:
     return distance(a, b) == 1
 
 
-def direction_of(a: Tile, b: Tile) -> str | None:
-    """The compass direction of adjacent tile b seen from a."""
-    d = (b[0] - a[0], b[1] - a[1])
-    for name, delta in DIRECTIONS.items():
-        if delta == d:
-            return name
-    return None
-
-
 def compass(a: Tile, b: Tile) -> str:
     """Eight-point compass direction of b from a ("" when equal)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -130,14 +121,6 @@ class Board:
         if k in self.obstacles:
             return Edge.OBSTACLE
         return Edge.OPEN
-
-    def passage_partner(self, t: Tile) -> Tile | None:
-        for a, b in self.passages:
-            if a == t:
-                return b
-            if b == t:
-                return a
-        return None
 
     @cached_property
     def flat_region(self) -> dict[Tile, int]:

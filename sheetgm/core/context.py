@@ -34,7 +34,6 @@ class Budget:
     mp: int
     ap: int
     attacked: bool = False
-    main_done: bool = False
     fury_used: bool = False
     escaped: bool = False
     robot_mp: int = 0

@@ -91,8 +91,6 @@ def cross(ctx: Ctx, p: Player, b: Budget, to: Tile, *, by_vault: bool) -> None:
         raise Illegal("err.rule.no_ap", need=ap, have=b.ap)
     b.mp -= mp
     b.ap -= ap
-    if ap:
-        b.main_done = True
     if ctx.dry:
         dry_relocate(ctx, p, to)
         return

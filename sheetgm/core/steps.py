@@ -17,8 +17,7 @@ POTIONS = ("stimulant", "adrenaline")
 
 SURVIVOR_ROLES = ("lucky", "athlete", "doctor", "magician", "priestess", "mercenary", "gardener", "lawyer", "mechanic")
 HUNTER_ROLES = ("ember", "clown", "bane", "ripper", "assassin", "werewolf")
-# Roles marked * in the seed: in the default pool too (R-SETUP-2); the default pool is every role.
-STARRED_ROLES = ("mercenary", "lawyer", "mechanic", "ripper", "assassin", "werewolf")
+# The default role pool is every role: the seed's starred (*) roles are in it too (R-SETUP-2).
 
 # skill id -> (role, tag, cost). tag: instant | execute | move | forced
 SKILLS: dict[str, tuple[str, str, int]] = {
@@ -146,9 +145,6 @@ Step = Union[
     Move, Cross, Search, Crack, Vault, Heal, Dismantle, Escape, Attack, Block, Gaze, Listen, Force,
     UseItem, Drop, Skill, RobotStep,
 ]
-
-MAIN_SURVIVOR = (Search, Crack, Vault, Heal, Dismantle, Escape)
-MAIN_HUNTER = (Attack, Block, Gaze, Listen, Force, Vault)
 
 
 @dataclass(frozen=True)
