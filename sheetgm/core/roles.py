@@ -24,6 +24,15 @@ def uses_left(p: Player, skill: str) -> int:
     return int(p.uses.get(skill, SKILL_USES.get(skill, 0)))
 
 
+def skills_of(p: Player) -> list[tuple[str, str, int, int | None]]:
+    """The role's active skills: (skill, tag, cost, uses left or None when unlimited), for the player's sheet."""
+    return [
+        (skill, tag, cost, uses_left(p, skill) if skill in SKILL_USES else None)
+        for skill, (role, tag, cost) in SKILLS.items()
+        if role == p.role
+    ]
+
+
 def use_skill(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     rule = SKILLS.get(step.skill)
     if rule is None:

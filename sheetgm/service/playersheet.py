@@ -10,7 +10,8 @@ from sheetgm.core.board import Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
 from sheetgm.core.observe import name
-from sheetgm.core.state import MAX_HP, State
+from sheetgm.core.roles import skills_of
+from sheetgm.core.state import MAX_HP, Player, State
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_step
 from sheetgm.service import layout as L
@@ -106,10 +107,25 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
     ]
     marks: dict[Tile, str] = {t: render(lang, "sheet.map.noise") for t in noise}
     marks[p.pos] = (marks.get(p.pos, "") + render(lang, "sheet.map.you")).strip()
-    ops: list[Op] = [SetValues(L.rng(tab, "A1:B10"), tuple(rows))]
+    ops: list[Op] = [SetValues(L.rng(tab, "A1:B10"), tuple(rows)),
+                     SetValues(L.rng(tab, "D1:E1"), ((render(lang, "sheet.cur.skills"), _skills(p, lang)),))]
     ops += mapdraw.draw(tab, state.board, L.CURRENT_MAP_TOP, lang, marks, state.boards, known_passages(state, seat),
                         formats)
     return ops
+
+
+def _skills(p: Player, lang: str) -> str:
+    """What the role can use tonight, with its tag, cost and uses left (R-ROLE-*)."""
+    parts = []
+    for skill, tag, cost, left in skills_of(p):
+        details = [render(lang, f"sheet.tag.{tag}")]
+        if cost:
+            details.append(render(lang, "sheet.cur.cost", n=cost))
+        if left is not None:
+            details.append(render(lang, "sheet.cur.uses_left", n=left))
+        parts.append(render(lang, "sheet.cur.skill", skill=name(lang, "skill", skill),
+                            details=render(lang, "sheet.cur.detail_sep").join(details)))
+    return render(lang, "word.sep").join(parts) or render(lang, "word.none")
 
 
 def known_passages(state: State, seat: int | None = None) -> list[Tile]:
