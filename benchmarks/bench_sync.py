@@ -1,0 +1,135 @@
+"""Sheets sync figures: API calls per stage against the floor, and the time of a local (xlsx) resolve.
+
+For a 10-player game (standard map) and a 30-player game (large4x), bots write every due order into the
+players' workbooks, then one stage is resolved:
+
+- on "Google" (the stateful fake of the Sheets API in ``sheetgm.backends.fake_google``): the calls of the
+  resolve, as a fresh scheduled run makes them, against the floor of one read and one write per workbook
+  touched, plus the journal. Above the floor: the lock (one write and one read-back on the director
+  workbook) and, in a fresh process, one metadata read per written workbook for its tab ids;
+- on local .xlsx workbooks: the wall time of the resolve (median of the stages timed).
+
+Run: ``python benchmarks/bench_sync.py [--nights N]``. Nothing here reaches the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import statistics
+import tempfile
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sheetgm.backends.fake_google import FakeGoogle
+from sheetgm.backends.port import Gateway, SetValues
+from sheetgm.backends.xlsx import XlsxGateway
+from sheetgm.bots import bot_order
+from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
+from sheetgm.notation.order_format import format_order
+from sheetgm.service import layout as L
+from sheetgm.service.config import parse_config
+from sheetgm.service.game import DIRECTOR, Game, player_key
+from sheetgm.service.journal import latest, read_director
+from sheetgm.service.new_game import new_game
+from sheetgm.service.resolve import resolve
+from sheetgm.service.stages import order_row
+
+SIZES = ((10, "standard"), (30, "large4x"))
+
+
+def config(players: int, board: str) -> dict[str, Any]:
+    survivors = players * 4 // 5
+    roster = [{"alias": f"S{i}", "camp": "survivor", "role": SURVIVOR_ROLES[i % len(SURVIVOR_ROLES)]}
+              for i in range(1, survivors + 1)]
+    roster += [{"alias": f"H{i}", "camp": "hunter", "role": HUNTER_ROLES[i % len(HUNTER_ROLES)]}
+               for i in range(1, players - survivors + 1)]
+    return {"name": f"bench{players}", "map": board, "seed": 11, "roster": roster}
+
+
+def write_bot_orders(game: Game, rng: random.Random) -> None:
+    """Every due player's order, written into their Orders row as a player would."""
+    state = latest(read_director(game)[0]).state(game.board)
+    for p in (state.survivors() if state.stage == "survivor" else state.hunters()):
+        lang = game.seat_lang(p.seat)
+        text = format_order(bot_order(state, p.seat, rng), lang)
+        r = order_row(state.night)
+        game.gateway.write(player_key(p.seat), [SetValues(L.rng(L.tab(lang, "orders"), f"B{r}:C{r}"),
+                                                          ((text, "✓"),))])
+
+
+def make(folder: Path, gateway: Gateway, players: int, board: str) -> Game:
+    return new_game(folder, parse_config(config(players, board)), gateway,
+                    clock=lambda: datetime(2024, 5, 1, 12, 0, tzinfo=UTC))
+
+
+def google_calls(players: int, board: str, nights: int) -> list[tuple[str, Counter[str], int, int]]:
+    """(stage, calls by kind, floor reads, floor writes) for each stage resolved."""
+    out = []
+    rng = random.Random(1)
+    with FakeGoogle() as fake, tempfile.TemporaryDirectory() as tmp:
+        game = make(Path(tmp), fake.gateway(), players, board)
+        for _ in range(nights * 2):
+            write_bot_orders(game, rng)
+            # A scheduled run is a fresh process: a new gateway, whose tab-id cache is empty.
+            game = dataclasses.replace(game, gateway=fake.gateway(ids=game.gateway.ids))  # type: ignore[attr-defined]
+            first = len(fake.log)
+            rep = resolve(game)
+            calls = fake.log[first:]
+            sid_of = {v: k for k, v in game.gateway.ids.items()}  # type: ignore[attr-defined]
+            read_books, written_books = set(), set()
+            kinds: Counter[str] = Counter()
+            for c in calls:
+                sid = c.url.split("/spreadsheets/")[1].split(":")[0].split("/")[0].split("?")[0]
+                book = sid_of.get(sid, sid)
+                if c.method == "GET":
+                    read_books.add(book)
+                    kinds["read"] += 1
+                    kinds["metadata"] += "values" not in c.url
+                else:
+                    written_books.add(book)
+                    kinds["write"] += 1
+                kinds["director " + ("read" if c.method == "GET" else "write")] += book == DIRECTOR
+            out.append((rep.stage, kinds, len(read_books), len(written_books) + 1))
+            if rep.winner:
+                break
+    return out
+
+
+def xlsx_times(players: int, board: str, nights: int) -> list[float]:
+    rng = random.Random(2)
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        game = make(folder, XlsxGateway(folder / "workbooks"), players, board)
+        for _ in range(nights * 2):
+            write_bot_orders(game, rng)
+            t0 = time.perf_counter()
+            rep = resolve(game)
+            times.append(time.perf_counter() - t0)
+            if rep.winner:
+                break
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nights", type=int, default=2, help="nights to resolve per game size (default 2)")
+    args = ap.parse_args()
+    for players, board in SIZES:
+        print(f"{players} players on {board} ({players} player workbooks + public + director):")
+        for stage, kinds, floor_r, floor_w in google_calls(players, board, args.nights):
+            print(f"  {stage:12} calls: {kinds['read']:3} reads ({kinds['metadata']} of them tab-id metadata), "
+                  f"{kinds['write']:3} writes   floor: {floor_r:3} reads, {floor_w:3} writes   "
+                  f"(director workbook: {kinds['director read']} reads, {kinds['director write']} writes)")
+        times = xlsx_times(players, board, args.nights)
+        print(f"  local xlsx resolve: median {statistics.median(times):.2f} s, max {max(times):.2f} s "
+              f"over {len(times)} stages")
+
+
+if __name__ == "__main__":
+    main()
