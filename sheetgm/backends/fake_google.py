@@ -1,11 +1,12 @@
 """A stateful fake of the Sheets and Drive APIs on ``responses``, for tests.
 
 Spreadsheets live in memory (`model.Book`); the fake answers the metadata GET
-(with or without grid data), ``values:batchGet``, ``values:batchUpdate``,
-``:batchUpdate``, ``spreadsheets.create``, Drive ``files.create`` and Drive
-permissions (list, create, update, delete). Every call is logged; faults can
-be injected on the Nth call (429, 500, 503, 403 variants, timeout). It also
-answers the OAuth token endpoint, so real service-account credentials work.
+(with or without grid data, ``ranges`` and a ``fields`` mask),
+``values:batchGet``, ``values:batchUpdate``, ``:batchUpdate``,
+``spreadsheets.create``, Drive ``files.create`` and Drive permissions (list,
+create, update, delete). Every call is logged; faults can be injected on the
+Nth call (429, 500, 503, 403 variants, timeout). It also answers the OAuth
+token endpoint, so real service-account credentials work.
 
     with FakeGoogle() as fake:
         gw = fake.gateway()            # a GoogleGateway on a FakeClock: never sleeps
@@ -203,8 +204,13 @@ class FakeGoogle:
     # -- Sheets -----------------------------------------------------------
 
     def _meta(self, sid: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
-        grid = params.get("includeGridData", ["false"])[0].lower() == "true"
-        return 200, fs.document(self._book(sid), sid, grid)
+        """``spreadsheets.get``: ``ranges`` (repeated) keep the tabs they touch; a ``fields`` mask
+        selects the answer, grid data included if it asks (``includeGridData`` is then ignored)."""
+        book = self._book(sid)
+        fields = params.get("fields", [""])[0]
+        grid = bool(fields) or params.get("includeGridData", ["false"])[0].lower() == "true"
+        doc = fs.document(book, sid, grid, params.get("ranges", []))
+        return 200, fs.select(doc, fields) if fields else doc
 
     def _values_get(self, sid: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         book = self._book(sid)

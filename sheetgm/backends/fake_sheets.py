@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from sheetgm.backends import model, port
@@ -163,10 +165,22 @@ def sheet_props(sheet: model.Sheet, index: int) -> Json:
             "gridProperties": grid}
 
 
-def document(book: model.Book, sid: str, grid: bool) -> Json:
-    """``spreadsheets.get``: metadata, protected ranges, and with ``grid`` the cells."""
+def document(book: model.Book, sid: str, grid: bool, ranges: Sequence[str] = ()) -> Json:
+    """``spreadsheets.get``: metadata, protected ranges, and with ``grid`` the cells. With ``ranges``,
+    like the API: only the tabs they touch, each with one GridData block per range on it (in the
+    order asked), a block's zero offsets and empty ``rowData`` omitted."""
+    wanted: dict[str, list[A1]] = {}
+    for text in ranges:
+        try:
+            rng = parse_range(text)
+            book.sheet(rng.tab, text)
+        except RangeError:
+            raise bad(f"Unable to parse range: {text}") from None
+        wanted.setdefault(rng.tab, []).append(rng)
     sheets = []
     for i, sheet in enumerate(book.sheets):
+        if ranges and sheet.name not in wanted:
+            continue
         entry: Json = {"properties": sheet_props(sheet, i)}
         prs = [{"protectedRangeId": p.id, "range": grid_range(p.range, sheet.sheet_id),
                 "description": p.description, "editors": {"users": list(p.editors)}}
@@ -174,24 +188,93 @@ def document(book: model.Book, sid: str, grid: bool) -> Json:
         if prs:
             entry["protectedRanges"] = prs
         if grid:
-            entry["data"] = [_grid_data(sheet)]
+            entry["data"] = [_grid_data(sheet, rng) for rng in wanted.get(sheet.name, [A1(sheet.name)])]
         sheets.append(entry)
     return {"spreadsheetId": sid, "properties": {"title": book.title, "locale": "zh_CN"}, "sheets": sheets,
             "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{sid}/edit"}
 
 
-def _grid_data(sheet: model.Sheet) -> Json:
-    used = [rc for rc, c in sheet.cells.items() if c != model.Cell()]
-    rows = max((r for r, _ in used), default=-1) + 1
-    row_data = []
-    for r in range(rows):
-        cols = max((c for rr, c in used if rr == r), default=-1) + 1
-        row_data.append({"values": [_cell_data(sheet.cells.get((r, c), model.Cell())) for c in range(cols)]})
-    return {
-        "startRow": 0, "startColumn": 0, "rowData": row_data,
-        "rowMetadata": [{"pixelSize": sheet.row_heights.get(r, port.DEFAULT_HEIGHT)} for r in range(sheet.grid_rows)],
-        "columnMetadata": [{"pixelSize": sheet.col_widths.get(c, port.DEFAULT_WIDTH)} for c in range(sheet.grid_cols)],
-    }
+def _grid_data(sheet: model.Sheet, rng: A1) -> Json:
+    """The GridData of ``rng`` (open ends stop at the grid): rows up to the last cell holding
+    anything, each row's cells up to its last such cell."""
+    row_end = sheet.grid_rows if rng.end_row is None else min(rng.end_row, sheet.grid_rows)
+    col_end = sheet.grid_cols if rng.end_col is None else min(rng.end_col, sheet.grid_cols)
+    last_col: dict[int, int] = {}
+    for (r, c), cell in sheet.cells.items():
+        if cell != model.Cell() and rng.contains(r, c):
+            last_col[r] = max(last_col.get(r, -1), c)
+    row_data: list[Json] = []
+    for r in range(rng.start_row, max(last_col, default=rng.start_row - 1) + 1):
+        cols = range(rng.start_col, last_col.get(r, -1) + 1)
+        cells = [_cell_data(sheet.cells.get((r, c), model.Cell())) for c in cols]
+        row_data.append({"values": cells} if cells else {})
+    out: Json = {}
+    if rng.start_row:
+        out["startRow"] = rng.start_row
+    if rng.start_col:
+        out["startColumn"] = rng.start_col
+    if row_data:
+        out["rowData"] = row_data
+    out["rowMetadata"] = [{"pixelSize": sheet.row_heights.get(r, port.DEFAULT_HEIGHT)}
+                          for r in range(rng.start_row, row_end)]
+    out["columnMetadata"] = [{"pixelSize": sheet.col_widths.get(c, port.DEFAULT_WIDTH)}
+                             for c in range(rng.start_col, col_end)]
+    return out
+
+
+_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+Mask = dict[str, "Mask | None"]  # field -> its selected sub-fields (None: all of it)
+
+
+def select(doc: Any, fields: str) -> Any:
+    """A partial response, like the API's ``fields`` parameter (``a(b,c.d),e``)."""
+    mask, _ = _mask(fields.replace(" ", ""), 0, nested=False)
+    return _pick(doc, mask)
+
+
+def _mask(text: str, i: int, nested: bool) -> tuple[Mask, int]:
+    mask: Mask = {}
+    while True:
+        m = _FIELD.match(text, i)
+        if m is None:
+            raise bad(f"Invalid field selection: {text}")
+        i = m.end()
+        sub: Mask | None = None
+        if text[i : i + 1] == "(":
+            sub, i = _mask(text, i + 1, nested=True)
+            if text[i : i + 1] != ")":
+                raise bad(f"Invalid field selection: {text}")
+            i += 1
+        _put(mask, m.group().split("."), sub)
+        if text[i : i + 1] == ",":
+            i += 1
+            continue
+        if i == len(text) and not nested or text[i : i + 1] == ")" and nested:
+            return mask, i
+        raise bad(f"Invalid field selection: {text}")
+
+
+def _put(mask: Mask, path: list[str], sub: Mask | None) -> None:
+    """Add a selection; a whole field selected wins over some of its sub-fields."""
+    name, rest = path[0], path[1:]
+    if name in mask and mask[name] is None:
+        return
+    if rest:
+        child = mask.setdefault(name, {})
+        if child is not None:
+            _put(child, rest, sub)
+    else:
+        mask[name] = None if sub is None else {**(mask.get(name) or {}), **sub}
+
+
+def _pick(value: Any, mask: Mask | None) -> Any:
+    if mask is None:
+        return value
+    if isinstance(value, list):
+        return [_pick(v, mask) for v in value]
+    if isinstance(value, dict):
+        return {k: _pick(v, mask[k]) for k, v in value.items() if k in mask}
+    return value
 
 
 def _cell_data(cell: model.Cell) -> Json:

@@ -1,10 +1,16 @@
 """The Google adapter: gspread's plain HTTPClient with a timeout, our retry
 policy and rate limiter around every HTTP attempt, and the fewest calls:
 
-- ``read``: one ``values:batchGet`` (no metadata read);
+- ``read``: the first of a workbook in a process is one ``spreadsheets.get``
+  with every tab's values and the metadata (tab ids, grid sizes, protections)
+  that its writes need, cached; later ones are one ``values:batchGet``
+  (a smaller answer). So a workbook read then written costs two calls.
+  (``ranges=`` on that get would drop the tabs it does not touch, whose ids a
+  write needs, so the whole workbook's values come back.)
 - ``write``: one ``spreadsheets:batchUpdate`` carrying values, formats,
-  validation and protection, atomically; the tab ids it needs come from one
-  metadata read per workbook per process (cached, refreshed after a failure);
+  validation and protection, atomically; the tab ids come from the cache, or
+  from one metadata read if the workbook was not read yet (refreshed after a
+  failure);
 - ``create``: one ``spreadsheets.create`` with all tabs (needs a user's OAuth
   login: service accounts have no Drive storage);
 - ``share``: one permissions list, then one create or update.
@@ -154,6 +160,11 @@ class GoogleGateway(port.Gateway):
         canonical = [normalize(text) for text in ranges]
         if not ranges:
             return {}
+        if key not in self._meta:  # one call brings the values and the metadata a later write needs
+            params = {"includeGridData": "true", "fields": gr.READ_FIELDS}
+            doc = dict(self._call(key, self.http.fetch_sheet_metadata, self._id(key), params=params))
+            self._meta[key] = gr.Meta.parse(doc)
+            return gr.read_values(doc, ranges, key)
         params = {"valueRenderOption": "FORMATTED_VALUE", "majorDimension": "ROWS"}
         doc = self._call(key, self.http.values_batch_get, self._id(key), canonical, params=params)
         found = doc.get("valueRanges", [])

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgm.backends import port
-from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range
+from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range, parse_range
 from sheetgm.backends.errors import RangeError
 
 STYLE_TO_API = {"none": "NONE", "thin": "SOLID", "medium": "SOLID_MEDIUM", "thick": "SOLID_THICK"}
@@ -17,6 +18,13 @@ SIDE_TO_API = {
     "inner_horizontal": "innerHorizontal", "inner_vertical": "innerVertical",
 }
 Json = dict[str, Any]
+# The ``spreadsheets.get`` field mask of a first read: every tab's values and what a write needs
+# (tab ids, grid sizes, protections). No ``ranges``: they would drop the tabs they do not touch.
+READ_FIELDS = (
+    "sheets(properties(sheetId,title,gridProperties),"
+    "protectedRanges(protectedRangeId,range,description,editors),"
+    "data(startRow,startColumn,rowData(values(formattedValue))))"
+)
 
 
 @dataclass
@@ -52,6 +60,36 @@ class Meta:
             return self.tabs[rng.tab]
         except KeyError:
             raise RangeError(range=format_range(rng), detail=f"the workbook has no tab '{rng.tab}'") from None
+
+
+def grid_values(sheet: Json) -> list[list[str]]:
+    """A tab's formatted values, placed by the ``startRow``/``startColumn`` of each GridData block."""
+    values: list[list[str]] = []
+    for data in sheet.get("data", []):
+        r0, c0 = data.get("startRow", 0), data.get("startColumn", 0)
+        for i, row in enumerate(data.get("rowData", [])):
+            for j, cell in enumerate(row.get("values", [])):
+                text = str(cell.get("formattedValue", ""))
+                if text:
+                    r, c = r0 + i, c0 + j
+                    values.extend([] for _ in range(r + 1 - len(values)))
+                    values[r].extend([""] * (c + 1 - len(values[r])))
+                    values[r][c] = text
+    return values
+
+
+def read_values(doc: Json, ranges: Sequence[str], key: str) -> dict[str, list[list[str]]]:
+    """What ``values:batchGet`` answers for ``ranges``, cut from a ``spreadsheets.get`` with grid data:
+    strings, trailing empty rows and cells trimmed, keyed by the range texts as given."""
+    grids = {s["properties"]["title"]: grid_values(s) for s in doc.get("sheets", [])}
+    out = {}
+    for text in ranges:
+        rng = parse_range(text)
+        if rng.tab not in grids:
+            raise RangeError(range=format_range(rng), detail=f"workbook '{key}' has no such tab or range")
+        rows = grids[rng.tab][rng.start_row : rng.end_row]
+        out[text] = port.trim([row[rng.start_col : rng.end_col] for row in rows])
+    return out
 
 
 def color(rgb: str | None) -> Json | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -23,7 +23,7 @@ def fake() -> Iterator[FakeGoogle]:
         yield f
 
 
-@pytest.fixture(params=["memory", "xlsx", "google"])
+@pytest.fixture(params=["memory", "xlsx", "google", "google-fresh"])
 def gw(request: pytest.FixtureRequest, tmp_path, clock: FakeClock) -> Iterator[Gateway]:
     if request.param == "memory":
         yield MemoryGateway()
@@ -31,4 +31,15 @@ def gw(request: pytest.FixtureRequest, tmp_path, clock: FakeClock) -> Iterator[G
         yield XlsxGateway(tmp_path / "game")
     else:
         with FakeGoogle() as fake:
-            yield fake.gateway(clock=clock)
+            google = fake.gateway(clock=clock)
+            if request.param == "google-fresh":
+                # Every read as in a new process, the workbook's metadata not cached: the read is then
+                # one spreadsheets.get, which must answer as values:batchGet does.
+                plain = google.read
+
+                def read(key: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+                    google._meta.pop(key, None)
+                    return plain(key, ranges)
+
+                google.read = read  # type: ignore[method-assign]
+            yield google

@@ -73,3 +73,36 @@ def test_the_log_and_faults(fake: FakeGoogle) -> None:
     assert found == [(1, "meta", None), (2, "meta", 429), (3, "meta", "timeout")]
     with pytest.raises(ValueError):
         fake.fail_on(9, "gremlins")
+
+
+def _put(sid: str, rng: str, rows: list[list[str]]) -> None:
+    body = {"valueInputOption": "RAW", "data": [{"range": rng, "values": rows}]}
+    assert requests.post(f"{SHEETS}/{sid}/values:batchUpdate", json=body).status_code == 200
+
+
+def test_get_with_ranges_keeps_the_tabs_touched_one_block_per_range(fake: FakeGoogle) -> None:
+    sid = fake.add_spreadsheet("t", ["Orders", "Results", "Map"])
+    _put(sid, "Orders!B2", [["x", "", ""], ["", "", ""], ["", "y", ""]])
+    _put(sid, "Map!A1", [["m"]])
+    params = {"ranges": ["Map!A1", "Orders!C3:F9", "Orders!A1:C2", "Orders!E20:F30"], "includeGridData": "true"}
+    doc = requests.get(f"{SHEETS}/{sid}", params=params).json()
+    assert [s["properties"]["title"] for s in doc["sheets"]] == ["Orders", "Map"]  # the tabs' order, not the asked
+    assert [s["properties"]["index"] for s in doc["sheets"]] == [0, 2]
+    blocks = doc["sheets"][0]["data"]
+    assert [(b.get("startRow"), b.get("startColumn")) for b in blocks] == [(2, 2), (None, None), (19, 4)]
+    assert [[c.get("formattedValue") for c in r.get("values", [])] for r in blocks[0]["rowData"]] == [[], ["y"]]
+    assert [[c.get("formattedValue") for c in r.get("values", [])] for r in blocks[1]["rowData"]] == [[], [None, "x"]]
+    assert "rowData" not in blocks[2] and len(blocks[2]["rowMetadata"]) == 11 and len(blocks[2]["columnMetadata"]) == 2
+    bad = requests.get(f"{SHEETS}/{sid}", params={"ranges": ["Nope!A1"], "includeGridData": "true"})
+    assert bad.status_code == 400 and "Unable to parse range: Nope!A1" in bad.json()["error"]["message"]
+
+
+def test_get_with_a_field_mask_answers_only_those_fields(fake: FakeGoogle) -> None:
+    sid = fake.add_spreadsheet("t", ["Orders", "Results"])
+    _put(sid, "Results!A1", [["r"]])
+    fields = "sheets(properties(sheetId,title),data(rowData(values(formattedValue))))"
+    doc = requests.get(f"{SHEETS}/{sid}", params={"fields": fields, "includeGridData": "false"}).json()
+    assert list(doc) == ["sheets"]
+    assert doc["sheets"][1] == {"properties": {"sheetId": 1, "title": "Results"},
+                                "data": [{"rowData": [{"values": [{"formattedValue": "r"}]}]}]}
+    assert requests.get(f"{SHEETS}/{sid}", params={"fields": "sheets(properties"}).status_code == 400

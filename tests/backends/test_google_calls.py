@@ -6,7 +6,15 @@ import copy
 
 import pytest
 
-from sheetgm.backends.errors import AccessError, BackendError, MissingWorkbookError, NetworkError, QuotaError
+from sheetgm.backends import gsheets_requests as gr
+from sheetgm.backends.errors import (
+    AccessError,
+    BackendError,
+    MissingWorkbookError,
+    NetworkError,
+    QuotaError,
+    RangeError,
+)
 from sheetgm.backends.fake_google import FakeClock, FakeGoogle
 from sheetgm.backends.gsheets import GoogleGateway
 from sheetgm.backends.port import AddTab, Protect, SetBackground, SetBorders, SetNote, SetValidation, SetValues
@@ -28,11 +36,47 @@ def seeded(fake: FakeGoogle, clock: FakeClock, attempts: int = 5) -> tuple[Googl
     return fake.gateway({"player-1": sid}, attempts=attempts, clock=clock), sid
 
 
-def test_a_read_is_one_batch_get(fake: FakeGoogle, clock: FakeClock) -> None:
+def test_a_first_read_is_one_get_with_the_metadata_later_ones_one_batch_get(fake: FakeGoogle, clock: FakeClock) -> None:
     gw, sid = seeded(fake, clock)
     gw.read("player-1", ["Orders!A1:F40", "Results!A:B", "Orders!H1"])
-    assert [c.kind for c in fake.log] == ["values_get"]
-    assert fake.log[0].params["ranges"] == ["Orders!A1:F40", "Results!A:B", "Orders!H1"]
+    assert [c.kind for c in fake.log] == ["meta"]
+    assert fake.log[0].params["fields"] == [gr.READ_FIELDS] and "ranges" not in fake.log[0].params
+    gw.read("player-1", ["Orders!A1:F40", "Results!A:B", "Orders!H1"])
+    assert [c.kind for c in fake.log] == ["meta", "values_get"]
+    assert fake.log[1].params["ranges"] == ["Orders!A1:F40", "Results!A:B", "Orders!H1"]
+
+
+def test_a_fresh_process_reading_then_writing_a_workbook_makes_two_calls(fake: FakeGoogle, clock: FakeClock) -> None:
+    gw, sid = seeded(fake, clock)
+    gw.write("player-1", [*STAGE, Protect("Orders!A2:F2", ("director@example.com",), "freeze 1")])
+    fresh = fake.gateway({"player-1": sid}, clock=clock)  # a scheduled run: nothing cached
+    fake.log.clear()
+    got = fresh.read("player-1", ["Results!A2:B2"])  # only one tab read; the write reaches others
+    fresh.write("player-1", [*STAGE, Protect("Orders!A2:F2", ("director@example.com",), "freeze 1"),
+                             SetValues("History!A2", [["2"]])])
+    assert got == {"Results!A2:B2": [["第1天夜晚", "你听见了心跳"]]}
+    assert [c.kind for c in fake.log] == ["meta", "batch_update"]
+    assert sorted(p.description for p in fresh.protections("player-1")) == ["freeze 1", "results"]  # replaced
+    assert fresh.tabs("player-1") == ["Orders", "Results", "History"]  # AddTab saw the tab was there
+    assert fresh.read("player-1", ["History!A1:A2"]) == {"History!A1:A2": [["1"], ["2"]]}
+
+
+READS = ["Orders!A1:F10", "Orders!D1:F10", "Orders!A1:B2", "Orders!A2:C4", "'Orders'!B2", "Orders", "Orders!B:B",
+         "Orders!3:4", "Orders!A1:F10", "Results!A1"]
+
+
+def test_the_first_read_answers_like_batch_get(fake: FakeGoogle, clock: FakeClock) -> None:
+    gw, sid = seeded(fake, clock)
+    gw.write("player-1", [SetValues("Orders!B2", [["x", "", ""], ["", "", ""], ["", "y", ""]]),
+                          SetBackground("Orders!A1:H12", "#fff2cc"), SetNote("Orders!G9", "n")])
+    first = fake.gateway({"player-1": sid}, clock=clock).read("player-1", READS)
+    assert fake.log[-1].kind == "meta"
+    assert gw.read("player-1", READS) == first and fake.log[-1].kind == "values_get"
+    assert first["Orders!A1:F10"] == [[], ["", "x"], [], ["", "", "y"]] and first["Orders!B:B"] == [[], ["x"]]
+    assert first["Orders!3:4"] == [[], ["", "", "y"]] and first["Results!A1"] == []
+    with pytest.raises(RangeError) as err:
+        fake.gateway({"player-1": sid}, clock=clock).read("player-1", ["Orders!A1", "Nope!A1:B2"])
+    assert "Nope" in err.value.message("en")
 
 
 def test_a_write_is_one_batch_update_after_one_metadata_read_per_run(fake: FakeGoogle, clock: FakeClock) -> None:
