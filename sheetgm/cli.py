@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sheetgm.cli_common import GameOpt, JsonOpt, emit, fail, holder, lang_of, open_at
+from sheetgm.cli_common import GameOpt, JsonOpt, emit, fail, holder, lang_of, open_at, serve
 from sheetgm.core.errors import SheetgmError
 
 app = typer.Typer(help="sheetgm: a game master for the forum game 第五人格逃生.", no_args_is_help=True)
@@ -146,13 +146,7 @@ def status_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     from sheetgm.service import present
     from sheetgm.service.status import status
 
-    lang = lang_of(game)
-    try:
-        rep = status(open_at(game))
-    except SheetgmError as exc:
-        fail(exc.message(lang))
-        return
-    emit(as_json, rep.to_dict(), present.statused(lang, rep))
+    serve(game, as_json, status, present.statused)
 
 
 @app.command("audit")
@@ -161,13 +155,7 @@ def audit_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     from sheetgm.service import present
     from sheetgm.service.audit import audit
 
-    lang = lang_of(game)
-    try:
-        rep = audit(open_at(game))
-    except SheetgmError as exc:
-        fail(exc.message(lang))
-        return
-    emit(as_json, rep.to_dict(), present.audited(lang, rep))
+    rep = serve(game, as_json, audit, present.audited)
     if not rep.ok:
         raise typer.Exit(1)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -16,7 +17,7 @@ GameOpt = Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")]
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Print one line to stderr and exit 1 (the message is already in the user's language)."""
     typer.echo(message, err=True)
     raise typer.Exit(1)
@@ -45,3 +46,16 @@ def emit(as_json: bool, data: Any, text: str) -> None:
 def holder() -> str:
     """Who holds the game lock: this machine's name, so a stuck lock says where it came from."""
     return f"sheetgm@{socket.gethostname()}"
+
+
+def serve(game: Path, as_json: bool, call: Callable[[Any], Any], describe: Callable[[str, Any], str],
+          data: Callable[[Any], Any] = lambda rep: rep.to_dict()) -> Any:
+    """The shape of most commands: open the game, make the one service call, print its result as text
+    or JSON. A SheetgmError becomes a one-line error in the director's language (exit 1)."""
+    lang = lang_of(game)
+    try:
+        rep = call(open_at(game))
+    except SheetgmError as exc:
+        fail(exc.message(lang))
+    emit(as_json, data(rep), describe(lang, rep))
+    return rep

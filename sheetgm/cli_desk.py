@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from sheetgm.cli_common import GameOpt, JsonOpt, emit, fail, holder, lang_of, open_at
+from sheetgm.cli_common import GameOpt, JsonOpt, fail, holder, lang_of, open_at, serve
 from sheetgm.core.errors import SheetgmError
 
 ReasonOpt = Annotated[str, typer.Option("--reason", "-r", help="Why (journaled and shown in the public log).")]
@@ -27,13 +27,7 @@ def override_cmd(
     """Director's override (R-DIR-1) between stages: journaled, in the public log, the player's sheet updated."""
     from sheetgm.service import desk
 
-    lang = lang_of(game)
-    try:
-        rep = desk.override(open_at(game), target, field, value, reason, holder=holder())
-    except SheetgmError as exc:
-        fail(exc.message(lang))
-        return
-    emit(as_json, rep.to_dict(), desk.describe(lang, rep))
+    serve(game, as_json, lambda g: desk.override(g, target, field, value, reason, holder=holder()), desk.describe)
 
 
 @card_app.command("give")
@@ -49,13 +43,8 @@ def card_give(
     """Give a card: three blue merge into a yellow, three yellow into a red; a red card sends the player off."""
     from sheetgm.service import desk
 
-    lang = lang_of(game)
-    try:
-        rep = desk.give(open_at(game), alias, colour, reason, declare_loss, holder=holder())
-    except SheetgmError as exc:
-        fail(exc.message(lang))
-        return
-    emit(as_json, rep.to_dict(), desk.describe(lang, rep))
+    serve(game, as_json, lambda g: desk.give(g, alias, colour, reason, declare_loss, holder=holder()),
+          desk.describe)
 
 
 @card_app.command("list")
@@ -63,13 +52,7 @@ def card_list(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Every card given so far (merged ones marked)."""
     from sheetgm.service import desk
 
-    lang = lang_of(game)
-    try:
-        rows = desk.cards(open_at(game))
-    except SheetgmError as exc:
-        fail(exc.message(lang))
-        return
-    emit(as_json, rows, desk.describe_cards(lang, rows))
+    serve(game, as_json, desk.cards, desk.describe_cards, data=lambda rows: rows)
 
 
 def _posts(items: list[str]) -> dict[str, int]:
@@ -100,14 +83,8 @@ def card_lurking(
     """Record a day's post counts and votes; propose the lurking yellow cards (R-CARD-4)."""
     from sheetgm.service import desk
 
-    lang = lang_of(game)
-    try:
-        rep = desk.lurking(open_at(game), day, _posts(posts or []), no_vote or [], accelerated, apply,
-                           holder=holder())
-    except SheetgmError as exc:
-        fail(exc.message(lang))
-        return
-    emit(as_json, rep.to_dict(), desk.describe_lurking(lang, rep))
+    serve(game, as_json, lambda g: desk.lurking(g, day, _posts(posts or []), no_vote or [], accelerated, apply,
+                                                holder=holder()), desk.describe_lurking)
 
 
 def publish_cmd(

@@ -7,8 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sheetgm.cli_common import GameOpt, JsonOpt, emit, fail, holder, lang_of, open_at
-from sheetgm.core.errors import SheetgmError
+from sheetgm.cli_common import GameOpt, JsonOpt, holder, serve
 
 
 def rolled_back(lang: str, rep: Any) -> str:
@@ -50,26 +49,14 @@ def rollback_cmd(
     """Roll back a stage and everything after it (R-DIR-2): rows marked superseded, orders editable again."""
     from sheetgm.service.rollback import rollback
 
-    lang = lang_of(game)
-    try:
-        rep = rollback(open_at(game), stage, reason, holder=holder())
-    except SheetgmError as exc:
-        fail(exc.message(lang))
-        return
-    emit(as_json, rep.to_dict(), rolled_back(lang, rep))
+    serve(game, as_json, lambda g: rollback(g, stage, reason, holder=holder()), rolled_back)
 
 
 def verify_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Replay the whole game from the journal's orders and seeds; exit 1 if any stage differs."""
     from sheetgm.service.verify import verify
 
-    lang = lang_of(game)
-    try:
-        rep = verify(open_at(game))
-    except SheetgmError as exc:
-        fail(exc.message(lang))
-        return
-    emit(as_json, rep.to_dict(), verified(lang, rep))
+    rep = serve(game, as_json, verify, verified)
     if not rep.ok:
         raise typer.Exit(1)
 
