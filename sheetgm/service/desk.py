@@ -41,6 +41,7 @@ from sheetgm.service.journal import (
     release_op,
     split_desk_key,
     take_lock,
+    try_release,
     unpack,
 )
 from sheetgm.service.publicsheet import card_rows, progress_rows
@@ -241,7 +242,7 @@ def _commit(game: Game, entries: list[Entry], lock: list[str], cur: Entry, kind:
     try:
         warnings = _publish(game, [*entries, entry], entry, before, new, events, actions)
     except BaseException:
-        _try_release(game)
+        try_release(game)
         raise
     return DeskReport(key, kind, public_log(events, game.lang), warnings, new.winner)
 
@@ -322,12 +323,6 @@ def _lurk_ops(game: Game, state: State, day: int, counts: dict[int, int], voted:
         ops.append(SetValues(L.rng(tab, LURK_COLS.format(r=r)), (row,)))
     return ops
 
-
-def _try_release(game: Game) -> None:
-    try:
-        game.gateway.write(DIRECTOR, [release_op(game.lang)])
-    except Exception:  # noqa: BLE001 - the lock also expires by itself (journal.LOCK_TTL)
-        pass
 
 
 # -- plain-text summaries for the command line ------------------------------------------------

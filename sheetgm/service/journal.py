@@ -181,10 +181,7 @@ def take_lock(game: Game, cells: list[str], holder: str) -> str:
     except BaseException:
         # The write may have landed (a lost reply) though we cannot confirm it: free the lock again,
         # or every run would be refused until it expires.
-        try:
-            game.gateway.write(DIRECTOR, [release_op(lang)])
-        except Exception:  # noqa: BLE001 - the lock also expires by itself (LOCK_TTL)
-            pass
+        try_release(game)
         raise
     if not back or back[0] != token:
         raise LockedError(holder=back[1] if len(back) > 1 else "?", since=back[2] if len(back) > 2 else "?")
@@ -193,3 +190,11 @@ def take_lock(game: Game, cells: list[str], holder: str) -> str:
 
 def release_op(lang: str) -> SetValues:
     return SetValues(lock_range(lang), (("", "", ""),))
+
+
+def try_release(game: Game) -> None:
+    """Free the lock after a failed run, if the workbook can still be written."""
+    try:
+        game.gateway.write(DIRECTOR, [release_op(game.lang)])
+    except Exception:  # noqa: BLE001 - the lock also expires by itself (LOCK_TTL)
+        pass

@@ -31,8 +31,8 @@ from sheetgm.service.journal import (
     latest,
     pack,
     read_director,
-    release_op,
     take_lock,
+    try_release,
 )
 from sheetgm.service.layout import tab
 from sheetgm.service.publish import publish
@@ -159,15 +159,9 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         warnings += publish(game, entry, entries, sheets, progress)
         return _report(game, entry, "resolved-early" if early else "resolved", warnings)
     except BaseException:
-        _try_release(game)
+        try_release(game)
         raise
 
-
-def _try_release(game: Game) -> None:
-    try:
-        game.gateway.write(DIRECTOR, [release_op(game.lang)])
-    except Exception:  # noqa: BLE001 - the lock also expires by itself (journal.LOCK_TTL)
-        pass
 
 
 def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> ResolveReport:

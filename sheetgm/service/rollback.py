@@ -37,6 +37,7 @@ from sheetgm.service.journal import (
     parse_entries,
     release_op,
     take_lock,
+    try_release,
 )
 from sheetgm.service.publicsheet import public_ops
 from sheetgm.service.stages import SETUP_KEY, archive_row, journal_row, log_row, parse_key, stage_key
@@ -95,7 +96,7 @@ def rollback(game: Game, stage: str, reason: str, holder: str = "sheetgm") -> Ro
         game.gateway.write(PUBLIC, _public_ops(game, kept, gone, reason))
         game.gateway.write(DIRECTOR, _director_ops(game, gone, reason, len(rows)))
     except BaseException:
-        _try_release(game)
+        try_release(game)
         raise
     return rep
 
@@ -170,12 +171,6 @@ def _director_ops(game: Game, gone: list[Entry], reason: str, used_rows: int) ->
     ops.append(release_op(lang))
     return ops
 
-
-def _try_release(game: Game) -> None:
-    try:
-        game.gateway.write(DIRECTOR, [release_op(game.lang)])
-    except Exception:  # noqa: BLE001 - the lock also expires by itself (journal.LOCK_TTL)
-        pass
 
 
 # -- corrections, used when a re-resolved stage is published (publish.py) ----------------------
