@@ -3,7 +3,9 @@ error exit, the director's language, and the lock holder's name."""
 
 from __future__ import annotations
 
+import getpass
 import json
+import os
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -44,8 +46,20 @@ def emit(as_json: bool, data: Any, text: str) -> None:
 
 
 def holder() -> str:
-    """Who holds the game lock: this machine's name, so a stuck lock says where it came from."""
-    return f"sheetgm@{socket.gethostname()}"
+    """Who holds the game lock, so that a stuck lock says where it came from, and the same holder running
+    again takes its own stale lock over at once: ``SHEETGM_HOLDER`` if set; in GitHub Actions the
+    repository's workflow (its runs of one game never overlap: see the workflow's concurrency group);
+    otherwise the user on this machine."""
+    env = os.environ
+    if env.get("SHEETGM_HOLDER", "").strip():
+        return env["SHEETGM_HOLDER"].strip()
+    if env.get("GITHUB_ACTIONS") == "true" and env.get("GITHUB_REPOSITORY"):
+        return f"github-actions@{env['GITHUB_REPOSITORY']}/{env.get('GITHUB_WORKFLOW', '')}".rstrip("/")
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        user = "sheetgm"
+    return f"{user}@{socket.gethostname()}"
 
 
 def serve(game: Path, as_json: bool, call: Callable[[Any], Any], describe: Callable[[str, Any], str],

@@ -1,4 +1,4 @@
-"""Rollback and verify on the command line (thin: one service call each)."""
+"""Rollback, verify and unlock on the command line (thin: one service call each)."""
 
 from __future__ import annotations
 
@@ -61,6 +61,20 @@ def verify_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
         raise typer.Exit(1)
 
 
+def unlock_cmd(
+    reason: Annotated[str, typer.Option("--reason", "-r", help="Why (recorded with who and when in the "
+                                                               "director workbook's Lock tab).")],
+    game: GameOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Clear the lock left by a resolve that was killed, instead of waiting 15 minutes for it to expire."""
+    from sheetgm.service import present
+    from sheetgm.service.gamelock import unlock
+
+    serve(game, as_json, lambda g: unlock(g, reason, holder()), present.unlocked)
+
+
 def register(app: typer.Typer) -> None:
     app.command("rollback")(rollback_cmd)
     app.command("verify")(verify_cmd)
+    app.command("unlock")(unlock_cmd)

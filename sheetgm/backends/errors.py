@@ -16,7 +16,14 @@ class BackendError(SheetgmError):
     code = "err.backend.api"
 
 
-class MissingWorkbookError(BackendError):
+class UnusableWorkbookError(BackendError):
+    """One workbook cannot be used as it is: missing, not shared with us, not a readable file, or with
+    a tab renamed or deleted by hand. Only that workbook is affected, and retrying will not help until
+    someone repairs it: the service names it and goes on with the others (a network or quota failure
+    is not one of these: it stops the run, to be run again)."""
+
+
+class MissingWorkbookError(UnusableWorkbookError):
     """The workbook for a key does not exist or cannot be found (params: key)."""
 
     code = "err.backend.missing_workbook"
@@ -34,13 +41,30 @@ class RangeError(BackendError):
     code = "err.backend.bad_range"
 
 
+class MissingTabError(RangeError, UnusableWorkbookError):
+    """A well-formed range names a tab the workbook lacks: renamed or deleted by hand (params: key, tab, range).
+    Adapters that do not know the workbook key leave it to the gateway (``name_workbook``)."""
+
+    code = "err.backend.missing_tab"
+
+    def __init__(self, *, range: str, tab: str, key: str = "?") -> None:  # noqa: A002 - the template's name
+        super().__init__(range=range, tab=tab, key=key)
+
+
+class CellTooLongError(BackendError):
+    """A value longer than one cell holds: 50,000 characters on Google, 32,767 in an .xlsx file
+    (Excel's limit) (params: range, length, limit)."""
+
+    code = "err.backend.cell_too_long"
+
+
 class OpError(BackendError):
     """A write operation carries an invalid argument (params: op, detail)."""
 
     code = "err.backend.bad_op"
 
 
-class AccessError(BackendError):
+class AccessError(UnusableWorkbookError):
     """The account may not do this (403); retrying will not help (params: key, account)."""
 
     code = "err.backend.denied"
@@ -64,7 +88,14 @@ class CredentialsError(BackendError):
     code = "err.backend.credentials"
 
 
-class FileError(BackendError):
+class FileError(UnusableWorkbookError):
     """A local workbook file cannot be opened or saved (params: path, detail)."""
 
     code = "err.backend.bad_file"
+
+
+def name_workbook(err: BackendError, key: str) -> BackendError:
+    """The same error, saying which workbook it is about when the layer that raised it did not know."""
+    if err.params.get("key", "?") == "?":
+        err.params["key"] = key
+    return err

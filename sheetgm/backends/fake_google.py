@@ -33,7 +33,7 @@ from google.auth.credentials import AnonymousCredentials
 
 from sheetgm.backends import fake_sheets as fs
 from sheetgm.backends import model, port
-from sheetgm.backends.errors import OpError
+from sheetgm.backends.errors import CellTooLongError, OpError
 from sheetgm.backends.gsheets import GoogleGateway
 from sheetgm.backends.ratelimit import RateLimiter
 from sheetgm.backends.retry import RetryPolicy
@@ -44,6 +44,8 @@ TOKEN = "https://oauth2.googleapis.com/token"
 _ID = r"([A-Za-z0-9_\-]+)"
 _Q = r"(\?.*)?$"
 
+TOO_LONG = (f"Your input contains more than the maximum of {port.GOOGLE_CELL_LIMIT} characters "
+            "in a single cell.")  # the API's own words
 FAULTS = {
     "rate_limit_403": (403, "User Rate Limit Exceeded", "userRateLimitExceeded"),
     "storage_quota": (403, "The user's Drive storage quota has been exceeded.", "storageQuotaExceeded"),
@@ -224,6 +226,8 @@ class FakeGoogle:
             try:
                 op = port.SetValues(item["range"], tuple(tuple(str(v) for v in row) for row in item.get("values", [])))
                 model.apply(draft, op)
+            except CellTooLongError:
+                raise fs.bad(TOO_LONG) from None
             except OpError as err:
                 raise fs.bad(f"Unable to parse range: {item.get('range')} ({err})") from None
             except Exception as err:
@@ -240,6 +244,8 @@ class FakeGoogle:
                 replies.append(fs.apply(draft, req))
             except fs.ApiFault as err:
                 raise fs.bad(f"Invalid requests[{i}]: {err}") from None
+            except CellTooLongError:
+                raise fs.bad(f"Invalid requests[{i}].updateCells: {TOO_LONG}") from None
             except Exception as err:  # a malformed request body
                 raise fs.bad(f"Invalid requests[{i}]: {type(err).__name__}: {err}") from None
         self.books[sid] = draft

@@ -31,16 +31,19 @@ from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_DRIVE_URL, SPREADSH
 
 from sheetgm.backends import gsheets_requests as gr
 from sheetgm.backends import port
-from sheetgm.backends.a1 import normalize
+from sheetgm.backends.a1 import normalize, parse_range
 from sheetgm.backends.errors import (
     AccessError,
     BackendError,
+    CellTooLongError,
+    MissingTabError,
     MissingWorkbookError,
     NetworkError,
     OpError,
     QuotaError,
     RangeError,
     WorkbookExistsError,
+    name_workbook,
 )
 from sheetgm.backends.ratelimit import RateLimiter
 from sheetgm.backends.retry import STORAGE_QUOTA_REASON, RetryPolicy, is_transient, reasons
@@ -117,8 +120,16 @@ class GoogleGateway(port.Gateway):
         if exc.code == 404:
             return MissingWorkbookError(key=key)
         if exc.code == 400 and "unable to parse range" in message.lower():
-            bad = message.rsplit(": ", 1)[-1]
-            return RangeError(range=bad, detail=f"workbook '{key}' has no such tab or range")
+            # our ranges are checked before they are sent: a range Google cannot parse names a tab
+            # that was renamed or deleted by hand
+            bad = message.split("Unable to parse range: ", 1)[-1].strip()
+            try:
+                tab = parse_range(bad).tab
+            except RangeError:
+                tab = bad
+            return MissingTabError(range=bad, tab=tab, key=key)
+        if exc.code == 400 and "characters in a single cell" in message:
+            return CellTooLongError(range=key, length=f"> {port.GOOGLE_CELL_LIMIT}", limit=port.GOOGLE_CELL_LIMIT)
         return BackendError(key=key, status=exc.code, detail=message)
 
     def _fetch(self, key: str, grid: bool = False) -> dict[str, Any]:
@@ -176,12 +187,13 @@ class GoogleGateway(port.Gateway):
         }
 
     def write(self, key: str, ops: Sequence[port.Op]) -> None:
-        port.check_ops(ops)
+        port.check_ops(ops, port.GOOGLE_CELL_LIMIT)
         if not ops:
             return
         try:
             self._batch(key, list(ops))
         except BackendError as err:
+            name_workbook(err, key)
             self._meta.pop(key, None)  # the file may have changed under us: look again next time
             cause = err.__cause__
             if not (isinstance(cause, APIError) and cause.code == 400 and self.http.policy.last_attempts > 1):

@@ -9,7 +9,7 @@ from typing import Any
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range, parse_range
-from sheetgm.backends.errors import RangeError
+from sheetgm.backends.errors import MissingTabError
 
 STYLE_TO_API = {"none": "NONE", "thin": "SOLID", "medium": "SOLID_MEDIUM", "thick": "SOLID_THICK"}
 API_TO_STYLE = {v: k for k, v in STYLE_TO_API.items()}
@@ -59,7 +59,7 @@ class Meta:
         try:
             return self.tabs[rng.tab]
         except KeyError:
-            raise RangeError(range=format_range(rng), detail=f"the workbook has no tab '{rng.tab}'") from None
+            raise MissingTabError(range=format_range(rng), tab=rng.tab) from None
 
 
 def grid_values(sheet: Json) -> list[list[str]]:
@@ -86,7 +86,7 @@ def read_values(doc: Json, ranges: Sequence[str], key: str) -> dict[str, list[li
     for text in ranges:
         rng = parse_range(text)
         if rng.tab not in grids:
-            raise RangeError(range=format_range(rng), detail=f"workbook '{key}' has no such tab or range")
+            raise MissingTabError(range=format_range(rng), tab=rng.tab, key=key)
         rows = grids[rng.tab][rng.start_row : rng.end_row]
         out[text] = port.trim([row[rng.start_col : rng.end_col] for row in rows])
     return out

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Sequence
 
 from sheetgm.backends import model, port
-from sheetgm.backends.errors import MissingWorkbookError, WorkbookExistsError
+from sheetgm.backends.errors import MissingTabError, MissingWorkbookError, WorkbookExistsError, name_workbook
 
 
 class MemoryGateway(port.Gateway):
@@ -36,12 +36,18 @@ class MemoryGateway(port.Gateway):
 
     def read(self, key: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
         book = self._book(key)
-        return {text: model.read(book, text) for text in ranges}
+        try:
+            return {text: model.read(book, text) for text in ranges}
+        except MissingTabError as err:
+            raise name_workbook(err, key) from None
 
     def write(self, key: str, ops: Sequence[port.Op]) -> None:
         draft = copy.deepcopy(self._book(key))
-        for op in ops:
-            model.apply(draft, op)
+        try:
+            for op in ops:
+                model.apply(draft, op)
+        except MissingTabError as err:
+            raise name_workbook(err, key) from None
         self.books[key] = draft
 
     def protections(self, key: str) -> list[port.Protection]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range, parse_range
-from sheetgm.backends.errors import RangeError
+from sheetgm.backends.errors import MissingTabError
 
 GRID_ROWS, GRID_COLS = 1000, 26  # a new Google tab's grid
 
@@ -83,7 +83,7 @@ class Book:
         for s in self.sheets:
             if s.name == name:
                 return s
-        raise RangeError(range=text or name, detail=f"the workbook has no tab '{name}'")
+        raise MissingTabError(range=text or name, tab=name)
 
     def has_sheet(self, name: str) -> bool:
         return any(s.name == name for s in self.sheets)
@@ -108,6 +108,8 @@ def read(book: Book, text: str) -> list[list[str]]:
 
 
 def set_values(sheet: Sheet, area: A1, rows: Sequence[Sequence[str]]) -> None:
+    """Fill ``area`` (all or nothing): a value longer than a Google cell holds is refused, as the API does."""
+    port.check_lengths(sheet.name, area, rows, port.GOOGLE_CELL_LIMIT)
     for r, c in area.cells(0, 0):
         i, j = r - area.start_row, c - area.start_col
         value = rows[i][j] if i < len(rows) and j < len(rows[i]) else ""

@@ -28,13 +28,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from sheetgm.backends.a1 import A1, parse_range, quote_tab
-from sheetgm.backends.errors import OpError
+from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
+from sheetgm.backends.errors import CellTooLongError, OpError
 
 BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
 BORDER_STYLES = ("none", "thin", "medium", "thick")
 ROLES = ("reader", "commenter", "writer")
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 100, 21  # Google's default column width and row height, in pixels
+GOOGLE_CELL_LIMIT = 50_000  # characters in one cell of a Google Sheet
+XLSX_CELL_LIMIT = 32_767  # characters in one cell of an .xlsx file (Excel's limit; openpyxl silently cuts the rest)
+CELL_LIMIT = min(GOOGLE_CELL_LIMIT, XLSX_CELL_LIMIT)  # what the service writes fits every adapter
 _SIDE_GROUPS = {"outer": ("top", "bottom", "left", "right"), "all": BORDER_SIDES}
 
 
@@ -271,9 +274,20 @@ def values_area(op: SetValues, rng: A1) -> A1:
     return A1(rng.tab, rng.start_row, rng.start_col, rng.start_row + height, rng.start_col + width)
 
 
-def check_ops(ops: Sequence[Op]) -> None:
+def check_ops(ops: Sequence[Op], cell_limit: int | None = None) -> None:
+    """Every op well-formed, and with ``cell_limit`` no value longer than a cell holds."""
     for op in ops:
-        op_ranges(op)
+        ranges = op_ranges(op)
+        if cell_limit is not None and isinstance(op, SetValues):
+            check_lengths(ranges[0].tab, values_area(op, ranges[0]), op.rows, cell_limit)
+
+
+def check_lengths(tab: str, area: A1, rows: Sequence[Sequence[str]], limit: int) -> None:
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            if len(value) > limit:
+                r, c = area.start_row + i, area.start_col + j
+                raise CellTooLongError(range=format_range(A1(tab, r, c, r + 1, c + 1)), length=len(value), limit=limit)
 
 
 def check_tabs(tabs: Sequence[str]) -> None:

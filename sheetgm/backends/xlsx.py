@@ -25,7 +25,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 
 from sheetgm.backends import port, xlsx_cells
 from sheetgm.backends.a1 import format_range, normalize, parse_range
-from sheetgm.backends.errors import FileError, MissingWorkbookError, OpError, RangeError, WorkbookExistsError
+from sheetgm.backends.errors import FileError, MissingTabError, MissingWorkbookError, OpError, WorkbookExistsError
 
 META_TAB = "_sheetgm"
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -50,6 +50,10 @@ class XlsxGateway(port.Gateway):
             return openpyxl.load_workbook(path, data_only=data_only)
         except (OSError, zipfile.BadZipFile, InvalidFileException, KeyError, ValueError) as exc:
             raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
+        except Exception as exc:  # noqa: BLE001 - a damaged file fails deep inside openpyxl in many ways
+            # (zlib.error, NotImplementedError, RuntimeError, UnicodeDecodeError, XML parse errors...):
+            # each one means this file cannot be read, and says nothing about the other workbooks.
+            raise FileError(path=str(path), detail=f"{type(exc).__name__}: {str(exc)[:200]}") from exc
 
     def _save(self, key: str, wb: Any) -> None:
         path = self.path(key)
@@ -82,10 +86,10 @@ class XlsxGateway(port.Gateway):
         for name in _tabs(wb):
             wb[name].protection.sheet = name in whole
 
-    def _sheet(self, wb: Any, text: str) -> Any:
+    def _sheet(self, wb: Any, text: str, key: str = "?") -> Any:
         rng = parse_range(text)
         if rng.tab not in _tabs(wb):
-            raise RangeError(range=text, detail=f"the workbook has no tab '{rng.tab}'")
+            raise MissingTabError(range=text, tab=rng.tab, key=key)
         return wb[rng.tab]
 
     # -- the port ---------------------------------------------------------
@@ -112,10 +116,10 @@ class XlsxGateway(port.Gateway):
         for text in ranges:
             parse_range(text)
         wb = self._load(key, data_only=True)
-        return {text: xlsx_cells.read(self._sheet(wb, text), parse_range(text)) for text in ranges}
+        return {text: xlsx_cells.read(self._sheet(wb, text, key), parse_range(text)) for text in ranges}
 
     def write(self, key: str, ops: Sequence[port.Op]) -> None:
-        port.check_ops(ops)
+        port.check_ops(ops, port.XLSX_CELL_LIMIT)  # openpyxl would silently cut a longer text
         if not ops:
             return
         wb = self._load(key)
@@ -128,11 +132,11 @@ class XlsxGateway(port.Gateway):
             if isinstance(op, port.Protect | port.Unprotect):
                 records = [r for r in records if not (r[0] == "protection" and r[3] == op.description)]
                 if isinstance(op, port.Protect):
-                    self._sheet(wb, op.range)
+                    self._sheet(wb, op.range, key)
                     records.append(["protection", normalize(op.range), ",".join(op.editors), op.description])
                 continue
             rng = port.op_ranges(op)[0]
-            xlsx_cells.apply(wb, self._sheet(wb, format_range(rng)), op, rng)
+            xlsx_cells.apply(wb, self._sheet(wb, format_range(rng), key), op, rng)
         self._store(wb, records)
         self._save(key, wb)
 

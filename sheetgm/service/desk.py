@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheetgm.backends.errors import AccessError, MissingWorkbookError
+from sheetgm.backends.errors import UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.cards import give_card, lurking_proposals
 from sheetgm.core.events import Event
@@ -26,6 +26,7 @@ from sheetgm.service import layout as L
 from sheetgm.service import playersheet as P
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
+from sheetgm.service.gamelock import holding
 from sheetgm.service.journal import (
     DESK_FIRST_ROW,
     PUBLISHED,
@@ -34,15 +35,13 @@ from sheetgm.service.journal import (
     Entry,
     desk_key,
     digest,
+    entry_hash,
     entry_row,
     latest,
     pack,
     read_director,
     release_op,
     split_desk_key,
-    take_lock,
-    try_release,
-    unpack,
 )
 from sheetgm.service.publicsheet import card_rows, progress_rows
 from sheetgm.service.stages import SETUP_KEY, log_row
@@ -51,7 +50,6 @@ LAST_GRID_ROW = 1000  # Google's default grid; desk rows must stay inside it
 GAME_TARGETS = ("game", "全局", "游戏")
 COLOUR_WORDS = {"蓝": "blue", "蓝牌": "blue", "黄": "yellow", "黄牌": "yellow", "红": "red", "红牌": "red"}
 LURK_COLS = "F{r}:J{r}"  # the lurking record sits right of the card list in the director's Cards tab
-UNREACHABLE = (MissingWorkbookError, AccessError)
 
 
 @dataclass
@@ -82,7 +80,7 @@ class LurkingReport:
 
 def actions_of(entry: Entry) -> list[dict[str, Any]]:
     """The director's actions a desk entry archived (its orders column)."""
-    return list(unpack(entry.orders_json)) if entry.orders_json else []
+    return entry.actions()
 
 
 def apply_actions(state: State, actions: list[dict[str, Any]]) -> tuple[State, list[Event]]:
@@ -99,7 +97,7 @@ def apply_actions(state: State, actions: list[dict[str, Any]]) -> tuple[State, l
 
 
 def replay(state: State, entry: Entry) -> tuple[State, list[Event]]:
-    """Re-apply a desk entry to the state before it (compare ``new.digest()`` with ``entry.state_hash``)."""
+    """Re-apply a desk entry to the state before it (``entry_hash`` of the result is ``entry.state_hash``)."""
     return apply_actions(state, actions_of(entry))
 
 
@@ -235,15 +233,13 @@ def _commit(game: Game, entries: list[Entry], lock: list[str], cur: Entry, kind:
     key = desk_key(base, kind, n)
     if entry_row(key) > LAST_GRID_ROW:
         raise ServiceError("err.desk.full", first=DESK_FIRST_ROW, last=LAST_GRID_ROW)
-    entry = Entry(key, PUBLISHED, digest(actions), new.digest(), game.cfg.seed,
+    entry = Entry(key, PUBLISHED, digest(actions), entry_hash(new, events), game.cfg.seed,
                   game.now().isoformat(timespec="seconds"), pack(new.to_dict()),
                   pack([e.to_dict() for e in events]), pack(actions))
-    take_lock(game, lock, holder)
-    try:
+    with holding(game, lock, holder) as held:
+        if held.entries != entries:  # another run changed the game between our read and the lock
+            raise ServiceError("err.svc.changed_meanwhile")
         warnings = _publish(game, [*entries, entry], entry, before, new, events, actions)
-    except BaseException:
-        try_release(game)
-        raise
     return DeskReport(key, kind, public_log(events, game.lang), warnings, new.winner)
 
 
@@ -262,7 +258,7 @@ def _publish(game: Game, entries: list[Entry], entry: Entry, before: State, new:
         ops = P.current_ops(new, seat, lang, (), formats=False) + P.open_row_ops(new, seat, lang)
         try:
             game.gateway.write(player_key(seat), ops)
-        except UNREACHABLE as exc:
+        except UnusableWorkbookError as exc:
             warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
                                    reason=exc.message(game.lang)))
     lang = game.lang

@@ -1,41 +1,57 @@
-"""The journal (one row per stage in the director workbook) and the game lock.
+"""The journal: one row per stage in the director workbook.
 
 A row holds everything needed to publish its stage again without resolving
 it again: the state after the stage, its events and the orders used. Big
-JSON is stored zlib-compressed in base64 behind a ``z:`` prefix, to stay
-far below the 50,000 characters a Google cell holds.
+JSON is stored zlib-compressed in base64 behind a ``z:`` prefix; a value
+still longer than ``CHUNK`` characters is split: its cell holds
+``+<n>:`` and the first part, and the ``n`` other parts follow in the
+row's overflow cells (from column M), so no cell ever exceeds what a cell
+holds on any backend (``port.CELL_LIMIT``).
+
+Columns: A key, B status, C orders hash, D hash of the state *and* the
+events, E seed, F time, G state, H events, I orders, J note (why a row was
+rolled back), K when it was rolled back (history copies only), L reports not
+delivered (seat -> why), M... overflow.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import json
 import re
-import secrets
 import zlib
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheetgm.backends.port import SetValues
+from sheetgm.backends.a1 import col_letters
+from sheetgm.backends.port import CELL_LIMIT, SetValues
 from sheetgm.core.board import Board
+from sheetgm.core.errors import SheetgmError
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
 from sheetgm.service import layout as L
-from sheetgm.service.errors import LockedError, ServiceError
+from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.stages import journal_row, stage_index
+from sheetgm.service.stages import journal_row, key_of_index, parse_key, stage_index
 
 RESOLVED, PUBLISHED, SUPERSEDED = "resolved", "published", "superseded"
+STATUSES = (RESOLVED, PUBLISHED, SUPERSEDED)
 COMPRESS_OVER = 4000
-LOCK_TTL = timedelta(minutes=15)
+CHUNK = CELL_LIMIT - 2_767  # characters of packed JSON per cell (30,000): below every backend's cell limit
 # Desk entries (director overrides and cards, between stages) are journaled with a key
 # "<stage>+<kind>-<n>": <stage> is the stage they follow, <n> counts desk entries over the
 # whole game. Their rows sit below every stage row, inside Google's default 1000-row grid.
 DESK_FIRST_ROW = 501
+HISTORY_FIRST_ROW = 1002  # rollback's copies of superseded stage rows (below the stage and desk rows)
 DESK_KINDS = ("override", "card")
 _DESK_RE = re.compile(r"^(N[0-9]{1,3}-(?:survivor|hunter|setup))\+(override|card)-([0-9]{1,3})$")
+DATA_COLS = {"G": 6, "H": 7, "I": 8}  # state, events, orders: the cells that may overflow
+UNDELIVERED_COL, OVERFLOW_COL = 11, 12  # L, M
+LAST_COL = "BZ"  # the journal is read up to here: 66 overflow cells of CHUNK characters each
+_SPLIT_RE = re.compile(r"^\+([0-9]{1,3}):")
 
 
 def desk_key(base: str, kind: str, n: int) -> str:
@@ -68,7 +84,7 @@ def pack(data: Any) -> str:
 
 def unpack(text: str) -> Any:
     if text.startswith("z:"):
-        text = zlib.decompress(base64.b64decode(text[2:])).decode("utf-8")
+        text = zlib.decompress(base64.b64decode(text[2:], validate=True)).decode("utf-8")
     return json.loads(text)
 
 
@@ -77,32 +93,98 @@ def digest(data: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def entry_hash(state: State, events: Sequence[Event]) -> str:
+    """The journal's hash of a stage: its state and its events together, so neither can be edited alone."""
+    return digest({"state": state.digest(), "events": [e.to_dict() for e in events]})
+
+
+def expected_key(row: int) -> str:
+    """The stage whose fixed row this is ("" for desk and history rows)."""
+    return key_of_index(row - 2) if 2 <= row < DESK_FIRST_ROW else ""
+
+
 @dataclass(frozen=True)
 class Entry:
     key: str
     status: str
     orders_hash: str
-    state_hash: str
+    state_hash: str  # entry_hash: the state and the events
     seed: int
     time: str
     state_json: str
     events_json: str
     orders_json: str
     note: str = ""  # why a superseded row was rolled back (sheetgm rollback --reason)
+    undelivered: tuple[tuple[int, str], ...] = ()  # (seat, why) whose workbook could not be written
+    sheet_row: int = field(default=0, compare=False)  # where it was read from (0: not written yet)
+
+    @property
+    def where(self) -> int:
+        return self.sheet_row or entry_row(self.key)
+
+    def _data(self, column: str, text: str) -> Any:
+        try:
+            return unpack(text)
+        except (ValueError, zlib.error, binascii.Error) as exc:  # JSON and UTF-8 errors are ValueErrors
+            raise self.broken(column, f"{type(exc).__name__}: {str(exc)[:120]}") from None
+
+    def broken(self, column: str, detail: str) -> ServiceError:
+        return ServiceError("err.svc.journal_cell", stage=self.key, row=self.where, column=column, detail=detail)
 
     def state(self, board: Board) -> State:
-        return State.from_dict(unpack(self.state_json), board)
+        data = self._data("G", self.state_json)
+        try:
+            return State.from_dict(data, board)
+        except (SheetgmError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            detail = exc.message("en") if isinstance(exc, SheetgmError) else f"{type(exc).__name__}: {exc}"
+            raise self.broken("G", detail[:160]) from None
 
     def events(self) -> list[Event]:
-        return [Event.from_dict(d) for d in unpack(self.events_json)] if self.events_json else []
+        if not self.events_json:
+            return []
+        data = self._data("H", self.events_json)
+        try:
+            return [Event.from_dict(d) for d in data]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise self.broken("H", f"{type(exc).__name__}: {exc}") from None
 
     def orders(self) -> dict[int, dict[str, Any]]:
-        """seat -> {"text", "used", "problems", "stamp"} as archived at resolve."""
-        return {int(k): v for k, v in unpack(self.orders_json).items()} if self.orders_json else {}
+        """seat -> {"text", "used", "problems", "stamp"} as archived at resolve (a desk entry: its actions)."""
+        if not self.orders_json:
+            return {}
+        data = self._data("I", self.orders_json)
+        if not isinstance(data, dict):
+            raise self.broken("I", "not a JSON object")
+        try:
+            return {int(k): v for k, v in data.items()}
+        except ValueError as exc:
+            raise self.broken("I", str(exc)) from None
 
-    def row(self) -> tuple[str, ...]:
-        return (self.key, self.status, self.orders_hash, self.state_hash, str(self.seed), self.time,
-                self.state_json, self.events_json, self.orders_json, self.note)
+    def actions(self) -> list[dict[str, Any]]:
+        """The director's actions of a desk entry (kept in the orders column)."""
+        data = self._data("I", self.orders_json) if self.orders_json else []
+        if not isinstance(data, list):
+            raise self.broken("I", "not a JSON list")
+        return data
+
+    def row(self, rolled_back: str = "") -> tuple[str, ...]:
+        cells = [self.key, self.status, self.orders_hash, self.state_hash, str(self.seed), self.time]
+        overflow: list[str] = []
+        for text in (self.state_json, self.events_json, self.orders_json):
+            parts = [text[i:i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+            cells.append(parts[0] if len(parts) == 1 else f"+{len(parts) - 1}:{parts[0]}")
+            overflow += parts[1:]
+        undelivered = json.dumps({str(s): why for s, why in self.undelivered}, ensure_ascii=False)
+        cells += [self.note, rolled_back, undelivered if self.undelivered else "", *overflow]
+        return tuple(cells)
+
+    def op_at(self, lang: str, row: int, rolled_back: str = "") -> SetValues:
+        cells = self.row(rolled_back)
+        end = col_letters(len(cells) - 1)
+        return SetValues(L.rng(L.tab(lang, "journal"), f"A{row}:{end}{row}"), (cells,))
+
+    def op(self, lang: str) -> SetValues:
+        return self.op_at(lang, entry_row(self.key))
 
     @property
     def kind(self) -> str:
@@ -110,28 +192,68 @@ class Entry:
         desk = split_desk_key(self.key)
         return desk[1] if desk else "stage"
 
-    def op(self, lang: str) -> SetValues:
-        r = entry_row(self.key)
-        return SetValues(L.rng(L.tab(lang, "journal"), f"A{r}:J{r}"), (self.row(),))
-
     def with_status(self, status: str) -> Entry:
         return replace(self, status=status)
 
 
-def parse_entries(rows: list[list[str]], lang: str) -> list[Entry]:
-    """Journal rows (header excluded) → entries, in stage order; a broken row is reported by its cell."""
-    out = []
-    for i, raw in enumerate(rows, 2):
-        if not raw or not raw[0]:
-            continue
-        cells = list(raw) + [""] * (10 - len(raw))
+def _entry(cells: list[str], row: int) -> Entry:
+    """One journal row as an Entry; ServiceError naming the row (and its stage) if it cannot be read."""
+    cells = cells + [""] * (OVERFLOW_COL - len(cells))
+    guess = cells[0] or expected_key(row) or "?"
+
+    def broken(column: str, detail: str) -> ServiceError:
+        return ServiceError("err.svc.journal_cell", stage=guess, row=row, column=column, detail=detail)
+
+    if not split_desk_key(cells[0]):
         try:
-            out.append(Entry(cells[0], cells[1], cells[2], cells[3], int(cells[4] or 0), *cells[5:10]))
-        except ValueError:
-            raise ServiceError("err.svc.journal_row", tab=L.tab(lang, "journal"), row=i) from None
-    if any(split_desk_key(e.key) for e in out):  # desk rows sit below the stage rows: put them in play order
-        out.sort(key=lambda e: entry_order(e.key))
-    return out
+            parse_key(cells[0])
+        except SheetgmError:
+            raise broken("A", f"'{cells[0][:40]}' is not a stage") from None
+    try:
+        seed = int(cells[4] or 0)
+    except ValueError:
+        raise broken("E", f"'{cells[4][:40]}' is not a number") from None
+    overflow = iter(cells[OVERFLOW_COL:])
+    data = []
+    for column, i in DATA_COLS.items():
+        text = cells[i]
+        m = _SPLIT_RE.match(text)
+        if m:
+            rest = [next(overflow, "") for _ in range(int(m.group(1)))]
+            if not all(rest):
+                raise broken(column, "a part of the value is missing from the overflow cells")
+            text = text[m.end():] + "".join(rest)
+        data.append(text)
+    undelivered: tuple[tuple[int, str], ...] = ()
+    if cells[UNDELIVERED_COL] and cells[1] != SUPERSEDED:
+        try:
+            undelivered = tuple(sorted((int(s), str(w)) for s, w in json.loads(cells[UNDELIVERED_COL]).items()))
+        except (ValueError, AttributeError) as exc:
+            raise broken("L", f"{type(exc).__name__}: {exc}") from None
+    return Entry(cells[0], cells[1], cells[2], cells[3], seed, cells[5], data[0], data[1], data[2], cells[9],
+                 undelivered, row)
+
+
+def scan_entries(rows: list[list[str]]) -> tuple[list[Entry], list[ServiceError]]:
+    """Journal rows (header excluded) → the entries in play order, and an error for each row that cannot be read."""
+    out, broken = [], []
+    for i, raw in enumerate(rows, 2):
+        if not raw or not any(raw):
+            continue
+        try:
+            out.append(_entry(list(raw), i))
+        except ServiceError as err:
+            broken.append(err)
+    out.sort(key=lambda e: entry_order(e.key))  # desk rows sit below the stage rows: put them in play order
+    return out, broken
+
+
+def parse_entries(rows: list[list[str]], lang: str) -> list[Entry]:
+    """Journal rows (header excluded) → entries, in play order; a broken row is named by its stage and row."""
+    entries, broken = scan_entries(rows)
+    if broken:
+        raise broken[0]
+    return entries
 
 
 def latest(entries: list[Entry]) -> Entry:
@@ -142,11 +264,15 @@ def latest(entries: list[Entry]) -> Entry:
 
 
 def journal_range(lang: str) -> str:
-    return L.rng(L.tab(lang, "journal"), "A2:J")
+    return L.rng(L.tab(lang, "journal"), f"A2:{LAST_COL}")
 
 
 def lock_range(lang: str) -> str:
     return L.rng(L.tab(lang, "lock"), "A2:C2")
+
+
+def release_op(lang: str) -> SetValues:
+    return SetValues(lock_range(lang), (("", "", ""),))
 
 
 def read_director(game: Game) -> tuple[list[Entry], list[str]]:
@@ -155,46 +281,3 @@ def read_director(game: Game) -> tuple[list[Entry], list[str]]:
     got = game.gateway.read(DIRECTOR, [journal_range(lang), lock_range(lang)])
     lock = list((got[lock_range(lang)] or [[]])[0])
     return parse_entries(got[journal_range(lang)], lang), lock
-
-
-def lock_is_free(game: Game, cells: list[str]) -> bool:
-    cells = cells + [""] * (3 - len(cells))
-    if not cells[0]:
-        return True
-    try:
-        since = datetime.fromisoformat(cells[2])
-    except (IndexError, ValueError):
-        return True
-    return game.now() - since > LOCK_TTL
-
-
-def take_lock(game: Game, cells: list[str], holder: str) -> str:
-    """Write our token into the lock, then read it back: only one of two racing runs sees its own token."""
-    cells = cells + [""] * (3 - len(cells))
-    if not lock_is_free(game, cells):
-        raise LockedError(holder=cells[1] or "?", since=cells[2] or "?")
-    token = secrets.token_hex(8)
-    lang = game.lang
-    try:
-        game.gateway.write(DIRECTOR, [SetValues(lock_range(lang), ((token, holder, game.now().isoformat()),))])
-        back = (game.gateway.read(DIRECTOR, [lock_range(lang)])[lock_range(lang)] or [[]])[0]
-    except BaseException:
-        # The write may have landed (a lost reply) though we cannot confirm it: free the lock again,
-        # or every run would be refused until it expires.
-        try_release(game)
-        raise
-    if not back or back[0] != token:
-        raise LockedError(holder=back[1] if len(back) > 1 else "?", since=back[2] if len(back) > 2 else "?")
-    return token
-
-
-def release_op(lang: str) -> SetValues:
-    return SetValues(lock_range(lang), (("", "", ""),))
-
-
-def try_release(game: Game) -> None:
-    """Free the lock after a failed run, if the workbook can still be written."""
-    try:
-        game.gateway.write(DIRECTOR, [release_op(game.lang)])
-    except Exception:  # noqa: BLE001 - the lock also expires by itself (LOCK_TTL)
-        pass

@@ -13,7 +13,7 @@ from sheetgm.service import layout as L
 from sheetgm.service.config import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
-from sheetgm.service.journal import PUBLISHED, Entry, digest, pack
+from sheetgm.service.journal import PUBLISHED, Entry, digest, entry_hash, pack
 from sheetgm.service.playersheet import current_ops, open_row_ops
 from sheetgm.service.publicsheet import public_ops
 from sheetgm.service.stages import SETUP_KEY
@@ -54,7 +54,7 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
         out.append((player_key(seat), title, ops, [L.tab(pl, t) for t in L.PLAYER_TABS]))
     pub = L.public_ops(lang, editors) + public_ops(state, [], SETUP_KEY, lang)[1:]
     out.append((PUBLIC, f"{cfg.name} · public", pub, [L.tab(lang, t) for t in L.PUBLIC_TABS]))
-    entry = Entry(SETUP_KEY, PUBLISHED, digest({}), state.digest(), cfg.seed, game.now().isoformat(),
+    entry = Entry(SETUP_KEY, PUBLISHED, digest({}), entry_hash(state, []), cfg.seed, game.now().isoformat(),
                   pack(state.to_dict()), "", "")
     config_rows = [("name", cfg.name), ("map", cfg.map), ("seed", str(cfg.seed)), ("backend", cfg.backend),
                    ("timezone", cfg.timezone), ("created", game.now().isoformat())]

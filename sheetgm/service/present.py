@@ -7,6 +7,7 @@ from sheetgm.service.audit import AuditReport
 from sheetgm.service.check import CheckReport
 from sheetgm.service.demo import DemoReport
 from sheetgm.service.game import Game
+from sheetgm.service.gamelock import UnlockReport
 from sheetgm.service.resolve import ResolveReport
 from sheetgm.service.status import StatusReport
 
@@ -49,12 +50,20 @@ def statused(lang: str, rep: StatusReport) -> str:
         lines.append(render(lang, "svc.pending_publish", stage=rep.due))
     if rep.locked_by:
         lines.append(render(lang, "cli.locked", holder=rep.locked_by))
+    lines += [render(lang, "cli.unlocked", **u) for u in rep.unlocks[-3:]]
+    lines += [f"! {w}" for w in rep.undelivered]
     if rep.winner:
         lines.append(render(lang, "cli.winner", winner=render(lang, f"word.{rep.winner}")))
     lines += [f"  {k}  {s}  {t}" for k, s, t in rep.journal]
     lines += [f"  {p['seat']:>2} {p['alias']}  {p['camp']}  {p['status']}" for p in rep.players]
     lines += [f"  {k}: {u or '-'}" for k, u in rep.workbooks.items()]
     return "\n".join(lines)
+
+
+def unlocked(lang: str, rep: UnlockReport) -> str:
+    if not rep.cleared:
+        return render(lang, "cli.unlock_free")
+    return render(lang, "cli.unlock_done", holder=rep.holder or "?", since=rep.since or "?")
 
 
 def audited(lang: str, rep: AuditReport) -> str:

@@ -3,13 +3,20 @@
 Publishing reads nothing and resolves nothing: it renders the journal entry.
 So a run that died half-way is completed by running it again, and a repeat
 writes the same cells with the same values.
+
+One player's workbook that cannot be written (missing, not shared, a damaged
+file, a tab renamed by hand: ``UnusableWorkbookError``) never stops the others:
+the player is named, and the seat is kept in the journal row (``undelivered``)
+so that their report is written at their next publish, or by the next
+``sheetgm resolve`` once the director has repaired the file (``deliver``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from sheetgm.backends.errors import AccessError, MissingWorkbookError
+from sheetgm.backends.errors import UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
 from sheetgm.service import layout as L
@@ -19,9 +26,7 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.publicsheet import director_ops, public_ops
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
-from sheetgm.service.stages import key_of_index, log_row, parse_key
-
-UNREACHABLE = (MissingWorkbookError, AccessError)
+from sheetgm.service.stages import journal_row, key_of_index, log_row, parse_key
 
 
 def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> tuple[str, list[str]]:
@@ -58,12 +63,24 @@ def _missing_rows(results: list[list[str]], entries: list[Entry], entry: Entry) 
     return out
 
 
+def owed(entries: list[Entry], seat: int) -> list[Entry]:
+    """Live stages whose report could not be written into ``seat``'s workbook yet."""
+    return [e for e in entries if e.status != SUPERSEDED and any(s == seat for s, _ in e.undelivered)]
+
+
+def owed_ops(game: Game, seat: int, entries: list[Entry], skip: str = "") -> list[Op]:
+    lang = game.seat_lang(seat)
+    return [P.results_op(lang, e.key, report_text(game, e, entries, seat, lang))
+            for e in owed(entries, seat) if e.key != skip]
+
+
 def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet: SheetOrder | None,
                warnings: list[str], formats: bool = True) -> list[Op]:
     lang = game.seat_lang(seat)
     state, events = entry.state(game.board), entry.events()
     night, _stage = parse_key(entry.key)
     ops: list[Op] = [P.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang))]
+    ops += owed_ops(game, seat, entries, skip=entry.key)
     info = entry.orders().get(seat)
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time[:16].replace("T", " "))
@@ -73,7 +90,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
         missing = _missing_rows(sheet.results, entries, entry)
         for row in P.edited_rows(sheet.results) + missing:
             old = by_key.get(key_of_index(row - 1))
-            if old is None or old.key == entry.key:
+            if old is None or old.key == entry.key or old in owed(entries, seat):
                 continue
             text = report_text(game, old, entries, seat, lang)
             ops.append(P.results_op(lang, old.key, text))
@@ -85,32 +102,86 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     return ops
 
 
+def _write_player(game: Game, seat: int, ops: list[Op], warnings: list[str], settled: list[Entry]) -> str | None:
+    """Write one player's workbook; None if done (the ``settled`` owed reports are said to be written now),
+    else why not (in the director's language, also warned)."""
+    try:
+        game.gateway.write(player_key(seat), ops)
+    except UnusableWorkbookError as exc:
+        why = exc.message(game.lang)
+        warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat, reason=why))
+        return why
+    results = L.tab(game.seat_lang(seat), "results")
+    warnings += [render(game.lang, "svc.results_missing", alias=game.alias(seat), seat=seat,
+                        cell=f"{results}!B{log_row(e.key)}") for e in settled]
+    return None
+
+
+def _settled(game: Game, entries: list[Entry], failed: dict[int, str], tried: list[int]) -> list[Op]:
+    """Journal rows (and director Log notes) of earlier stages whose owed reports were now written."""
+    ops: list[Op] = []
+    for e in entries:
+        if e.status == SUPERSEDED or not e.undelivered:
+            continue
+        left = tuple((s, failed.get(s, why)) for s, why in e.undelivered if s not in tried or s in failed)
+        if left != e.undelivered:
+            done = replace(e, undelivered=left)
+            ops += [done.op(game.lang), delivery_note_op(game, done)]
+    return ops
+
+
+def delivery_note_op(game: Game, entry: Entry, notes: list[str] | None = None) -> Op:
+    """Column C of the stage's row in the director's Log: what went wrong while publishing (``notes``),
+    later what is still owed, or when the owed reports were written."""
+    if notes is None:
+        notes = [render(game.lang, "svc.log_undelivered", alias=game.alias(s), seat=s, key=player_key(s), reason=why)
+                 for s, why in entry.undelivered]
+        notes = notes or [render(game.lang, "svc.log_delivered", time=game.now().isoformat(timespec="seconds"))]
+    return SetValues(L.rng(L.tab(game.lang, "log"), f"C{journal_row(entry.key)}"), (("\n".join(notes),),))
+
+
 def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, SheetOrder] | None = None,
-            progress: Callable[[str], None] | None = None) -> list[str]:
-    """Write every workbook for ``entry``, the director's last (marking it published and freeing the lock)."""
+            progress: Callable[[str], None] | None = None, notes: list[str] | None = None) -> list[str]:
+    """Write every workbook for ``entry``, the director's last (marking it published and freeing the lock).
+    ``notes``: the run's earlier warnings (unreadable workbooks...), kept in the director's Log."""
     warnings: list[str] = []
     step = progress or (lambda _key: None)
     formats = boards_changed(entry, entries, game)
+    failed: dict[int, str] = {}
     for seat in game.seats:
         ops = player_ops(game, entry, seat, entries, (sheets or {}).get(seat), warnings, formats)
-        try:
-            game.gateway.write(player_key(seat), ops)
-        except UNREACHABLE as exc:
-            warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
-                                   reason=exc.message(game.lang)))
+        why = _write_player(game, seat, ops, warnings, [e for e in owed(entries, seat) if e.key != entry.key])
+        if why is not None:
+            failed[seat] = why
         step(player_key(seat))
     state, events, lang = entry.state(game.board), entry.events(), game.lang
     game.gateway.write(PUBLIC, public_ops(state, events, entry.key, lang, formats)
                        + public_correction_ops(game, entry, entries))
     step(PUBLIC)
     emails = [s.email for s in game.cfg.roster]
+    done = replace(entry, status=PUBLISHED, undelivered=tuple(sorted(failed.items())))
     final = director_ops(state, events, entry.key, lang, len(game.seats), entry.orders())
+    final += _settled(game, [e for e in entries if e.key != entry.key], failed, game.seats)
     final += [
         SetValues(L.rng(L.tab(lang, "roster"), "A2"), L.roster_rows(state, emails, lang)),
-        entry.with_status(PUBLISHED).op(lang),
+        done.op(lang),
+        delivery_note_op(game, done, (notes or []) + warnings),
         release_op(lang),
     ]
     game.gateway.write(DIRECTOR, final)
     step(DIRECTOR)
     return warnings
+
+
+def deliver(game: Game, entries: list[Entry]) -> tuple[list[str], list[str]]:
+    """Write the reports still owed (workbooks repaired since), then free the lock: (delivered to, warnings)."""
+    warnings: list[str] = []
+    seats = [s for s in game.seats if owed(entries, s)]
+    failed: dict[int, str] = {}
+    for seat in seats:
+        why = _write_player(game, seat, owed_ops(game, seat, entries), warnings, owed(entries, seat))
+        if why is not None:
+            failed[seat] = why
+    game.gateway.write(DIRECTOR, [*_settled(game, entries, failed, seats), release_op(game.lang)])
+    return [game.alias(s) for s in seats if s not in failed], warnings
 

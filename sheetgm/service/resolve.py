@@ -23,19 +23,19 @@ from sheetgm.notation.order_format import format_order
 from sheetgm.service import deadlines as D
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
+from sheetgm.service.gamelock import holding, try_release
 from sheetgm.service.journal import (
     PUBLISHED,
     RESOLVED,
     Entry,
     digest,
+    entry_hash,
     latest,
     pack,
     read_director,
-    take_lock,
-    try_release,
 )
 from sheetgm.service.layout import tab
-from sheetgm.service.publish import publish
+from sheetgm.service.publish import deliver, owed, publish
 from sheetgm.service.sheetorders import SheetOrder, judge, priority, read_player
 from sheetgm.service.stages import parse_key, stage_key
 
@@ -43,7 +43,7 @@ from sheetgm.service.stages import parse_key, stage_key
 @dataclass
 class ResolveReport:
     stage: str
-    action: str  # resolved | resolved-early | republished | nothing | dry-run
+    action: str  # resolved | resolved-early | republished | delivered | nothing | dry-run
     public_log: str = ""
     warnings: list[str] = field(default_factory=list)
     reports: dict[str, str] = field(default_factory=dict)  # alias -> private report (dry run only)
@@ -133,17 +133,23 @@ def read_orders(game: Game, cur: Entry, progress: Callable[[str], None] | None =
     return sheets, orders, archive, warnings
 
 
+def _owing(game: Game, entries: list[Entry]) -> bool:
+    return any(owed(entries, s) for s in game.seats)
+
+
 def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder: str = "sheetgm",
             progress: Callable[[str], None] | None = None) -> ResolveReport:
     entries, lock = read_director(game)
     cur, due, deadline = _due(game, entries, stage)
-    if due is None:
-        st = cur.state(game.board)
-        return ResolveReport(stage or cur.key, "nothing", winner=st.winner)
-    if dry_run:
+    if due is None and (dry_run or not _owing(game, entries)):
+        return ResolveReport(stage or cur.key, "nothing", winner=cur.state(game.board).winner)
+    if dry_run and due is not None:
         return _dry_run(game, cur, due, deadline, progress)
-    take_lock(game, lock, holder)
-    try:
+    with holding(game, lock, holder) as held:
+        entries = held.entries  # another run may have resolved a stage between our first read and the lock
+        cur, due, deadline = _due(game, entries, stage)
+        if due is None:
+            return _deliver(game, cur, entries, stage, held.token)
         if cur.status == RESOLVED:
             warnings = publish(game, cur, entries, None, progress)
             return _report(game, cur, "republished", warnings)
@@ -151,17 +157,25 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         early = _early_or_wait(game, cur, due, deadline, archive)
         state = cur.state(game.board)
         new, events = resolve_stage(state, orders, game.cfg.seed, priority(sheets))
-        entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in archive.items()}), new.digest(),
+        entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in archive.items()}), entry_hash(new, events),
                       game.cfg.seed, game.now().isoformat(timespec="seconds"), pack(new.to_dict()),
                       pack([e.to_dict() for e in events]), pack(archive))
         game.gateway.write(DIRECTOR, [entry.op(game.lang)])  # the journal row, before publishing
         entries = [*entries, entry]
-        warnings += publish(game, entry, entries, sheets, progress)
+        warnings += publish(game, entry, entries, sheets, progress, notes=warnings)
         return _report(game, entry, "resolved-early" if early else "resolved", warnings)
-    except BaseException:
-        try_release(game)
-        raise
 
+
+def _deliver(game: Game, cur: Entry, entries: list[Entry], stage: str | None, token: str) -> ResolveReport:
+    """Nothing to resolve: write the reports still owed to repaired workbooks (and free the lock)."""
+    winner = cur.state(game.board).winner
+    if not _owing(game, entries):
+        try_release(game, token)
+        return ResolveReport(stage or cur.key, "nothing", winner=winner)
+    done, warnings = deliver(game, entries)
+    if done:
+        warnings.insert(0, render(game.lang, "svc.delivered", aliases=", ".join(done)))
+    return ResolveReport(stage or cur.key, "delivered" if done else "nothing", warnings=warnings, winner=winner)
 
 
 def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> ResolveReport:

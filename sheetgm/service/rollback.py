@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from sheetgm.backends.a1 import quote_tab
-from sheetgm.backends.errors import AccessError, MissingWorkbookError
+from sheetgm.backends.errors import UnusableWorkbookError
 from sheetgm.backends.port import Op, Protect, SetBold, SetValues, Unprotect
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, public_log, report
@@ -28,7 +28,9 @@ from sheetgm.service import layout as L
 from sheetgm.service import playersheet as P
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
+from sheetgm.service.gamelock import holding
 from sheetgm.service.journal import (
+    HISTORY_FIRST_ROW,
     SUPERSEDED,
     Entry,
     entry_order,
@@ -36,15 +38,11 @@ from sheetgm.service.journal import (
     lock_range,
     parse_entries,
     release_op,
-    take_lock,
-    try_release,
 )
 from sheetgm.service.publicsheet import public_ops
 from sheetgm.service.stages import SETUP_KEY, archive_row, journal_row, log_row, parse_key, stage_key
 
-HISTORY_FIRST_ROW = 1002  # below the stage rows (2..500) and the desk rows (501..1000) of the journal
 OLD_COL = "D"  # public Log: the superseded text of a corrected line (C holds the deadline reminders)
-UNREACHABLE = (MissingWorkbookError, AccessError)
 
 
 @dataclass
@@ -81,7 +79,8 @@ def rollback(game: Game, stage: str, reason: str, holder: str = "sheetgm") -> Ro
     got = game.gateway.read(DIRECTOR, [journal_range(lang), lock_range(lang)])
     rows = got[journal_range(lang)]
     lock = list((got[lock_range(lang)] or [[]])[0])
-    live = [e for e in parse_entries(rows, lang) if e.status != SUPERSEDED]
+    entries = parse_entries(rows, lang)
+    live = [e for e in entries if e.status != SUPERSEDED]
     stages = [e.key for e in live if e.kind == "stage" and e.key != SETUP_KEY]
     if key not in stages:
         raise ServiceError("err.replay.not_live", stage=key, live=", ".join(stages) or "-")
@@ -89,15 +88,13 @@ def rollback(game: Game, stage: str, reason: str, holder: str = "sheetgm") -> Ro
     gone = [e for e in live if entry_order(e.key) >= start]
     kept = [e for e in live if entry_order(e.key) < start]
     restored = kept[-1]
-    take_lock(game, lock, holder)
-    try:
+    with holding(game, lock, holder) as held:
+        if held.entries != entries:  # another run changed the game between our read and the lock
+            raise ServiceError("err.svc.changed_meanwhile")
         rep = RollbackReport(key, reason, [e.key for e in gone], restored.key)
         _players(game, kept, gone, reason, rep)
         game.gateway.write(PUBLIC, _public_ops(game, kept, gone, reason))
         game.gateway.write(DIRECTOR, _director_ops(game, gone, reason, len(rows)))
-    except BaseException:
-        try_release(game)
-        raise
     return rep
 
 
@@ -119,7 +116,7 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
         ops += P.current_ops(state, seat, lang, events) + P.open_row_ops(state, seat, lang)
         try:
             game.gateway.write(player_key(seat), ops)
-        except UNREACHABLE as exc:
+        except UnusableWorkbookError as exc:
             rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
                                        reason=exc.message(game.lang)))
         if nights:
@@ -158,7 +155,7 @@ def _director_ops(game: Game, gone: list[Entry], reason: str, used_rows: int) ->
         ops.append(marked.op(lang))
         if e.kind != "stage":
             continue  # a desk row is never written again: marking it is enough
-        ops.append(SetValues(L.rng(journal, f"A{row}:K{row}"), ((*marked.row(), now),)))
+        ops.append(marked.op_at(lang, row, rolled_back=now))
         row += 1
         r = journal_row(e.key)
         text = mark + "\n" + director_log(e.events(), lang, e.state(game.board)).strip()

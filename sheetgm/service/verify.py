@@ -1,16 +1,21 @@
 """`sheetgm verify`: replay the game from the journal and say, stage by stage, whether it still holds.
 
-The setup is dealt again from the config and the journal's seed; every live
-stage is resolved again from the state before it with its archived orders
-(the director's Orders archive tab, as a person reads it) and the seed of its
-journal row; every desk entry (override, card) is applied again. Each result
-is compared with the state hash in the journal. Superseded rows are skipped.
+The setup is dealt again from the config's seed; every live stage is resolved
+again from the state before it with its archived orders (the director's Orders
+archive tab, as a person reads it) and the seed of game.toml (the engine draws
+each stage's dice from it, the night and the stage: ``core.resolve.stage_rng``);
+every desk entry (override, card) is applied again. Each result, state and
+events together, is compared with the hash in the journal.
 
-Besides the replay, a stage is checked for a state JSON that no longer matches
-its hash, an orders hash that no longer matches the archived orders, and an
-archive row that differs from the journal's copy of the order. When a stage
-differs, the next one starts from the journal's state if that is intact, so
-each stage is judged on its own inputs and every difference is named.
+Besides the replay, each row is checked on its own: a seed that is not
+game.toml's, a state or events JSON that no longer matches the hash, an orders
+hash that no longer matches the orders, an archive row that differs from the
+journal's copy of the order, a status that cannot be (unknown, or "resolved"
+before the last stage), a row that is not where its stage belongs, a stage
+missing from the sequence, a cell that cannot be read, and a superseded row
+without its rollback note. When a stage differs, the next one starts from the
+journal's state if that is intact, so each stage is judged on its own inputs and
+every difference is named by its stage.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgm.core.errors import SheetgmError
+from sheetgm.core.events import Event
 from sheetgm.core.resolve import StageError, resolve_stage
 from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
@@ -28,23 +34,36 @@ from sheetgm.service import desk
 from sheetgm.service import layout as L
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.journal import SUPERSEDED, Entry, digest, journal_range, parse_entries
+from sheetgm.service.journal import (
+    HISTORY_FIRST_ROW,
+    PUBLISHED,
+    RESOLVED,
+    STATUSES,
+    SUPERSEDED,
+    Entry,
+    digest,
+    entry_hash,
+    entry_row,
+    journal_range,
+    scan_entries,
+)
 from sheetgm.service.sheetorders import SheetOrder, judge, priority
-from sheetgm.service.stages import SETUP_KEY
+from sheetgm.service.stages import SETUP_KEY, key_of_index, stage_index
 
 OK = "ok"
 
 
 @dataclass(frozen=True)
 class Problem:
-    code: str  # replay | replay_failed | state_json | orders_hash | archive | archive_missing
+    code: str  # replay | replay_failed | state_json | events_json | orders_hash | archive | archive_missing |
+    # seed | status | rollback_note | row | missing | duplicate | cell
     message: str  # in the director's language
 
 
 @dataclass
 class StageCheck:
     stage: str  # the journal key
-    kind: str  # "setup", "stage", or a desk kind ("override", "card")
+    kind: str  # "setup", "stage", a desk kind ("override", "card"), "superseded", or "row" (unreadable)
     journal_hash: str
     replay_hash: str = ""
     problems: list[Problem] = field(default_factory=list)
@@ -103,19 +122,29 @@ def parse_archive(rows: list[list[str]]) -> dict[tuple[str, int], str]:
 def verify(game: Game) -> VerifyReport:
     lang = game.lang
     got = game.gateway.read(DIRECTOR, [journal_range(lang), archive_range(lang)])
-    entries = parse_entries(got[journal_range(lang)], lang)
+    entries, broken = scan_entries(got[journal_range(lang)])
     archive = parse_archive(got[archive_range(lang)])
     live = [e for e in entries if e.status != SUPERSEDED]
     skipped = [e.key for e in entries if e.status == SUPERSEDED]
     if not live or live[0].key != SETUP_KEY:
-        raise ServiceError("err.svc.no_journal")
+        if not broken:
+            raise ServiceError("err.svc.no_journal")
+        raise broken[0]
     check, base = _setup(game, live[0])
     checks = [check]
     for entry in live[1:]:
         check, replayed = _entry(game, base, entry, archive)
         checks.append(check)
-        stored = _stored(game, entry, check)
-        base = stored if stored is not None else (replayed or base)
+        stored = _stored(game, entry, check, replayed)
+        base = stored if stored is not None else (replayed[0] if replayed else base)
+    _rows(game, live, checks)
+    for e in entries:
+        if e.status == SUPERSEDED and not e.note.strip():
+            checks.append(StageCheck(e.key, "superseded", e.state_hash,
+                                     problems=[_problem(game, "rollback_note", row=e.where)]))
+    for err in broken:
+        stage = str(err.params.get("stage", "?"))
+        checks.append(StageCheck(stage, "row", "", problems=[Problem("cell", err.message(lang))]))
     return VerifyReport(checks, skipped)
 
 
@@ -123,51 +152,85 @@ def _problem(game: Game, code: str, **params: Any) -> Problem:
     return Problem(code, render(game.lang, f"replay.verify.{code}", **params))
 
 
+def _rows(game: Game, live: list[Entry], checks: list[StageCheck]) -> None:
+    """What each live row must be, apart from its replay: its status, its place, and no stage missing before it."""
+    last = live[-1]
+    seen: set[str] = set()
+    stages = [e for e in live if e.kind == "stage"]
+    for e, check in zip(live, checks, strict=True):
+        if e.status not in STATUSES or (e.status == RESOLVED and e is not last) or (
+                e.status == PUBLISHED and e.where >= HISTORY_FIRST_ROW):
+            check.problems.append(_problem(game, "status", status=e.status, row=e.where))
+        if e.where < HISTORY_FIRST_ROW and e.where != entry_row(e.key):
+            check.problems.append(_problem(game, "row", row=e.where, want=entry_row(e.key)))
+        if e.key in seen:
+            check.problems.append(_problem(game, "duplicate", row=e.where))
+        seen.add(e.key)
+    for before, e in zip(stages, stages[1:], strict=False):
+        gap = [key_of_index(i) for i in range(stage_index(before.key) + 1, stage_index(e.key))]
+        if gap:
+            checks[live.index(e)].problems.append(_problem(game, "missing", stages=", ".join(gap)))
+
+
+def _seed(game: Game, entry: Entry, check: StageCheck) -> None:
+    if entry.seed != game.cfg.seed:
+        check.problems.append(_problem(game, "seed", got=entry.seed, want=game.cfg.seed))
+
+
 def _setup(game: Game, entry: Entry) -> tuple[StageCheck, State]:
     cfg = game.cfg
-    dealt = deal(game.board, game.seat_specs(), entry.seed, cfg.options, cfg.role_pool)
-    check = StageCheck(entry.key, "setup", entry.state_hash, dealt.digest())
+    dealt = deal(game.board, game.seat_specs(), cfg.seed, cfg.options, cfg.role_pool)
+    check = StageCheck(entry.key, "setup", entry.state_hash, entry_hash(dealt, []))
+    _seed(game, entry, check)
     if check.replay_hash != entry.state_hash:
         check.problems.append(_problem(game, "replay", got=check.replay_hash, want=entry.state_hash))
-    stored = _stored(game, entry, check)
+    stored = _stored(game, entry, check, (dealt, []))
     return check, stored if stored is not None else dealt
 
 
-def _stored(game: Game, entry: Entry, check: StageCheck) -> State | None:
-    """The journal's state of ``entry`` if it still matches its hash (a problem is noted once if not)."""
+def _stored(game: Game, entry: Entry, check: StageCheck, replayed: tuple[State, list[Event]] | None
+            ) -> State | None:
+    """The journal's state of ``entry`` if it and the events still match their hash (a problem is noted if
+    not). When the stored state is the replayed one, only the events (or the hash itself) can differ."""
     try:
         state = entry.state(game.board)
-    except (SheetgmError, ValueError, KeyError, TypeError):
-        state = None
-    if state is not None and state.digest() == entry.state_hash:
+        events = entry.events()
+    except SheetgmError as exc:
+        check.problems.append(Problem("cell", exc.message(game.lang)))
+        return None
+    if entry_hash(state, events) == entry.state_hash:
         return state
-    if not any(p.code == "state_json" for p in check.problems):
-        check.problems.append(_problem(game, "state_json", hash=entry.state_hash))
+    if replayed is not None and state.digest() == replayed[0].digest():
+        if [e.to_dict() for e in events] != [e.to_dict() for e in replayed[1]]:
+            check.problems.append(_problem(game, "events_json", hash=entry.state_hash))
+        return state  # the state is intact: an edited hash is named by the replay
+    check.problems.append(_problem(game, "state_json", hash=entry.state_hash))
     return None
 
 
 def _entry(game: Game, base: State, entry: Entry, archive: dict[tuple[str, int], str]
-           ) -> tuple[StageCheck, State | None]:
+           ) -> tuple[StageCheck, tuple[State, list[Event]] | None]:
     check = StageCheck(entry.key, entry.kind, entry.state_hash)
+    _seed(game, entry, check)
     try:
         if entry.kind == "stage":
-            new = _replay_stage(game, base, entry, archive, check)
+            new, events = _replay_stage(game, base, entry, archive, check)
         else:
             if digest(desk.actions_of(entry)) != entry.orders_hash:
                 check.problems.append(_problem(game, "orders_hash", hash=entry.orders_hash))
-            new = desk.replay(base, entry)[0]
+            new, events = desk.replay(base, entry)
     except (SheetgmError, StageError, ValueError, KeyError, TypeError) as exc:
         detail = exc.message(game.lang) if isinstance(exc, SheetgmError) else f"{type(exc).__name__}: {exc}"
         check.problems.append(_problem(game, "replay_failed", detail=detail))
         return check, None
-    check.replay_hash = new.digest()
+    check.replay_hash = entry_hash(new, events)
     if check.replay_hash != entry.state_hash:
         check.problems.insert(0, _problem(game, "replay", got=check.replay_hash, want=entry.state_hash))
-    return check, new
+    return check, (new, events)
 
 
 def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str, int], str],
-                  check: StageCheck) -> State:
+                  check: StageCheck) -> tuple[State, list[Event]]:
     """Resolve the stage again the way ``resolve.read_orders`` fed it, from the archived texts."""
     journal = entry.orders()
     if digest({s: a.get("text", "") for s, a in journal.items()}) != entry.orders_hash:
@@ -188,4 +251,4 @@ def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str
         if text:
             orders[seat] = judge(base, seat, text, game.seat_lang(seat) if known else game.lang)[0]
         sheets[seat] = SheetOrder(seat, 0, text, stamp=str(info.get("stamp", "")))
-    return resolve_stage(base, orders, entry.seed, priority(sheets))[0]
+    return resolve_stage(base, orders, game.cfg.seed, priority(sheets))

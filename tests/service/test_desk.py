@@ -15,7 +15,7 @@ from sheetgm.service import layout as L
 from sheetgm.service.demo import demo
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, open_game, player_key
-from sheetgm.service.journal import DESK_FIRST_ROW, PUBLISHED, RESOLVED, latest, read_director, unpack
+from sheetgm.service.journal import DESK_FIRST_ROW, PUBLISHED, RESOLVED, entry_hash, latest, read_director, unpack
 from sheetgm.service.resolve import resolve
 
 
@@ -40,8 +40,8 @@ def test_override_is_journaled_replayable_public_and_on_the_players_sheet(gw, tm
     assert entry.key == rep.key and entry.status == PUBLISHED and entry.kind == "override"
     after = entry.state(game.board)
     assert after.players[1].hp == 2 and before.players[1].hp != 2
-    assert entry.state_hash == after.digest()
-    assert desk.replay(before, entry)[0].digest() == entry.state_hash  # what verify re-applies
+    assert entry.state_hash == entry_hash(after, entry.events())  # the state and the events, hashed together
+    assert entry_hash(*desk.replay(before, entry)) == entry.state_hash  # what verify re-applies
     assert desk.actions_of(entry) == [{"do": "override", "target": 1, "field": "hp", "value": "2",
                                        "reason": "误判了一次攻击"}]
     lang = game.lang

@@ -12,7 +12,8 @@ from sheetgm.backends.port import SetValues
 from sheetgm.service import layout as L
 from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, Game, player_key
-from sheetgm.service.journal import PUBLISHED, RESOLVED, read_director, take_lock
+from sheetgm.service.gamelock import take_lock
+from sheetgm.service.journal import PUBLISHED, RESOLVED, read_director
 from sheetgm.service.resolve import resolve
 
 
@@ -180,10 +181,11 @@ def test_a_report_that_could_not_be_written_is_written_at_the_next_publish(tmp_p
     rep = resolve(game)  # N1-survivor: S2's workbook refuses the write
     assert any("S2" in w for w in rep.warnings)
     assert not any(row and row[0] == "N1-survivor" for row in cells(game, player_key(2), "'结果'!A2:C"))
+    assert read_director(game)[0][-1].undelivered[0][0] == 2  # kept in the journal for S2's next publish
     gw.deny = False
-    resolve(game)  # N1-hunter: only the hunters' workbooks are read
-    rep = resolve(game)  # N2-survivor reads S2's workbook: the empty N1-survivor row is written from the journal
+    rep = resolve(game)  # N1-hunter writes every workbook: S2's owed N1-survivor report is written from the journal
     assert any("S2" in w and "结果!B2" in w for w in rep.warnings)
     rows = cells(game, player_key(2), "'结果'!A2:C")
-    assert [r[0] for r in rows[:3]] == ["N1-survivor", "N1-hunter", "N2-survivor"]
+    assert [r[0] for r in rows[:2]] == ["N1-survivor", "N1-hunter"]
     assert "破解" in rows[0][1]
+    assert not any(e.undelivered for e in read_director(game)[0])
