@@ -43,6 +43,7 @@ from sheetgm.service.journal import (
     release_op,
     split_desk_key,
 )
+from sheetgm.service.limits import fit
 from sheetgm.service.publicsheet import card_rows, progress_rows
 from sheetgm.service.stages import SETUP_KEY, log_row
 
@@ -269,7 +270,7 @@ def _publish(game: Game, entries: list[Entry], entry: Entry, before: State, new:
         public_log(e.events(), lang) for e in live if e.kind != "stage" and base_of(e.key) == base)
     r = log_row(base)
     game.gateway.write(PUBLIC, [
-        SetValues(L.rng(L.tab(lang, "log"), f"B{r}"), ((text.strip(),),)),
+        SetValues(L.rng(L.tab(lang, "log"), f"B{r}"), ((fit(text.strip(), lang, "svc.cut_log", stage=base),),)),
         SetValues(L.rng(L.tab(lang, "progress"), "A2:B20"), progress_rows(new, lang)),
         SetValues(L.rng(L.tab(lang, "cards"), "A2:D200"), card_rows(new, lang)),
     ])

@@ -12,6 +12,7 @@ from sheetgm.backends.port import FreezeRows, Op, Protect, ResizeColumns, SetBol
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.notation.vocab import role_name
+from sheetgm.service.limits import MAX_ORDER_CHARS
 
 DIRECTOR_TABS = ("config", "roster", "journal", "archive", "log", "overrides", "cards", "lock")
 PUBLIC_TABS = ("log", "progress", "map", "cards")
@@ -94,7 +95,7 @@ def player_ops(lang: str, editors: tuple[str, ...]) -> list[Op]:
     ops += header_ops(orders, headers(lang, "orders"), (110, 380, 60, 200, 420, 190, 220))
     ops += header_ops(results, headers(lang, "results"), (110, 700, 120))
     ops += [
-        SetNote(rng(orders, "B1"), render(lang, "sheet.note.order_text")),
+        SetNote(rng(orders, "B1"), render(lang, "sheet.note.order_text", max=MAX_ORDER_CHARS)),
         SetNote(rng(orders, "C1"), render(lang, "sheet.note.tick")),
         SetNote(rng(orders, "D1"), render(lang, "sheet.note.status")),
         SetNote(rng(orders, "F1"), render(lang, "sheet.note.stamp")),

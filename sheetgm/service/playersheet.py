@@ -16,6 +16,7 @@ from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_step
 from sheetgm.service import layout as L
 from sheetgm.service import mapdraw
+from sheetgm.service.limits import fit
 from sheetgm.service.stages import log_row, order_row, stage_key
 
 MAX_CHOICES = 60
@@ -27,6 +28,7 @@ def text_hash(text: str) -> str:
 
 def results_op(lang: str, key: str, text: str) -> Op:
     r = log_row(key)
+    text = fit(text, lang, "svc.cut_report", stage=key)
     return SetValues(L.rng(L.tab(lang, "results"), f"A{r}:C{r}"), ((key, text, text_hash(text)),))
 
 
@@ -42,7 +44,7 @@ def edited_rows(rows: list[list[str]]) -> list[int]:
 
 def status_op(lang: str, night: int, status: str, problems: Iterable[str], stamp: str | None = None) -> Op:
     r = order_row(night)
-    cells: tuple[str, ...] = (status, "\n".join(problems))
+    cells: tuple[str, ...] = (status, fit("\n".join(problems), lang, "svc.cut_report", stage=f"N{night}"))
     end = "E"
     if stamp is not None:
         cells += (stamp,)

@@ -9,13 +9,15 @@ from sheetgm.core.state import Card, State
 from sheetgm.core.texts import render
 from sheetgm.service import layout as L
 from sheetgm.service import mapdraw
+from sheetgm.service.limits import fit
 from sheetgm.service.playersheet import known_passages
 from sheetgm.service.stages import archive_row, journal_row, log_row
 
 
 def public_ops(state: State, events: list[Event], key: str, lang: str, formats: bool = True) -> list[Op]:
     r = log_row(key)
-    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"), ((key, public_log(events, lang).strip()),))]
+    text = fit(public_log(events, lang).strip(), lang, "svc.cut_log", stage=key)
+    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"), ((key, text),))]
     ops.append(SetValues(L.rng(L.tab(lang, "progress"), "A2:B20"), progress_rows(state, lang)))
     ops.append(SetValues(L.rng(L.tab(lang, "cards"), "A2:D200"), card_rows(state, lang)))
     marks = {t: render(lang, "sheet.map.trap") for t in state.traps}
@@ -57,15 +59,16 @@ def director_ops(state: State, events: list[Event], key: str, lang: str, seats: 
                  orders: dict[int, dict[str, object]]) -> list[Op]:
     """Director Log row and the order archive rows of this stage (the journal row is written apart)."""
     r = journal_row(key)
-    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"),
-                               ((key, director_log(events, lang, state).strip()),))]
+    text = fit(director_log(events, lang, state).strip(), lang, "svc.cut_log", stage=key)
+    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"), ((key, text),))]
     archive = L.tab(lang, "archive")
     for seat in range(1, seats + 1):
         o = orders.get(seat)
         if o is None:
             continue
         a = archive_row(key, seat, seats)
-        problems = "\n".join(str(x) for x in o.get("problems_director", []))  # type: ignore[union-attr]
+        problems = fit("\n".join(str(x) for x in o.get("problems_director", [])),  # type: ignore[union-attr]
+                       lang, "svc.cut_log", stage=key)
         row = (key, str(seat), state.players[seat].alias, str(o.get("text", "")), problems, str(o.get("stamp", "")))
         ops.append(SetValues(L.rng(archive, f"A{a}:F{a}"), (row,)))
     return ops

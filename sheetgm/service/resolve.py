@@ -35,6 +35,7 @@ from sheetgm.service.journal import (
     read_director,
 )
 from sheetgm.service.layout import tab
+from sheetgm.service.limits import kept_order
 from sheetgm.service.publish import deliver, owed, publish
 from sheetgm.service.sheetorders import SheetOrder, judge, priority, read_player
 from sheetgm.service.stages import parse_key, stage_key
@@ -124,7 +125,8 @@ def read_orders(game: Game, cur: Entry, progress: Callable[[str], None] | None =
             director_problems = [sheet.trouble]
         if sheet.text:
             orders[seat] = order  # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5)
-        archive[seat] = {"text": sheet.text, "used": format_order(order, lang) if order.steps or order.day else "",
+        used = format_order(order, lang) if order.steps or order.day else ""
+        archive[seat] = {"text": kept_order(sheet.text), "used": used,
                          "problems": problems, "problems_director": director_problems, "bad": bad,
                          "ticked": sheet.ticked, "stamp": sheet.stamp}
         if bad:

@@ -39,6 +39,7 @@ from sheetgm.service.journal import (
     parse_entries,
     release_op,
 )
+from sheetgm.service.limits import fit
 from sheetgm.service.publicsheet import public_ops
 from sheetgm.service.stages import SETUP_KEY, archive_row, journal_row, log_row, parse_key, stage_key
 
@@ -137,7 +138,7 @@ def _public_ops(game: Game, kept: list[Entry], gone: list[Entry], reason: str) -
             continue
         r = log_row(e.key)
         text = render(lang, "replay.superseded_mark", reason=reason) + "\n" + public_log(e.events(), lang).strip()
-        ops.append(SetValues(L.rng(log, f"B{r}"), ((text,),)))
+        ops.append(SetValues(L.rng(log, f"B{r}"), ((fit(text, lang, "svc.cut_log", stage=e.key),),)))
     return ops
 
 
@@ -159,7 +160,7 @@ def _director_ops(game: Game, gone: list[Entry], reason: str, used_rows: int) ->
         row += 1
         r = journal_row(e.key)
         text = mark + "\n" + director_log(e.events(), lang, e.state(game.board)).strip()
-        ops.append(SetValues(L.rng(log, f"B{r}"), ((text,),)))
+        ops.append(SetValues(L.rng(log, f"B{r}"), ((fit(text, lang, "svc.cut_log", stage=e.key),),)))
         old_key = render(lang, "replay.archive_key", stage=e.key)
         for seat in e.orders():
             if 1 <= seat <= seats:
@@ -202,4 +203,5 @@ def public_correction_ops(game: Game, entry: Entry, entries: list[Entry]) -> lis
     corrected = render(lang, "replay.correction", reason=old.note or "-") + "\n" + new_text
     superseded = render(lang, "replay.superseded_mark", reason=old.note or "-") + "\n" + old_text
     log = L.tab(lang, "log")
+    corrected, superseded = (fit(t, lang, "svc.cut_log", stage=entry.key) for t in (corrected, superseded))
     return [SetValues(L.rng(log, f"B{r}"), ((corrected,),)), SetValues(L.rng(log, f"{OLD_COL}{r}"), ((superseded,),))]

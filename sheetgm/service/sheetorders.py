@@ -19,6 +19,7 @@ from sheetgm.core.texts import render
 from sheetgm.notation.orders import parse_order_all
 from sheetgm.service import layout as L
 from sheetgm.service.game import Game, player_key
+from sheetgm.service.limits import order_too_long
 from sheetgm.service.stages import order_row, stage_key
 
 # Failures that pass: the run stops and is run again, instead of reading the player's order as "nothing".
@@ -79,6 +80,9 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
 
 def judge(state: State, seat: int, text: str, lang: str) -> tuple[Order, list[str], bool]:
     """The order to use, every problem in ``lang``, and whether the text could not be read (→ do nothing)."""
+    too_long = order_too_long(text, lang)
+    if too_long:
+        return Order(), [too_long], True
     order, errors = parse_order_all(text)
     problems = [e.message(lang) for e in errors]
     problems += [p.message(lang) for p in check_order(state, seat, order)]
