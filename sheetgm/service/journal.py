@@ -199,7 +199,7 @@ class Entry:
 def _entry(cells: list[str], row: int) -> Entry:
     """One journal row as an Entry; ServiceError naming the row (and its stage) if it cannot be read."""
     cells = cells + [""] * (OVERFLOW_COL - len(cells))
-    guess = cells[0] or expected_key(row) or "?"
+    guess = expected_key(row) or cells[0] or "?"
 
     def broken(column: str, detail: str) -> ServiceError:
         return ServiceError("err.svc.journal_cell", stage=guess, row=row, column=column, detail=detail)

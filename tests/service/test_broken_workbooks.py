@@ -1,0 +1,202 @@
+"""Issue 8.5: one broken player workbook never stops a publish.
+
+A truncated or unreadable .xlsx, a tab renamed or deleted by hand, a Google workbook gone (404), shared
+wrongly (403) or with a renamed tab: the player is named (which player, which workbook, what is wrong) in
+the resolve output, in `sheetgm status` and in the director's Log; every other player, the public log and
+the director workbook are written; the report is kept in the journal, and once the director has repaired
+the workbook the same stage run again writes it. All through the command line, on xlsx and the Google fake.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import openpyxl
+import pytest
+from cli_games import CliGame, cli_game
+from svc_helpers import write_order
+
+from sheetgm.backends import fake_sheets as fs
+from sheetgm.backends.errors import AccessError, FileError, MissingTabError, MissingWorkbookError
+from sheetgm.backends.port import SetValues
+from sheetgm.service.game import DIRECTOR, PUBLIC, WORKBOOK_DIR, player_key
+from sheetgm.service.journal import PUBLISHED, read_director
+from sheetgm.service.playersheet import text_hash
+
+RESULTS, ORDERS = "结果", "指令"
+
+
+def _xlsx(game: CliGame) -> Path:
+    return game.folder / WORKBOOK_DIR / "player-2.xlsx"
+
+
+def _truncate(game: CliGame) -> Callable[[], None]:
+    path, data = _xlsx(game), _xlsx(game).read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    return lambda: path.write_bytes(data)
+
+
+def _garbage(game: CliGame) -> Callable[[], None]:
+    path, data = _xlsx(game), _xlsx(game).read_bytes()
+    path.write_bytes(data[:100] + bytes(range(256)) * 8 + data[2148:])
+    return lambda: path.write_bytes(data)
+
+
+def _xlsx_tab(game: CliGame, delete: bool) -> Callable[[], None]:
+    path = _xlsx(game)
+    keep = path.with_suffix(".bak")
+    shutil.copy(path, keep)
+    wb = openpyxl.load_workbook(path)
+    if delete:
+        del wb[RESULTS]
+    else:
+        wb[ORDERS].title = "我的指令"  # renamed by the player
+    wb.save(path)
+    return lambda: shutil.move(keep, path)
+
+
+def _google_tab(game: CliGame) -> Callable[[], None]:
+    assert game.fake is not None
+    book = game.fake.books[game.sid(player_key(2))]
+    book.sheet(RESULTS).name = "Results (mine)"
+    return lambda: setattr(book.sheet("Results (mine)"), "name", RESULTS)
+
+
+def _google_gone(game: CliGame) -> Callable[[], None]:
+    assert game.fake is not None
+    sid = game.sid(player_key(2))
+    book = game.fake.books.pop(sid)
+    return lambda: game.fake.books.__setitem__(sid, book)  # type: ignore[union-attr]
+
+
+def _google_denied(game: CliGame, monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    assert game.fake is not None
+    fake, sid = game.fake, game.sid(player_key(2))
+    real = fake._book
+
+    def book(asked: str):  # type: ignore[no-untyped-def]
+        if asked == sid:
+            raise fs.ApiFault(403, "The caller does not have permission")
+        return real(asked)
+
+    monkeypatch.setattr(fake, "_book", book)
+    return lambda: monkeypatch.setattr(fake, "_book", real)
+
+
+BREAKS = {
+    "xlsx": ["truncated", "garbage", "renamed_orders_tab", "deleted_results_tab"],
+    "google": ["renamed_results_tab", "deleted_404", "denied_403"],
+}
+WHY = {"truncated": (FileError, "player-2.xlsx"), "garbage": (FileError, "player-2.xlsx"),
+       "renamed_orders_tab": (MissingTabError, "没有「指令」标签"),
+       "deleted_results_tab": (MissingTabError, "没有「结果」标签"),
+       "renamed_results_tab": (MissingTabError, "没有「结果」标签"),
+       "deleted_404": (MissingWorkbookError, "“player-2”不存在"),
+       "denied_403": (AccessError, "无权访问工作簿“player-2”")}
+
+
+def _break(game: CliGame, how: str, monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    if how == "truncated":
+        return _truncate(game)
+    if how == "garbage":
+        return _garbage(game)
+    if how in ("renamed_orders_tab", "deleted_results_tab"):
+        return _xlsx_tab(game, delete=how == "deleted_results_tab")
+    if how == "renamed_results_tab":
+        return _google_tab(game)
+    if how == "deleted_404":
+        return _google_gone(game)
+    return _google_denied(game, monkeypatch)
+
+
+def _results(game: CliGame, seat: int) -> list[list[str]]:
+    rng = f"'{RESULTS}'!A2:C"
+    return game.open().gateway.read(player_key(seat), [rng])[rng]
+
+
+@pytest.mark.parametrize(("backend", "how"), [(b, h) for b, hs in BREAKS.items() for h in hs])
+def test_a_broken_player_workbook_is_named_and_gets_its_report_once_repaired(
+        backend: str, how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with cli_game(backend, tmp_path, monkeypatch) as game:
+        g = game.open()
+        for seat in (1, 2, 3):
+            write_order(g, seat, "破解")
+        repair = _break(game, how, monkeypatch)
+        kind, words = WHY[how]
+
+        done = game.run("resolve")
+        assert done.exit_code == 0, done.output
+        assert "N1-survivor 已结算并发布" in done.stdout and "Traceback" not in done.output
+        named = [line for line in done.stdout.splitlines() if "S2" in line and "2 号" in line]
+        assert named and any(words in line for line in named), done.stdout  # which player, workbook, what
+
+        g = game.open()
+        entries, lock = read_director(g)
+        assert entries[-1].key == "N1-survivor" and entries[-1].status == PUBLISHED and not (lock and lock[0])
+        assert [s for s, _ in entries[-1].undelivered] == [2]  # kept in the journal for S2's next publish
+        for seat in (1, 3, 4):
+            assert _results(game, seat)[0][0] == "N1-survivor"
+        log = g.gateway.read(PUBLIC, ["'日志'!A2:B2"])["'日志'!A2:B2"]
+        assert log[0][0] == "N1-survivor" and log[0][1]
+        director_log = g.gateway.read(DIRECTOR, ["'日志'!C3"])["'日志'!C3"][0][0]  # N1-survivor's row
+        assert "S2" in director_log and words in director_log
+        with pytest.raises(kind):
+            g.gateway.read(player_key(2), [f"'{RESULTS}'!A2:C", f"'{ORDERS}'!A2:G2"])
+
+        status = game.run("status")
+        assert status.exit_code == 0 and any("S2" in line and "N1-survivor" in line and words in line
+                                              for line in status.stdout.splitlines()), status.stdout
+        repair()
+        again = game.run("resolve", "--stage", "N1-survivor")  # the same stage run again
+        assert again.exit_code == 0, again.output
+        assert "欠下的结果已补写" in again.stdout and "S2" in again.stdout
+        rows = _results(game, 2)
+        assert rows[0][0] == "N1-survivor" and rows[0][1] and rows[0][2] == text_hash(rows[0][1])
+        entries, lock = read_director(game.open())
+        assert not entries[-1].undelivered and not (lock and lock[0])
+        assert "S2" not in "\n".join(game.run("status").stdout.splitlines()[1:3])
+        doc = json.loads(game.run("status", "--json").stdout)
+        assert doc["undelivered"] == []
+        assert game.run("verify").exit_code == 0
+
+
+def test_a_report_owed_to_a_repaired_workbook_is_written_with_the_next_stage(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    with cli_game("google", tmp_path, monkeypatch) as game:
+        g = game.open()
+        write_order(g, 2, "破解")
+        repair = _google_tab(game)
+        assert game.run("resolve").exit_code == 0  # N1-survivor: S2's Results tab is renamed
+        repair()
+        done = game.run("resolve")  # N1-hunter publishes to everyone: S2 gets N1-survivor too
+        assert done.exit_code == 0 and "结果!B2" in done.stdout, done.output
+        assert [r[0] for r in _results(game, 2)[:2]] == ["N1-survivor", "N1-hunter"]
+        assert not any(e.undelivered for e in read_director(game.open())[0])
+
+
+def test_every_damaged_file_reads_as_a_file_error(tmp_path: Path) -> None:
+    """Whatever openpyxl raises on a damaged file (BadZipFile, zlib.error, KeyError, ...) is one FileError."""
+    from sheetgm.backends.xlsx import XlsxGateway
+
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "t", ["A"])
+    data = (tmp_path / "p.xlsx").read_bytes()
+    kinds = set()
+    rnd = random.Random(1)
+    for n in range(300):
+        damaged = bytearray(data[: len(data) * (n % 7 + 1) // 8] if n % 3 == 0 else data)
+        for _ in range(rnd.randint(1, 20)):
+            damaged[rnd.randrange(len(damaged))] = rnd.randrange(256)
+        (tmp_path / "p.xlsx").write_bytes(bytes(damaged))
+        try:
+            gw.read("p", ["A!A1"])
+            gw.write("p", [SetValues("A!A1", (("x",),))])
+        except FileError as err:
+            kinds.add(err.params["detail"].split(":")[0])
+        except MissingTabError:
+            pass
+    assert len(kinds) >= 3, kinds  # several failure kinds, each one a FileError
