@@ -1,0 +1,216 @@
+"""Issue 8.6: one resolve at a time, for real.
+
+Two real `sheetgm resolve` processes started at the same instant on one xlsx game, 20 times: exactly one
+resolves, the other is refused with the "locked" message, and every workbook still opens and verifies.
+The Google token: a loser reads someone else's token and backs off; freeing after a failure clears only
+our own token; the same holder does not wait out its own stale lock; `sheetgm unlock` clears a stuck lock,
+recorded (who, when, why) and shown by `sheetgm status`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import openpyxl
+import pytest
+from cli_games import cli_game
+from svc_helpers import FlakyGateway, make_game, write_order
+
+from sheetgm.backends.memory import MemoryGateway
+from sheetgm.backends.port import Op, SetValues
+from sheetgm.backends.xlsx import XlsxGateway
+from sheetgm.cli import main
+from sheetgm.service import resolve as resolve_module
+from sheetgm.service.errors import LockedError
+from sheetgm.service.game import DIRECTOR, WORKBOOK_DIR, open_game
+from sheetgm.service.gamelock import LOCK_FILE, folder_lock, take_lock, try_release
+from sheetgm.service.journal import PUBLISHED, lock_range, read_director
+from sheetgm.service.resolve import resolve
+from sheetgm.service.verify import verify
+
+RUNS = 20
+
+
+def _spawn(folder: Path, go: int, out: Path) -> int:
+    """A real `sheetgm resolve` process, forked from this one (sheetgm already imported: no start-up skew),
+    that waits for a byte on ``go``; its stdout and stderr go to ``out``.{1,2}; returns its pid."""
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 70
+    try:
+        for fd, suffix in ((1, ".1"), (2, ".2")):
+            target = os.open(str(out) + suffix, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(target, fd)
+        sys.stdout, sys.stderr = (open(fd, "w", encoding="utf-8", closefd=False) for fd in (1, 2))  # not pytest's
+        os.read(go, 1)
+        sys.argv = ["sheetgm", "resolve", "--game", str(folder), "--stage", "N1-survivor"]
+        try:
+            main()
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _lock_cells(game) -> list[str]:  # type: ignore[no-untyped-def]
+    rng = lock_range(game.lang)
+    return list((game.gateway.read(DIRECTOR, [rng])[rng] or [[]])[0])
+
+
+def test_two_resolves_started_together_twenty_times(tmp_path: Path) -> None:
+    template = tmp_path / "template"
+    game = make_game(template, XlsxGateway(template / WORKBOOK_DIR), backend="xlsx")
+    for seat in (1, 2, 3):
+        write_order(game, seat, "破解")
+    import sheetgm.service.present  # noqa: F401 - loaded before the children start, as the command would
+
+    outcomes = []
+    for run in range(RUNS):
+        folder = tmp_path / f"run{run}"
+        shutil.copytree(template, folder)
+        go_r, go_w = os.pipe()
+        pids = [_spawn(folder, go_r, tmp_path / f"out{run}-{i}") for i in range(2)]
+        os.write(go_w, b"go")  # both start now
+        os.close(go_r)
+        os.close(go_w)
+        results = []
+        for i, pid in enumerate(pids):
+            status = os.waitpid(pid, 0)[1]
+            texts = [(tmp_path / f"out{run}-{i}.{n}").read_text("utf-8") for n in (1, 2)]
+            results.append((os.waitstatus_to_exitcode(status), *texts))
+        won = [r for r in results if r[0] == 0]
+        lost = [r for r in results if r[0] != 0]
+        assert len(won) == 1 and len(lost) == 1, results
+        assert "N1-survivor 已结算并发布" in won[0][1]
+        assert lost[0][0] == 1 and "本机另一个 sheetgm 进程正在处理这局游戏" in lost[0][2], lost
+        assert "Traceback" not in lost[0][2]
+        for path in sorted((folder / WORKBOOK_DIR).iterdir()):
+            assert path.suffix == ".xlsx", f"left behind: {path.name}"
+            openpyxl.load_workbook(path)  # never damaged
+        after = open_game(folder, XlsxGateway(folder / WORKBOOK_DIR))
+        entries, lock = read_director(after)
+        assert [e.key for e in entries] == ["N0-setup", "N1-survivor"] and entries[-1].status == PUBLISHED
+        assert not (lock and lock[0]) and verify(after).ok
+        outcomes.append("one resolved, one refused")
+    assert outcomes == ["one resolved, one refused"] * RUNS
+
+
+def test_the_folder_lock_names_the_process_and_is_freed_with_it(tmp_path: Path) -> None:
+    with folder_lock(tmp_path, "ann@box", "2024-05-01T12:00:00"):
+        with pytest.raises(LockedError) as err, folder_lock(tmp_path, "bo@box", "2024-05-01T12:00:01"):
+            pass
+        assert f"进程 {os.getpid()}" in err.value.message("zh") and "ann@box" in err.value.message("zh")
+    with folder_lock(tmp_path, "bo@box", "2024-05-01T12:00:02"):  # freed on exit
+        assert json.loads((tmp_path / LOCK_FILE).read_text())["holder"] == "bo@box"
+    kid = subprocess.run([sys.executable, "-c", "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR);"
+                          "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); os._exit(9)", str(tmp_path / LOCK_FILE)])
+    assert kid.returncode == 9  # a killed holder's lock is gone with it
+    with folder_lock(tmp_path, "cy@box", "2024-05-01T12:00:03"):
+        pass
+
+
+class _Racer(FlakyGateway):
+    """Right after our token is written, another run's token lands (it read the lock free before ours)."""
+
+    raced = False
+
+    def write(self, key: str, ops: Sequence[Op]) -> None:
+        super().write(key, ops)
+        if key == DIRECTOR and any(isinstance(op, SetValues) and op.range.endswith("!A2:C2") and op.rows[0][0]
+                                   for op in ops) and not self.raced:
+            self.raced = True
+            self.inner.write(key, [SetValues(ops[0].range, (("othertoken", "ci@runner", "2024-05-01T12:00:00"),))])
+
+
+@pytest.mark.parametrize("backend", ["memory", "google"])
+def test_a_loser_reads_someone_elses_token_and_backs_off(backend: str, tmp_path: Path) -> None:
+    from sheetgm.backends.fake_google import FakeGoogle
+
+    with FakeGoogle() as fake:
+        inner = MemoryGateway() if backend == "memory" else fake.gateway()
+        racer = _Racer(inner)
+        game = make_game(tmp_path, racer)
+        write_order(game, 1, "破解")
+        racer.raced = False
+        with pytest.raises(LockedError) as err:
+            resolve(game)
+        assert "ci@runner" in err.value.message("zh")
+        assert _lock_cells(game)[:2] == ["othertoken", "ci@runner"]  # the winner's token is left alone
+        assert racer.raced
+        assert [e.key for e in read_director(game)[0]] == ["N0-setup"]
+
+
+def test_freeing_after_a_failure_clears_only_our_own_token(gw, tmp_path: Path) -> None:
+    game = make_game(tmp_path, gw)
+    held = take_lock(game, [], "ann@box")
+    try_release(game, "not-ours")
+    assert _lock_cells(game)[0] == held.token
+    try_release(game, held.token)
+    assert not _lock_cells(game)
+
+
+def test_the_same_holder_does_not_wait_out_its_own_stale_lock(gw, tmp_path: Path) -> None:
+    game = make_game(tmp_path, gw)
+    write_order(game, 1, "破解")
+    take_lock(game, [], "github-actions@forum/games")  # a run killed before it released
+    with pytest.raises(LockedError):
+        resolve(game, holder="director@laptop")
+    assert resolve(game, holder="github-actions@forum/games").action == "resolved"
+    assert not _lock_cells(game)
+
+
+def test_a_run_goes_on_from_the_journal_it_read_back_with_the_lock(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A run that read the journal just before another run resolved the stage does not resolve it again."""
+    game = make_game(tmp_path, MemoryGateway())
+    write_order(game, 1, "破解")
+    stale = read_director(game)
+    assert resolve(game).action == "resolved"
+    monkeypatch.setattr(resolve_module, "read_director", lambda _game: stale)
+    again = resolve(game, stage="N1-survivor")
+    assert again.action == "nothing"
+    assert [e.key for e in read_director(game)[0]] == ["N0-setup", "N1-survivor"]
+
+
+@pytest.mark.parametrize("backend", ["xlsx", "google"])
+def test_unlock_clears_a_stuck_lock_and_is_recorded(backend: str, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    with cli_game(backend, tmp_path, monkeypatch) as game:
+        g = game.open()
+        write_order(g, 1, "破解")
+        g.clock = lambda: datetime.now(UTC)  # the commands run on the real clock: a fresh lock
+        take_lock(g, [], "ci@killed-runner")  # a resolve killed on another machine
+        stuck = game.run("resolve")
+        assert stuck.exit_code == 1 and "ci@killed-runner" in stuck.stderr and "sheetgm unlock" in stuck.stderr
+        assert "ci@killed-runner" in game.run("status").stdout
+        assert game.run("unlock", "--reason", "  ").exit_code == 1
+        done = game.run("unlock", "--reason", "the runner was cancelled", "--json")
+        assert done.exit_code == 0, done.output
+        doc = json.loads(done.stdout)
+        assert doc["cleared"] and doc["holder"] == "ci@killed-runner" and doc["reason"] == "the runner was cancelled"
+        rows = game.open().gateway.read(DIRECTOR, ["'锁'!A4:E5"])["'锁'!A4:E5"]
+        assert rows[0][0] == "手工解锁时间" and rows[1][1:] == [doc["by"], "ci@killed-runner", doc["since"],
+                                                               "the runner was cancelled"]
+        status = game.run("status")
+        assert "手工解锁" in status.stdout and "the runner was cancelled" in status.stdout
+        assert json.loads(game.run("status", "--json").stdout)["unlocks"][0]["holder"] == "ci@killed-runner"
+        assert game.run("unlock", "--reason", "again").stdout.strip() == "锁是空的，无需清除。"
+        assert game.run("resolve").exit_code == 0
+
+
+def test_unlock_never_frees_a_run_alive_on_this_machine(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    with cli_game("xlsx", tmp_path, monkeypatch) as game:
+        take_lock(game.open(), [], "ann@box")
+        with folder_lock(tmp_path, "ann@box", "2024-05-01T12:00:00"):
+            refused = game.run("unlock", "--reason", "impatient")
+        assert refused.exit_code == 1 and "本机另一个 sheetgm 进程" in refused.stderr
+        assert _lock_cells(game.open())[1] == "ann@box"
