@@ -200,3 +200,19 @@ def test_every_damaged_file_reads_as_a_file_error(tmp_path: Path) -> None:
         except MissingTabError:
             pass
     assert len(kinds) >= 3, kinds  # several failure kinds, each one a FileError
+
+
+def test_google_unable_to_parse_range_names_the_renamed_tab() -> None:
+    """The 400 "Unable to parse range" Google answers for a tab renamed after the workbook was first read."""
+    from sheetgm.backends.fake_google import FakeGoogle
+
+    with FakeGoogle() as fake:
+        gw = fake.gateway()
+        gw.create("player-2", "t", [RESULTS, ORDERS])
+        gw.read("player-2", [f"'{RESULTS}'!A1"])  # the first read caches the tabs; the next one is values:batchGet
+        fake.books[gw.ids["player-2"]].sheet(RESULTS).name = "Results (mine)"
+        with pytest.raises(MissingTabError) as err:
+            gw.read("player-2", [f"'{RESULTS}'!A2:C"])
+        assert fake.log[-1].kind == "values_get"
+        assert err.value.params["tab"] == RESULTS and err.value.params["key"] == "player-2"
+        assert "没有「结果」标签" in err.value.message("zh")
