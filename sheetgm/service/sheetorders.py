@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sheetgm.backends.errors import BackendError, NetworkError, QuotaError
-from sheetgm.core.check import check_order
+from sheetgm.core.check import review_order
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
@@ -77,14 +77,28 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
     return out
 
 
+@dataclass
+class Judged:
+    order: Order  # the order to use: nothing when the text could not be read
+    problems: list[str]  # every problem, in the language asked for
+    notes: list[str]  # steps that depend on what the night brings (not problems, RUL-27)
+    bad: bool  # the text could not be read (→ do nothing)
+
+
+def review(state: State, seat: int, text: str, lang: str) -> Judged:
+    """An order's text judged against what its player knows, in ``lang``."""
+    p = state.players.get(seat)
+    order, errors = parse_order_all(text, camp=p.camp if p is not None else None)
+    checked = review_order(state, seat, order)
+    problems = [e.message(lang) for e in errors] + [p.message(lang) for p in checked.problems]
+    notes = [n.message(lang) for n in checked.notes]
+    return Judged(Order() if errors else order, problems, notes, bool(errors))
+
+
 def judge(state: State, seat: int, text: str, lang: str) -> tuple[Order, list[str], bool]:
     """The order to use, every problem in ``lang``, and whether the text could not be read (→ do nothing)."""
-    order, errors = parse_order_all(text)
-    problems = [e.message(lang) for e in errors]
-    problems += [p.message(lang) for p in check_order(state, seat, order)]
-    if errors:
-        return Order(), problems, True
-    return order, problems, False
+    j = review(state, seat, text, lang)
+    return j.order, j.problems, j.bad
 
 
 def priority(orders: dict[int, SheetOrder]) -> list[int]:
