@@ -1,13 +1,12 @@
 """What the checker cannot know yet, and the later steps that depend on it (RUL-18, RUL-27).
 
-A dry Search finds nothing the checker can see: the chest's item, a lying item, a key or a secret
-passage are hidden. So when a later step of the same order fails for want of exactly such a thing
-(an item to use or drop, keys for the gates, a passage from the searched tile), the checker does
-not call it a problem: it notes "depends on what the search finds", lets the search find that
-thing on its private copy and goes on. Likewise an item given away in the day (the receiver may
-have no room, and then it stays), where the Bane stands after his chain claw (it
-depends on whether it catches a survivor) and the Werewolf's Bloodlust MP (it depends on whether a
-survivor is Injured).
+A dry Search finds nothing the checker can see: a chest's item, a lying item or a secret passage
+are hidden. So when a later step of the same order fails for want of exactly such a thing (an item
+to use or drop, a passage from the searched tile), the checker does not call it a problem: it
+notes "depends on what the search finds", lets the search find that thing on its private copy and
+goes on. Likewise an item given away in the day (the receiver may have no room, and then it stays),
+where the Bane stands after his chain claw (it depends on whether it catches a survivor) and the
+Werewolf's Bloodlust MP (it depends on whether a survivor is Injured).
 """
 
 from __future__ import annotations
@@ -61,11 +60,6 @@ class Unknowns:
         if code == "err.rule.not_holding" and piece is p and self._take(p.seat, (None, str(exc.params["item"]))):
             p.items.append(str(exc.params["item"]))
             return SEARCH, True
-        if code == "err.rule.gates_closed" and piece is p:
-            missing = int(exc.params["need"]) - p.keys
-            if missing > 0 and self._take(p.seat, (None, "key"), missing):
-                p.keys += missing
-                return SEARCH, True
         if code == "err.rule.not_adjacent" and isinstance(inner, Move) and self._passage(ctx, piece, inner.to):
             return SEARCH, True
         if (code == "err.rule.no_mp" and piece is p and p.role == "werewolf" and not self.bloodlust
@@ -75,14 +69,12 @@ class Unknowns:
             return BLOODLUST, True
         return None
 
-    def _take(self, seat: int, finds: tuple[str | None, ...], n: int = 1) -> bool:
-        """Use up ``n`` of the piece's searches that may find one of ``finds``."""
+    def _take(self, seat: int, finds: tuple[str | None, ...]) -> bool:
+        """Use up one of the piece's searches that may find one of ``finds``."""
         mine = [s for s in self.searches if s[0] == seat and s[2] in finds]
-        if len(mine) < n:
-            return False
-        for s in mine[:n]:
-            self.searches.remove(s)
-        return True
+        if mine:
+            self.searches.remove(mine[0])
+        return bool(mine)
 
     def _passage(self, ctx: Ctx, piece: Player, to: Tile) -> bool:
         """A passage the search may discover from the searched tile, unless either end is a known passage's.
