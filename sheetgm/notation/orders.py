@@ -82,7 +82,8 @@ from sheetgm.notation.vocab import (
     simplified,
 )
 
-__all__ = ["parse_order", "parse_order_all", "format_order", "format_step", "MAX_SPRINT_TILES"]
+__all__ = ["parse_order", "parse_order_all", "parse_order_numbered", "Parsed", "format_order", "format_step",
+           "MAX_SPRINT_TILES"]
 
 MAX_SPRINT_TILES = 4
 DEDUCE_TILES = 4
@@ -149,8 +150,27 @@ def parse_order_all(text: str, camp: str | None = None) -> tuple[Order, list[Ord
 
     ``camp`` (the writer's, when known) only shapes the hints: the examples and the near-miss
     words an error offers are that camp's."""
+    parsed = parse_order_numbered(text, camp)
+    return parsed.order, parsed.errors
+
+
+@dataclass
+class Parsed:
+    """An order read leniently, with the written step each of its steps comes from (a path of three
+    tiles is one written step and three moves), so that every message can number steps as written."""
+
+    order: Order
+    errors: list[OrderSyntaxError]
+    written: tuple[int, ...]  # for each night step of ``order``
+    written_day: tuple[int, ...]  # for each day step
+
+
+def parse_order_numbered(text: str, camp: str | None = None) -> Parsed:
+    """``parse_order_all`` with the written step number of every step read."""
     steps: list[Step] = []
     day: list[DayStep] = []
+    written: list[int] = []
+    written_day: list[int] = []
     errors: list[OrderSyntaxError] = []
     segments = _segments(text)
     nothing: _Segment | None = None
@@ -171,12 +191,14 @@ def parse_order_all(text: str, camp: str | None = None) -> tuple[Order, list[Ord
         for s in parsed:
             if isinstance(s, (Give, Pray)):
                 day.append(s)
+                written_day.append(seg.number)
             else:
                 steps.append(s)
+                written.append(seg.number)
     if nothing is not None and len(segments) > 1:
         errors.append(OrderSyntaxError("err.order.nothing_mixed", step=nothing.number, text=nothing.text))
         errors.sort(key=lambda e: e.params["step"])
-    return Order(tuple(steps), tuple(day)), errors
+    return Parsed(Order(tuple(steps), tuple(day)), errors, tuple(written), tuple(written_day))
 
 
 # --- splitting -----------------------------------------------------------------

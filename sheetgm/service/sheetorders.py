@@ -9,14 +9,14 @@ written) rather than lose an order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sheetgm.backends.errors import BackendError, NetworkError, QuotaError
-from sheetgm.core.check import review_order
+from sheetgm.core.check import Problem, review_order
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.notation.orders import parse_order_all
+from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service import layout as L
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.stages import order_row, stage_key
@@ -86,13 +86,20 @@ class Judged:
 
 
 def review(state: State, seat: int, text: str, lang: str) -> Judged:
-    """An order's text judged against what its player knows, in ``lang``."""
+    """An order's text judged against what its player knows, in ``lang``; steps numbered as written."""
     p = state.players.get(seat)
-    order, errors = parse_order_all(text, camp=p.camp if p is not None else None)
-    checked = review_order(state, seat, order)
-    problems = [e.message(lang) for e in errors] + [p.message(lang) for p in checked.problems]
-    notes = [n.message(lang) for n in checked.notes]
-    return Judged(Order() if errors else order, problems, notes, bool(errors))
+    parsed = parse_order_numbered(text, camp=p.camp if p is not None else None)
+    checked = review_order(state, seat, parsed.order)
+
+    def as_written(x: Problem) -> str:
+        numbers = parsed.written_day if x.day else parsed.written
+        if x.step is None or not 0 < x.step <= len(numbers):
+            return x.message(lang)
+        return replace(x, step=numbers[x.step - 1], day=False).message(lang)
+
+    problems = [e.message(lang) for e in parsed.errors] + [as_written(x) for x in checked.problems]
+    notes = [as_written(n) for n in checked.notes]
+    return Judged(Order() if parsed.errors else parsed.order, problems, notes, bool(parsed.errors))
 
 
 def judge(state: State, seat: int, text: str, lang: str) -> tuple[Order, list[str], bool]:

@@ -69,3 +69,15 @@ def test_check_on_the_command_line_shows_the_notes(tmp_path: Path) -> None:
     assert ann["state"] == "ok" and ann["stamp"] and ann["notes"]
     text = runner.invoke(app, ["check", "--game", str(tmp_path)]).stdout
     assert "· 第 2 步：取决于搜索找到什么" in text
+
+
+def test_problems_and_notes_number_the_steps_as_written(gw, tmp_path: Path, clock) -> None:
+    game = make_game(tmp_path, gw, clock)
+    st = state_of(game)
+    here = st.players[1].pos
+    path = " ".join(tile_name((here[0], here[1] + dy)) for dy in (1, 2, 3))  # one written step, three moves
+    write_order(game, 1, f"移动 {path}；攻击；搜索；使用 啤酒瓶 {tile_name(here)}")
+    check(game)
+    lines = orders_row(game, 1)[L.O_PROBLEMS].splitlines()
+    assert "第 2 步：这是杀手的行动" in lines, lines
+    assert any(line.startswith("第 4 步：取决于搜索找到什么") for line in lines), lines
