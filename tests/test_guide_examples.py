@@ -13,13 +13,12 @@ shows the error with →). The examples the templates give one camp must parse f
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from sheetgm.core.board import parse_tile
-from sheetgm.core.texts import LANGS, render
+from sheetgm.core.texts import LANGS, render, table
 from sheetgm.notation.hints import head_words
 from sheetgm.notation.orders import parse_order, parse_order_all
 from sheetgm.notation.vocab import (
@@ -33,7 +32,6 @@ from sheetgm.notation.vocab import (
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDES = [ROOT / "docs" / "order-language.md", ROOT / "docs" / "player-guide.md"]
-TEXTS = ROOT / "sheet_templates" / "texts"
 
 HEADS = {normalize_word(w) for w in head_words()}
 WORDS = HEADS | set(DIRECTION_WORDS) | set(HEAL_MODE_WORDS) | set(KEY_WORDS) | set(POINT_WORDS) | set(REMOVE_WORDS)
@@ -64,25 +62,9 @@ def prose_spans(path: Path) -> list[tuple[str, str]]:
 
 
 def template_quotes() -> list[tuple[str, str]]:
-    """(quoted text, key) for each 「…」 or "…" quote in the templates of both languages."""
-    out = []
-    for lang in LANGS:
-        for f in sorted((TEXTS / lang).glob("*.toml")):
-            if f.name == "map.toml":  # the map file's syntax, not orders
-                continue
-            flat: dict[str, str] = {}
-            _flatten(tomllib.loads(f.read_text("utf-8")), "", flat)
-            for key, value in flat.items():
-                out += [(q, f"{lang}:{key}") for q in re.findall(r"「([^」]+)」|\"([^\"]+)\"", value) for q in q if q]
-    return out
-
-
-def _flatten(node: dict[str, object], prefix: str, out: dict[str, str]) -> None:
-    for k, v in node.items():
-        if isinstance(v, dict):
-            _flatten(v, f"{prefix}{k}.", out)
-        else:
-            out[f"{prefix}{k}"] = str(v)
+    """(quoted text, key) for each 「…」 or "…" quote in the templates of both languages (map file errors aside)."""
+    return [(q, f"{lang}:{key}") for lang in LANGS for key, value in table(lang).items()
+            if not key.startswith("err.map.") for pair in re.findall(r"「([^」]+)」|\"([^\"]+)\"", value) for q in pair if q]
 
 
 def is_order_example(span: str, line: str = "") -> bool:
