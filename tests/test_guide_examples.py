@@ -64,7 +64,8 @@ def prose_spans(path: Path) -> list[tuple[str, str]]:
 def template_quotes() -> list[tuple[str, str]]:
     """(quoted text, key) for each 「…」 or "…" quote in the templates of both languages (map file errors aside)."""
     return [(q, f"{lang}:{key}") for lang in LANGS for key, value in table(lang).items()
-            if not key.startswith("err.map.") for pair in re.findall(r"「([^」]+)」|\"([^\"]+)\"", value) for q in pair if q]
+            if not key.startswith("err.map.")
+            for pair in re.findall(r"「([^」]+)」|\"([^\"]+)\"", value) for q in pair if q]
 
 
 def is_order_example(span: str, line: str = "") -> bool:
