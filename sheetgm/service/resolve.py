@@ -45,7 +45,7 @@ from sheetgm.service.stages import parse_key, stage_key
 @dataclass
 class ResolveReport:
     stage: str
-    action: str  # resolved | resolved-early | republished | nothing | dry-run
+    action: str  # resolved | resolved-early | republished | nothing | dry-run | waiting | no-deadline
     public_log: str = ""
     warnings: list[str] = field(default_factory=list)
     reports: dict[str, str] = field(default_factory=dict)  # alias -> private report (dry run only)
@@ -92,18 +92,18 @@ def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, st
 
 
 def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None,
-                   archive: dict[int, dict[str, Any]]) -> str | None:
-    """Before the deadline, or without one: "early" if everyone has submitted, "no-deadline" when the
-    stage has none (nothing is resolved), else the error naming who has not; None: resolve as due."""
+                   archive: dict[int, dict[str, Any]]) -> tuple[str | None, str]:
+    """Before the deadline, or without one: ("early", "") if everyone has submitted, else ("waiting" or
+    "no-deadline", a line naming who has not): nothing is resolved. (None, ""): resolve as due."""
     if deadline is not None and game.now() >= deadline:
-        return None
+        return None, ""
     waiting = D.waiting_for(game, cur.state(game.board), archive)
     if not waiting:
-        return "early"
+        return "early", ""
     if deadline is None:
-        return "no-deadline"
-    raise ServiceError("err.deadline.waiting", stage=due, deadline=D.local_time(game, deadline),
-                       aliases=", ".join(waiting))
+        return "no-deadline", render(game.lang, "cli.missing", aliases=", ".join(waiting))
+    return "waiting", render(game.lang, "err.deadline.waiting", stage=due, deadline=D.local_time(game, deadline),
+                             aliases=", ".join(waiting))
 
 
 @dataclass
@@ -188,10 +188,10 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
             warnings = publish(game, cur, entries, None, progress)
             return _report(game, cur, "republished", warnings)
         got = read_orders(game, cur, entries, archive_rows, deadline, progress)
-        when = None if named else _early_or_wait(game, cur, due, deadline, got.archive)
-        if when == "no-deadline":
+        when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
+        if when in ("waiting", "no-deadline"):
             try_release(game)
-            return ResolveReport(due, "no-deadline", warnings=got.warnings)
+            return ResolveReport(due, str(when), warnings=got.warnings, notes=[why])
         state = cur.state(game.board)
         new, events = resolve_stage(state, got.orders, game.cfg.seed, got.priority)
         entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in got.archive.items()}), new.digest(),
@@ -219,8 +219,9 @@ def _dry_run(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[li
         return ResolveReport(due, "dry-run", public_log(cur.events(), game.lang),
                              [render(game.lang, "svc.pending_publish", stage=due)])
     got = read_orders(game, cur, entries, archive_rows, deadline, progress)
-    if not named and _early_or_wait(game, cur, due, deadline, got.archive) == "no-deadline":
-        return ResolveReport(due, "no-deadline", warnings=got.warnings)
+    when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
+    if when in ("waiting", "no-deadline"):
+        return ResolveReport(due, str(when), warnings=got.warnings, notes=[why])
     new, events = resolve_stage(cur.state(game.board), got.orders, game.cfg.seed, got.priority)
     reports = {game.alias(s): report(new, events, s, game.seat_lang(s)) for s in game.seats}
     return ResolveReport(due, "dry-run", public_log(events, game.lang), got.warnings, reports, new.winner)
