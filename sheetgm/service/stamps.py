@@ -1,4 +1,4 @@
-"""First-complete stamps (R-PHASE-3) and which version of an order counts at the deadline (RUL-27).
+"""First-complete stamps (R-PHASE-3) and which version of an order counts at the deadline.
 
 The stamp shown in column F of a player's Orders tab is only a display: the
 truth is kept in the director's Orders archive (row ``archive_row(stage,
