@@ -13,7 +13,8 @@ policy and rate limiter around every HTTP attempt, and the fewest calls:
   failure);
 - ``create``: one ``spreadsheets.create`` with all tabs (needs a user's OAuth
   login: service accounts have no Drive storage);
-- ``share``: one permissions list, then one create or update.
+- ``share``: one permissions list, then one create or update (with v3's own fields: gspread's
+  ``insert_permission`` also sends v2's ``withLink``).
 """
 
 from __future__ import annotations
@@ -35,15 +36,18 @@ from sheetgm.backends.a1 import normalize
 from sheetgm.backends.errors import (
     AccessError,
     BackendError,
+    CreateDeniedError,
     MissingWorkbookError,
     NetworkError,
+    NotSharedError,
     OpError,
     QuotaError,
     RangeError,
+    ShareRejectedError,
     WorkbookExistsError,
 )
 from sheetgm.backends.ratelimit import RateLimiter
-from sheetgm.backends.retry import STORAGE_QUOTA_REASON, RetryPolicy, is_transient, reasons
+from sheetgm.backends.retry import STORAGE_QUOTA_REASON, RetryPolicy, is_transient, reasons, status_of
 
 T = TypeVar("T")
 MAX_PAYLOAD = 2_000_000  # bytes; the API's recommended ceiling for one request
@@ -76,6 +80,7 @@ class GoogleGateway(port.Gateway):
         limiter: RateLimiter | None = None,
         timeout: float = 60.0,
         account: str | None = None,
+        meta_home: str | None = None,
     ) -> None:
         self.client = gspread.Client(auth=credentials, http_client=GatedHTTPClient)
         self.http: GatedHTTPClient = self.client.http_client  # type: ignore[assignment]
@@ -85,6 +90,7 @@ class GoogleGateway(port.Gateway):
         self.ids = ids
         self.account = account or getattr(credentials, "service_account_email", None)
         self._meta: dict[str, gr.Meta] = {}
+        self.meta_home = meta_home
 
     def __repr__(self) -> str:
         return f"GoogleGateway(account={self.account!r}, workbooks={sorted(self.ids)!r})"
@@ -107,19 +113,28 @@ class GoogleGateway(port.Gateway):
         attempts = self.http.policy.last_attempts
         if not isinstance(exc, APIError):
             return NetworkError(key=key, attempts=attempts, detail=type(exc).__name__)
-        message = str(exc.error.get("message", ""))[:300]
-        if exc.code == 403 and STORAGE_QUOTA_REASON in reasons(exc):
+        code = status_of(exc)
+        if str(exc.error.get("status", "")).startswith("invalid JSON"):  # an HTML page from the front end
+            message = "the answer was a page, not JSON"
+        else:
+            message = str(exc.error.get("message", ""))[:300]
+        url = str(getattr(exc.response, "url", "") or "")
+        account = self.account or "this account"
+        if code == 403 and (STORAGE_QUOTA_REASON in reasons(exc) or "storage quota" in message.lower()):
             return QuotaError(key=key)
         if is_transient(exc):
-            return NetworkError(key=key, attempts=attempts, detail=f"HTTP {exc.code}: {message}")
-        if exc.code in (401, 403):
-            return AccessError(key=key, account=self.account or "this account")
-        if exc.code == 404:
+            return NetworkError(key=key, attempts=attempts, detail=f"HTTP {code}: {message}")
+        if code == 404 and url.startswith(DRIVE_FILES_API_V3_URL):
+            # Drive hides files an account cannot see behind "File not found": not shared, or deleted.
+            return NotSharedError(key=key, id=self.ids.get(key, "?"), account=account)
+        if code in (401, 403):
+            return AccessError(key=key, account=account)
+        if code == 404:
             return MissingWorkbookError(key=key)
-        if exc.code == 400 and "unable to parse range" in message.lower():
+        if code == 400 and "unable to parse range" in message.lower():
             bad = message.rsplit(": ", 1)[-1]
             return RangeError(range=bad, detail=f"workbook '{key}' has no such tab or range")
-        return BackendError(key=key, status=exc.code, detail=message)
+        return BackendError(key=key, status=code, detail=message)
 
     def _fetch(self, key: str, grid: bool = False) -> dict[str, Any]:
         params = {"includeGridData": "true" if grid else "false"}
@@ -149,7 +164,12 @@ class GoogleGateway(port.Gateway):
             raise WorkbookExistsError(key=key)
         sheets = [{"properties": {"title": t, "sheetId": i}} for i, t in enumerate(tabs)]
         body = {"properties": {"title": title}, "sheets": sheets}
-        doc = self._call(key, self.http.request, "post", SPREADSHEETS_API_V4_BASE_URL, json=body).json()
+        try:
+            doc = self._call(key, self.http.request, "post", SPREADSHEETS_API_V4_BASE_URL, json=body).json()
+        except QuotaError:
+            raise
+        except AccessError:  # a service account: Google answers a bare 403 now, no storage-quota reason
+            raise CreateDeniedError(key=key, account=self.account or "this account") from None
         self.ids[key] = doc["spreadsheetId"]
         self._meta[key] = gr.Meta.parse(doc)
 
@@ -184,7 +204,7 @@ class GoogleGateway(port.Gateway):
         except BackendError as err:
             self._meta.pop(key, None)  # the file may have changed under us: look again next time
             cause = err.__cause__
-            if not (isinstance(cause, APIError) and cause.code == 400 and self.http.policy.last_attempts > 1):
+            if not (isinstance(cause, APIError) and status_of(cause) == 400 and self.http.policy.last_attempts > 1):
                 raise
             # An earlier attempt whose reply was lost may have been applied (its protection ids or
             # new tabs are now gone or present): rebuild the batch from fresh metadata, once.
@@ -214,27 +234,43 @@ class GoogleGateway(port.Gateway):
 
     def permissions(self, key: str) -> list[port.Permission]:
         found = [
-            port.Permission(str(p.get("emailAddress") or p.get("domain") or p.get("type")), str(p["role"]))
+            port.Permission(str(p.get("emailAddress") or p.get("domain") or ""), str(p["role"]),
+                            str(p.get("type", "user")), bool(p.get("allowFileDiscovery", False)))
             for p in self._permissions(key)
         ]
-        return sorted(found, key=lambda p: (p.email, p.role))
+        return sorted(found, key=lambda p: (p.kind, p.email, p.role))
+
+    def _user_permission(self, key: str, email: str) -> dict[str, Any] | None:
+        for p in self._permissions(key):
+            if p.get("type", "user") == "user" and str(p.get("emailAddress", "")).lower() == email.lower():
+                return p
+        return None
 
     def share(self, key: str, email: str, role: str) -> None:
         port.check_role(role)
-        same = [p for p in self._permissions(key) if str(p.get("emailAddress", "")).lower() == email.lower()]
-        if same and same[0]["role"] == role:
+        same = self._user_permission(key, email)
+        if same is not None and same["role"] == role:
             return
-        if same:
-            url = f"{DRIVE_FILES_API_V3_URL}/{self._id(key)}/permissions/{same[0]['id']}"
-            params = {"supportsAllDrives": "true"}
-            self._call(key, self.http.request, "patch", url, json={"role": role}, params=params)
-        else:
-            self._call(key, self.http.insert_permission, self._id(key), email, "user", role, notify=False)
+        url = f"{DRIVE_FILES_API_V3_URL}/{self._id(key)}/permissions"
+        try:
+            if same is not None:
+                params = {"supportsAllDrives": "true"}
+                self._call(key, self.http.request, "patch", f"{url}/{same['id']}", json={"role": role}, params=params)
+            else:
+                params = {"sendNotificationEmail": "false", "supportsAllDrives": "true"}
+                body = {"type": "user", "role": role, "emailAddress": email}
+                self._call(key, self.http.request, "post", url, json=body, params=params)
+        except BackendError as err:
+            cause = err.__cause__
+            if isinstance(cause, APIError) and "invalidSharingRequest" in reasons(cause):
+                detail = str(cause.error.get("message", ""))[:300]
+                raise ShareRejectedError(key=key, email=email, detail=detail) from cause
+            raise
 
     def unshare(self, key: str, email: str) -> None:
-        for p in self._permissions(key):
-            if str(p.get("emailAddress", "")).lower() == email.lower():
-                self._call(key, self.http.remove_permission, self._id(key), str(p["id"]))
+        found = self._user_permission(key, email)
+        if found is not None:
+            self._call(key, self.http.remove_permission, self._id(key), str(found["id"]))
 
     def url(self, key: str) -> str | None:
         return SPREADSHEET_DRIVE_URL % self._id(key)

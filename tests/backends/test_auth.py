@@ -13,10 +13,13 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from google.auth.exceptions import DefaultCredentialsError
 
-from sheetgm.backends import auth, factory
+from sheetgm.backends import auth
 from sheetgm.backends.errors import CredentialsError
 from sheetgm.backends.fake_google import FakeGoogle
+from sheetgm.backends.gsheets import GoogleGateway
 from sheetgm.backends.port import SetValues
+from sheetgm.service.config import parse_config
+from sheetgm.service.game import IDS_FILE, make_gateway
 
 EMAIL = "gm-bot@game-123.iam.gserviceaccount.com"
 
@@ -111,8 +114,14 @@ def test_a_run_never_logs_or_prints_the_key(
     encoded = base64.b64encode(json.dumps(key_info).encode()).decode()
     with FakeGoogle() as fake:
         sid = fake.add_spreadsheet("p", ["Orders"])
-        (tmp_path / factory.ID_FILE).write_text(json.dumps({"player-1": sid}))
-        gw = factory.google_service(tmp_path, env={auth.ENV_B64: encoded})
+        fake.grant(sid, EMAIL, "writer")
+        (tmp_path / IDS_FILE).write_text(json.dumps({"player-1": sid}))
+        cfg = parse_config({"name": "g", "seed": 1, "backend": "google", "director_email": "gm@example.com",
+                            "service_account": EMAIL, "roster": [
+                                {"alias": "A", "camp": "survivor", "email": "a@example.com"},
+                                {"alias": "B", "camp": "hunter", "email": "b@example.com"}]})
+        gw = make_gateway(cfg, tmp_path, env={auth.ENV_B64: encoded})
+        assert isinstance(gw, GoogleGateway)
         gw.http.policy.sleep = lambda s: None
         fake.fail_on(fake.count() + 2, 503)  # a retry logs a warning
         gw.write("player-1", [SetValues("Orders!A1", [["hi"]])])
