@@ -95,7 +95,7 @@ class Drive:
         if share and not self.may(file_id, who, "writer"):
             raise fe.drive_error(403, "insufficientFilePermissions")
 
-    def list(self, file_id: str, who: str, exists: bool) -> Json:
+    def listing(self, file_id: str, who: str, exists: bool) -> Json:
         self._visible(file_id, who, exists)
         return {"kind": "drive#permissionList", "permissions": [g.doc() for g in self.grants.get(file_id, [])]}
 

@@ -10,13 +10,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 Json = dict[str, Any]
+Maker = Callable[[], "ApiFault"]
 
 STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
-          408: "DEADLINE_EXCEEDED", 409: "ABORTED", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 501: "NOT_IMPLEMENTED", 502: "UNAVAILABLE",
-          503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}
+          408: "DEADLINE_EXCEEDED", 409: "ABORTED", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL",
+          501: "NOT_IMPLEMENTED", 502: "UNAVAILABLE", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}
 SHEETS_MESSAGES = {401: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie "
                         "or other valid authentication credential.",
                    403: "The caller does not have permission", 404: "Requested entity was not found.",
@@ -99,7 +101,7 @@ def front_end_502() -> ApiFault:
 
 
 # Faults a test can inject by name: (Sheets answer, Drive answer).
-NAMED = {
+NAMED: dict[str, tuple[Maker, Maker]] = {
     "forbidden": (lambda: sheets_error(403), lambda: drive_error(403)),
     "rate_limit_403": (lambda: sheets_quota("read"),
                        lambda: drive_error(403, "userRateLimitExceeded", "User Rate Limit Exceeded", "usageLimits")),

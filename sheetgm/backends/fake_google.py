@@ -63,6 +63,10 @@ FAULTS = {*fe.NAMED, "timeout", "connection", "lost_reply"}
 Answer = tuple[int, dict[str, str], Any]
 
 
+def _text(body: object) -> str:
+    return body.decode("utf-8") if isinstance(body, bytes) else body if isinstance(body, str) else ""
+
+
 class FakeClock:
     """Time for the retry policy and the rate limiter: ``sleep`` moves it forward instantly."""
 
@@ -78,7 +82,7 @@ class FakeClock:
         self.now += seconds
 
 
-class ActingAs(Credentials):  # type: ignore[misc]
+class ActingAs(Credentials):
     """Credentials that present a fixed identity to the fake (for tests that need one without keys)."""
 
     def __init__(self, email: str) -> None:
@@ -193,7 +197,7 @@ class FakeGoogle:
 
     def _callback(self, request: requests.PreparedRequest) -> Answer:
         url, verb = str(request.url), (request.method or "").upper()
-        raw = request.body.decode("utf-8") if isinstance(request.body, bytes) else request.body or ""
+        raw = _text(request.body)
         number = len(self.log) + 1
         fault = self.faults.pop(number, None)
         params = parse_qs(urlparse(url).query, keep_blank_values=True)
@@ -203,7 +207,7 @@ class FakeGoogle:
             body = json.loads(raw) if raw else None
         except ValueError:
             body = raw
-        who = self._who(request.headers.get("Authorization", ""))
+        who = self._who(str(request.headers.get("Authorization", "")))
         self.log.append(Call(number, kind, verb, url, params, body, fault, who or ""))
         if found is None:
             drive = "www.googleapis.com" in url
@@ -256,7 +260,7 @@ class FakeGoogle:
 
     def _token(self, request: requests.PreparedRequest) -> Answer:
         """The OAuth token endpoint: a service account's signed assertion, or a refresh token."""
-        raw = request.body.decode("utf-8") if isinstance(request.body, bytes) else request.body or ""
+        raw = _text(request.body)
         form = {k: v[0] for k, v in parse_qs(raw).items()}
         number = len(self.log) + 1
         fault = self.faults.pop(number, None)
@@ -357,7 +361,7 @@ class FakeGoogle:
         return 200, {"kind": "drive#file", "id": sid, "name": body.get("name"), "mimeType": body.get("mimeType")}
 
     def _perm_list(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
-        doc = self.drive.list(sid, who, sid in self.books)
+        doc = self.drive.listing(sid, who, sid in self.books)
         fields = params.get("fields", [""])[0]
         return 200, fs.select(doc, fields) if fields else doc
 

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from sheetgm.backends import model, port
-from sheetgm.backends.fake_errors import ApiFault, bad
 from sheetgm.backends.a1 import A1, format_range, parse_range
 from sheetgm.backends.errors import RangeError
+from sheetgm.backends.fake_errors import bad
 from sheetgm.backends.gsheets_requests import API_TO_STYLE, STYLE_TO_API, a1_of, grid_range, rgb_of
 
 Json = dict[str, Any]

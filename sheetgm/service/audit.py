@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from sheetgm.backends.a1 import quote_tab
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.texts import render
 from sheetgm.service import layout as L
@@ -75,7 +76,7 @@ def _check_results(game: Game, key: str, own: str | None, prots: list[Any], book
                    players: dict[str, str]) -> None:
     seat = int(key.split("-")[1])
     results = L.tab(game.seat_lang(seat), "results")
-    guard = [p for p in prots if p.range in (results, L.quote_tab(results))]
+    guard = [p for p in prots if p.range in (results, quote_tab(results))]
     lang = game.lang
     if not guard:
         book.failures.append(render(lang, "svc.audit.results_open", alias=game.alias(seat), tab=results))
