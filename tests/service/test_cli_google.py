@@ -233,7 +233,7 @@ def test_audit_catches_every_mis_share(director: Director, fake: FakeGoogle) -> 
         (lambda: fake.grant(p3, spy, "reader"), "player-3", "neither its player Hu"),
         (lambda: fake.grant(pub, PLAYERS[0], "writer"), "public", "Ann has role writer on the public"),
         (lambda: fake.grant(pub, "", "writer", "anyone"), "public", "Anyone with the link can edit"),
-        (lambda: fake.grant(pub, "example.com", "writer", "domain"), "public", "example.com (role writer): only the players should"),
+        (lambda: fake.grant(pub, "example.com", "writer", "domain"), "public", "example.com (role writer): only"),
         (lambda: fake.grant(p2, PLAYERS[1], "owner"), "player-2", "Bo owns their workbook"),
         (lambda: fake.books[p1].protected.remove(_protection(fake, p1, "sheetgm:results")), "player-1",
          "sheetgm:results ('结果') is missing"),
