@@ -78,29 +78,34 @@ def make(folder: Path, gateway: Gateway, players: int, board: str) -> Game:
                     clock=lambda: datetime(2024, 5, 1, 12, 0, tzinfo=UTC))
 
 
-def google_calls(players: int, board: str, nights: int) -> list[tuple[str, Counter[str], int, int]]:
-    """(stage, calls by kind, floor reads, floor writes) for each stage resolved."""
+def google_calls(players: int, board: str, nights: int, home: str | None
+                 ) -> list[tuple[str, Counter[str], int, int]]:
+    """(stage, calls by kind, floor reads, floor writes) for each stage resolved; ``home`` is the workbook
+    whose hidden tab keeps the others' tab and protection ids (None: each process reads them)."""
     out = []
     rng = random.Random(1)
-    with FakeGoogle() as fake, tempfile.TemporaryDirectory() as tmp:
-        game = make(Path(tmp), fake.gateway(), players, board)
+    with FakeGoogle() as fake, tempfile.TemporaryDirectory() as tmp:  # the fake checks every call (discovery)
+        game = make(Path(tmp), fake.gateway(meta_home=home), players, board)
         for _ in range(nights * 2):
             write_bot_orders(game, rng)
-            # A scheduled run is a fresh process: a new gateway, whose tab-id cache is empty.
-            game = dataclasses.replace(game, gateway=fake.gateway(ids=game.gateway.ids))  # type: ignore[attr-defined]
+            # A scheduled run is a fresh process: a new gateway, with nothing cached in memory.
+            fresh = fake.gateway(ids=game.gateway.ids, meta_home=home)  # type: ignore[attr-defined]
+            game = dataclasses.replace(game, gateway=fresh)
             first = len(fake.log)
             rep = resolve(game)
             calls = fake.log[first:]
-            sid_of = {v: k for k, v in game.gateway.ids.items()}  # type: ignore[attr-defined]
+            sid_of = {v: k for k, v in fresh.ids.items()}
             read_books, written_books = set(), set()
             kinds: Counter[str] = Counter()
             for c in calls:
                 sid = c.url.split("/spreadsheets/")[1].split(":")[0].split("/")[0].split("?")[0]
                 book = sid_of.get(sid, sid)
                 if c.method == "GET":
-                    read_books.add(book)
                     kinds["read"] += 1
-                    kinds["metadata"] += c.kind == "meta" and "fields" not in c.params  # tab ids only, no values
+                    if c.kind == "meta" and "fields" not in c.params:  # tab ids only, no values
+                        kinds["metadata"] += 1
+                    else:
+                        read_books.add(book)
                 else:
                     written_books.add(book)
                     kinds["write"] += 1
@@ -119,9 +124,9 @@ def xlsx_times(players: int, board: str, nights: int) -> list[float]:
         game = make(folder, XlsxGateway(folder / "workbooks"), players, board)
         for _ in range(nights * 2):
             write_bot_orders(game, rng)
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             rep = resolve(game)
-            times.append(time.perf_counter() - t0)
+            times.append(time.process_time() - t0)
             if rep.winner:
                 break
     return times
@@ -133,12 +138,17 @@ def main() -> None:
     args = ap.parse_args()
     for players, board in SIZES:
         print(f"{players} players on {board} ({players} player workbooks + public + director):")
-        for stage, kinds, floor_r, floor_w in google_calls(players, board, args.nights):
-            print(f"  {stage:12} calls: {kinds['read']:3} reads ({kinds['metadata']} of them tab ids only), "
-                  f"{kinds['write']:3} writes   floor: {floor_r:3} reads, {floor_w:3} writes   "
-                  f"(director workbook: {kinds['director read']} reads, {kinds['director write']} writes)")
+        for home, label in ((None, "tab ids read by each run"), (DIRECTOR, "tab ids kept in the director workbook")):
+            stages = google_calls(players, board, args.nights, home)
+            print(f"  Google, {label}:")
+            for stage, kinds, floor_r, floor_w in stages:
+                print(f"    {stage:12} {kinds['read']:3} reads ({kinds['metadata']:2} of them tab ids only), "
+                      f"{kinds['write']:3} writes   floor: {floor_r:3} reads, {floor_w:3} writes   "
+                      f"(director workbook: {kinds['director read']} reads, {kinds['director write']} writes)")
+            nightly = [a[1]["read"] + b[1]["read"] for a, b in zip(stages[::2], stages[1::2], strict=False)]
+            print(f"    reads per night: {', '.join(map(str, nightly))}")
         times = xlsx_times(players, board, args.nights)
-        print(f"  local xlsx resolve: median {statistics.median(times):.2f} s, max {max(times):.2f} s "
+        print(f"  local xlsx resolve: median {statistics.median(times):.2f} s CPU, max {max(times):.2f} s "
               f"over {len(times)} stages")
 
 

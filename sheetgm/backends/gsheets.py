@@ -46,6 +46,7 @@ from sheetgm.backends.errors import (
     ShareRejectedError,
     WorkbookExistsError,
 )
+from sheetgm.backends.gsheets_meta import META_TAB, MetaCache
 from sheetgm.backends.ratelimit import RateLimiter
 from sheetgm.backends.retry import STORAGE_QUOTA_REASON, RetryPolicy, is_transient, reasons, status_of
 
@@ -90,7 +91,8 @@ class GoogleGateway(port.Gateway):
         self.ids = ids
         self.account = account or getattr(credentials, "service_account_email", None)
         self._meta: dict[str, gr.Meta] = {}
-        self.meta_home = meta_home
+        self._fresh: set[str] = set()  # workbooks whose metadata this process read (not from the cache)
+        self.cache = MetaCache(meta_home) if meta_home else None
 
     def __repr__(self) -> str:
         return f"GoogleGateway(account={self.account!r}, workbooks={sorted(self.ids)!r})"
@@ -139,11 +141,21 @@ class GoogleGateway(port.Gateway):
     def _fetch(self, key: str, grid: bool = False) -> dict[str, Any]:
         params = {"includeGridData": "true" if grid else "false"}
         doc = dict(self._call(key, self.http.fetch_sheet_metadata, self._id(key), params=params))
-        self._meta[key] = gr.Meta.parse(doc)
+        self._fresh_meta(key, doc)
         return doc
 
-    def _meta_for(self, key: str) -> gr.Meta:
-        if key not in self._meta:
+    def _fresh_meta(self, key: str, doc: dict[str, Any]) -> None:
+        self._meta[key] = gr.Meta.parse(doc)
+        self._fresh.add(key)
+
+    def _meta_for(self, key: str, ops: Sequence[port.Op] = ()) -> gr.Meta:
+        """A workbook's metadata: read in this process, else from the home workbook's hidden tab, else
+        read now. Ops on a tab, or protecting or unprotecting a description, that the hidden tab does not
+        know need it read: another run may have made them."""
+        if key not in self._meta and self.cache is not None and (cached := self.cache.get(key)) is not None:
+            self._meta[key] = cached
+        meta = self._meta.get(key)
+        if meta is None or (key not in self._fresh and _beyond(ops, meta)):
             self._fetch(key)
         return self._meta[key]
 
@@ -171,10 +183,10 @@ class GoogleGateway(port.Gateway):
         except AccessError:  # a service account: Google answers a bare 403 now, no storage-quota reason
             raise CreateDeniedError(key=key, account=self.account or "this account") from None
         self.ids[key] = doc["spreadsheetId"]
-        self._meta[key] = gr.Meta.parse(doc)
+        self._fresh_meta(key, doc)
 
     def tabs(self, key: str) -> list[str]:
-        return list(self._meta_for(key).tabs)
+        return [t for t in self._meta_for(key).tabs if t != META_TAB]
 
     def read(self, key: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
         canonical = [normalize(text) for text in ranges]
@@ -183,7 +195,9 @@ class GoogleGateway(port.Gateway):
         if key not in self._meta:  # one call brings the values and the metadata a later write needs
             params = {"includeGridData": "true", "fields": gr.READ_FIELDS}
             doc = dict(self._call(key, self.http.fetch_sheet_metadata, self._id(key), params=params))
-            self._meta[key] = gr.Meta.parse(doc)
+            self._fresh_meta(key, doc)
+            if self.cache is not None and key == self.cache.home:
+                self.cache.take(doc)
             return gr.read_values(doc, ranges, key)
         params = {"valueRenderOption": "FORMATTED_VALUE", "majorDimension": "ROWS"}
         doc = self._call(key, self.http.values_batch_get, self._id(key), canonical, params=params)
@@ -199,22 +213,35 @@ class GoogleGateway(port.Gateway):
         port.check_ops(ops)
         if not ops:
             return
+        fresh = key in self._fresh
         try:
             self._batch(key, list(ops))
         except BackendError as err:
-            self._meta.pop(key, None)  # the file may have changed under us: look again next time
+            self._forget(key)  # the file may have changed under us: look again next time
             cause = err.__cause__
-            if not (isinstance(cause, APIError) and status_of(cause) == 400 and self.http.policy.last_attempts > 1):
+            if not (isinstance(cause, APIError) and status_of(cause) == 400
+                    and (self.http.policy.last_attempts > 1 or not fresh)):
                 raise
-            # An earlier attempt whose reply was lost may have been applied (its protection ids or
-            # new tabs are now gone or present): rebuild the batch from fresh metadata, once.
+            # Metadata from the hidden tab may be stale, or an earlier attempt whose reply was lost may
+            # have been applied (its protection ids or new tabs are now gone or present): rebuild the
+            # batch from fresh metadata, once.
             self._batch(key, list(ops))
 
+    def _forget(self, key: str) -> None:
+        self._meta.pop(key, None)
+        self._fresh.discard(key)
+        if self.cache is not None:
+            self.cache.forget(key)
+
     def _batch(self, key: str, ops: list[port.Op]) -> None:
-        draft = self._meta_for(key).copy()
+        draft = self._meta_for(key, ops).copy()
         requests_ = gr.build(ops, draft)
         if not requests_:
             return
+        rows: dict[str, str] | None = None
+        if self.cache is not None and key == self.cache.home:
+            extra, rows = self.cache.requests(self._meta, draft)
+            requests_ += extra
         body = {"requests": requests_}
         size = len(json.dumps(body, ensure_ascii=False).encode("utf-8"))
         if size > MAX_PAYLOAD:
@@ -225,6 +252,8 @@ class GoogleGateway(port.Gateway):
             if added and "addProtectedRange" in req:
                 draft.protected[added["protectedRangeId"]] = added.get("description", "")
         self._meta[key] = draft
+        if self.cache is not None and rows is not None:
+            self.cache.saved = rows
 
     def protections(self, key: str) -> list[port.Protection]:
         return gr.protections(self._fetch(key))
@@ -276,5 +305,17 @@ class GoogleGateway(port.Gateway):
         return SPREADSHEET_DRIVE_URL % self._id(key)
 
     def view(self, key: str) -> port.WorkbookView:
-        return gr.view(self._fetch(key, grid=True))
+        found = gr.view(self._fetch(key, grid=True))
+        return port.WorkbookView(found.title, tuple(t for t in found.tabs if t.name != META_TAB))
+
+
+def _beyond(ops: Sequence[port.Op], meta: gr.Meta) -> bool:
+    """Whether ``ops`` reach a tab or a protection that ``meta`` does not know."""
+    known = set(meta.protected.values())
+    for op in ops:
+        if isinstance(op, port.Protect | port.Unprotect) and op.description not in known:
+            return True
+        if not isinstance(op, port.AddTab) and any(r.tab not in meta.tabs for r in port.op_ranges(op)):
+            return True
+    return False
 
