@@ -3,22 +3,21 @@
 For a 10-player game (standard map) and a 30-player game (large4x), bots write every due order into the
 players' workbooks, then one stage is resolved:
 
-- on "Google" (the stateful fake of the Sheets API in ``sheetgm.backends.fake_google``): the calls of the
-  resolve, as a fresh scheduled run makes them, against the floor of one read and one write per workbook
-  touched, plus the journal. A workbook's first read in a process is one ``spreadsheets.get`` that also
-  brings the tab ids its write needs; a workbook written without being read (public, the players not due)
-  costs one tab-id read instead, counted in the floor. Above the floor: the lock (one write and one
-  read-back on the director workbook);
-- on local .xlsx workbooks: the wall time of the resolve (median of the stages timed).
+- on "Google" (the stateful fake in ``sheetgm.backends.fake_google``, which checks every request and answer
+  against Google's discovery documents): the calls of the resolve, as a fresh scheduled run makes them,
+  against the floor of one read per workbook that must be read (the director's and the due players') and
+  one write per workbook touched, plus the journal. Above the floor: the lock (one write and one read-back
+  on the director workbook). Twice: with the other workbooks' tab and protection ids read by each run
+  (as before), and kept in a hidden tab of the director workbook (as the gateway now does);
+- on local .xlsx workbooks: the CPU time of the resolve (median of the stages timed).
 
-Figures (``--nights 2``; the same for every stage):
+Figures (``--nights 2``, 2026-12-03; reads / writes per stage, reads per night):
 
-    players  reads (floor)  writes (floor)  director reads/writes
-    10       13 (12)        14 (13)         2 / 3
-    30       33 (32)        34 (33)         2 / 3
-
-Before the first read brought the tab ids, a stage cost 16-22 reads (10 players) and 40-58 (30 players):
-one more per workbook read and written. Local xlsx resolve: median 0.35 s (10 players), 1.2 s (30 players).
+    players  ids read by each run           ids kept in the director workbook    floor
+    10       13 / 14, 26 a night            10 / 14 and 4 / 14, 13-14 a night     9 / 13 and 3 / 13
+             (3-9 reads of tab ids only)    (no read of tab ids only)
+    30       33 / 34, 66 a night            26 / 34 and 8 / 34, 34 a night        25 / 33 and 7 / 33
+             (7-25 reads of tab ids only)
 
 Run: ``python benchmarks/bench_sync.py [--nights N]``. Nothing here reaches the network.
 """
