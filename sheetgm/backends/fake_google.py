@@ -214,6 +214,9 @@ class FakeGoogle:
             return self._answer(None, fe.drive_error(404, "notFound", "Not Found") if drive
                                 else fe.sheets_error(404, "Method not found."))
         method, path = found
+        handler = self._handlers.get(kind)
+        if handler is None:
+            raise NotImplementedError(f"the fake does not answer {method.id}")
         try:
             if who is None:
                 raise fe.sheets_error(401) if method.api == "sheets" else fe.drive_error(401, location="Authorization",
@@ -225,13 +228,9 @@ class FakeGoogle:
                 raise fe.fault(fault, drive=method.api == "drive")
             if fault in ("timeout", "connection"):
                 return self._network(str(fault))
-            status, doc = self._handlers[kind](*path.values(), who=who, params=params, body=body)
+            status, doc = handler(*path.values(), who=who, params=params, body=body)
         except fe.ApiFault as err:
             return self._answer(method, err)
-        except KeyError as err:
-            if kind not in self._handlers:
-                raise NotImplementedError(f"the fake does not answer {method.id}") from err
-            raise
         self.discovery.check_response(method, status, doc)
         if fault == "lost_reply":
             return self._network("timeout")
