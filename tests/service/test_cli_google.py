@@ -263,3 +263,8 @@ def test_audit_catches_every_mis_share(director: Director, fake: FakeGoogle) -> 
     assert sum(len(f) for f in books.values()) == len(seeded) == 20  # each once, nothing else
     text = director.run("audit")
     assert text.exit_code == 1 and sum(line.startswith("  ✗") for line in text.stdout.splitlines()) == 20
+
+
+def test_share_has_help() -> None:
+    result = CliRunner().invoke(app, ["share", "--help"])
+    assert result.exit_code == 0 and "--client-secrets" in result.output and "idempotent" in result.output
