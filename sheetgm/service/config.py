@@ -37,6 +37,8 @@ from sheetgm.service.errors import ConfigError
 from sheetgm.service.stages import parse_key
 
 CONFIG_NAMES = ("game.toml", "game.json")
+NO_SERVICE_ACCOUNT = ("a google game needs service_account: the email of the service account that the scheduled "
+                      "runs act as (sheetgm new shares every file with it; without it no run could open them)")
 
 
 class SeatConfig(BaseModel):
@@ -156,6 +158,8 @@ class GameConfig(BaseModel):
             if missing or not self.director_email:
                 who = ", ".join(missing) or "director_email"
                 raise ValueError(f"a google game needs an email for every player and the director: {who}")
+            if not self.service_account:
+                raise ValueError(NO_SERVICE_ACCOUNT)
         return self
 
 
@@ -188,6 +192,11 @@ def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
             loc = ".".join(str(p) for p in err["loc"]) or "(top)"
             lines.append(f"{loc}: {err['msg']}")
         raise ConfigError(path=where, detail="; ".join(lines)) from None
+
+
+def with_backend(cfg: GameConfig, backend: str) -> GameConfig:
+    """The config on another backend, validated again (a Google game needs every email)."""
+    return parse_config({**cfg.model_dump(mode="json", exclude_none=True), "backend": backend})
 
 
 def save_config(cfg: GameConfig, folder: Path) -> Path:

@@ -7,6 +7,7 @@ from sheetgm.service.audit import AuditReport
 from sheetgm.service.check import CheckReport
 from sheetgm.service.demo import DemoReport
 from sheetgm.service.game import Game
+from sheetgm.service.new_game import ShareReport
 from sheetgm.service.resolve import ResolveReport
 from sheetgm.service.status import StatusReport
 
@@ -14,6 +15,14 @@ from sheetgm.service.status import StatusReport
 def created(game: Game, urls: dict[str, str | None]) -> str:
     lines = [render(game.lang, "cli.created", folder=str(game.folder), n=len(urls))]
     lines += [f"  {key}: {url or '-'}" for key, url in urls.items()]
+    return "\n".join(lines)
+
+
+def shared(lang: str, rep: ShareReport) -> str:
+    lines = [render(lang, "cli.shared", n=len(rep.shared))]
+    lines += [f"  {key}: {email} ({role})" for key, email, role in rep.shared]
+    if rep.missing:
+        lines.append(render(lang, "cli.share_missing", keys=", ".join(rep.missing)))
     return "\n".join(lines)
 
 
