@@ -21,8 +21,6 @@ PLAYER_TABS = ("orders", "results", "current")
 O_STAGE, O_TEXT, O_TICK, O_STATUS, O_PROBLEMS, O_STAMP, O_NEXT = range(7)
 J_KEY, J_STATUS, J_ORDERS_HASH, J_STATE_HASH, J_SEED, J_TIME, J_STATE, J_EVENTS, J_ORDERS = range(9)
 TICKS = ("✓", "✔", "☑", "x", "X", "y", "yes", "Y", "是", "1", "TRUE", "true", "√")
-CURRENT_MAP_TOP = 11  # row of the column letters of a player's map view
-PUBLIC_MAP_TOP = 1
 
 
 def tab(lang: str, name: str) -> str:
@@ -100,7 +98,6 @@ def player_ops(lang: str, editors: tuple[str, ...]) -> list[Op]:
         SetNote(rng(orders, "F1"), render(lang, "sheet.note.stamp")),
         SetNote(rng(orders, "G1"), render(lang, "sheet.note.next_step")),
         SetNote(rng(results, "B1"), render(lang, "sheet.note.results")),
-        ResizeColumns(rng(current, "A:A"), 140),
         Protect(results, editors, "sheetgm:results"),
         Protect(current, editors, "sheetgm:current"),
         Protect(rng(orders, "A1:G1"), editors, "sheetgm:orders:header"),

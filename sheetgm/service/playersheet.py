@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from sheetgm.backends.port import Op, Protect, SetValidation, SetValues
-from sheetgm.core.board import Tile, parse_tile, tile_name
+from sheetgm.backends.port import Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
+from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
 from sheetgm.core.observe import name
@@ -78,8 +78,20 @@ def _noise(events: Iterable[Event], seat: int) -> list[Tile]:
     return tiles
 
 
+INFO_ROWS = 11  # the player's numbers beside the map: 10 rows, then the skills
+LEGEND_ROW = INFO_ROWS + 2
+INFO_PX = (110, 380)
+
+
+def info_range(board: Board) -> str:
+    """Where a player's numbers sit in the Current tab: right of the map and its legend's swatch column."""
+    side = mapdraw.side_col(board)
+    return f"{L.col(side + 1)}1:{L.col(side + 2)}{INFO_ROWS}"
+
+
 def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = (), formats: bool = True) -> list[Op]:
-    """The Current tab: the player's own numbers and their map view (``formats``: redraw colours and borders)."""
+    """The Current tab: the player's map view (tile B3 in cell B3), their numbers beside it, then the legend
+    (``formats``: redraw colours and borders)."""
     p = state.players[seat]
     tab = L.tab(lang, "current")
     evs = list(events)
@@ -104,14 +116,31 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
         (render(lang, "sheet.cur.items"), sep.join(name(lang, "item", i) for i in p.items) or none),
         (render(lang, "sheet.cur.keys"), str(p.keys)),
         (render(lang, "sheet.cur.noise"), sep.join(tile_name(t) for t in noise) if p.is_hunter else "-"),
+        (render(lang, "sheet.cur.skills"), _skills(p, lang)),
     ]
-    marks: dict[Tile, str] = {t: render(lang, "sheet.map.noise") for t in noise}
-    marks[p.pos] = (marks.get(p.pos, "") + render(lang, "sheet.map.you")).strip()
-    ops: list[Op] = [SetValues(L.rng(tab, "A1:B10"), tuple(rows)),
-                     SetValues(L.rng(tab, "D1:E1"), ((render(lang, "sheet.cur.skills"), _skills(p, lang)),))]
-    ops += mapdraw.draw(tab, state.board, L.CURRENT_MAP_TOP, lang, marks, state.boards, known_passages(state, seat),
-                        formats)
+    ops: list[Op] = [SetValues(L.rng(tab, info_range(state.board)), tuple(rows))]
+    ops += view_ops(state, seat, lang, tab, 1, noise, formats)
+    side = mapdraw.side_col(state.board)
+    keys = mapdraw.HUNTER_LEGEND if p.is_hunter else mapdraw.PLAYER_LEGEND
+    ops += mapdraw.legend(tab, LEGEND_ROW, side, lang, keys, formats)
+    if formats:
+        ops += [ResizeColumns(L.rng(tab, f"{L.col(side + 1 + i)}:{L.col(side + 1 + i)}"), px)
+                for i, px in enumerate(INFO_PX)]
+        ops.append(SetBold(L.rng(tab, f"{L.col(side + 1)}1:{L.col(side + 1)}{INFO_ROWS}")))
     return ops
+
+
+def view_ops(state: State, seat: int, lang: str, tab: str, top: int, noise: Iterable[Tile] = (),
+             formats: bool = True) -> list[Op]:
+    """One player's map view drawn from sheet row ``top``: the board, boards, traps, the passages they know,
+    their noise markers (a hunter) and where they are."""
+    p = state.players[seat]
+    marks: dict[Tile, str] = {t: render(lang, "sheet.map.trap") for t in state.traps}
+    for t in noise:
+        marks[t] = marks.get(t, "") + render(lang, "sheet.map.noise")
+    if p.in_play:
+        marks[p.pos] = marks.get(p.pos, "") + render(lang, "sheet.map.you")
+    return mapdraw.draw(tab, state.board, top, lang, marks, state.boards, known_passages(state, seat), formats)
 
 
 def _skills(p: Player, lang: str) -> str:

@@ -19,8 +19,9 @@ def public_ops(state: State, events: list[Event], key: str, lang: str, formats: 
     ops.append(SetValues(L.rng(L.tab(lang, "progress"), "A2:B20"), progress_rows(state, lang)))
     ops.append(SetValues(L.rng(L.tab(lang, "cards"), "A2:D200"), card_rows(state, lang)))
     marks = {t: render(lang, "sheet.map.trap") for t in state.traps}
-    ops += mapdraw.draw(L.tab(lang, "map"), state.board, L.PUBLIC_MAP_TOP, lang, marks, state.boards,
-                        known_passages(state), formats)
+    tab = L.tab(lang, "map")
+    ops += mapdraw.draw(tab, state.board, 1, lang, marks, state.boards, known_passages(state), formats)
+    ops += mapdraw.legend(tab, 1, mapdraw.side_col(state.board), lang, mapdraw.PUBLIC_LEGEND, formats)
     return ops
 
 
