@@ -132,8 +132,9 @@ def legend(tab: str, row: int, col: int, lang: str, keys: Sequence[str], formats
     ops: list[Op] = [SetValues(f"{q}!{sw}{row}:{txt}{end}", tuple(rows))]
     if not formats:
         return ops
-    ops += [ResizeColumns(f"{q}!{sw}:{sw}", CELL_PX), SetBold(f"{q}!{sw}{row}"), SetBackground(f"{q}!{sw}{row + 1}:{sw}{end}", None),
-            SetBorders(f"{q}!{sw}{row + 1}:{sw}{end}", ("all",), "none")]
+    swatches = f"{q}!{sw}{row + 1}:{sw}{end}"
+    ops += [ResizeColumns(f"{q}!{sw}:{sw}", CELL_PX), SetBold(f"{q}!{sw}{row}"), SetBackground(swatches, None),
+            SetBorders(swatches, ("all",), "none")]
     for i, k in enumerate(keys, row + 1):
         swatch = f"{q}!{sw}{i}"
         if k in COLOURS:
