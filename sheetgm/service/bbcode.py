@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sheetgm.core.events import Event
-from sheetgm.core.observe import event_line, name
+from sheetgm.core.observe import event_line, name, shown_progress
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 
@@ -131,8 +131,7 @@ def _progress(state: State, lang: str) -> Block:
     gates = render(lang, "word.yes" if state.gates_powered else "word.no")
     reds = [s for s, p in sorted(state.players.items()) if p.status == "red_carded"]
     lines = [
-        line(f"{render(lang, 'sheet.prog.progress')}: ", Span(f"{state.progress}/{state.opt('crack_target')}",
-                                                               bold=True)),
+        line(f"{render(lang, 'sheet.prog.progress')}: ", Span(shown_progress(state), bold=True)),
         line(f"{render(lang, 'sheet.prog.gates')}: ", Span(gates, bold=True)),
         line(f"{render(lang, 'sheet.prog.escaped')}: ", *_aliases(state, state.escaped, ESCAPED_COLOUR, lang)),
         line(f"{render(lang, 'sheet.prog.eliminated')}: ",

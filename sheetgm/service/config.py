@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.state import DEFAULT_OPTIONS
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
+from sheetgm.core.texts import LANGS, has, render
 from sheetgm.notation.order_format import valid_alias
 from sheetgm.service.errors import ConfigError
 from sheetgm.service.stages import parse_key
@@ -123,6 +124,18 @@ def find_config(path: Path) -> Path:
     raise ConfigError(path=str(path), detail="no game.toml here (use --game PATH or run `sheetgm new`)")
 
 
+def declared_lang(path: Path) -> str | None:
+    """The ``lang`` a config file declares, read without validating the rest; None without one."""
+    try:
+        file = find_config(path)
+        text = file.read_text("utf-8")
+        data = json.loads(text) if file.suffix == ".json" else tomllib.loads(text)
+    except (SheetgmError, OSError, UnicodeDecodeError, ValueError):
+        return None
+    lang = data.get("lang", "zh") if isinstance(data, dict) else None
+    return lang if lang in LANGS else None
+
+
 def load_config(path: Path) -> GameConfig:
     file = find_config(path)
     try:
@@ -137,11 +150,25 @@ def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
     try:
         return GameConfig.model_validate(data)
     except ValidationError as exc:
-        lines = []
-        for err in exc.errors():
-            loc = ".".join(str(p) for p in err["loc"]) or "(top)"
-            lines.append(f"{loc}: {err['msg']}")
+        lang = data.get("lang") if data.get("lang") in LANGS else "zh"
+        lines = [f"{field_path(err['loc'], data, str(lang))}: {err['msg']}" for err in exc.errors()]
         raise ConfigError(path=where, detail="; ".join(lines)) from None
+
+
+def field_path(loc: tuple[int | str, ...], data: dict[str, Any], lang: str) -> str:
+    """``roster.3.camp（第 3 名玩家 Ann 的阵营）``: list positions counted from 1, as a director counts the
+    ``[[roster]]`` blocks, and what the field is in the director's language."""
+    text = ".".join(str(p + 1) if isinstance(p, int) else str(p) for p in loc) or "(top)"
+    if len(loc) >= 2 and loc[0] == "roster" and isinstance(loc[1], int):
+        seats = data.get("roster") if isinstance(data.get("roster"), list) else []
+        seat = seats[loc[1]] if loc[1] < len(seats) and isinstance(seats[loc[1]], dict) else {}
+        field = str(loc[2]) if len(loc) > 2 else ""
+        what = render(lang, f"err.cfg.field.{field}") if has(lang, f"err.cfg.field.{field}") else field
+        return text + render(lang, "err.cfg.player", n=loc[1] + 1, alias=seat.get("alias", "?"), field=what)
+    top = str(loc[0]) if loc else ""
+    if has(lang, f"err.cfg.field.{top}"):
+        return text + render(lang, "err.cfg.top", field=render(lang, f"err.cfg.field.{top}"))
+    return text
 
 
 def save_config(cfg: GameConfig, folder: Path) -> Path:

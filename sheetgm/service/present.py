@@ -51,8 +51,14 @@ def statused(lang: str, rep: StatusReport) -> str:
         lines.append(render(lang, "cli.locked", holder=rep.locked_by))
     if rep.winner:
         lines.append(render(lang, "cli.winner", winner=render(lang, f"word.{rep.winner}")))
-    lines += [f"  {k}  {s}  {t}" for k, s, t in rep.journal]
-    lines += [f"  {p['seat']:>2} {p['alias']}  {p['camp']}  {p['status']}" for p in rep.players]
+    for key, st, time in rep.journal:
+        line = f"  {key}  {render(lang, f'cli.journal.{st}')}  {time}"
+        if rep.rolled_back.get(key):
+            line += "  " + render(lang, "cli.journal.rolled_back", n=rep.rolled_back[key])
+        lines.append(line)
+    for p in rep.players:
+        camp, st = render(lang, "sheet.camp." + p["camp"]), render(lang, "word." + p["status"])
+        lines.append(f"  {p['seat']:>2} {p['alias']}  {camp}  {st}")
     lines += [f"  {k}: {u or '-'}" for k, u in rep.workbooks.items()]
     return "\n".join(lines)
 
