@@ -87,6 +87,8 @@ def publish_cmd(
     fmt: Annotated[str, typer.Option("--format", "-f")] = "bbcode",
     lang: Annotated[str | None, typer.Option("--lang")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o")] = None,
+    with_map: Annotated[bool, typer.Option("--map")] = False,
+    map_url: Annotated[str | None, typer.Option("--map-url")] = None,
     game: GameOpt = Path("."),
 ) -> None:
     """Render a stage's public announcement, ready to paste into the forum thread (nothing private)."""
@@ -97,7 +99,7 @@ def publish_cmd(
     try:
         if lang is not None and lang not in ("zh", "en"):
             raise ServiceError("err.desk.bad_lang", lang=lang)
-        text = desk.announcement(open_at(game), stage, fmt, lang)
+        text = desk.announcement(open_at(game), stage, fmt, lang, with_map or map_url is not None, map_url)
     except SheetgmError as exc:
         fail(exc.message(director))
         return

@@ -9,6 +9,7 @@
     max_nights = 12
     director_email = "gm@example.com"       # google only
     service_account = "bot@proj.iam.gserviceaccount.com"
+    map_url = "https://example.com/spring-cup/maps/"   # optional: publish --map links it + N3-hunter.png
     [options]                   # engine options (crack_target, key_drop, ...)
     [deadlines]                 # stage key -> ISO time; before it a stage resolves only once its camp has all submitted
     "N1-survivor" = "2024-05-01T21:00:00+08:00"
@@ -73,6 +74,7 @@ class GameConfig(BaseModel):
     max_nights: int = Field(default=12, ge=1, le=99)
     director_email: str | None = None
     service_account: str | None = None
+    map_url: str | None = None  # where the maps/ pictures are put online: `publish --map` links map_url + N3-hunter.png
     options: dict[str, Any] = Field(default_factory=dict)
     role_pool: list[str] | None = None
     deadlines: dict[str, datetime] = Field(default_factory=dict)

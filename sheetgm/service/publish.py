@@ -19,6 +19,7 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.publicsheet import director_ops, public_ops
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
+from sheetgm.service.stagemap import write_stage_map
 from sheetgm.service.stages import key_of_index, log_row, parse_key
 
 UNREACHABLE = (MissingWorkbookError, AccessError)
@@ -112,5 +113,5 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     ]
     game.gateway.write(DIRECTOR, final)
     step(DIRECTOR)
-    return warnings
+    return warnings + write_stage_map(game, entry)
 
