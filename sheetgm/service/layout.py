@@ -15,7 +15,7 @@ from sheetgm.notation.vocab import role_name
 
 DIRECTOR_TABS = ("config", "roster", "journal", "archive", "log", "overrides", "cards", "lock")
 PUBLIC_TABS = ("log", "progress", "map", "cards")
-PLAYER_TABS = ("orders", "results", "current")
+PLAYER_TABS = ("orders", "results", "current", "maps", "help")
 
 # Columns of a player's Orders tab (0-based) and of the Journal.
 O_STAGE, O_TEXT, O_TICK, O_STATUS, O_PROBLEMS, O_STAMP, O_NEXT = range(7)
@@ -100,6 +100,8 @@ def player_ops(lang: str, editors: tuple[str, ...]) -> list[Op]:
         SetNote(rng(results, "B1"), render(lang, "sheet.note.results")),
         Protect(results, editors, "sheetgm:results"),
         Protect(current, editors, "sheetgm:current"),
+        Protect(tab(lang, "maps"), editors, "sheetgm:maps"),
+        Protect(tab(lang, "help"), editors, "sheetgm:help"),
         Protect(rng(orders, "A1:G1"), editors, "sheetgm:orders:header"),
         Protect(rng(orders, "D:F"), editors, "sheetgm:orders:tool"),
         Protect(rng(orders, "A:A"), editors, "sheetgm:orders:stage"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from sheetgm.backends.port import Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
+from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
 from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
@@ -16,7 +16,7 @@ from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_step
 from sheetgm.service import layout as L
 from sheetgm.service import mapdraw
-from sheetgm.service.stages import log_row, order_row, stage_key
+from sheetgm.service.stages import log_row, order_row, parse_key, stage_index, stage_key
 
 MAX_CHOICES = 60
 
@@ -141,6 +141,25 @@ def view_ops(state: State, seat: int, lang: str, tab: str, top: int, noise: Iter
     if p.in_play:
         marks[p.pos] = marks.get(p.pos, "") + render(lang, "sheet.map.you")
     return mapdraw.draw(tab, state.board, top, lang, marks, state.boards, known_passages(state, seat), formats)
+
+
+def history_ops(state: State, seat: int, lang: str, key: str, events: Iterable[Event], editors: tuple[str, ...]
+                ) -> list[Op]:
+    """The stage's map view kept in the player's Map history tab, one block a stage at rows fixed by the stage
+    (a title row, the map, its letters row, a blank row), so a repeated publish writes the same cells. Maps in
+    cells rather than pictures: the same on Google and in an .xlsx, and the port writes cells only. The tab is
+    added if the workbook predates it."""
+    tab = L.tab(lang, "maps")
+    h = state.board.height
+    top = (stage_index(key) - 1) * (h + 3) + 1
+    night, stage = parse_key(key)
+    words = render(lang, "sheet.cur.stage_value", night=night, stage=name(lang, "word", stage))
+    p = state.players[seat]
+    noise = _noise(events, seat) if p.is_hunter else []
+    title = render(lang, "sheet.maps.title", stage_words=words, key=key)
+    ops: list[Op] = [AddTab(tab), Protect(tab, editors, "sheetgm:maps"), SetValues(L.rng(tab, f"A{top}"), ((title,),)),
+                     SetBold(L.rng(tab, f"A{top}"))]
+    return ops + view_ops(state, seat, lang, tab, top + 1, noise)
 
 
 def _skills(p: Player, lang: str) -> str:

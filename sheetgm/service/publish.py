@@ -82,6 +82,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
             warnings.append(render(game.lang, why, alias=game.alias(seat), seat=seat,
                                    cell=f"{L.tab(lang, 'results')}!B{row}"))
     ops += P.current_ops(state, seat, lang, events, formats)
+    ops += P.history_ops(state, seat, lang, entry.key, events, game.editors())
     ops += P.open_row_ops(state, seat, lang)
     return ops
 
