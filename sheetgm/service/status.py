@@ -71,9 +71,11 @@ def once(entries: list[Entry]) -> list[tuple[str, str, str]]:
 
 
 def superseded_counts(entries: list[Entry]) -> dict[str, int]:
-    """Per key, how many superseded versions the journal holds (the copies a rollback kept)."""
+    """Per stage, how many times it was rolled back: each rollback keeps a copy of the row, and a stage not
+    resolved again also keeps its own row, marked superseded in place."""
     out: dict[str, int] = {}
+    live = {e.key for e in entries if e.status != SUPERSEDED}
     for e in entries:
         if e.status == SUPERSEDED and e.kind == "stage":
             out[e.key] = out.get(e.key, 0) + 1
-    return out
+    return {k: n - (k not in live) for k, n in out.items() if n - (k not in live)}

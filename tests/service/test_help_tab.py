@@ -68,8 +68,8 @@ def test_the_tab_in_each_workbook_matches_its_player_and_its_examples_read(tmp_p
                                         (3, "zh", "如何写指令", "陷阱 C3")):
         view = gw.view(player_key(seat)).tab(tab)
         p = state.players[seat]
-        assert view.values[0][0] == render(lang, "guide.title", alias=p.alias, camp=render(lang, f"sheet.camp.{p.camp}"),
-                                           role=name(lang, "role", p.role))
+        camp, role = render(lang, f"sheet.camp.{p.camp}"), name(lang, "role", p.role)
+        assert view.values[0][0] == render(lang, "guide.title", alias=p.alias, camp=camp, role=role)
         head = [r[:1] for r in view.values].index([render(lang, "guide.examples")])
         examples = [r[0] for r in view.values[head + 1:] if len(r) > 1 and r[0] and r[1]]
         assert any(skill_word in e for e in examples), (seat, examples)
