@@ -29,13 +29,14 @@ class BookAudit:
 @dataclass
 class AuditReport:
     books: list[BookAudit]
+    notes: list[str] = field(default_factory=list)  # what the checks cannot show (local files: no password)
 
     @property
     def ok(self) -> bool:
         return not any(b.failures for b in self.books)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "workbooks": [asdict(b) for b in self.books]}
+        return {"ok": self.ok, "workbooks": [asdict(b) for b in self.books], "notes": self.notes}
 
 
 def _who(game: Game) -> dict[str, str]:
@@ -68,7 +69,8 @@ def audit(game: Game) -> AuditReport:
                 book.warnings.append(render(lang, "svc.audit.public_writer", alias=alias))
         if key.startswith("player-"):
             _check_results(game, key, own, prots, book, players)
-    return AuditReport(books)
+    notes = [render(lang, "svc.audit.local_no_password")] if game.cfg.backend == "xlsx" else []
+    return AuditReport(books, notes)
 
 
 def _check_results(game: Game, key: str, own: str | None, prots: list[Any], book: BookAudit,

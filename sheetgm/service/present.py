@@ -71,6 +71,7 @@ def audited(lang: str, rep: AuditReport) -> str:
         lines += [f"  🔒 {rng}: {', '.join(ed) or render(lang, 'cli.owner_only')}" for rng, ed, _d in b.protections]
         lines += [f"  ✗ {f}" for f in b.failures]
         lines += [f"  ! {w}" for w in b.warnings]
+    lines += [f"ℹ {n}" for n in rep.notes]
     lines.append(render(lang, "cli.audit_ok" if rep.ok else "cli.audit_failed"))
     return "\n".join(lines)
 
