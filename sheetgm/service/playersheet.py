@@ -115,7 +115,7 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
         (render(lang, "sheet.cur.statuses"), sep.join(statuses) or render(lang, "word.none")),
         (render(lang, "sheet.cur.items"), sep.join(name(lang, "item", i) for i in p.items) or none),
         (render(lang, "sheet.cur.keys"), str(p.keys)),
-        (render(lang, "sheet.cur.noise"), sep.join(tile_name(t) for t in noise) if p.is_hunter else "-"),
+        (render(lang, "sheet.cur.noise"), (sep.join(tile_name(t) for t in noise) or none) if p.is_hunter else "-"),
         (render(lang, "sheet.cur.skills"), _skills(p, lang)),
     ]
     ops: list[Op] = [SetValues(L.rng(tab, info_range(state.board)), tuple(rows))]
