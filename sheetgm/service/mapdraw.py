@@ -113,12 +113,9 @@ def draw(tab: str, board: Board, top: int, lang: str, marks: Mapping[Tile, str] 
 
 
 def _edge(q: str, a: Tile, b: Tile, top: int, style: str) -> list[Op]:
-    if a[1] == b[1]:  # same row: a is west of b
-        sides = ("right", "left")
-    else:
-        sides = ("bottom", "top")
-    return [SetBorders(f"{q}!{cell(a, top)}", (sides[0],), style),
-            SetBorders(f"{q}!{cell(b, top)}", (sides[1],), style)]
+    """One op for the line between two neighbours: the inner line of their two-cell range (a is west or north)."""
+    side = "inner_vertical" if a[1] == b[1] else "inner_horizontal"
+    return [SetBorders(f"{q}!{cell(a, top)}:{cell(b, top)}", (side,), style)]
 
 
 def legend(tab: str, row: int, col: int, lang: str, keys: Sequence[str], formats: bool = True) -> list[Op]:
