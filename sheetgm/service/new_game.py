@@ -51,7 +51,7 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
     for seat in game.seats:
         pl = game.seat_lang(seat)
         p = state.players[seat]
-        ops = L.player_ops(pl, editors) + current_ops(state, seat, pl) + open_row_ops(state, seat, pl)
+        ops = L.player_ops(pl, editors, p.camp) + current_ops(state, seat, pl) + open_row_ops(state, seat, pl)
         ops += help_ops(pl, p.alias, p.camp, p.role)
         title = f"{cfg.name} · {game.alias(seat)}"
         out.append((player_key(seat), title, ops, [L.tab(pl, t) for t in L.PLAYER_TABS]))
