@@ -57,10 +57,13 @@ SETUP = Table({
 EVENT = Table({"kind": str, "params": MapOf(FREE), "public": bool, "to": STR_LIST, "actor": str, "count": int},
               ("kind",))
 
+# An event that must not occur: every key given must fit for the event to count as occurring.
+NO_EVENT = Table({"kind": str, "params": MapOf(FREE), "public": bool, "to": STR_LIST, "actor": str}, ("kind",))
+
 PROBLEM = Table({"code": str, "step": int, "params": MapOf(FREE)}, ("code",))
 
 PLAYER_EXPECT = Table({
-    "at": str, "camp": str, "injured": bool, "in_play": bool, **PLAYER_FIELDS,
+    "at": str, "camp": str, "injured": bool, "in_play": bool, "result": str, "mp": int, "ap": int, **PLAYER_FIELDS,
 })
 
 EXPECT = Table({
@@ -71,7 +74,7 @@ EXPECT = Table({
     "chests": MapOf(str), "lying": MapOf(STR_LIST), "keys_on": MapOf(int), "keys_total": int,
     "boards": STR_LIST, "traps": MapOf(str), "passages": MapOf(Table({"discovered": bool, "owner": str})),
     "eliminated": STR_LIST, "escaped": STR_LIST, "cards": MapOf(STR_LIST),
-    "events": ListOf((str, EVENT)), "no_events": STR_LIST,
+    "events": ListOf((str, EVENT)), "no_events": ListOf((str, NO_EVENT)),
     "reports": MapOf(STR_LIST), "not_reports": MapOf(STR_LIST),
     "public_log": STR_LIST, "not_public_log": STR_LIST,
     "director_log": STR_LIST, "not_director_log": STR_LIST,
@@ -94,7 +97,7 @@ DIRECTOR_ACT = Table({
 NIGHT = Table({
     "survivor": MapOf(str), "hunter": MapOf(str), "priority": STR_LIST, "seed": int,
     "director": ListOf(DIRECTOR_ACT), "after_survivor": EXPECT, "expect": EXPECT, "replay": bool, "resolve": bool,
-    "rollback": bool,
+    "rollback": bool, "stop_after_survivor": bool,
 })
 
 CASE = Table({

@@ -159,4 +159,10 @@ def run_order(ctx: Ctx, p: Player, steps: Sequence[Step], *, collect: bool = Fal
             target = getattr(step, "to", None)
             if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
                 p.pos = target  # assume the player gets there, to avoid cascades of follow-up problems
+    if not ctx.dry:
+        # For the director's log (and the case book): the points each piece has left after the action.
+        ctx.emit("points_left", actor=p.seat, mp=b.mp, ap=b.ap)
+        robot = roles.robot_of(ctx, p) if p.role == "mechanic" else None
+        if robot is not None and robot.in_play:
+            ctx.emit("points_left", actor=robot.seat, mp=b.robot_mp, ap=b.robot_ap)
     return problems
