@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sheetgm.core import actions, hunting, items, moves, roles
 from sheetgm.core.board import DIRECTIONS
-from sheetgm.core.context import Budget, Ctx, Illegal
+from sheetgm.core.context import HUNTER_AP, HUNTER_MP, SURVIVOR_AP, SURVIVOR_MP, Budget, Ctx, Illegal, downed_mp
 from sheetgm.core.state import HUNTER_STAGE, Player
 from sheetgm.core.steps import (
     Attack,
@@ -42,7 +42,7 @@ def budget_for(ctx: Ctx, p: Player) -> Budget:
     if p.is_robot:
         return Budget(mp=1, ap=0)
     if p.is_hunter:
-        mp, ap = 4, 2
+        mp, ap = HUNTER_MP, HUNTER_AP
         if p.role == "werewolf" and (ctx.dry or any(s.injured for s in st.survivors())):
             mp += 1  # Bloodlust (the checker cannot know who is injured: optimistic)
         if p.flags.get("no_mp_night") == st.night:
@@ -50,8 +50,8 @@ def budget_for(ctx: Ctx, p: Player) -> Budget:
         return Budget(mp=mp, ap=ap)
     robot_mp = 1 if p.role == "mechanic" else 0  # the robot's own MP 1 a night (R-ROLE-MECHANIC)
     if p.downed:
-        return Budget(mp=2 if p.role == "mercenary" else 1, ap=0, robot_mp=robot_mp)
-    return Budget(mp=3, ap=1, robot_mp=robot_mp)
+        return Budget(mp=downed_mp(p), ap=0, robot_mp=robot_mp)
+    return Budget(mp=SURVIVOR_MP, ap=SURVIVOR_AP, robot_mp=robot_mp)
 
 
 @dataclass

@@ -8,10 +8,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheetgm.core.board import Edge, Tile, edge_key, tile_name
+from sheetgm.core.board import Edge, Tile, distance, edge_key, tile_name
 from sheetgm.core.events import Event
-from sheetgm.core.state import ELIMINATED, Player, State
+from sheetgm.core.state import ELIMINATED, HUNTER_STAGE, Player, State
 from sheetgm.core.steps import POTIONS
+
+JAMMER_REACH = 3  # R-ITEM-JAMMER: hunters learn no noise farther than this while jammed
 
 
 class Illegal(Exception):
@@ -27,6 +29,15 @@ class Illegal(Exception):
         self.params = params
 
 
+SURVIVOR_MP, SURVIVOR_AP = 3, 1  # R-PHASE-4
+HUNTER_MP, HUNTER_AP = 4, 2
+
+
+def downed_mp(p: Player) -> int:
+    """R-STATUS-DOWNED: 1 MP while Downed (the Mercenary 2), 0 AP."""
+    return 2 if p.role == "mercenary" else 1
+
+
 @dataclass
 class Budget:
     """Points of one player's action (R-PHASE-4), fixed when the action starts."""
@@ -38,6 +49,13 @@ class Budget:
     escaped: bool = False
     robot_mp: int = 0
     robot_ap: int = 0
+
+
+def lift_downed_limits(p: Player, b: Budget) -> None:
+    """Downed removed during the survivor's own action: the rest of it has her full points
+    (what the Downed budget lacked is added to what is left)."""
+    b.mp += SURVIVOR_MP - downed_mp(p)
+    b.ap += SURVIVOR_AP
 
 
 @dataclass
@@ -96,6 +114,16 @@ class Ctx:
             p.fear = 0
             self.emit("scream", to=(p.seat,), actor=p.seat, tile=tile_name(p.pos))
             self.noise(p.pos, "scream", p.seat)
+            if self.stage == HUNTER_STAGE:
+                self.scream_heard(p.pos)
+
+    def scream_heard(self, tile: Tile) -> None:
+        """A scream in the hunter stage tells every hunter its tile at once (即便是杀手轮次也会爆点);
+        the briefing has passed, so they hear it now. A Jammer limits it like any noise (R-ITEM-JAMMER)."""
+        st = self.state
+        for h in st.hunters():
+            if not st.jammed or distance(h.pos, tile) <= JAMMER_REACH:
+                self.emit("scream_heard", to=(h.seat,), actor=h.seat, tile=tile_name(tile))
 
     # -- capacity ----------------------------------------------------------------
     def has_room(self, p: Player, item: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sheetgm.core.actions import spend_ap
 from sheetgm.core.board import Tile, distance, tile_name
-from sheetgm.core.context import Budget, Ctx, Illegal
+from sheetgm.core.context import Budget, Ctx, Illegal, lift_downed_limits
 from sheetgm.core.moves import dry_relocate, relocate, teleport_check
 from sheetgm.core.state import Player
 
@@ -54,6 +54,11 @@ def use_item(ctx: Ctx, p: Player, b: Budget, item: str, target: Tile | None, who
     p.items.remove(item)
     if item == "stimulant":
         b.mp += 1
+    if victim is p and p.downed:
+        # "在移除状态前，移动力为1，行动力为0": the Downed limits end with the status (RUL-6);
+        # she knows her own status, so the checker's copy is revived too.
+        lift_downed_limits(p, b)
+        p.downed = False
     if ctx.dry:
         if item in ("wings", "doorkey") and target is not None:
             dry_relocate(ctx, p, target)
