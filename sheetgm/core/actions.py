@@ -177,8 +177,9 @@ def drop(ctx: Ctx, p: Player, item: str) -> None:
     ctx.emit("dropped", to=(p.seat,), actor=p.seat, item=item, tile=tile_name(p.pos))
 
 
-def give(ctx: Ctx, p: Player, alias: str, item: str) -> None:
-    """Day gift (R-PHASE-1): between survivors on one tile; no room → the gift fails, the item stays."""
+def give(ctx: Ctx, p: Player, alias: str, item: str) -> Player:
+    """Check a day gift (R-PHASE-1): to another survivor on the same tile, of an item or key p holds.
+    Returns the receiver; the gifts are made together by ``day.settle_pair``."""
     t = ctx.state.by_alias(alias)
     if t is None or not t.is_survivor or t.is_robot:
         raise Illegal("err.rule.no_such_survivor", alias=alias)
@@ -191,15 +192,4 @@ def give(ctx: Ctx, p: Player, alias: str, item: str) -> None:
             raise Illegal("err.rule.no_keys")
     elif item not in p.items:
         raise Illegal("err.rule.not_holding", item=item)
-    if ctx.dry:
-        return
-    if item == "key":
-        p.keys -= 1
-        t.keys += 1
-    elif not ctx.has_room(t, item):
-        ctx.emit("gift_failed", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, giver=p.alias, item=item)
-        return
-    else:
-        p.items.remove(item)
-        t.items.append(item)
-    ctx.emit("gift", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, giver=p.alias, item=item)
+    return t

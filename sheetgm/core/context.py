@@ -127,18 +127,17 @@ class Ctx:
 
     # -- capacity ----------------------------------------------------------------
     def has_room(self, p: Player, item: str) -> bool:
-        if p.is_robot:
-            return False
+        return self.fits(p, [*p.items, item])
+
+    @staticmethod
+    def fits(p: Player, items: list[str]) -> bool:
+        """Whether p may hold ``items``: one item; the Lucky Guy three (行囊); the Doctor one potion
+        besides the usual one item (医药箱, R-ROLE-DOCTOR)."""
         if p.role == "lucky":
-            return len(p.items) < 3
+            return len(items) <= 3
         if p.role == "doctor":
-            # Medkit: one potion besides the usual one item (R-ROLE-DOCTOR).
-            potions = [i for i in p.items if i in POTIONS]
-            others = [i for i in p.items if i not in POTIONS]
-            if item in POTIONS:
-                return len(p.items) < 2 and (len(potions) < 1 or len(others) < 1)
-            return len(others) < 1 and len(p.items) < 2
-        return len(p.items) < 1
+            return len(items) <= 2 and len([i for i in items if i not in POTIONS]) <= 1
+        return len(items) <= 1
 
     # -- elimination (R-HP, R-END-2, R-END-9) ------------------------------------------
     def eliminate(self, p: Player, cause: str) -> None:

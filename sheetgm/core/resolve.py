@@ -10,15 +10,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from sheetgm.core import actions
 from sheetgm.core.act import run_order
 from sheetgm.core.board import distance
 from sheetgm.core.brief import brief_all
-from sheetgm.core.context import Ctx, Illegal
+from sheetgm.core.context import Ctx
+from sheetgm.core.day import day_orders
 from sheetgm.core.ending import end_of_night
 from sheetgm.core.events import Event
 from sheetgm.core.state import HUNTER_STAGE, OVER, SURVIVOR_STAGE, State
-from sheetgm.core.steps import Give, Order, Pray
+from sheetgm.core.steps import Order
 
 
 class StageError(Exception):
@@ -47,27 +47,6 @@ def start_night(ctx: Ctx) -> None:
         p.stunned = False
         for flag in ("held", "brew", "pray", "attacked_tonight"):
             p.flags.pop(flag, None)
-
-
-def day_orders(ctx: Ctx, orders: Mapping[int, Order], seats: Sequence[int]) -> None:
-    """R-PHASE-1: gifts and prayers, in priority order."""
-    st = ctx.state
-    for seat in seats:
-        order = orders.get(seat)
-        p = st.players[seat]
-        if order is None or not p.in_play:
-            continue
-        for i, step in enumerate(order.day, 1):
-            try:
-                if isinstance(step, Give):
-                    actions.give(ctx, p, step.to, step.item)
-                elif isinstance(step, Pray):
-                    if p.role != "lucky":
-                        raise Illegal("err.rule.not_your_skill", skill="pray")
-                    p.flags["pray"] = step.item
-                    ctx.emit("prayed", to=(p.seat,), actor=p.seat, item=step.item)
-            except Illegal as exc:
-                ctx.emit("day_failed", to=(p.seat,), actor=p.seat, step=i, code=exc.code, params=exc.params)
 
 
 def fear_check(ctx: Ctx, seat: int) -> None:
