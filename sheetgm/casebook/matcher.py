@@ -93,6 +93,9 @@ def match(expect: dict[str, Any], scope: Scope, where: str = "expect") -> list[s
 
     if "roles" in expect:
         diff("roles", sorted(expect["roles"]), sorted(p.role or "" for p in st.players.values()))
+    if "camps" in expect:
+        got_camps = Counter(p.camp for p in st.players.values() if not p.is_robot)
+        diff("camps", dict(sorted(expect["camps"].items())), dict(sorted(got_camps.items())))
     if "hunter_distance_at_least" in expect:
         pairs = [distance(h.pos, s.pos) for h in st.hunters() for s in st.survivors()]
         if pairs and min(pairs) < expect["hunter_distance_at_least"]:

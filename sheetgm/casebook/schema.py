@@ -79,11 +79,11 @@ EXPECT = Table({
     "public_log": STR_LIST, "not_public_log": STR_LIST,
     "director_log": STR_LIST, "not_director_log": STR_LIST,
     "problems": MapOf(ListOf((str, PROBLEM))),
-    "roles": STR_LIST, "hunter_distance_at_least": int,
+    "roles": STR_LIST, "camps": MapOf(int), "hunter_distance_at_least": int,
 })
 
 DEAL = Table({
-    "players": ListOf(Table({"alias": str, "camp": str, "role": str, "lang": str}, ("alias", "camp"))),
+    "players": ListOf(Table({"alias": str, "camp": str, "role": str, "lang": str, "passage": str}, ("alias",))),
     "pool": STR_LIST,
 }, ("players",))
 

@@ -173,7 +173,8 @@ def _deal(case: Case, board: Board, engine: Any, names: Names) -> tuple[State, N
     deal = case.deal or {}
     for k in case.setup:
         raise names.fail(f"setup.{k}", k, "a dealt case takes no setup")
-    roster = [engine.seat_spec(p["alias"], p["camp"], p.get("role"), p.get("lang", "zh")) for p in deal["players"]]
+    roster = [engine.seat_spec(p["alias"], p.get("camp"), p.get("role"), p.get("lang", "zh"), p.get("passage"))
+              for p in deal["players"]]
     pool = deal.get("pool")
 
     def new() -> State:

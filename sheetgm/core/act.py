@@ -12,7 +12,17 @@ from dataclasses import dataclass
 
 from sheetgm.core import actions, hunting, items, moves, roles
 from sheetgm.core.board import DIRECTIONS
-from sheetgm.core.context import HUNTER_AP, HUNTER_MP, SURVIVOR_AP, SURVIVOR_MP, Budget, Ctx, Illegal, downed_mp
+from sheetgm.core.context import (
+    HUNTER_AP,
+    HUNTER_MP,
+    SURVIVOR_AP,
+    SURVIVOR_MP,
+    Budget,
+    Ctx,
+    Held,
+    Illegal,
+    downed_mp,
+)
 from sheetgm.core.state import HUNTER_STAGE, Player
 from sheetgm.core.steps import (
     Attack,
@@ -79,8 +89,8 @@ def do_step(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
         if p.role != "mechanic" or robot is None or (not ctx.dry and not robot.in_play):
             raise Illegal("err.rule.no_robot")
         rb = Budget(mp=b.robot_mp, ap=b.robot_ap)
-        if isinstance(step.step, (RobotStep, Skill, UseItem, Drop, Escape)):
-            raise Illegal("err.rule.robot_cannot")
+        if isinstance(step.step, (RobotStep, Skill, Escape)):
+            raise Illegal("err.rule.robot_cannot")  # no role, so no skill; not a player, so no escape (RUL-22)
         do_step(ctx, robot, rb, step.step)
         b.robot_mp, b.robot_ap = rb.mp, rb.ap
         return
@@ -151,6 +161,10 @@ def run_order(ctx: Ctx, p: Player, steps: Sequence[Step], *, collect: bool = Fal
     for i, step in enumerate(steps, 1):
         try:
             do_step(ctx, p, b, step)
+        except Held as exc:
+            # "停止移动": a trapped survivor's later moves do nothing; her order goes on (RUL-30).
+            if collect:
+                problems.append(StepOutcome(i, step, exc.code, exc.params))
         except Illegal as exc:
             problems.append(StepOutcome(i, step, exc.code, exc.params))
             if not collect:

@@ -38,6 +38,14 @@ def downed_mp(p: Player) -> int:
     return 2 if p.role == "mercenary" else 1
 
 
+class Held(Illegal):
+    """A step that would take a trapped survivor off her tile (R-ROLE-BANE: "停止移动"). At execution it
+    does nothing, costs nothing and the order goes on (RUL-30); the checker still warns of it."""
+
+    def __init__(self, tile: str) -> None:
+        super().__init__("err.rule.held", tile=tile)
+
+
 @dataclass
 class Budget:
     """Points of one player's action (R-PHASE-4), fixed when the action starts."""
@@ -103,7 +111,7 @@ class Ctx:
 
     # -- fear (R-STATUS-FEAR) ----------------------------------------------------
     def add_fear(self, p: Player, source: str) -> None:
-        if self.dry or not p.in_play or p.role == "lawyer" or p.is_robot:
+        if self.dry or not p.in_play or p.role == "lawyer":
             if p.role == "lawyer" and not self.dry and p.in_play:
                 # Director only: immunity means she feels nothing, so learns nothing (RUL-24).
                 self.emit("fear_immune", actor=p.seat, source=source)
@@ -144,17 +152,24 @@ class Ctx:
         st = self.state
         if not p.in_play:
             return
-        if p.is_robot:
-            p.status = ELIMINATED
-            p.hp = 0
-            self.emit("robot_destroyed", to=(p.flags["robot_of"],), actor=p.seat, tile=tile_name(p.pos), cause=cause)
-            return
         p.status = ELIMINATED
         p.downed = False
         p.escaping = False
-        st.eliminated.append(p.seat)
-        self.emit("eliminated", public=True, actor=p.seat, alias=p.alias, cause=cause)
-        self.emit("eliminated_at", actor=p.seat, alias=p.alias, tile=tile_name(p.pos))
+        if p.is_robot:
+            # Destroyed for good; no elimination of a player, but what it carried drops where it stood (RUL-22).
+            p.hp = 0
+            self.emit("robot_destroyed", to=(p.flags["robot_of"],), actor=p.seat, tile=tile_name(p.pos), cause=cause)
+        else:
+            st.eliminated.append(p.seat)
+            self.emit("eliminated", public=True, actor=p.seat, alias=p.alias, cause=cause)
+            self.emit("eliminated_at", actor=p.seat, alias=p.alias, tile=tile_name(p.pos))
+        self.drop_all(p)
+        if not p.is_robot and st.night >= int(st.opt("key_first_night")):
+            self.scatter_key(p.pos)
+
+    def drop_all(self, p: Player) -> None:
+        """R-END-9, RUL-16: items and keys of a piece leaving play drop on its tile."""
+        st = self.state
         if p.items:
             st.lying.setdefault(p.pos, []).extend(p.items)
             self.emit("items_dropped", actor=p.seat, tile=tile_name(p.pos), items=list(p.items))
@@ -163,8 +178,6 @@ class Ctx:
             st.keys_on[p.pos] = st.keys_on.get(p.pos, 0) + p.keys
             self.emit("keys_dropped", actor=p.seat, tile=tile_name(p.pos), count=p.keys)
             p.keys = 0
-        if st.night >= int(st.opt("key_first_night")):
-            self.scatter_key(p.pos)
 
     def scatter_key(self, where: Tile) -> None:
         st = self.state

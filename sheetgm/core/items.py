@@ -69,7 +69,8 @@ def use_item(ctx: Ctx, p: Player, b: Budget, item: str, target: Tile | None, who
         hunters = [h for h in st.hunters() if not h.stealth]
         ctx.emit("map_view", to=(p.seat,), actor=p.seat,
                  hunters=[{"alias": h.alias, "tile": tile_name(h.pos)} for h in hunters],
-                 survivors=[{"alias": s.alias, "tile": tile_name(s.pos)} for s in st.survivors() if s.seat != p.seat])
+                 survivors=[{"alias": s.alias, "tile": tile_name(s.pos)} for s in st.survivors(robots=True)
+                            if s.seat != p.seat])
     elif item == "revolver":
         assert target is not None
         ctx.noise(target, "revolver", p.seat)

@@ -7,14 +7,14 @@ changes anything; in dry (checker) mode it stops after the checks.
 from __future__ import annotations
 
 from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
-from sheetgm.core.context import Budget, Ctx, Illegal, hunter_known_passage, survivor_known_passage
+from sheetgm.core.context import Budget, Ctx, Held, Illegal, hunter_known_passage, survivor_known_passage
 from sheetgm.core.state import Player
 
 
 def leave_check(p: Player, b: Budget) -> None:
     """A trapped survivor cannot leave her tile; one who used Escape cannot move (RUL-11)."""
     if p.flags.get("held"):
-        raise Illegal("err.rule.held", tile=tile_name(p.pos))
+        raise Held(tile_name(p.pos))
     if b.escaped:
         raise Illegal("err.rule.escaping")
 
@@ -120,18 +120,25 @@ def dry_relocate(ctx: Ctx, p: Player, to: Tile) -> None:
 def relocate(ctx: Ctx, p: Player, to: Tile, how: str) -> None:
     """Put p on ``to`` and apply what entering a tile does: traps for survivors
     (R-ROLE-BANE), discovery for hunters (R-SENSE-1)."""
-    st = ctx.state
     frm = p.pos
     p.pos = to
     ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(frm), tile=tile_name(to), how=how)
-    if p.is_survivor and to in st.traps and frm != to:
-        del st.traps[to]
-        p.flags["held"] = True
-        ctx.emit("trapped", to=(p.seat,), actor=p.seat, tile=tile_name(to))
-        ctx.emit("trap_sprung", public=True, tile=tile_name(to))
-        ctx.noise(to, "trap", p.seat)
+    if frm != to:
+        spring_trap(ctx, p)
     if p.is_hunter:
         discover(ctx, p)
+
+
+def spring_trap(ctx: Ctx, p: Player) -> None:
+    """A survivor entering a trap's tile is held there for the night; the trap makes noise and vanishes."""
+    st = ctx.state
+    here = p.pos
+    if p.is_survivor and here in st.traps:
+        del st.traps[here]
+        p.flags["held"] = True
+        ctx.emit("trapped", to=(p.seat,), actor=p.seat, tile=tile_name(here))
+        ctx.emit("trap_sprung", public=True, tile=tile_name(here))
+        ctx.noise(here, "trap", p.seat)
 
 
 def discover(ctx: Ctx, hunter: Player) -> None:

@@ -17,6 +17,8 @@ from sheetgm.core.context import Ctx
 from sheetgm.core.day import day_orders
 from sheetgm.core.ending import end_of_night
 from sheetgm.core.events import Event
+from sheetgm.core.passages import lay_missing
+from sheetgm.core.roles import robot_of
 from sheetgm.core.state import HUNTER_STAGE, OVER, SURVIVOR_STAGE, State
 from sheetgm.core.steps import Order
 
@@ -79,6 +81,9 @@ def resolve_survivor_stage(
             ctx.emit("no_order", to=(seat,), actor=seat)
         run_order(ctx, p, order.steps if order else ())
         fear_check(ctx, seat)
+        robot = robot_of(ctx, p)
+        if robot is not None:
+            fear_check(ctx, robot.seat)  # it acts in her action, and gains Fear like any survivor (RUL-22)
     # (4) progress check: the gates are powered and the Open-Door Battle starts (R-ODB-1).
     if not st.gates_powered and st.progress >= int(st.opt("crack_target")):
         st.gates_powered = True
@@ -110,6 +115,8 @@ def resolve_hunter_stage(
         if order is None:
             ctx.emit("no_order", to=(seat,), actor=seat)
         run_order(ctx, p, order.steps if order else ())
+    if st.night == 1:
+        lay_missing(ctx)  # an Assassin who named no passage on night 1 gets a seeded one (RUL-29)
     end_of_night(ctx)
     if st.winner is None:
         st.night += 1

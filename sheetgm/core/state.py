@@ -41,6 +41,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "key_first_night": 3,  # R-END-2
     "keys_to_escape": 4,  # R-ACT-ESCAPE, R-END-4
     "odb_stages": 3,  # R-ODB-2
+    "hunters": 2,  # R-SETUP-1: hunters dealt when the roster leaves camps open
+    "scale_targets": False,  # RUL-26, a house rule: victory targets scaled to the number of survivors
 }
 
 

@@ -39,6 +39,7 @@ SKILL_NAMES: dict[str, tuple[str, str]] = {
     "appear": ("亮相", "Appear"),
     "deduce": ("逻辑推理", "Deduction"),
     "trace": ("痕迹检定", "Trace"),
+    "infiltrate": ("潜入者", "Infiltrator"),
 }
 
 ROLE_NAMES: dict[str, tuple[str, str]] = {
@@ -99,6 +100,7 @@ SKILL_WORDS: dict[str, str] = {
     "appear": "appear", "亮相": "appear",
     "deduce": "deduce", "逻辑推理": "deduce",
     "trace": "trace", "痕迹检定": "trace",
+    "infiltrate": "infiltrate", "infiltrator": "infiltrate", "潜入者": "infiltrate",
 }
 
 # Step keywords other than skills and items; the value is the step kind.
