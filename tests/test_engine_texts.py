@@ -350,6 +350,13 @@ def _cards_and_overrides() -> list[Event]:
 
 
 @scenario
+def _scream_in_the_hunter_stage() -> list[Event]:
+    st = game(survivors=[("Ann", "athlete", "C5", {"fear": 2})],
+              hunters=[("Cla", "clown", "A5"), ("Wolf", "werewolf", "F1")], stage="hunter")
+    return hunt(st, {2: order(Skill("dash", direction="E"))})[1]
+
+
+@scenario
 def _crowded_generator() -> list[Event]:
     team = [(n, "lucky", "A1") for n in "ABCDE"]
     st = game(survivors=team, hunters=[("Hal", "clown", "F5")])

@@ -93,6 +93,8 @@ def match(expect: dict[str, Any], scope: Scope, where: str = "expect") -> list[s
 
     if "roles" in expect:
         diff("roles", sorted(expect["roles"]), sorted(p.role or "" for p in st.players.values()))
+    for k, v in expect.get("options", {}).items():
+        diff(f"options.{k}", v, st.opt(k))
     if "camps" in expect:
         got_camps = Counter(p.camp for p in st.players.values() if not p.is_robot)
         diff("camps", dict(sorted(expect["camps"].items())), dict(sorted(got_camps.items())))
