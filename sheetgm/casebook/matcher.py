@@ -124,6 +124,8 @@ def _player(alias: str, want: dict[str, Any], scope: Scope, where: str, out: lis
             v = _tile(v)
         elif k == "items":
             got, v = sorted(p.items), sorted(v)
+        elif k == "result":
+            got = p.result or ""  # "" for no result yet
         elif k in ("uses", "flags"):
             got = {kk: getattr(p, k).get(kk) for kk in v}
         else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sheetgm.core.context import Ctx
-from sheetgm.core.ending import check_end
+from sheetgm.core.ending import check_end, settle_results
 from sheetgm.core.errors import StateError
 from sheetgm.core.events import Event
 from sheetgm.core.resolve import stage_rng
@@ -51,6 +51,7 @@ def give_card(state: State, seat: int, colour: str, reason: str, source: str = "
         st.end_reason = "red_cards"
         ctx.emit("camp_loss", public=True, actor=seat, camp=p.camp)
         ctx.emit("game_over", public=True, winner=st.winner, reason="red_cards")
+        settle_results(ctx)
     check_end(ctx)
     if st.winner is not None:
         st.stage = "over"

@@ -29,6 +29,8 @@ SURVIVOR_STAGE = "survivor"
 HUNTER_STAGE = "hunter"
 OVER = "over"
 
+WON, LOST, DRAW = "won", "lost", "draw"  # a player's own result (RUL-34)
+
 MAX_HP = 5
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -65,6 +67,7 @@ class Player:
     stunned: bool = False
     flags: dict[str, Any] = field(default_factory=dict)
     lang: str = "zh"
+    result: str | None = None  # won | lost | draw: an escaped survivor has won; the rest at the game's end
 
     @property
     def in_play(self) -> bool:

@@ -52,9 +52,15 @@ def statused(lang: str, rep: StatusReport) -> str:
     if rep.winner:
         lines.append(render(lang, "cli.winner", winner=render(lang, f"word.{rep.winner}")))
     lines += [f"  {k}  {s}  {t}" for k, s, t in rep.journal]
-    lines += [f"  {p['seat']:>2} {p['alias']}  {p['camp']}  {p['status']}" for p in rep.players]
+    lines += [f"  {p['seat']:>2} {p['alias']}  {p['camp']}  {p['status']}" + _result(lang, p.get("result"))
+              for p in rep.players]
     lines += [f"  {k}: {u or '-'}" for k, u in rep.workbooks.items()]
     return "\n".join(lines)
+
+
+def _result(lang: str, result: str | None) -> str:
+    """A player's own result (RUL-34) after the status, once there is one."""
+    return f"  {render(lang, 'cli.result', result=render(lang, f'word.result_{result}'))}" if result else ""
 
 
 def audited(lang: str, rep: AuditReport) -> str:

@@ -101,3 +101,18 @@ def test_demo_plays_and_says_where_the_workbooks_are(tmp_path: Path) -> None:
     assert again.exit_code == 1 and "already exists" in again.stderr
     bad = run("demo", "--players", "1", "--lang", "en", "--dir", str(tmp_path / "e"))
     assert bad.exit_code == 1 and "at least 2 players" in bad.stderr
+
+
+def test_status_shows_each_players_result_when_the_game_is_over(tmp_path: Path) -> None:
+    """RUL-34: the result of each player is kept in the state and shown by `sheetgm status`."""
+    played = run("demo", "--players", "4", "--seed", "2", "--max-nights", "30", "--lang", "en",
+                 "--dir", str(tmp_path / "d"))
+    assert played.exit_code == 0, played.output
+    assert "Each player's result: " in played.stdout
+    st = run("status", "--game", str(tmp_path / "d"), "--json")
+    players = json.loads(st.stdout)["players"]
+    assert {p["result"] for p in players} <= {"won", "lost", "draw"} and all(p["result"] for p in players)
+    text = run("status", "--game", str(tmp_path / "d")).stdout
+    assert all(f"result: {p['result']}" in line for p in players
+               for line in text.splitlines() if line.strip().startswith(f"{p['seat']} {p['alias']} "))
+    assert text.count("result: ") == len(players)
