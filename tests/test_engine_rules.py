@@ -201,16 +201,17 @@ def test_high_wall_never_passes():
 
 
 def test_survivors_use_a_passage_only_after_discovery():
-    # covers: R-MAP-7, R-ACT-SEARCH
+    # covers: R-MAP-7, R-ACT-SEARCH, RUL-35
     st = game(survivors=[("Ann", "athlete", "A3"), ("Bob", "lucky", "B3")], hunters=[FAR_HUNTER])
     st2, evs = survive(st, {1: order(Move(t("F4")))})
     assert code_of(evs, 1) == (1, "err.rule.not_adjacent")
-    # Bob is later in priority: Ann discovers, Bob walks through.
+    # Ann discovers and walks through; Bob, later in priority, did not search: he cannot.
     st3, evs3 = survive(st, {1: order(Search(), Move(t("F4"))), 2: order(Move(t("A3")), Move(t("F4")))})
     found = one(evs3, "passage_found")
-    assert found.public and {found.params["a"], found.params["b"]} == {"A3", "F4"}
-    assert st3.players[1].pos == t("F4") and st3.players[2].pos == t("F4")
-    assert st3.passages[0].discovered
+    assert not found.public and found.to == (1,) and {found.params["a"], found.params["b"]} == {"A3", "F4"}
+    assert st3.players[1].pos == t("F4") and st3.players[2].pos == t("A3")
+    assert code_of(evs3, 2) == (2, "err.rule.not_adjacent")
+    assert st3.passages[0].discovered and st3.passages[0].known_by == [1]
 
 
 def test_search_on_passage_end_discovers_instead_of_picking_up():

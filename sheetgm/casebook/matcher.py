@@ -84,6 +84,9 @@ def match(expect: dict[str, Any], scope: Scope, where: str = "expect") -> list[s
             diff(f"passages.{ends}.discovered", want["discovered"], p.discovered)
         if "owner" in want:
             diff(f"passages.{ends}.owner", want["owner"], scope.names.alias(p.owner))
+        if "known_by" in want:
+            got_by = sorted(scope.names.alias(s) for s in p.known_by)
+            diff(f"passages.{ends}.known_by", sorted(want["known_by"]), got_by)
     for k in ("eliminated", "escaped"):
         if k in expect:
             diff(k, sorted(expect[k]), sorted(scope.names.alias(s) for s in getattr(st, k)))

@@ -43,7 +43,7 @@ PLAYER_FIELDS: dict[str, Any] = {
 
 PLAYER = Table({"alias": str, "camp": str, "at": str, "seat": int, **PLAYER_FIELDS}, ("alias", "camp", "at"))
 
-PASSAGE = Table({"ends": str, "owner": str, "discovered": bool}, ("ends",))
+PASSAGE = Table({"ends": str, "owner": str, "discovered": bool, "known_by": STR_LIST}, ("ends",))
 
 CARD = Table({"alias": str, "colour": str, "reason": str, "night": int, "merged": bool}, ("alias", "colour"))
 
@@ -72,7 +72,8 @@ EXPECT = Table({
     "winner": str, "end_reason": str, "jammed": bool,
     "noise": TILE_LIST, "noise_has": TILE_LIST, "noise_not": TILE_LIST,
     "chests": MapOf(str), "lying": MapOf(STR_LIST), "keys_on": MapOf(int), "keys_total": int,
-    "boards": STR_LIST, "traps": MapOf(str), "passages": MapOf(Table({"discovered": bool, "owner": str})),
+    "boards": STR_LIST, "traps": MapOf(str),
+    "passages": MapOf(Table({"discovered": bool, "owner": str, "known_by": STR_LIST})),
     "eliminated": STR_LIST, "escaped": STR_LIST, "cards": MapOf(STR_LIST),
     "events": ListOf((str, EVENT)), "no_events": ListOf((str, NO_EVENT)),
     "reports": MapOf(STR_LIST), "not_reports": MapOf(STR_LIST),

@@ -127,7 +127,8 @@ def build_state(case: Case, board: Board, engine: Any = None) -> tuple[State, Na
             found = Passage(ends=ends)
             passages.append(found)
         found.owner = owner
-        found.discovered = bool(raw.get("discovered", False))
+        found.known_by = [names.seat(a, f"{key}.known_by") for a in raw.get("known_by", [])]
+        found.discovered = bool(raw.get("discovered", False)) or bool(found.known_by)
 
     cards = [
         Card(seat=names.seat(c["alias"], f"setup.cards[{i}].alias"), colour=_colour(names, c["colour"], i),

@@ -25,11 +25,13 @@ def search(ctx: Ctx, p: Player, b: Budget, what: str | None) -> None:
         return
     here = p.pos
     passage = st.passage_at(here)
-    if passage is not None and not passage.discovered:
-        # R-MAP-7: searching a passage end discovers it instead of picking anything up.
+    if passage is not None and not passage.known_to(p):
+        # R-MAP-7: searching the end of a passage she does not know discovers it instead of picking
+        # anything up; she alone learns where it leads (RUL-35).
         passage.discovered = True
+        passage.known_by.append(int(p.flags.get("robot_of", p.seat)))
         a, c = passage.ends
-        ctx.emit("passage_found", public=True, actor=p.seat, a=tile_name(a), b=tile_name(c))
+        ctx.emit("passage_found", to=(p.seat,), actor=p.seat, a=tile_name(a), b=tile_name(c))
         return
     silent = p.role in ("magician", "gardener")
     prayed = p.flags.get("pray")

@@ -191,14 +191,7 @@ class Ctx:
         self.emit("key_scattered_at", tile=tile_name(tile))
 
 
-def hunter_known_passage(state: State, hunter: Player, a: Tile, b: Tile) -> bool:
-    """Hunters use map passages and discovered ones; the Assassin also his own (ruling 1)."""
-    p = state.passage_between(a, b)
-    if p is None:
-        return False
-    return p.owner is None or p.discovered or p.owner == hunter.seat
-
-
-def survivor_known_passage(state: State, a: Tile, b: Tile) -> bool:
-    p = state.passage_between(a, b)
-    return p is not None and p.discovered
+def known_passage(state: State, p: Player, a: Tile, b: Tile) -> bool:
+    """Whether p may move between a and b through a passage she knows (R-MAP-7, RUL-1, RUL-35)."""
+    pa = state.passage_between(a, b)
+    return pa is not None and pa.known_to(p)

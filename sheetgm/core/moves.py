@@ -7,7 +7,7 @@ changes anything; in dry (checker) mode it stops after the checks.
 from __future__ import annotations
 
 from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
-from sheetgm.core.context import Budget, Ctx, Held, Illegal, hunter_known_passage, survivor_known_passage
+from sheetgm.core.context import Budget, Ctx, Held, Illegal, known_passage
 from sheetgm.core.state import Player
 
 
@@ -28,8 +28,7 @@ def step_cost(ctx: Ctx, p: Player, to: Tile) -> tuple[int, Edge | None]:
     if to == here:
         raise Illegal("err.rule.same_tile", tile=tile_name(to))
     if not adjacent(here, to):
-        known = hunter_known_passage(st, p, here, to) if p.is_hunter else survivor_known_passage(st, here, to)
-        if known:
+        if known_passage(st, p, here, to):
             return 1, None
         raise Illegal("err.rule.not_adjacent", frm=tile_name(here), tile=tile_name(to))
     kind = ctx.edge(here, to)

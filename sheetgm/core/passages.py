@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from sheetgm.core.board import Board, Edge, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.errors import StateError
-from sheetgm.core.state import Passage, Player
+from sheetgm.core.state import Passage, Player, State
 
 MAX_PASSAGE_TILES = 8
 MIN_RANDOM_STEPS = 3  # a random passage worth having: its ends at least 3 steps apart
@@ -78,6 +78,13 @@ def random_passage(board: Board, taken: set[Tile], rng: random.Random) -> tuple[
         if options:
             return a, rng.choice(sorted(options))
     raise StateError("err.state.bad_passage", spec="(random)")
+
+
+def known_passages(state: State, seat: int | None = None) -> list[Passage]:
+    """What a seat knows (RUL-1, RUL-35): the map's passages, which everyone sees on the map, and the
+    ones it knows beyond them (the Assassin her own, a survivor those she found); None: the public."""
+    p = state.players.get(seat) if seat is not None else None
+    return [pa for pa in state.passages if pa.owner is None or (p is not None and pa.known_to(p))]
 
 
 def own_passage(ctx: Ctx, p: Player) -> Passage | None:

@@ -96,7 +96,23 @@ class Player:
 class Passage:
     ends: EdgeKey
     owner: int | None = None  # seat of the Master Assassin who laid it; None: map-defined
-    discovered: bool = False
+    discovered: bool = False  # found by a survivor (the director's view)
+    known_by: list[int] = field(default_factory=list)  # survivors who found it, and only they, may use it (RUL-35)
+
+    def known_to(self, p: Player) -> bool:
+        """Hunters know the map's passages and the Assassin her own (RUL-1); a survivor the ones she
+        found (the robot those its Mechanic found)."""
+        if p.is_hunter:
+            return self.owner is None or self.owner == p.seat
+        return int(p.flags.get("robot_of", p.seat)) in self.known_by
+
+
+def _known_by(raw: dict[str, Any], players: dict[int, Player]) -> list[int]:
+    """A state written before RUL-35 has no ``known_by``: a passage discovered then was public,
+    so every survivor knew it."""
+    if "known_by" in raw:
+        return [int(s) for s in raw["known_by"]]
+    return [s for s, p in sorted(players.items()) if p.is_survivor and not p.is_robot] if raw.get("discovered") else []
 
 
 @dataclass
@@ -211,7 +227,8 @@ class State:
             "lying": {tl(t): list(i) for t, i in sorted(self.lying.items()) if i},
             "keys_on": {tl(t): n for t, n in sorted(self.keys_on.items()) if n},
             "passages": [
-                {"ends": f"{tl(p.ends[0])}-{tl(p.ends[1])}", "owner": p.owner, "discovered": p.discovered}
+                {"ends": f"{tl(p.ends[0])}-{tl(p.ends[1])}", "owner": p.owner, "discovered": p.discovered,
+                 **({"known_by": list(p.known_by)} if p.known_by else {})}
                 for p in self.passages
             ],
             "progress": self.progress,
@@ -258,7 +275,8 @@ class State:
                 lying={tile(t): list(i) for t, i in data.get("lying", {}).items()},
                 keys_on={tile(t): int(n) for t, n in data.get("keys_on", {}).items()},
                 passages=[
-                    Passage(ends=edge(p["ends"]), owner=p.get("owner"), discovered=bool(p.get("discovered")))
+                    Passage(ends=edge(p["ends"]), owner=p.get("owner"), discovered=bool(p.get("discovered")),
+                            known_by=_known_by(p, players))
                     for p in data.get("passages", [])
                 ],
                 progress=int(data.get("progress", 0)),

@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Iterable
 
 from sheetgm.backends.port import Op, Protect, SetValidation, SetValues
+from sheetgm.core import passages
 from sheetgm.core.board import Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
@@ -129,5 +130,5 @@ def _skills(p: Player, lang: str) -> str:
 
 
 def known_passages(state: State, seat: int | None = None) -> list[Tile]:
-    """Passage ends everyone knows (map-defined or discovered), plus the seat's own."""
-    return [t for pa in state.passages if pa.owner is None or pa.discovered or pa.owner == seat for t in pa.ends]
+    """Passage ends the seat knows (None: everyone: the map's own), R-MAP-7, RUL-35."""
+    return [t for pa in passages.known_passages(state, seat) for t in pa.ends]
