@@ -28,6 +28,7 @@ from sheetgm.core.steps import (
     Heal,
     Move,
     Search,
+    Skill,
     UseItem,
     Vault,
 )
@@ -706,3 +707,13 @@ def test_resolve_is_deterministic_for_a_seed():
     a = hunt(st, {3: order(Attack())}, seed=11)
     b = hunt(st, {3: order(Attack())}, seed=11)
     assert a[0].to_json() == b[0].to_json() and a[1] == b[1]
+
+
+def test_the_engine_refuses_a_sprint_of_five_tiles_the_notation_cannot_write():
+    # covers: R-ROLE-ATHLETE (a typed order that bypasses the order language still meets the 4-tile limit)
+    st = game(survivors=[("Ann", "athlete", "A5")], hunters=[("Hal", "ripper", "F1")])
+    four = Skill("sprint", (t("B5"), t("C5"), t("D5"), t("E5")))
+    five = Skill("sprint", (t("B5"), t("C5"), t("D5"), t("E5"), t("F5")))
+    assert survive(st, {1: order(four)})[0].players[1].pos == t("E5")
+    st2, evs = survive(st, {1: order(five)})
+    assert st2.players[1].pos == t("A5") and failed(evs, 1).params["code"] == "err.rule.skill_args"
