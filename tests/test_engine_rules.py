@@ -202,7 +202,7 @@ def test_high_wall_never_passes():
 
 
 def test_survivors_use_a_passage_only_after_discovery():
-    # covers: R-MAP-7, R-ACT-SEARCH, RUL-35
+    # covers: R-MAP-7, R-ACT-SEARCH, RUL-36
     st = game(survivors=[("Ann", "athlete", "A3"), ("Bob", "lucky", "B3")], hunters=[FAR_HUNTER])
     st2, evs = survive(st, {1: order(Move(t("F4")))})
     assert code_of(evs, 1) == (1, "err.rule.not_adjacent")

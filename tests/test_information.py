@@ -72,7 +72,7 @@ def base() -> tuple[State, Orders, Orders]:
         hunters=[("Hal", "ripper", "H2"), ("Ivy", "assassin", "J1")],
         chests={"B1": "bottle", "H1": "wings", "A5": "map", "E6": "jammer"},
     )
-    st.passages.append(Passage(ends=edge_key(t("I5"), t("J6")), owner=IVY))  # hers from setup (RUL-29)
+    st.passages.append(Passage(ends=edge_key(t("I5"), t("J6")), owner=IVY))  # hers from setup (RUL-30)
     s_orders = {ANN: order(Search()), BOB: order(Crack()), DAN: order(Search())}
     h_orders = {HAL: order(Move(t("G2")), Move(t("F2")), Listen()), IVY: order(Gaze())}
     return st, s_orders, h_orders
@@ -96,7 +96,7 @@ def _passage(st: State, so: Orders, ho: Orders) -> None:
 
 
 def _passage_found(st: State, so: Orders, ho: Orders) -> None:
-    """Dan's search on A6 finds Ivy's passage instead of nothing: only Dan learns it (RUL-35)."""
+    """Dan's search on A6 finds Ivy's passage instead of nothing: only Dan learns it (RUL-36)."""
     st.passages.append(Passage(ends=edge_key(t("A6"), t("D6")), owner=IVY))
 
 
@@ -133,7 +133,7 @@ BLIND: dict[str, tuple[int | None, frozenset[str]]] = {
     "survivor_report": (ANN, frozenset(VARIATIONS) - {"own_chest_of_other"}),
     "hunter_report": (HAL, frozenset(VARIATIONS)),
     "public_log": (None, frozenset(VARIATIONS)),
-    # The Assassin is not told that her passage was found (RUL-35).
+    # The Assassin is not told that her passage was found (RUL-36).
     "assassin_report": (IVY, frozenset({"passage_found_by_other", "far_chest", "other_items", "other_keys"})),
 }
 

@@ -162,7 +162,7 @@ def run_order(ctx: Ctx, p: Player, steps: Sequence[Step], *, collect: bool = Fal
         try:
             do_step(ctx, p, b, step)
         except Held as exc:
-            # "停止移动": a trapped survivor's later moves do nothing; her order goes on (RUL-30).
+            # "停止移动": a trapped survivor's later moves do nothing; her order goes on (RUL-31).
             if collect:
                 problems.append(StepOutcome(i, step, exc.code, exc.params))
         except Illegal as exc:

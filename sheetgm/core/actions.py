@@ -27,7 +27,7 @@ def search(ctx: Ctx, p: Player, b: Budget, what: str | None) -> None:
     passage = st.passage_at(here)
     if passage is not None and not passage.known_to(p):
         # R-MAP-7: searching the end of a passage she does not know discovers it instead of picking
-        # anything up; she alone learns where it leads (RUL-35).
+        # anything up; she alone learns where it leads (RUL-36).
         passage.discovered = True
         passage.known_by.append(int(p.flags.get("robot_of", p.seat)))
         a, c = passage.ends

@@ -43,7 +43,7 @@ def give_card(state: State, seat: int, colour: str, reason: str, source: str = "
         ctx.emit("red_card_out", public=True, actor=seat, alias=p.alias)
         if p.is_survivor:
             ctx.drop_all(p)
-            # "每有一名求生者被淘汰，就会散落一枚钥匙": a survivor sent off is one (R-END-2, RUL-31).
+            # "每有一名求生者被淘汰，就会散落一枚钥匙": a survivor sent off is one (R-END-2, RUL-32).
             if st.opt("red_card_counts_as_elimination") and st.night >= int(st.opt("key_first_night")):
                 ctx.scatter_key(p.pos)
     if declare_loss and colour == "red" and st.winner is None:
@@ -68,7 +68,7 @@ def lurking_proposals(state: State, posts: dict[int, int], voted: dict[int, bool
     out = []
     for p in state.survivors() + state.hunters():
         n = posts.get(p.seat, 0)
-        # Each is a fixed yellow of its own (以下行为均固定判罚一张“黄牌”): both on one day are two (RUL-32).
+        # Each is a fixed yellow of its own (以下行为均固定判罚一张“黄牌”): both on one day are two (RUL-33).
         if n < LURKING_MIN_POSTS:
             out.append((p.seat, f"lurking: {n} posts"))
         if not voted.get(p.seat, False):

@@ -40,7 +40,7 @@ def downed_mp(p: Player) -> int:
 
 class Held(Illegal):
     """A step that would take a trapped survivor off her tile (R-ROLE-BANE: "停止移动"). At execution it
-    does nothing, costs nothing and the order goes on (RUL-30); the checker still warns of it."""
+    does nothing, costs nothing and the order goes on (RUL-31); the checker still warns of it."""
 
     def __init__(self, tile: str) -> None:
         super().__init__("err.rule.held", tile=tile)
@@ -192,6 +192,6 @@ class Ctx:
 
 
 def known_passage(state: State, p: Player, a: Tile, b: Tile) -> bool:
-    """Whether p may move between a and b through a passage she knows (R-MAP-7, RUL-1, RUL-35)."""
+    """Whether p may move between a and b through a passage she knows (R-MAP-7, RUL-1, RUL-36)."""
     pa = state.passage_between(a, b)
     return pa is not None and pa.known_to(p)

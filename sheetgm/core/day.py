@@ -3,7 +3,7 @@
 "同地块求生者可以无限制交换物品": gifts between the same two survivors are
 made at one moment (a swap of two held items works even when each can hold
 only one). The pairs settle one after another, in the priority order of
-their first gift (RUL-28).
+their first gift (RUL-29).
 """
 
 from __future__ import annotations

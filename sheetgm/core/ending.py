@@ -21,7 +21,7 @@ def end_of_night(ctx: Ctx) -> None:
         if p.escaping and not p.downed:
             p.status = ESCAPED
             p.escaping = False
-            p.result = WON  # 逃生：……即可脱离游戏，获得胜利 (RUL-34)
+            p.result = WON  # 逃生：……即可脱离游戏，获得胜利 (RUL-35)
             st.escaped.append(p.seat)
             with_keys = p.keys >= int(st.opt("keys_to_escape"))
             ctx.emit("escaped", public=True, actor=p.seat, alias=p.alias, keys=with_keys)
@@ -87,7 +87,7 @@ def check_end(ctx: Ctx, special: bool = False) -> None:
 
 
 def settle_results(ctx: Ctx) -> None:
-    """RUL-34: each player's own result once the game is decided (or undecided again by the director).
+    """RUL-35: each player's own result once the game is decided (or undecided again by the director).
     An escaped survivor has won whatever follows; a player sent off by a red card has lost; everyone
     else shares the camp's result. The whole list is public at the end."""
     st = ctx.state

@@ -33,7 +33,7 @@ def name(lang: str, kind: str, ident: str | None) -> str:
 
 
 def _result(lang: str, result: str | None) -> str:
-    """A player's own result (RUL-34): won, lost or draw."""
+    """A player's own result (RUL-35): won, lost or draw."""
     return render(lang, f"word.result_{result}")
 
 

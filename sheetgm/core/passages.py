@@ -1,4 +1,4 @@
-"""The Master Assassin's secret passage (R-ROLE-ASSASSIN (1), R-SETUP-6, RUL-29).
+"""The Master Assassin's secret passage (R-ROLE-ASSASSIN (1), R-SETUP-6, RUL-30).
 
 "优先布置相连格不超过8格的两点为秘密通道": two tiles joined by a path of at
 most 8 tiles (both ends counted; high walls cut paths, obstacles do not).
@@ -81,7 +81,7 @@ def random_passage(board: Board, taken: set[Tile], rng: random.Random) -> tuple[
 
 
 def known_passages(state: State, seat: int | None = None) -> list[Passage]:
-    """What a seat knows (RUL-1, RUL-35): the map's passages, which everyone sees on the map, and the
+    """What a seat knows (RUL-1, RUL-36): the map's passages, which everyone sees on the map, and the
     ones it knows beyond them (the Assassin her own, a survivor those she found); None: the public."""
     p = state.players.get(seat) if seat is not None else None
     return [pa for pa in state.passages if pa.owner is None or (p is not None and pa.known_to(p))]

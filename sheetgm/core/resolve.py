@@ -116,7 +116,7 @@ def resolve_hunter_stage(
             ctx.emit("no_order", to=(seat,), actor=seat)
         run_order(ctx, p, order.steps if order else ())
     if st.night == 1:
-        lay_missing(ctx)  # an Assassin who named no passage on night 1 gets a seeded one (RUL-29)
+        lay_missing(ctx)  # an Assassin who named no passage on night 1 gets a seeded one (RUL-30)
     end_of_night(ctx)
     if st.winner is None:
         st.night += 1

@@ -339,7 +339,7 @@ def chain_check(ctx: Ctx, p: Player, direction: str) -> None:
 
 
 def _infiltrate(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
-    """潜入者: on night 1 she names her passage's two ends (R-ROLE-ASSASSIN (1), RUL-29)."""
+    """潜入者: on night 1 she names her passage's two ends (R-ROLE-ASSASSIN (1), RUL-30)."""
     if len(step.tiles) != 2:
         raise Illegal("err.rule.skill_args", skill="infiltrate", need=2)
     if ctx.state.night != 1:

@@ -139,7 +139,7 @@ def new_game(
         if spec.passage and p.role != "assassin":
             raise StateError("err.state.passage_not_assassin", alias=p.alias)
         spec_text = spec.passage or (given.get("assassin_passage") if p.role == "assassin" else None)
-        if spec_text:  # R-SETUP-6; else she names it on night 1 (RUL-29)
+        if spec_text:  # R-SETUP-6; else she names it on night 1 (RUL-30)
             a, b = parse_passage(board, st.passages, str(spec_text))
             st.passages.append(Passage(ends=edge_key(a, b), owner=p.seat))
     return st

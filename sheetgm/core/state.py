@@ -29,7 +29,7 @@ SURVIVOR_STAGE = "survivor"
 HUNTER_STAGE = "hunter"
 OVER = "over"
 
-WON, LOST, DRAW = "won", "lost", "draw"  # a player's own result (RUL-34)
+WON, LOST, DRAW = "won", "lost", "draw"  # a player's own result (RUL-35)
 
 MAX_HP = 5
 
@@ -97,7 +97,7 @@ class Passage:
     ends: EdgeKey
     owner: int | None = None  # seat of the Master Assassin who laid it; None: map-defined
     discovered: bool = False  # found by a survivor (the director's view)
-    known_by: list[int] = field(default_factory=list)  # survivors who found it, and only they, may use it (RUL-35)
+    known_by: list[int] = field(default_factory=list)  # survivors who found it, and only they, may use it (RUL-36)
 
     def known_to(self, p: Player) -> bool:
         """Hunters know the map's passages and the Assassin her own (RUL-1); a survivor the ones she
@@ -108,7 +108,7 @@ class Passage:
 
 
 def _known_by(raw: dict[str, Any], players: dict[int, Player]) -> list[int]:
-    """A state written before RUL-35 has no ``known_by``: a passage discovered then was public,
+    """A state written before RUL-36 has no ``known_by``: a passage discovered then was public,
     so every survivor knew it."""
     if "known_by" in raw:
         return [int(s) for s in raw["known_by"]]

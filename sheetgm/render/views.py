@@ -86,7 +86,7 @@ def _progress(state: State) -> Progress:
 
 def _common(state: State, kind: str) -> MapView:
     """What everyone sees (R-SENSE-7): boards, traps, the map's passages, progress (a discovered passage
-    is known only to those who found it, RUL-35)."""
+    is known only to those who found it, RUL-36)."""
     known = tuple(sorted(p.ends for p in known_passages(state)))
     return MapView(kind, state.night, state.stage, _progress(state), frozenset(state.boards),
                    frozenset(state.traps), known)

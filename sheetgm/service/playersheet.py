@@ -130,5 +130,5 @@ def _skills(p: Player, lang: str) -> str:
 
 
 def known_passages(state: State, seat: int | None = None) -> list[Tile]:
-    """Passage ends the seat knows (None: everyone: the map's own), R-MAP-7, RUL-35."""
+    """Passage ends the seat knows (None: everyone: the map's own), R-MAP-7, RUL-36."""
     return [t for pa in passages.known_passages(state, seat) for t in pa.ends]

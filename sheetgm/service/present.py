@@ -59,7 +59,7 @@ def statused(lang: str, rep: StatusReport) -> str:
 
 
 def _result(lang: str, result: str | None) -> str:
-    """A player's own result (RUL-34) after the status, once there is one."""
+    """A player's own result (RUL-35) after the status, once there is one."""
     return f"  {render(lang, 'cli.result', result=render(lang, f'word.result_{result}'))}" if result else ""
 
 

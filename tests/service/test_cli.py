@@ -104,7 +104,7 @@ def test_demo_plays_and_says_where_the_workbooks_are(tmp_path: Path) -> None:
 
 
 def test_status_shows_each_players_result_when_the_game_is_over(tmp_path: Path) -> None:
-    """RUL-34: the result of each player is kept in the state and shown by `sheetgm status`."""
+    """RUL-35: the result of each player is kept in the state and shown by `sheetgm status`."""
     played = run("demo", "--players", "4", "--seed", "2", "--max-nights", "30", "--lang", "en",
                  "--dir", str(tmp_path / "d"))
     assert played.exit_code == 0, played.output
