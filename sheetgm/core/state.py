@@ -106,6 +106,13 @@ class Passage:
             return self.owner is None or self.owner == p.seat
         return int(p.flags.get("robot_of", p.seat)) in self.known_by
 
+    def learn(self, p: Player) -> None:
+        """A survivor discovers it (her robot, for its Mechanic)."""
+        self.discovered = True
+        seat = int(p.flags.get("robot_of", p.seat))
+        if seat not in self.known_by:
+            self.known_by.append(seat)
+
 
 def _known_by(raw: dict[str, Any], players: dict[int, Player]) -> list[int]:
     """A state written before RUL-36 has no ``known_by``: a passage discovered then was public,
