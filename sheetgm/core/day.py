@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sheetgm.core import actions
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.state import Player
-from sheetgm.core.steps import Give, Order, Pray
+from sheetgm.core.steps import Give, Order
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,15 +37,12 @@ def day_orders(ctx: Ctx, orders: Mapping[int, Order], seats: Sequence[int]) -> N
             continue
         for i, step in enumerate(order.day, 1):
             try:
-                if isinstance(step, Give):
-                    gifts.append(Gift(p, actions.give(ctx, p, step.to, step.item), step.item, i))
-                elif isinstance(step, Pray):
-                    if p.role != "lucky":
-                        raise Illegal("err.rule.not_your_skill", skill="pray")
-                    p.flags["pray"] = step.item
-                    ctx.emit("prayed", to=(p.seat,), actor=p.seat, item=step.item)
+                receiver = actions.day_step(ctx, p, step)  # a prayer takes effect; a gift is checked
             except Illegal as exc:
                 day_failed(ctx, p, i, exc)
+                continue
+            if isinstance(step, Give) and receiver is not None:
+                gifts.append(Gift(p, receiver, step.item, i))
     pairs: dict[frozenset[int], list[Gift]] = {}
     for g in gifts:
         pairs.setdefault(frozenset((g.giver.seat, g.receiver.seat)), []).append(g)
