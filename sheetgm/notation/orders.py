@@ -388,10 +388,10 @@ def _skill(skill: str, args: list[str], glued: bool) -> Skill:
     if skill == "deploy":  # 放置机器人 [TILE]: anywhere on the map, her own tile when none is named
         return Skill("deploy", tiles=(_one_tile(args),) if args else ())
     if skill == "infiltrate":  # 潜入者 B2 E5 (or B2-E5): the Assassin's passage
-        tiles = _tiles([part for a in args for part in a.split("-") if part])
-        if len(tiles) != 2:
-            raise _Problem("err.order.tile_count", count=len(tiles), need="2")
-        return Skill("infiltrate", tiles=tuple(tiles))
+        ends = _tiles([part for a in args for part in a.split("-") if part])
+        if len(ends) != 2:
+            raise _Problem("err.order.tile_count", count=len(ends), need="2")
+        return Skill("infiltrate", tiles=tuple(ends))
     if skill == "sprint":
         tiles = _tiles(args) if args else ()
         if not tiles:
