@@ -12,7 +12,8 @@ from sheetgm.core.errors import SheetgmError
 
 ReasonOpt = Annotated[str, typer.Option("--reason", "-r", help="Why (journaled and shown in the public log).")]
 
-card_app = typer.Typer(help="Penalty cards (R-CARD): give, list, lurking proposals.", no_args_is_help=True)
+card_app = typer.Typer(help="Penalty cards (R-CARD): give, list, lurking proposals.", no_args_is_help=True,
+                       rich_markup_mode=None)
 
 
 def override_cmd(
