@@ -173,16 +173,19 @@ class XlsxGateway(port.Gateway):
             meta = Sheet(META_TAB)
             book.sheets.append(meta)
         meta.state = "hidden"
-        if self._records(book) != records:
+        before = self._records(book)
+        if before != records:
             meta.cells = {(r, c): Cell("s", v) for r, row in enumerate(records) for c, v in enumerate(row) if v}
             meta.touch()
-        whole = {parse_range(r[1]).tab for r in records if r[0] == "protection" and parse_range(r[1]).whole_tab}
+        # Our whole-tab protections are on; one we remove is turned off; a person's own is left alone.
+        ours, dropped = _whole_tabs(records), _whole_tabs(before) - _whole_tabs(records)
         for sheet in book.sheets:
-            if sheet.name.startswith(META_TAB):
-                continue
-            on = sheet.name in whole
-            if on != (sheet.protection is not None and sheet.protection.get("sheet") in ("1", "true")):
-                sheet.protection = {**(sheet.protection or _SHEET_LOCK), "sheet": "1"} if on else None
+            on = sheet.protection is not None and sheet.protection.get("sheet") in ("1", "true")
+            if sheet.name in ours and not on:
+                sheet.protection = {**(sheet.protection or _SHEET_LOCK), "sheet": "1"}
+                sheet.touch()
+            elif sheet.name in dropped and on:
+                sheet.protection = None
                 sheet.touch()
 
     @staticmethod
@@ -336,6 +339,10 @@ class XlsxGateway(port.Gateway):
         book = self._load(key)
         return port.WorkbookView(book.title, tuple(xlsx_cells.view(book, s) for s in book.sheets
                                                    if not s.name.startswith(META_TAB)))
+
+
+def _whole_tabs(records: list[list[str]]) -> set[str]:
+    return {parse_range(r[1]).tab for r in records if r[0] == "protection" and parse_range(r[1]).whole_tab}
 
 
 def _tabs(book: Book) -> list[str]:
