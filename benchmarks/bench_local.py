@@ -148,7 +148,7 @@ def main() -> None:
                 copy = work / f"{command[0]}{i}"
                 shutil.copytree(game, copy)
                 samples.append(run(["-c", CLI, *command, "--game", str(copy)], env, work)[:2])
-            print(f"sheetgm {' '.join(command):<14}{figures(samples)}")
+            print(f"sheetgm {command[0]:<14}{figures(samples)}")
 
         shutil.copytree(game, work / "imports")
         for command in (["--help"], ["check", "--game", str(work / "imports")]):

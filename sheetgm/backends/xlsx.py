@@ -26,6 +26,7 @@ before names existed keeps its ``<key>.xlsx`` files.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -242,16 +243,15 @@ class XlsxGateway(port.Gateway):
             self._books.pop(key, None)
         self._dirty.clear()
 
-    def _check_tabs(self, book: Book, ops: Sequence[port.Op]) -> None:
+    @staticmethod
+    def _check_tabs(book: Book, ops: Sequence[port.Op], ranges: list[list[A1]]) -> None:
         """Every op's tab exists (or an earlier AddTab makes it): so applying the ops cannot stop half-way."""
         names = {s.name for s in book.sheets if not s.name.startswith(META_TAB)}
-        for op in ops:
+        for op, found in zip(ops, ranges, strict=True):
             if isinstance(op, port.AddTab):
                 names.add(op.name)
-            elif not isinstance(op, port.Unprotect):
-                rng = port.op_ranges(op)[0]
-                if rng.tab not in names:
-                    raise RangeError(range=format_range(rng), detail=f"the workbook has no tab '{rng.tab}'")
+            elif found and found[0].tab not in names:
+                raise RangeError(range=format_range(found[0]), detail=f"the workbook has no tab '{found[0].tab}'")
 
     # -- the port ---------------------------------------------------------
 
@@ -280,28 +280,25 @@ class XlsxGateway(port.Gateway):
                 for text, rng in zip(ranges, parsed, strict=True)}
 
     def write(self, key: str, ops: Sequence[port.Op]) -> None:
-        port.check_ops(ops)
+        ranges = [port.op_ranges(op) for op in ops]  # checks every op (port.check_ops), each range parsed once
         if not ops:
             return
         book = self._load(key)
-        self._check_tabs(book, ops)
-        self._change(key, book, lambda: self._apply(book, ops))
+        self._check_tabs(book, ops, ranges)
+        self._change(key, book, lambda: self._apply(book, ops, ranges))
 
-    def _apply(self, book: Book, ops: Sequence[port.Op]) -> None:
+    def _apply(self, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]]) -> None:
         records = self._records(book)
-        for op in ops:
+        for op, found in zip(ops, ranges, strict=True):
             if isinstance(op, port.AddTab):
                 if book.sheet(op.name) is None:
                     book.sheets.append(Sheet(op.name))
-                continue
-            if isinstance(op, port.Protect | port.Unprotect):
+            elif isinstance(op, port.Protect | port.Unprotect):
                 records = [r for r in records if not (r[0] == "protection" and r[3] == op.description)]
                 if isinstance(op, port.Protect):
-                    self._sheet(book, parse_range(op.range))
                     records.append(["protection", normalize(op.range), ",".join(op.editors), op.description])
-                continue
-            rng = port.op_ranges(op)[0]
-            xlsx_cells.apply(book, self._sheet(book, rng), op, rng)
+            else:
+                xlsx_cells.apply(book, self._sheet(book, found[0]), op, found[0])
         self._store(book, records)
 
     def protections(self, key: str) -> list[port.Protection]:
@@ -342,7 +339,14 @@ class XlsxGateway(port.Gateway):
 
 
 def _whole_tabs(records: list[list[str]]) -> set[str]:
-    return {parse_range(r[1]).tab for r in records if r[0] == "protection" and parse_range(r[1]).whole_tab}
+    return {tab for r in records if r[0] == "protection" and (tab := _whole_tab(r[1])) is not None}
+
+
+@functools.lru_cache(maxsize=512)
+def _whole_tab(text: str) -> str | None:
+    """The tab a protected range covers whole, None for part of a tab (the same few ranges recur)."""
+    rng = parse_range(text)
+    return rng.tab if rng.whole_tab else None
 
 
 def _tabs(book: Book) -> list[str]:

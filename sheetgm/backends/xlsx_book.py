@@ -90,6 +90,9 @@ class Book:
     theme: bytes | None = None
     creator: str = "sheetgm"
     created: str = ""
+    # What the writer kept from the last save: the style table's text, each part's compressed bytes.
+    styles_written: tuple[int, str] | None = None
+    packed: dict[str, tuple[str | bytes, int, int, bytes]] = field(default_factory=dict)
 
     def sheet(self, name: str) -> Sheet | None:
         for s in self.sheets:
@@ -163,17 +166,24 @@ def read_book(data: bytes) -> Book:
                      active=int(view.get("activeTab", "0")) if view is not None else 0,
                      defined_names=X.to_xml(names_el) if names_el is not None and len(names_el) else "",
                      theme=z.read(theme_path) if theme_path in names else None)
+        # A file sheetgm wrote holds each sheet exactly as the writer would write it again: kept, a sheet
+        # that does not change is not serialized again.
+        ours = "docProps/app.xml" in names and b"<Application>sheetgm</Application>" in z.read("docProps/app.xml")
         sheets = root.find(X.m("sheets"))
         for el in sheets if sheets is not None else []:
             rel = wb_rels.get(el.get(f"{{{X.REL}}}id", ""))
             if rel is None or rel[0] != X.RT_SHEET:
                 continue  # a chart sheet or a dangling entry: not a grid this adapter can use
             path = _resolve(doc, rel[1])
-            sheet = _read_sheet(fromstring(z.read(path)), el.get("name", ""), strings)
+            raw = z.read(path)
+            sheet = _read_sheet(fromstring(raw), el.get("name", ""), strings)
             sheet.state = el.get("state", "visible")
             comments = _target(_rels(z, names, _rels_path(path)), X.RT_COMMENTS, path)
-            if comments in names:
-                sheet.notes = _read_notes(fromstring(z.read(comments)))
+            raw_notes = z.read(comments) if comments in names else b""
+            if raw_notes:
+                sheet.notes = _read_notes(fromstring(raw_notes))
+            if ours:
+                sheet.written = (raw.decode("utf-8"), raw_notes.decode("utf-8"), "")
             book.sheets.append(sheet)
         if "docProps/core.xml" in names:
             core = fromstring(z.read("docProps/core.xml"))
@@ -249,17 +259,23 @@ def _read_sheet(root: Element, name: str, strings: list[str]) -> Sheet:
 
 
 def _read_cells(data: Element, sheet: Sheet, strings: list[str]) -> None:
-    cells, row = sheet.cells, -1
+    cells, row, columns = sheet.cells, -1, _COLUMNS
     for row_el in data:
         ra = row_el.attrib
         row = int(ra["r"]) - 1 if "r" in ra else row + 1
-        extra = {k: v for k, v in ra.items() if k not in ("r", "spans") and not k.startswith("{")}
-        if extra:
-            sheet.rows[row] = extra
+        if len(ra) > 1 + ("spans" in ra):
+            extra = {k: v for k, v in ra.items() if k not in ("r", "spans") and not k.startswith("{")}
+            if extra:
+                sheet.rows[row] = extra
         col = -1
         for c in row_el:
             ref = c.get("r")
-            col = col_of(ref) if ref else col + 1
+            if ref is None:
+                col += 1
+            else:
+                col = columns.get(ref, -1)
+                if col < 0:
+                    col = columns[ref] = col_of(ref)
             kind, value, formula = c.get("t", "n"), "", None
             v_text, inline = None, None
             for part in c:
@@ -282,6 +298,9 @@ def _read_cells(data: Element, sheet: Sheet, strings: list[str]) -> None:
             style = int(c.get("s", "0"))
             if kind or style or formula:
                 cells[(row, col)] = Cell(kind, value, style, formula)
+
+
+_COLUMNS: dict[str, int] = {}  # cell reference -> column: the same few hundred references recur in every file
 
 
 def col_of(ref: str) -> int:

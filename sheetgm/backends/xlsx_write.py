@@ -8,8 +8,8 @@ a workbook after a write to one tab serializes only that tab.
 
 from __future__ import annotations
 
-import io
-import zipfile
+import struct
+import zlib
 from datetime import UTC, datetime
 
 from sheetgm.backends import xlsx_xml as X
@@ -85,21 +85,39 @@ def write_book(book: Book) -> bytes:
         f'<Types xmlns="{X.CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
         'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="vml" '
         f'ContentType="application/vnd.openxmlformats-officedocument.vmlDrawing"/>{types}</Types>')))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in parts:
-            info = zipfile.ZipInfo(name, date_time=now.timetuple()[:6])
-            info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, data.encode("utf-8") if isinstance(data, str) else data, compresslevel=6)
-    return buf.getvalue()
+    return _zip(book, parts, now)
+
+
+def _zip(book: Book, parts: list[tuple[str, str | bytes]], now: datetime) -> bytes:
+    """The parts as a zip (deflated). A part whose text is the same as at the last save of this book is not
+    compressed again: its compressed bytes are kept (a save after a write to one tab compresses that tab)."""
+    when = (now.hour << 11) | (now.minute << 5) | (now.second // 2)
+    day = ((now.year - 1980) << 9) | (now.month << 5) | now.day
+    out, central, packed = bytearray(), bytearray(), {}
+    for name, data in parts:
+        kept = book.packed.get(name)
+        if kept is not None and kept[0] == data:
+            crc, size, deflated = kept[1], kept[2], kept[3]
+        else:
+            raw = data.encode("utf-8") if isinstance(data, str) else data
+            squeeze = zlib.compressobj(6, zlib.DEFLATED, -15)
+            crc, size, deflated = zlib.crc32(raw), len(raw), squeeze.compress(raw) + squeeze.flush()
+        packed[name] = (data, crc, size, deflated)
+        encoded = name.encode("ascii")
+        head = (20, 0, 8, when, day, crc, len(deflated), size, len(encoded))
+        central += struct.pack("<IH", 0x02014B50, 20) + struct.pack("<HHHHHIIIH", *head)
+        central += struct.pack("<HHHHII", 0, 0, 0, 0, 0, len(out)) + encoded
+        out += struct.pack("<I", 0x04034B50) + struct.pack("<HHHHHIIIH", *head) + struct.pack("<H", 0) + encoded
+        out += deflated
+    book.packed = packed
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(parts), len(parts), len(central), len(out), 0)
+    return bytes(out + central + end)
 
 
 def _styles(book: Book) -> str:
-    cached = getattr(book, "_styles_written", None)
-    if cached is None or cached[0] != book.styles.version:
-        cached = (book.styles.version, book.styles.xml())
-        book._styles_written = cached  # type: ignore[attr-defined]
-    return cached[1]
+    if book.styles_written is None or book.styles_written[0] != book.styles.version:
+        book.styles_written = (book.styles.version, book.styles.xml())
+    return book.styles_written[1]
 
 
 def _rels_xml(rels: list[tuple[str, str, str]]) -> str:

@@ -83,7 +83,12 @@ def run_text(el: Element | None) -> str:
     """The text of a string item (``<si>``, ``<is>``, a comment's ``<text>``): its runs, without phonetics."""
     if el is None:
         return ""
-    found = el.find(m("t"))
-    if found is not None and el.find(m("r")) is None:
+    if len(el) == 1 and el[0].tag == _T:  # the usual shape: one plain text
+        return el[0].text or ""
+    found = el.find(_T)
+    if found is not None and el.find(_R) is None:
         return found.text or ""
-    return "".join(t.text or "" for r in el.iter(m("r")) for t in r.iter(m("t")))
+    return "".join(t.text or "" for r in el.iter(_R) for t in r.iter(_T))
+
+
+_T, _R = m("t"), m("r")

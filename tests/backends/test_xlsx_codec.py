@@ -241,7 +241,8 @@ def test_a_libreoffice_like_file_reads_and_survives_a_write(tmp_path: Path) -> N
     _libreoffice_like(tmp_path / "player-1.xlsx")
     gw = XlsxGateway(tmp_path)
     assert gw.read("player-1", ["指令!A1:C3"]) == {"指令!A1:C3": [
-        ["阶段 ", "指令"], ["N1-survivor", "移动 B3\n搜索", "TRUE"], ["N1-survivor!", "2024-05-01 12:00:00", "#DIV/0!"]]}
+        ["阶段 ", "指令"], ["N1-survivor", "移动 B3\n搜索", "TRUE"],
+        ["N1-survivor!", "2024-05-01 12:00:00", "#DIV/0!"]]}
     tab = gw.view("player-1").tab("指令")
     assert tab.frozen_rows == 1 and tab.bold == {"A1"} and tab.backgrounds == {"B2": "#ffe599"}
     assert tab.borders == {"B2": {"left": "thin", "top": "medium"}} and tab.column_widths == {"A": 144, "B": 144}
@@ -250,7 +251,8 @@ def test_a_libreoffice_like_file_reads_and_survives_a_write(tmp_path: Path) -> N
     assert fresh.view("player-1") == gw.view("player-1")
     wb = openpyxl.load_workbook(tmp_path / "player-1.xlsx")
     ws = wb["指令"]
-    assert ws["C1"].value == "提交" and ws["A3"].value == '=A2&"!"' and [r.coord for r in ws.merged_cells.ranges] == ["D5:E5"]
+    assert ws["C1"].value == "提交" and ws["A3"].value == '=A2&"!"'
+    assert [r.coord for r in ws.merged_cells.ranges] == ["D5:E5"]
     assert ws.protection.sheet and ws.protection.password == "CC3D" and ws.page_setup.paperSize == 9
     assert ws["B2"].alignment.wrap_text and ws["B3"].number_format == "yyyy\\-mm\\-dd\\ hh:mm"
 

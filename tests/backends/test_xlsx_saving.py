@@ -128,7 +128,8 @@ def test_files_are_named_as_suggested_and_the_names_are_recorded(tmp_path: Path)
     gw.create("player-3", "spring · 小明", ["Orders"])
     gw.create("director", "spring · director", ["Config"])
     gw.create("public", "spring · public", ["Log"])
-    assert sorted(p.name for p in tmp_path.glob("*.xlsx")) == ["03-小明.xlsx", "public.xlsx", "spring_cup-director.xlsx"]
+    assert sorted(p.name for p in tmp_path.glob("*.xlsx")) == [
+        "03-小明.xlsx", "public.xlsx", "spring_cup-director.xlsx"]
     assert json.loads((tmp_path / FILES).read_text("utf-8")) == {
         "director": "spring_cup-director.xlsx", "player-3": "03-小明.xlsx"}
     renamed = XlsxGateway(tmp_path, names={"player-3": "03-小红"})  # the alias changed later: same file
