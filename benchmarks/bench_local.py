@@ -4,7 +4,7 @@ Every figure comes from fresh processes started as the command line starts them 
 imports included), so what is measured is what a director waits for:
 
 - ``sheetgm demo``: a whole game with bots (10 players by default), CPU time (user + system of the child)
-  and wall time;
+  and wall time; also with ``--save-each-write`` (every write saved, as real commands save) where it exists;
 - ``sheetgm check`` and ``sheetgm resolve --stage survivor`` on a 10-player game whose survivors have all
   written their first order (a fresh copy of the game folder for every run);
 - ``sheetgm --help``: the floor of any command (interpreter, typer, the CLI);
@@ -51,12 +51,11 @@ for p in state.survivors():
     submit(game, state, p.seat, rng)
 """
 
-COUNT_DEMO = """
+COUNTING = """
 import json, sys
 from pathlib import Path
 import sheetgm.backends.xlsx as X
-import sheetgm.service.demo as D
-n, mark, part, rows, setup = [0, 0], [0, 0], {}, [], {}
+n = [0, 0]  # workbook files parsed, written
 def counted(i, fn):
     def wrapper(*a, **k):
         n[i] += 1
@@ -67,24 +66,49 @@ if hasattr(X, "read_book"):  # sheetgm's own reader and writer
 else:  # openpyxl
     X.openpyxl.load_workbook = counted(0, X.openpyxl.load_workbook)
     X.openpyxl.Workbook.save = counted(1, X.openpyxl.Workbook.save)
+def since(start):
+    return [n[0] - start[0], n[1] - start[1]]
+"""
+
+# One in-process demo: the loads and saves of each stage, split into the demo reading the state and the bots
+# typing their orders, `check`, `resolve`, and the saves at the end of a night (when the demo saves nightly).
+COUNT_DEMO = COUNTING + """
+import sheetgm.service.demo as D
+mark, part, rows, setup = [0, 0], {}, [], {}
 def phase(name, fn, into):
     def wrapper(*a, **k):
-        if name == "check":  # what happened since the last phase: the demo reading the state, the bots typing
-            into["bots"] = [n[0] - mark[0], n[1] - mark[1]]
+        if name == "check":
+            into["bots"] = since(mark)
         start = n[:]
         try:
             return fn(*a, **k)
         finally:
-            into[name] = [n[0] - start[0], n[1] - start[1]]
-            mark[:] = n
+            if into is not None or rows:  # the saves that end new_game count in its own
+                (rows[-1] if into is None else into)[name] = since(start)
+                mark[:] = n
     return wrapper
 D.new_game = phase("new", D.new_game, setup)
 D.check, D.resolve = phase("check", D.check, part), phase("resolve", D.resolve, part)
+if hasattr(X.XlsxGateway, "_flush"):
+    X.XlsxGateway._flush = phase("night", X.XlsxGateway._flush, None)
 def progress(stage):
     rows.append({"stage": stage, **part})
     part.clear()
 D.demo(Path(sys.argv[1]), int(sys.argv[2]), progress=progress)
 print(json.dumps({"setup": setup["new"], "stages": rows}))
+"""
+
+# `check` then `resolve` as a real game runs them: each opens the game afresh, as a new process would.
+COUNT_COMMANDS = COUNTING + """
+from sheetgm.service.check import check
+from sheetgm.service.game import open_game
+from sheetgm.service.resolve import resolve
+out = {}
+for name, call in (("check", check), ("resolve", lambda g: resolve(g, stage="survivor"))):
+    start = n[:]
+    call(open_game(Path(sys.argv[1])))
+    out[name] = since(start)
+print(json.dumps(out))
 """
 
 
@@ -139,6 +163,10 @@ def main() -> None:
                                    str(opts.players)], env, work)
             demos.append((cpu, wall))
         print(f"sheetgm demo          {figures(demos)}")
+        if "--save-each-write" in run(["-c", CLI, "demo", "--help"], env, work)[2]:
+            each = [run(["-c", CLI, "demo", "--save-each-write", "--dir", str(work / f"each{i}"), "--players",
+                         str(opts.players)], env, work)[:2] for i in range(opts.demos)]
+            print(f"  --save-each-write   {figures(each)}")
 
         game = work / "game"
         run(["-c", MAKE_GAME, str(game), str(opts.players)], env, work)
@@ -154,17 +182,20 @@ def main() -> None:
         for command in (["--help"], ["check", "--game", str(work / "imports")]):
             print(f"imports of {command[0]:<11} unneeded: {', '.join(imported(command, env, work)) or 'none'}")
 
+        shutil.copytree(game, work / "counted-game")
+        commands = json.loads(run(["-c", COUNT_COMMANDS, str(work / "counted-game")], env, work)[2])
         counts = json.loads(run(["-c", COUNT_DEMO, str(work / "counted"), str(opts.players)], env, work)[2])
-    print("\nworkbook loads / saves per stage of the demo (setup: "
-          f"{counts['setup'][0]} / {counts['setup'][1]})")
-    print(f"{'stage':<14}{'bots':>10}{'check':>10}{'resolve':>10}{'stage':>10}")
+    print("\nworkbook loads / saves of a command in a new process: "
+          + ", ".join(f"{k} {v[0]} / {v[1]}" for k, v in commands.items()))
+    print(f"\nworkbook loads / saves per stage of the demo (new game: {counts['setup'][0]} / {counts['setup'][1]})")
+    phases = ("bots", "check", "resolve", "night")
+    print(f"{'stage':<14}" + "".join(f"{k:>10}" for k in (*phases, "stage")))
     totals = [0, 0]
     for row in counts["stages"]:
-        parts = [row.get(k, [0, 0]) for k in ("bots", "check", "resolve")]
+        parts = [row.get(k, [0, 0]) for k in phases]
         stage = [sum(p[0] for p in parts), sum(p[1] for p in parts)]
         totals = [totals[0] + stage[0], totals[1] + stage[1]]
-        cells = "".join(f"{p[0]:>5}/{p[1]:<4}" for p in [*parts, stage])
-        print(f"{row['stage']:<14}{cells}")
+        print(f"{row['stage']:<14}" + "".join(f"{p[0]:>5}/{p[1]:<4}" for p in [*parts, stage]))
     n = max(1, len(counts["stages"]))
     print(f"{len(counts['stages'])} stages: {totals[0]} loads, {totals[1]} saves "
           f"({totals[0] / n:.1f} / {totals[1] / n:.1f} per stage)")
