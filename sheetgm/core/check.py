@@ -12,14 +12,16 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheetgm.core import actions
-from sheetgm.core.act import budget_for, do_step, run_order
+from sheetgm.core.act import budget_for, do_step
+from sheetgm.core.actions import day_step
 from sheetgm.core.board import Edge, Tile, distance
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
+from sheetgm.core.observe import display_params
+from sheetgm.core.resolve import start_night
 from sheetgm.core.roles import ROBOT_SEAT_BASE
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, Player, State
 from sheetgm.core.steps import (
@@ -38,7 +40,6 @@ from sheetgm.core.steps import (
     Listen,
     Move,
     Order,
-    Pray,
     Search,
     Skill,
     Step,
@@ -46,63 +47,124 @@ from sheetgm.core.steps import (
     Vault,
 )
 from sheetgm.core.texts import render
+from sheetgm.core.unknowns import CHAIN, Unknowns
 
 
 @dataclass(frozen=True)
 class Problem:
+    """A problem of an order (or, in ``Review.notes``, a step that depends on what the night brings)."""
+
     code: str
     params: dict[str, Any]
     step: int | None = None  # 1-based night step; None for day steps and general problems
     day: bool = False
 
     def message(self, lang: str = "zh") -> str:
-        reason = render(lang, self.code, **self.params)
+        reason = render(lang, self.code, **display_params(lang, self.params))
         if self.step is None:
             return reason
         key = "check.day_step" if self.day else "check.step"
         return render(lang, key, step=self.step, reason=reason)
 
 
+@dataclass
+class Review:
+    """What the checker says of one order: its problems, and notes on steps whose outcome the player
+    cannot know yet (what a Search finds, where the chain claw leaves the Bane). An order with notes
+    and no problems is complete (RUL-18)."""
+
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
+
+
 def _dry(state: State, p: Player) -> tuple[State, Ctx, Player]:
+    """The checker's private copy, as it will stand when p's stage starts (the night's resets applied)."""
     st = state.copy()
     stage = HUNTER_STAGE if p.is_hunter else SURVIVOR_STAGE
     ctx = Ctx(st, random.Random(0), stage, dry=True)
+    if not (state.stage == HUNTER_STAGE and p.is_hunter):
+        start_night(ctx)
     return st, ctx, st.players[p.seat]
 
 
 def check_order(state: State, seat: int, order: Order) -> list[Problem]:
     """Every problem of one order against what its player knows, in step order."""
+    return review_order(state, seat, order).problems
+
+
+def review_order(state: State, seat: int, order: Order) -> Review:
+    """Problems and notes of one order: the same rule functions as the resolver, in dry mode."""
     p0 = state.players.get(seat)
     if p0 is None:
-        return [Problem("err.rule.no_such_seat", {"seat": seat})]
+        return Review([Problem("err.rule.no_such_seat", {"seat": seat})])
     if not p0.in_play:
-        return [Problem("err.rule.out_of_play", {"alias": p0.alias})] if (order.steps or order.day) else []
+        return Review([Problem("err.rule.out_of_play", {"alias": p0.alias})] if (order.steps or order.day) else [])
     st, ctx, p = _dry(state, p0)
-    problems: list[Problem] = []
+    out = Review()
+    unknown = Unknowns()
     for i, d in enumerate(order.day, 1):
         try:
-            if p.is_hunter:
-                raise Illegal("err.rule.survivor_only")
-            if isinstance(d, Give):
-                actions.give(ctx, p, d.to, d.item)
-                if d.item == "key":
-                    p.keys -= 1
-            elif isinstance(d, Pray) and p.role != "lucky":
-                raise Illegal("err.rule.not_your_skill", skill="pray")
+            day_step(ctx, p, d)
+            if isinstance(d, Give) and d.item != "key":
+                unknown.gifts.append(d.item)
         except Illegal as exc:
-            problems.append(Problem(exc.code, exc.params, i, day=True))
-    for out in run_order(ctx, p, order.steps, collect=True):
-        problems.append(Problem(out.code, dict(out.params), out.index))
-    return problems
+            out.problems.append(Problem(exc.code, exc.params, i, day=True))
+    if p.is_hunter and p.stunned and order.steps:
+        out.notes.append(Problem("check.note.stunned", {}))
+    b = budget_for(ctx, p)
+    for i, step in enumerate(order.steps, 1):
+        if unknown.chain and not any(n.code == CHAIN for n in out.notes):
+            out.notes.append(Problem(CHAIN, {}, i))  # from here on, where the Bane stands is unknown
+        try:
+            do_step(ctx, p, b, step)
+            unknown.after(ctx, p, step)
+        except Illegal as exc:
+            why = unknown.explain(ctx, p, b, step, exc)
+            if why is None:
+                out.problems.append(Problem(exc.code, exc.params, i))
+                assume_arrival(p, step)
+                continue
+            note, retry = why
+            if note != CHAIN:
+                out.notes.append(Problem(note, {"code": exc.code, "params": exc.params}, i))
+            if not retry:
+                assume_arrival(p, step)
+                continue
+            try:
+                do_step(ctx, p, b, step)  # once more, with what the night may bring
+                unknown.after(ctx, p, step)
+            except Illegal as again:
+                out.problems.append(Problem(again.code, again.params, i))
+                assume_arrival(p, step)
+    return out
 
 
-def _snapshot(p: Player) -> dict[str, Any]:
-    return {k: copy.copy(getattr(p, k)) for k in ("pos", "items", "keys", "uses", "flags", "stealth", "fear")}
+def assume_arrival(p: Player, step: Step) -> None:
+    """After a failed move the checker goes on from its target, to avoid a cascade of follow-up problems."""
+    target = getattr(step, "to", None)
+    if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
+        p.pos = target
 
 
-def _restore(p: Player, snap: dict[str, Any]) -> None:
-    for k, v in snap.items():
-        setattr(p, k, copy.copy(v))
+_TRIED = ("pos", "items", "keys", "uses", "flags", "stealth", "fear", "downed")
+_TRIED_STATE = ("boards", "traps")  # what a tried step may change on the board (passages: their flags)
+
+
+def _snapshot(st: State, p: Player) -> dict[str, Any]:
+    snap = {k: copy.copy(getattr(p, k)) for k in _TRIED}
+    snap |= {f"state.{k}": copy.copy(getattr(st, k)) for k in _TRIED_STATE}
+    snap["state.passages"] = [(pa, pa.discovered) for pa in st.passages]
+    return snap
+
+
+def _restore(st: State, p: Player, snap: dict[str, Any]) -> None:
+    for k in _TRIED:
+        setattr(p, k, copy.copy(snap[k]))
+    for k in _TRIED_STATE:
+        setattr(st, k, copy.copy(snap[f"state.{k}"]))
+    st.passages = [pa for pa, _ in snap["state.passages"]]
+    for pa, discovered in snap["state.passages"]:
+        pa.discovered = discovered
 
 
 def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Step]:
@@ -117,13 +179,11 @@ def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Ste
         try:
             do_step(ctx, p, b, step)
         except Illegal:
-            target = getattr(step, "to", None)
-            if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
-                p.pos = target
+            assume_arrival(p, step)
     out: list[Step] = []
     robot_seat = ROBOT_SEAT_BASE + seat
     for cand in candidates(st, p):
-        snap, bsnap = _snapshot(p), replace(b)
+        snap, bsnap = _snapshot(st, p), replace(b)
         robot = copy.deepcopy(st.players.get(robot_seat))
         try:
             do_step(ctx, p, b, cand)
@@ -131,7 +191,7 @@ def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Ste
         except Illegal:
             pass
         finally:
-            _restore(p, snap)
+            _restore(st, p, snap)
             b.__dict__.update(bsnap.__dict__)
             if robot is None:
                 st.players.pop(robot_seat, None)

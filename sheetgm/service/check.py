@@ -12,7 +12,7 @@ from sheetgm.service import deadlines as D
 from sheetgm.service import playersheet as P
 from sheetgm.service.game import PUBLIC, Game, player_key
 from sheetgm.service.journal import latest, read_director
-from sheetgm.service.sheetorders import judge, read_player
+from sheetgm.service.sheetorders import read_player, review
 from sheetgm.service.stages import stage_key
 
 
@@ -23,6 +23,7 @@ class PlayerCheck:
     state: str  # ok | problems | empty | unticked | unreadable
     problems: list[str] = field(default_factory=list)  # in the director's language
     stamp: str = ""
+    notes: list[str] = field(default_factory=list)  # steps that depend on the night: not problems (RUL-27)
 
 
 @dataclass
@@ -67,13 +68,15 @@ def check(game: Game, progress: Callable[[str], None] | None = None) -> CheckRep
         result = PlayerCheck(seat, p.alias, "empty", stamp=sheet.stamp)
         problems: list[str] = []
         if sheet.text:
-            _order, problems, _bad = judge(state, seat, sheet.text, lang)
-            result.problems = judge(state, seat, sheet.text, game.lang)[1] if lang != game.lang else problems
-            result.state = "problems" if problems else ("ok" if sheet.ticked else "unticked")
+            mine = review(state, seat, sheet.text, lang)
+            director = review(state, seat, sheet.text, game.lang) if lang != game.lang else mine
+            problems = mine.problems + mine.notes  # column E: the problems, then the notes
+            result.problems, result.notes = director.problems, director.notes
+            result.state = "problems" if mine.problems else ("ok" if sheet.ticked else "unticked")
         stamp = None
         if result.state == "ok" and not sheet.stamp:
             stamp = result.stamp = game.now().isoformat(timespec="seconds")
-        status = render(lang, f"sheet.status.{result.state}", n=len(problems),
+        status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
                         time=game.now().strftime("%m-%d %H:%M"))
         if deadline is not None and result.state != "ok" and D.must_submit(state, seat):
             status += "\n" + D.player_reminder(game, seat, deadline, result.state)

@@ -88,13 +88,14 @@ def public_ops(lang: str, editors: tuple[str, ...]) -> list[Op]:
     return ops
 
 
-def player_ops(lang: str, editors: tuple[str, ...]) -> list[Op]:
+def player_ops(lang: str, editors: tuple[str, ...], camp: str = "survivor") -> list[Op]:
+    """A player's workbook laid out; the order column's help shows examples of the player's camp."""
     orders, results, current = tab(lang, "orders"), tab(lang, "results"), tab(lang, "current")
     ops: list[Op] = []
     ops += header_ops(orders, headers(lang, "orders"), (110, 380, 60, 200, 420, 190, 220))
     ops += header_ops(results, headers(lang, "results"), (110, 700, 120))
     ops += [
-        SetNote(rng(orders, "B1"), render(lang, "sheet.note.order_text")),
+        SetNote(rng(orders, "B1"), render(lang, f"sheet.note.order_text_{camp}")),
         SetNote(rng(orders, "C1"), render(lang, "sheet.note.tick")),
         SetNote(rng(orders, "D1"), render(lang, "sheet.note.status")),
         SetNote(rng(orders, "F1"), render(lang, "sheet.note.stamp")),

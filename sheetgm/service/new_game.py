@@ -50,7 +50,8 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
     out = []
     for seat in game.seats:
         pl = game.seat_lang(seat)
-        ops = L.player_ops(pl, editors) + current_ops(state, seat, pl) + open_row_ops(state, seat, pl)
+        ops = L.player_ops(pl, editors, state.players[seat].camp) + current_ops(state, seat, pl) \
+            + open_row_ops(state, seat, pl)
         title = f"{cfg.name} · {game.alias(seat)}"
         out.append((player_key(seat), title, ops, [L.tab(pl, t) for t in L.PLAYER_TABS]))
     pub = L.public_ops(lang, editors) + public_ops(state, [], SETUP_KEY, lang)[1:]

@@ -28,6 +28,7 @@ def checked(lang: str, rep: CheckReport) -> str:
     for p in rep.players:
         lines.append(f"  {p.alias}: {render(lang, f'cli.state.{p.state}')}")
         lines += [f"    - {x}" for x in p.problems]
+        lines += [f"    · {x}" for x in p.notes]
     lines.append(render(lang, "cli.missing", aliases=", ".join(rep.missing) or "-"))
     lines += [f"! {w}" for w in rep.warnings]
     return "\n".join(lines)

@@ -9,14 +9,14 @@ written) rather than lose an order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sheetgm.backends.errors import BackendError, NetworkError, QuotaError
-from sheetgm.core.check import check_order
+from sheetgm.core.check import Problem, review_order
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.notation.orders import parse_order_all
+from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service import layout as L
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.stages import order_row, stage_key
@@ -77,14 +77,35 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
     return out
 
 
+@dataclass
+class Judged:
+    order: Order  # the order to use: nothing when the text could not be read
+    problems: list[str]  # every problem, in the language asked for
+    notes: list[str]  # steps that depend on what the night brings (not problems, RUL-27)
+    bad: bool  # the text could not be read (→ do nothing)
+
+
+def review(state: State, seat: int, text: str, lang: str) -> Judged:
+    """An order's text judged against what its player knows, in ``lang``; steps numbered as written."""
+    p = state.players.get(seat)
+    parsed = parse_order_numbered(text, camp=p.camp if p is not None else None)
+    checked = review_order(state, seat, parsed.order)
+
+    def as_written(x: Problem) -> str:
+        numbers = parsed.written_day if x.day else parsed.written
+        if x.step is None or not 0 < x.step <= len(numbers):
+            return x.message(lang)
+        return replace(x, step=numbers[x.step - 1], day=False).message(lang)
+
+    problems = [e.message(lang) for e in parsed.errors] + [as_written(x) for x in checked.problems]
+    notes = [as_written(n) for n in checked.notes]
+    return Judged(Order() if parsed.errors else parsed.order, problems, notes, bool(parsed.errors))
+
+
 def judge(state: State, seat: int, text: str, lang: str) -> tuple[Order, list[str], bool]:
     """The order to use, every problem in ``lang``, and whether the text could not be read (→ do nothing)."""
-    order, errors = parse_order_all(text)
-    problems = [e.message(lang) for e in errors]
-    problems += [p.message(lang) for p in check_order(state, seat, order)]
-    if errors:
-        return Order(), problems, True
-    return order, problems, False
+    j = review(state, seat, text, lang)
+    return j.order, j.problems, j.bad
 
 
 def priority(orders: dict[int, SheetOrder]) -> list[int]:
