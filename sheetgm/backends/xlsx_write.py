@@ -52,7 +52,7 @@ def write_book(book: Book) -> bytes:
     wb_rels = []
     for i, sheet in enumerate(book.sheets, 1):
         if sheet.written is None:
-            sheet.written = (sheet_xml(sheet), comments_xml(sheet) if sheet.notes else "", "")
+            sheet.written = (sheet_xml(sheet), comments_xml(sheet) if sheet.notes else "")
         parts.append((f"xl/worksheets/sheet{i}.xml", sheet.written[0]))
         overrides.append((f"/xl/worksheets/sheet{i}.xml", _CT_SHEET))
         wb_rels.append((f"rId{i}", X.RT_SHEET, f"worksheets/sheet{i}.xml"))
