@@ -261,7 +261,7 @@ def view(book: Book, sheet: Sheet) -> port.TabView:
     grown = _grown_rows(sheet)
     heights = {}
     for r, attrs in sheet.rows.items():
-        if "ht" in attrs:
+        if "ht" in attrs and attrs.get("customHeight") in ("1", "true"):  # LibreOffice notes every row's height
             ht = float(attrs["ht"])
             if round(ht / PT_PER_PX) != port.DEFAULT_HEIGHT and ht != grown.get(r):
                 heights[r + 1] = round(ht / PT_PER_PX)

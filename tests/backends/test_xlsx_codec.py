@@ -246,6 +246,7 @@ def test_a_libreoffice_like_file_reads_and_survives_a_write(tmp_path: Path) -> N
     tab = gw.view("player-1").tab("指令")
     assert tab.frozen_rows == 1 and tab.bold == {"A1"} and tab.backgrounds == {"B2": "#ffe599"}
     assert tab.borders == {"B2": {"left": "thin", "top": "medium"}} and tab.column_widths == {"A": 144, "B": 144}
+    assert tab.row_heights == {}  # LibreOffice's heights of every row are not heights anyone set
     gw.write("player-1", [SetValues("指令!C1", [["提交"]])])
     fresh = XlsxGateway(tmp_path)
     assert fresh.view("player-1") == gw.view("player-1")
