@@ -8,6 +8,8 @@ person sees it.
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 import zipfile
 from datetime import datetime
 from pathlib import Path
@@ -267,3 +269,25 @@ def test_a_file_another_process_saved_is_read_again(gw: XlsxGateway, tmp_path: P
     wb["命令"]["A2"] = "N3-survivor"
     wb.save(tmp_path / "player-1.xlsx")
     assert gw.read("player-1", ["命令!A2"]) == {"命令!A2": [["N3-survivor"]]}
+
+
+SOFFICE = next((p for p in (shutil.which("soffice"), "/usr/lib/libreoffice/program/soffice") if p and Path(p).exists()),
+               None)
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
+def test_a_workbook_libreoffice_opened_and_saved_reads_back_as_written(gw: XlsxGateway, tmp_path: Path) -> None:
+    """The real thing: LibreOffice opens our file and saves it in its own way; we read the same workbook.
+    Headless LibreOffice keeps no frozen rows (it has no window: openpyxl's files lose them too), and it
+    drops a column width equal to its own default; the rest must survive."""
+    out = tmp_path / "lo"
+    profile = f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}"
+    subprocess.run([str(SOFFICE), profile, "--headless", "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir",
+                    str(out), str(tmp_path / "player-1.xlsx")], check=True, capture_output=True, timeout=300)
+    theirs = XlsxGateway(out).view("player-1")
+    ours = gw.view("player-1")
+    assert theirs.title == ours.title and [t.name for t in theirs.tabs] == [t.name for t in ours.tabs]
+    for mine, lo in zip(ours.tabs, theirs.tabs, strict=True):
+        for part in ("values", "backgrounds", "bold", "borders", "notes", "validations", "row_heights"):
+            assert getattr(lo, part) == getattr(mine, part), (mine.name, part)
+    assert XlsxGateway(out).protections("player-1") == gw.protections("player-1")
