@@ -20,7 +20,10 @@ PLAYER_TABS = ("orders", "results", "current")
 # Columns of a player's Orders tab (0-based) and of the Journal.
 O_STAGE, O_TEXT, O_TICK, O_STATUS, O_PROBLEMS, O_STAMP, O_NEXT = range(7)
 J_KEY, J_STATUS, J_ORDERS_HASH, J_STATE_HASH, J_SEED, J_TIME, J_STATE, J_EVENTS, J_ORDERS = range(9)
-TICKS = ("✓", "✔", "☑", "x", "X", "y", "yes", "Y", "是", "1", "TRUE", "true", "√")
+# What counts as the submit tick in column C, compared case-insensitively (a Google checkbox reads TRUE).
+TICKS = frozenset({"✓", "✔", "✔️", "☑", "☑️", "✅", "√", "x", "y", "yes", "ok", "okay", "1", "true", "done",
+                   "submit", "submitted", "是", "是的", "好", "好的", "对", "确认", "确定", "提交", "已提交", "完成",
+                   "ok了"})
 CURRENT_MAP_TOP = 11  # row of the column letters of a player's map view
 PUBLIC_MAP_TOP = 1
 
