@@ -41,8 +41,10 @@ def read(book: Book, sheet: Sheet, rng: A1) -> list[list[str]]:
 
 
 def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
-    text = ILLEGAL.sub("", text)
     cell = sheet.cells.get((r, c))
+    if cell is not None and cell.value == text and cell.kind == "s" and cell.formula is None and "\n" not in text:
+        return  # already so (a map or a tab written again with mostly the same cells)
+    text = ILLEGAL.sub("", text)
     if cell is None:
         if not text:
             return
