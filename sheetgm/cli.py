@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from sheetgm.cli_common import GameOpt, JsonOpt, emit, fail, holder, lang_of, open_at, serve
+from sheetgm.cli_help import LocalizedGroup
 from sheetgm.core.errors import SheetgmError
 
-app = typer.Typer(help="sheetgm: a game master for the forum game 第五人格逃生.", no_args_is_help=True)
-case_app = typer.Typer(help="The rules case book (numbered cases, like the Diplomacy DATC).", no_args_is_help=True)
+app = typer.Typer(cls=LocalizedGroup, no_args_is_help=True)
+case_app = typer.Typer(cls=LocalizedGroup, no_args_is_help=True)
 app.add_typer(case_app, name="case")
 
 
 @case_app.command("run")
 def case_run(
-    paths: Annotated[list[Path], typer.Argument(help="Case files (.toml) or folders of them.")],
-    only: Annotated[list[str] | None, typer.Option("--case", "-c", help="Run only this case id (repeatable).")] = None,
+    paths: Annotated[list[Path], typer.Argument()],
+    only: Annotated[list[str] | None, typer.Option("--case", "-c")] = None,
 ) -> None:
     """Run case-book cases: one PASS/FAIL line per case, then a summary."""
     from sheetgm.casebook import run_paths
@@ -28,7 +30,7 @@ def case_run(
     try:
         results = run_paths([str(p) for p in paths], only or [])
     except SheetgmError as exc:
-        fail(exc.message("en"))
+        fail(exc.message(lang_of(Path("."))))
         return
     for r in results:
         typer.echo(r.line())
@@ -45,7 +47,11 @@ def case_run(
 
 @contextmanager
 def _progress(lang: str, key: str, total: int) -> Iterator[Callable[[str], None]]:
-    """A progress bar on stderr when it is a terminal; silent otherwise (scripts, tests)."""
+    """A progress bar on stderr when it is a terminal; silent otherwise (scripts, tests), and then rich is
+    not even imported (a scheduled run does not pay for it)."""
+    if not sys.stderr.isatty():
+        yield lambda _what: None
+        return
     from rich.console import Console
     from rich.progress import Progress
 
@@ -57,26 +63,29 @@ def _progress(lang: str, key: str, total: int) -> Iterator[Callable[[str], None]
         yield lambda _what: bar.advance(task)
 
 
+ClientSecretsOpt = Annotated[Path | None, typer.Option("--client-secrets")]
+
+
 @app.command("new")
 def new_cmd(
-    config: Annotated[Path | None, typer.Argument(help="The game.toml draft (default: the one in --game).")] = None,
+    config: Annotated[Path | None, typer.Argument()] = None,
     game: GameOpt = Path("."),
-    google: Annotated[bool, typer.Option("--google", help="Create Google spreadsheets with your OAuth login.")] = False,
-    client_secrets: Annotated[Path | None, typer.Option(help="OAuth Desktop client JSON (with --google).")] = None,
+    google: Annotated[bool, typer.Option("--google")] = False,
+    client_secrets: ClientSecretsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create a game: folder, config, seeded role deal and every workbook (shared one call at a time)."""
     from sheetgm.service import present
-    from sheetgm.service.config import find_config, load_config
+    from sheetgm.service.config import find_config, load_config, with_backend
+    from sheetgm.service.game import make_gateway
     from sheetgm.service.new_game import new_game
 
     lang = lang_of(config or game)
     try:
         cfg = load_config(config or find_config(game))
-        gateway = None
         if google:
-            cfg = cfg.model_copy(update={"backend": "google"})
-            gateway = _oauth_gateway(game, client_secrets)
+            cfg = with_backend(cfg, "google")
+        gateway = make_gateway(cfg, game, "director", client_secrets) if cfg.backend == "google" else None
         with _progress(cfg.lang, "cli.progress_new", len(cfg.roster) + 2) as step:
             made = new_game(game, cfg, gateway, progress=step)
         urls = {key: made.gateway.url(key) for key in made.keys()}
@@ -86,17 +95,20 @@ def new_cmd(
     emit(as_json, {"folder": str(game), "workbooks": urls}, present.created(made, urls))
 
 
-def _oauth_gateway(folder: Path, client_secrets: Path | None) -> Any:
-    from sheetgm.backends.auth import user_credentials
-    from sheetgm.backends.google import GoogleGateway
-    from sheetgm.backends.idmap import JsonIdMap
-    from sheetgm.service.errors import ServiceError
-    from sheetgm.service.game import IDS_FILE
+@app.command("share")
+def share_cmd(game: GameOpt = Path("."), client_secrets: ClientSecretsOpt = None, as_json: JsonOpt = False) -> None:
+    """Share every workbook as `new` does, again (idempotent): finishes a `new` whose sharing was cut off."""
+    from sheetgm.service import present
+    from sheetgm.service.game import open_game
+    from sheetgm.service.new_game import share_all
 
-    if client_secrets is None:
-        raise ServiceError("err.svc.no_client_secrets")
-    token = Path.home() / ".config" / "sheetgm" / "authorized_user.json"
-    return GoogleGateway(user_credentials(client_secrets, token), JsonIdMap(folder / IDS_FILE))
+    lang = lang_of(game)
+    try:
+        rep = share_all(open_game(game, login="director", client_secrets=client_secrets))
+    except SheetgmError as exc:
+        fail(exc.message(lang))
+        return
+    emit(as_json, rep.to_dict(), present.shared(lang, rep))
 
 
 @app.command("check")
@@ -119,10 +131,8 @@ def check_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
 @app.command("resolve")
 def resolve_cmd(
     game: GameOpt = Path("."),
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would be published; write nothing.")] = False,
-    stage: Annotated[str | None, typer.Option(
-        help="Resolve this stage now, even before its deadline: a key (N2-hunter), or a camp (survivor, hunter) "
-             "meaning the stage due if it is that camp's.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run")] = False,
+    stage: Annotated[str | None, typer.Option()] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve the stage that is due (survivors, then hunters) and publish it, safely and idempotently."""
@@ -162,11 +172,12 @@ def audit_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
 
 @app.command("demo")
 def demo_cmd(
-    players: Annotated[int, typer.Option(help="Number of players (2 hunters from 6 players up).")] = 10,
-    seed: Annotated[int, typer.Option(help="Seed of the deal, the dice and the bots.")] = 1,
-    folder: Annotated[Path | None, typer.Option("--dir", help="Game folder (default: a new ./sheetgm-demo).")] = None,
-    lang: Annotated[str, typer.Option(help="Language of the workbooks and messages: zh or en.")] = "zh",
-    max_nights: Annotated[int, typer.Option(help="Stop after this many nights.")] = 12,
+    players: Annotated[int, typer.Option()] = 10,
+    seed: Annotated[int, typer.Option()] = 1,
+    folder: Annotated[Path | None, typer.Option("--dir")] = None,
+    lang: Annotated[str, typer.Option()] = "zh",
+    max_nights: Annotated[int, typer.Option()] = 12,
+    save_each_write: Annotated[bool, typer.Option("--save-each-write")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a whole game with bots on local .xlsx workbooks and print the public log."""
@@ -174,11 +185,13 @@ def demo_cmd(
     from sheetgm.service.demo import demo, fresh_folder
 
     if lang not in ("zh", "en"):
-        fail(f"--lang must be zh or en, not {lang}")
+        from sheetgm.core.texts import render
+
+        fail(render(lang_of(Path(".")), "err.desk.bad_lang", lang=lang))
     target = folder if folder is not None else fresh_folder(Path("sheetgm-demo").resolve())
     try:
         with _progress(lang, "cli.progress_demo", 2 * max_nights) as step:
-            rep = demo(target, players, seed, lang, max_nights, progress=step)
+            rep = demo(target, players, seed, lang, max_nights, progress=step, save_each_write=save_each_write)
     except SheetgmError as exc:
         fail(exc.message(lang))
         return

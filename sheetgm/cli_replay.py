@@ -39,10 +39,8 @@ def verified(lang: str, rep: Any) -> str:
 
 
 def rollback_cmd(
-    stage: Annotated[str, typer.Argument(help="The first stage to undo, e.g. N2-survivor (N2 alone means "
-                                              "N2-survivor); every later stage is undone too.")],
-    reason: Annotated[str, typer.Option("--reason", "-r", help="Why (journaled; players see it in the "
-                                                               "corrections).")],
+    stage: Annotated[str, typer.Argument()],
+    reason: Annotated[str, typer.Option("--reason", "-r")],
     game: GameOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
@@ -62,8 +60,7 @@ def verify_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
 
 
 def unlock_cmd(
-    reason: Annotated[str, typer.Option("--reason", "-r", help="Why (recorded with who and when in the "
-                                                               "director workbook's Lock tab).")],
+    reason: Annotated[str, typer.Option("--reason", "-r")],
     game: GameOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:

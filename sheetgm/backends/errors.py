@@ -94,6 +94,26 @@ class FileError(UnusableWorkbookError):
     code = "err.backend.bad_file"
 
 
+class NotSharedError(AccessError):
+    """Drive answers 404 for a file the account cannot see: it exists, or did, but is not shared with
+    the account (params: key, id, account)."""
+
+    code = "err.backend.not_shared"
+
+
+class CreateDeniedError(AccessError):
+    """Google refused to create a file: a service account cannot (params: key, account)."""
+
+    code = "err.backend.create_denied"
+
+
+class ShareRejectedError(BackendError):
+    """Drive refused a sharing request for this address, e.g. no Google account behind it
+    (params: key, email, detail)."""
+
+    code = "err.backend.share_rejected"
+
+
 def name_workbook(err: BackendError, key: str) -> BackendError:
     """The same error, saying which workbook it is about when the layer that raised it did not know."""
     if err.params.get("key", "?") == "?":

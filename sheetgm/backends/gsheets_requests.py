@@ -11,7 +11,8 @@ from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range, parse_range
 from sheetgm.backends.errors import MissingTabError
 
-STYLE_TO_API = {"none": "NONE", "thin": "SOLID", "medium": "SOLID_MEDIUM", "thick": "SOLID_THICK"}
+STYLE_TO_API = {"none": "NONE", "thin": "SOLID", "medium": "SOLID_MEDIUM", "thick": "SOLID_THICK", "dashed": "DASHED",
+                "double": "DOUBLE"}
 API_TO_STYLE = {v: k for k, v in STYLE_TO_API.items()}
 SIDE_TO_API = {
     "top": "top", "bottom": "bottom", "left": "left", "right": "right",
@@ -22,7 +23,7 @@ Json = dict[str, Any]
 # (tab ids, grid sizes, protections). No ``ranges``: they would drop the tabs they do not touch.
 READ_FIELDS = (
     "sheets(properties(sheetId,title,gridProperties),"
-    "protectedRanges(protectedRangeId,range,description,editors),"
+    "protectedRanges(protectedRangeId,range,description,editors,warningOnly),"
     "data(startRow,startColumn,rowData(values(formattedValue))))"
 )
 
@@ -227,7 +228,8 @@ def protections(doc: Json) -> list[port.Protection]:
         for pr in sheet.get("protectedRanges", []):
             rng = a1_of(pr.get("range", {}), by_id)
             editors = tuple(sorted(pr.get("editors", {}).get("users", [])))
-            out.append(port.Protection(format_range(rng), editors, pr.get("description", "")))
+            out.append(port.Protection(format_range(rng), editors, pr.get("description", ""),
+                                       bool(pr.get("warningOnly", False))))
     return out
 
 

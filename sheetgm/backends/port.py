@@ -25,14 +25,15 @@ Semantics shared by all adapters:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
 from sheetgm.backends.errors import CellTooLongError, OpError
 
 BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
-BORDER_STYLES = ("none", "thin", "medium", "thick")
+BORDER_STYLES = ("none", "thin", "medium", "thick", "dashed", "double")  # dashed, double: the map's obstacles, boards
 ROLES = ("reader", "commenter", "writer")
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 100, 21  # Google's default column width and row height, in pixels
 GOOGLE_CELL_LIMIT = 50_000  # characters in one cell of a Google Sheet
@@ -188,12 +189,19 @@ class Protection:
     range: str  # canonical A1 (see a1.normalize); a bare tab name for a whole tab
     editors: tuple[str, ...]
     description: str
+    warning_only: bool = False  # Google's "show a warning": anyone who can edit the file may go on
 
 
 @dataclass(frozen=True)
 class Permission:
+    """Who may open a file. ``kind`` is Drive's permission type: "user" or "group" (``email`` is the
+    address), "domain" (``email`` is the domain: everyone in it), "anyone" (``email`` is empty:
+    whoever has the link, and with ``discoverable`` whoever searches for it)."""
+
     email: str
-    role: str  # owner, writer, commenter or reader
+    role: str  # owner, organizer, fileOrganizer, writer, commenter or reader
+    kind: str = "user"
+    discoverable: bool = False
 
 
 @dataclass(frozen=True)
@@ -274,12 +282,16 @@ def values_area(op: SetValues, rng: A1) -> A1:
     return A1(rng.tab, rng.start_row, rng.start_col, rng.start_row + height, rng.start_col + width)
 
 
-def check_ops(ops: Sequence[Op], cell_limit: int | None = None) -> None:
-    """Every op well-formed, and with ``cell_limit`` no value longer than a cell holds."""
+def check_ops(ops: Sequence[Op], cell_limit: int | None = None) -> list[list[A1]]:
+    """Every op well-formed, and with ``cell_limit`` no value longer than a cell holds; returns each
+    op's parsed ranges (``op_ranges``) for the caller to use."""
+    found = []
     for op in ops:
         ranges = op_ranges(op)
         if cell_limit is not None and isinstance(op, SetValues):
             check_lengths(ranges[0].tab, values_area(op, ranges[0]), op.rows, cell_limit)
+        found.append(ranges)
+    return found
 
 
 def check_lengths(tab: str, area: A1, rows: Sequence[Sequence[str]], limit: int) -> None:
@@ -308,6 +320,15 @@ class Gateway(ABC):
     #: The email this gateway acts as (a service account), to be listed among
     #: protection editors so that later runs can still write; None locally.
     account: str | None = None
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """A unit of work: an adapter may keep the writes made inside and save each workbook once when the
+        block ends (the xlsx adapter does; reads inside see the writes). If the block raises, its unsaved
+        writes are dropped. Outside a batch every ``write`` is saved before it returns, which is what the
+        safe resolve relies on: use a batch only where losing the whole block together is acceptable
+        (creating a game, the demo), never around the journal row and the publishing that follows it."""
+        yield
 
     @abstractmethod
     def exists(self, key: str) -> bool: ...

@@ -10,7 +10,7 @@ gate once they are powered), chosen from the night and its seat.
 
 Where it cheats: only the Werewolf's Bloodlust: the bot knows whether any
 survivor is Injured (the checker assumes he is, a player learns it from his
-own attacks). Boards, traps and discovered passages are public anyway.
+own attacks). Boards and traps are public anyway; it uses only the passages it knows.
 """
 
 from __future__ import annotations

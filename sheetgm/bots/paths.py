@@ -27,8 +27,7 @@ SCALE = 10  # field units per movement point
 def _passage_links(state: State, mover: Player) -> dict[Tile, list[Tile]]:
     links: dict[Tile, list[Tile]] = {}
     for p in state.passages:
-        usable = p.discovered if mover.is_survivor else (p.owner is None or p.discovered or p.owner == mover.seat)
-        if usable:
+        if p.known_to(mover):
             a, b = p.ends
             links.setdefault(a, []).append(b)
             links.setdefault(b, []).append(a)

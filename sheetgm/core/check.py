@@ -140,9 +140,10 @@ def review_order(state: State, seat: int, order: Order) -> Review:
 
 
 def assume_arrival(p: Player, step: Step) -> None:
-    """After a failed move the checker goes on from its target, to avoid a cascade of follow-up problems."""
+    """After a failed move the checker goes on from its target, to avoid a cascade of follow-up problems
+    (not when a trap holds her: she stays, RUL-31)."""
     target = getattr(step, "to", None)
-    if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
+    if isinstance(step, (Move, Cross, Vault, Force)) and target is not None and not p.flags.get("held"):
         p.pos = target
 
 
@@ -153,7 +154,7 @@ _TRIED_STATE = ("boards", "traps")  # what a tried step may change on the board 
 def _snapshot(st: State, p: Player) -> dict[str, Any]:
     snap = {k: copy.copy(getattr(p, k)) for k in _TRIED}
     snap |= {f"state.{k}": copy.copy(getattr(st, k)) for k in _TRIED_STATE}
-    snap["state.passages"] = [(pa, pa.discovered) for pa in st.passages]
+    snap["state.passages"] = [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages]
     return snap
 
 
@@ -162,9 +163,9 @@ def _restore(st: State, p: Player, snap: dict[str, Any]) -> None:
         setattr(p, k, copy.copy(snap[k]))
     for k in _TRIED_STATE:
         setattr(st, k, copy.copy(snap[f"state.{k}"]))
-    st.passages = [pa for pa, _ in snap["state.passages"]]
-    for pa, discovered in snap["state.passages"]:
-        pa.discovered = discovered
+    st.passages = [pa for pa, _, _ in snap["state.passages"]]
+    for pa, discovered, known_by in snap["state.passages"]:
+        pa.discovered, pa.known_by = discovered, list(known_by)
 
 
 def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Step]:

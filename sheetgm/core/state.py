@@ -29,6 +29,8 @@ SURVIVOR_STAGE = "survivor"
 HUNTER_STAGE = "hunter"
 OVER = "over"
 
+WON, LOST, DRAW = "won", "lost", "draw"  # a player's own result (RUL-35)
+
 MAX_HP = 5
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -41,6 +43,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "key_first_night": 3,  # R-END-2
     "keys_to_escape": 4,  # R-ACT-ESCAPE, R-END-4
     "odb_stages": 3,  # R-ODB-2
+    "hunters": 2,  # R-SETUP-1: hunters dealt when the roster leaves camps open
+    "scale_targets": False,  # RUL-26, a house rule: victory targets scaled to the number of survivors
 }
 
 
@@ -63,6 +67,7 @@ class Player:
     stunned: bool = False
     flags: dict[str, Any] = field(default_factory=dict)
     lang: str = "zh"
+    result: str | None = None  # won | lost | draw: an escaped survivor has won; the rest at the game's end
 
     @property
     def in_play(self) -> bool:
@@ -91,7 +96,30 @@ class Player:
 class Passage:
     ends: EdgeKey
     owner: int | None = None  # seat of the Master Assassin who laid it; None: map-defined
-    discovered: bool = False
+    discovered: bool = False  # found by a survivor (the director's view)
+    known_by: list[int] = field(default_factory=list)  # survivors who found it, and only they, may use it (RUL-36)
+
+    def known_to(self, p: Player) -> bool:
+        """Hunters know the map's passages and the Assassin her own (RUL-1); a survivor the ones she
+        found (the robot those its Mechanic found)."""
+        if p.is_hunter:
+            return self.owner is None or self.owner == p.seat
+        return int(p.flags.get("robot_of", p.seat)) in self.known_by
+
+    def learn(self, p: Player) -> None:
+        """A survivor discovers it (her robot, for its Mechanic)."""
+        self.discovered = True
+        seat = int(p.flags.get("robot_of", p.seat))
+        if seat not in self.known_by:
+            self.known_by.append(seat)
+
+
+def _known_by(raw: dict[str, Any], players: dict[int, Player]) -> list[int]:
+    """A state written before RUL-36 has no ``known_by``: a passage discovered then was public,
+    so every survivor knew it."""
+    if "known_by" in raw:
+        return [int(s) for s in raw["known_by"]]
+    return [s for s, p in sorted(players.items()) if p.is_survivor and not p.is_robot] if raw.get("discovered") else []
 
 
 @dataclass
@@ -206,7 +234,8 @@ class State:
             "lying": {tl(t): list(i) for t, i in sorted(self.lying.items()) if i},
             "keys_on": {tl(t): n for t, n in sorted(self.keys_on.items()) if n},
             "passages": [
-                {"ends": f"{tl(p.ends[0])}-{tl(p.ends[1])}", "owner": p.owner, "discovered": p.discovered}
+                {"ends": f"{tl(p.ends[0])}-{tl(p.ends[1])}", "owner": p.owner, "discovered": p.discovered,
+                 **({"known_by": list(p.known_by)} if p.known_by else {})}
                 for p in self.passages
             ],
             "progress": self.progress,
@@ -253,7 +282,8 @@ class State:
                 lying={tile(t): list(i) for t, i in data.get("lying", {}).items()},
                 keys_on={tile(t): int(n) for t, n in data.get("keys_on", {}).items()},
                 passages=[
-                    Passage(ends=edge(p["ends"]), owner=p.get("owner"), discovered=bool(p.get("discovered")))
+                    Passage(ends=edge(p["ends"]), owner=p.get("owner"), discovered=bool(p.get("discovered")),
+                            known_by=_known_by(p, players))
                     for p in data.get("passages", [])
                 ],
                 progress=int(data.get("progress", 0)),

@@ -38,6 +38,7 @@ from sheetgm.service import layout as L
 from sheetgm.service.errors import LockedError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import Entry, journal_range, lock_range, parse_entries, release_op
+from sheetgm.service.stamps import archive_range
 
 LOCK_TTL = timedelta(minutes=15)
 LOCK_FILE = ".sheetgm.lock"
@@ -112,6 +113,7 @@ def _held_here(fd: int) -> LockedError:
 class Held:
     token: str
     entries: list[Entry]  # the journal as read back with the token: the state the run goes on from
+    archive: list[list[str]]  # the Orders archive's rows (the tool's stamps, stamps.py), read back with it
 
 
 def _cells(cells: list[str]) -> list[str]:
@@ -130,8 +132,9 @@ def lock_is_free(game: Game, cells: list[str], holder: str | None = None) -> boo
 
 
 def take_lock(game: Game, cells: list[str], holder: str) -> Held:
-    """Write our token into the lock, then read it back with the journal: only one of two racing runs sees
-    its own token, and it goes on from the journal as it is now (the other may have just finished a stage)."""
+    """Write our token into the lock, then read it back with the journal and the Orders archive: only one of
+    two racing runs sees its own token, and it goes on from the journal and the stamps as they are now (the
+    other may have just finished a stage, a check may have just stamped an order)."""
     token, who, since = _cells(cells)[:3]
     if not lock_is_free(game, cells, holder):
         raise LockedError(holder=who or "?", since=since or "?")
@@ -139,7 +142,7 @@ def take_lock(game: Game, cells: list[str], holder: str) -> Held:
     lang = game.lang
     try:
         game.gateway.write(DIRECTOR, [SetValues(lock_range(lang), ((mine, holder, game.now().isoformat()),))])
-        got = game.gateway.read(DIRECTOR, [lock_range(lang), journal_range(lang)])
+        got = game.gateway.read(DIRECTOR, [lock_range(lang), journal_range(lang), archive_range(lang)])
     except BaseException:
         # The write may have landed (a lost reply) though we cannot confirm it: free the lock again,
         # if it is ours, or every run would be refused until it expires.
@@ -153,7 +156,7 @@ def take_lock(game: Game, cells: list[str], holder: str) -> Held:
     except BaseException:
         try_release(game, mine)
         raise
-    return Held(mine, entries)
+    return Held(mine, entries, got[archive_range(lang)])
 
 
 def try_release(game: Game, token: str) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from sheetgm.backends.port import Op, Protect, SetValidation, SetValues
-from sheetgm.core.board import Tile, parse_tile, tile_name
+from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
+from sheetgm.core import passages
+from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
 from sheetgm.core.observe import name
@@ -17,7 +18,8 @@ from sheetgm.notation.order_format import format_step
 from sheetgm.service import layout as L
 from sheetgm.service import mapdraw
 from sheetgm.service.limits import fit
-from sheetgm.service.stages import log_row, order_row, stage_key
+from sheetgm.service.rows import free_row
+from sheetgm.service.stages import log_row, order_row, parse_key, stage_index, stage_key
 
 MAX_CHOICES = 60
 
@@ -42,9 +44,12 @@ def edited_rows(rows: list[list[str]]) -> list[int]:
     return bad
 
 
-def status_op(lang: str, night: int, status: str, problems: Iterable[str], stamp: str | None = None) -> Op:
-    r = order_row(night)
-    cells: tuple[str, ...] = (status, fit("\n".join(problems), lang, "svc.cut_report", stage=f"N{night}"))
+def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: str | None = None,
+              stage: str = "") -> Op:
+    """The tool's cells D (status), E (problems; cut with a note if too long for a cell, naming ``stage``)
+    and, given a stamp, F of the Orders row ``row``."""
+    r = row
+    cells: tuple[str, ...] = (status, fit("\n".join(problems), lang, "svc.cut_report", stage=stage))
     end = "E"
     if stamp is not None:
         cells += (stamp,)
@@ -52,20 +57,26 @@ def status_op(lang: str, night: int, status: str, problems: Iterable[str], stamp
     return SetValues(L.rng(L.tab(lang, "orders"), f"D{r}:{end}{r}"), (cells,))
 
 
-def freeze_op(lang: str, night: int, editors: tuple[str, ...]) -> Op:
-    r = order_row(night)
+def freeze_op(lang: str, night: int, editors: tuple[str, ...], row: int | None = None) -> Op:
+    r = row or order_row(night)
     return Protect(L.rng(L.tab(lang, "orders"), f"A{r}:G{r}"), editors, f"sheetgm:frozen:N{night}")
 
 
-def open_row_ops(state: State, seat: int, lang: str) -> list[Op]:
-    """The row of the stage now due for this player: its key and a dropdown of legal first steps."""
+def open_row_ops(state: State, seat: int, lang: str, tab: list[list[str]] | None = None,
+                 label: bool = True) -> list[Op]:
+    """The row of the stage now due for this player: its label and a dropdown of legal first steps.
+
+    The label goes where ``rows.free_row`` says in the Orders tab ``tab`` as last read, else in the
+    night's usual row; ``label=False`` (a row already labelled) writes the dropdown only.
+    """
     p = state.players[seat]
     if state.over() or not p.in_play or state.stage != p.camp:
         return []
-    r = order_row(state.night)
+    key = stage_key(state.night, state.stage)
+    r = free_row(tab, key, state.night) if tab is not None else order_row(state.night)
     orders = L.tab(lang, "orders")
     choices = tuple(dict.fromkeys(format_step(s, lang) for s in legal_steps(state, seat)))[:MAX_CHOICES]
-    ops: list[Op] = [SetValues(L.rng(orders, f"A{r}"), ((stage_key(state.night, state.stage),),))]
+    ops: list[Op] = [SetValues(L.rng(orders, f"A{r}"), ((key,),))] if label else []
     if choices:
         ops.append(SetValidation(L.rng(orders, f"G{r}"), choices, strict=False,
                                  help=render(lang, "sheet.note.next_step")))
@@ -80,8 +91,20 @@ def _noise(events: Iterable[Event], seat: int) -> list[Tile]:
     return tiles
 
 
+INFO_ROWS = 11  # the player's numbers beside the map: 10 rows, then the skills
+LEGEND_ROW = INFO_ROWS + 2
+INFO_PX = (110, 380)
+
+
+def info_range(board: Board) -> str:
+    """Where a player's numbers sit in the Current tab: right of the map and its legend's swatch column."""
+    side = mapdraw.side_col(board)
+    return f"{L.col(side + 1)}1:{L.col(side + 2)}{INFO_ROWS}"
+
+
 def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = (), formats: bool = True) -> list[Op]:
-    """The Current tab: the player's own numbers and their map view (``formats``: redraw colours and borders)."""
+    """The Current tab: the player's map view (tile B3 in cell B3), their numbers beside it, then the legend
+    (``formats``: redraw colours and borders)."""
     p = state.players[seat]
     tab = L.tab(lang, "current")
     evs = list(events)
@@ -105,15 +128,51 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
         (render(lang, "sheet.cur.statuses"), sep.join(statuses) or render(lang, "word.none")),
         (render(lang, "sheet.cur.items"), sep.join(name(lang, "item", i) for i in p.items) or none),
         (render(lang, "sheet.cur.keys"), str(p.keys)),
-        (render(lang, "sheet.cur.noise"), sep.join(tile_name(t) for t in noise) if p.is_hunter else "-"),
+        (render(lang, "sheet.cur.noise"), (sep.join(tile_name(t) for t in noise) or none) if p.is_hunter else "-"),
+        (render(lang, "sheet.cur.skills"), _skills(p, lang)),
     ]
-    marks: dict[Tile, str] = {t: render(lang, "sheet.map.noise") for t in noise}
-    marks[p.pos] = (marks.get(p.pos, "") + render(lang, "sheet.map.you")).strip()
-    ops: list[Op] = [SetValues(L.rng(tab, "A1:B10"), tuple(rows)),
-                     SetValues(L.rng(tab, "D1:E1"), ((render(lang, "sheet.cur.skills"), _skills(p, lang)),))]
-    ops += mapdraw.draw(tab, state.board, L.CURRENT_MAP_TOP, lang, marks, state.boards, known_passages(state, seat),
-                        formats)
+    ops: list[Op] = [SetValues(L.rng(tab, info_range(state.board)), tuple(rows))]
+    ops += view_ops(state, seat, lang, tab, 1, noise, formats)
+    side = mapdraw.side_col(state.board)
+    keys = mapdraw.HUNTER_LEGEND if p.is_hunter else mapdraw.PLAYER_LEGEND
+    ops += mapdraw.legend(tab, LEGEND_ROW, side, lang, keys, formats)
+    if formats:
+        ops += [ResizeColumns(L.rng(tab, f"{L.col(side + 1 + i)}:{L.col(side + 1 + i)}"), px)
+                for i, px in enumerate(INFO_PX)]
+        ops.append(SetBold(L.rng(tab, f"{L.col(side + 1)}1:{L.col(side + 1)}{INFO_ROWS}")))
     return ops
+
+
+def view_ops(state: State, seat: int, lang: str, tab: str, top: int, noise: Iterable[Tile] = (),
+             formats: bool = True) -> list[Op]:
+    """One player's map view drawn from sheet row ``top``: the board, boards, traps, the passages they know,
+    their noise markers (a hunter) and where they are."""
+    p = state.players[seat]
+    marks: dict[Tile, str] = {t: render(lang, "sheet.map.trap") for t in state.traps}
+    for t in noise:
+        marks[t] = marks.get(t, "") + render(lang, "sheet.map.noise")
+    if p.in_play:
+        marks[p.pos] = marks.get(p.pos, "") + render(lang, "sheet.map.you")
+    return mapdraw.draw(tab, state.board, top, lang, marks, state.boards, known_passages(state, seat), formats)
+
+
+def history_ops(state: State, seat: int, lang: str, key: str, events: Iterable[Event], editors: tuple[str, ...]
+                ) -> list[Op]:
+    """The stage's map view kept in the player's Map history tab, one block a stage at rows fixed by the stage
+    (a title row, the map, its letters row, a blank row), so a repeated publish writes the same cells. Maps in
+    cells rather than pictures: the same on Google and in an .xlsx, and the port writes cells only. The tab is
+    added if the workbook predates it."""
+    tab = L.tab(lang, "maps")
+    h = state.board.height
+    top = (stage_index(key) - 1) * (h + 3) + 1
+    night, stage = parse_key(key)
+    words = render(lang, "sheet.cur.stage_value", night=night, stage=name(lang, "word", stage))
+    p = state.players[seat]
+    noise = _noise(events, seat) if p.is_hunter else []
+    title = render(lang, "sheet.maps.title", stage_words=words, key=key)
+    ops: list[Op] = [AddTab(tab), Protect(tab, editors, "sheetgm:maps"), SetValues(L.rng(tab, f"A{top}"), ((title,),)),
+                     SetBold(L.rng(tab, f"A{top}"))]
+    return ops + view_ops(state, seat, lang, tab, top + 1, noise)
 
 
 def _skills(p: Player, lang: str) -> str:
@@ -131,5 +190,5 @@ def _skills(p: Player, lang: str) -> str:
 
 
 def known_passages(state: State, seat: int | None = None) -> list[Tile]:
-    """Passage ends everyone knows (map-defined or discovered), plus the seat's own."""
-    return [t for pa in state.passages if pa.owner is None or pa.discovered or pa.owner == seat for t in pa.ends]
+    """Passage ends the seat knows (None: everyone: the map's own), R-MAP-7, RUL-36."""
+    return [t for pa in passages.known_passages(state, seat) for t in pa.ends]

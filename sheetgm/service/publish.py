@@ -26,19 +26,24 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.publicsheet import director_ops, public_ops
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
-from sheetgm.service.stages import journal_row, key_of_index, log_row, parse_key
+from sheetgm.service.stagemap import write_stage_map
+from sheetgm.service.stages import journal_row, key_of_index, log_row, order_row, parse_key
 
 
 def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> tuple[str, list[str]]:
     lang = game.seat_lang(seat)
     problems = [str(x) for x in info.get("problems", [])]  # type: ignore[attr-defined]
+    if info.get("verdict") == "late":
+        return render(lang, "sheet.status.late_used_nothing", time=when), problems
     if info.get("bad"):
         return render(lang, "sheet.status.unreadable_used_nothing", time=when), problems
     if not info.get("text"):
         return render(lang, "sheet.status.none_used", time=when), problems
     used = str(info.get("used", ""))
     key = "sheet.status.resolved" if info.get("ticked") else "sheet.status.resolved_unticked"
-    return render(lang, key, time=when, used=used), problems
+    if info.get("verdict") == "fallback":
+        key = "sheet.status.resolved_fallback"
+    return render(lang, key, time=when, used=used, stamp=str(info.get("stamp", ""))), problems
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -69,9 +74,14 @@ def owed(entries: list[Entry], seat: int) -> list[Entry]:
 
 
 def owed_ops(game: Game, seat: int, entries: list[Entry], skip: str = "") -> list[Op]:
+    """The owed stages' reports and their blocks of the Map history tab (which keeps every stage)."""
     lang = game.seat_lang(seat)
-    return [P.results_op(lang, e.key, report_text(game, e, entries, seat, lang))
-            for e in owed(entries, seat) if e.key != skip]
+    ops: list[Op] = []
+    for e in owed(entries, seat):
+        if e.key != skip:
+            ops.append(P.results_op(lang, e.key, report_text(game, e, entries, seat, lang)))
+            ops += P.history_ops(e.state(game.board), seat, lang, e.key, e.events(), game.editors())
+    return ops
 
 
 def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet: SheetOrder | None,
@@ -79,12 +89,15 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     lang = game.seat_lang(seat)
     state, events = entry.state(game.board), entry.events()
     night, _stage = parse_key(entry.key)
-    ops: list[Op] = [P.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang))]
+    ops: list[Op] = list(sheet.repairs) if sheet is not None else []  # the tool's own cells (rows.py)
+    ops.append(P.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang)))
     ops += owed_ops(game, seat, entries, skip=entry.key)
     info = entry.orders().get(seat)
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time[:16].replace("T", " "))
-        ops += [P.status_op(lang, night, status, problems), P.freeze_op(lang, night, game.editors())]
+        row = int(str(info.get("row") or order_row(night)))  # the row its label was found in at resolve
+        ops += [P.status_op(lang, row, status, problems, stage=entry.key),
+                P.freeze_op(lang, night, game.editors(), row)]
     if sheet is not None:
         by_key = {e.key: e for e in entries if e.status != SUPERSEDED}
         missing = _missing_rows(sheet.results, entries, entry)
@@ -98,7 +111,8 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
             warnings.append(render(game.lang, why, alias=game.alias(seat), seat=seat,
                                    cell=f"{L.tab(lang, 'results')}!B{row}"))
     ops += P.current_ops(state, seat, lang, events, formats)
-    ops += P.open_row_ops(state, seat, lang)
+    ops += P.history_ops(state, seat, lang, entry.key, events, game.editors())
+    ops += P.open_row_ops(state, seat, lang, sheet.tab if sheet is not None and sheet.tab else None)
     return ops
 
 
@@ -170,7 +184,7 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     ]
     game.gateway.write(DIRECTOR, final)
     step(DIRECTOR)
-    return warnings
+    return warnings + write_stage_map(game, entry)
 
 
 def deliver(game: Game, entries: list[Entry]) -> tuple[list[str], list[str]]:

@@ -1,17 +1,23 @@
 """Reading order rows from the players' workbooks and judging them.
 
-One read per player workbook. Problems are collected per player and never
-stop the others: a missing workbook or a malformed row reads as "no order"
-with a message naming the player, the tab and the cell. A network or quota
-failure is different: it passes, so it stops the whole run (nothing is
-written) rather than lose an order.
+One read per player workbook: its whole Orders tab (and the Results tab at
+resolve). The stage label in column A is the key of a row, not the row
+number: a player who inserts or deletes rows still has their order read,
+from the row labelled with the due stage (``rows.py`` finds it, names what
+is wrong in the tab and repairs the tool's own cells). Problems are
+collected per player and never stop the others: a missing workbook reads as
+"no order" with a message naming the player. A network or quota failure is
+different: it passes, so it stops the whole run (nothing is written) rather
+than lose an order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from sheetgm.backends.errors import BackendError, NetworkError, QuotaError
+from sheetgm.backends.port import Op
 from sheetgm.core.check import Problem, review_order
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
@@ -20,6 +26,7 @@ from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service import layout as L
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.limits import order_too_long
+from sheetgm.service.rows import Located, locate
 from sheetgm.service.stages import order_row, stage_key
 
 # Failures that pass: the run stops and is run again, instead of reading the player's order as "nothing".
@@ -32,14 +39,22 @@ class SheetOrder:
     row: int
     text: str = ""
     ticked: bool = False
-    stamp: str = ""
+    stamp: str = ""  # what the player's sheet shows in column F (a display: the truth is in stamps.py)
     results: list[list[str]] = field(default_factory=list)
     trouble: str = ""  # for the director, in the director's language: why the row could not be used
+    tab: list[list[str]] = field(default_factory=list)  # the Orders tab from row 2
+    notes: list[str] = field(default_factory=list)  # what is wrong in the tab, in the player's language
+    director_notes: list[str] = field(default_factory=list)  # the same, in the director's language
+    repairs: list[Op] = field(default_factory=list)  # the tool's own cells to write back
 
 
-def orders_range(lang: str, night: int) -> str:
-    r = order_row(night)
-    return L.rng(L.tab(lang, "orders"), f"A{r}:G{r}")
+def is_tick(text: str) -> bool:
+    """A submit tick: ✓, ✅, ok, y, yes, 是, 好, TRUE (a checkbox) ... in either language, any case."""
+    return text.strip().casefold() in L.TICKS
+
+
+def orders_range(lang: str) -> str:
+    return L.rng(L.tab(lang, "orders"), "A2:G")
 
 
 def results_range(lang: str) -> str:
@@ -47,12 +62,15 @@ def results_range(lang: str) -> str:
 
 
 def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool = True,
-                with_results: bool = False) -> SheetOrder:
-    """One read of a player's workbook: the order row of ``stage`` (their camp's) and/or the Results tab."""
+                with_results: bool = False, archived: Mapping[str, str] | None = None) -> SheetOrder:
+    """One read of a player's workbook: the row of ``stage`` (found by its label) and/or the Results tab.
+
+    ``archived`` maps the seat's earlier stages to the order text used then (from the journal), so a row
+    of a past night edited after it was resolved is named (a stale row), never read as tonight's order.
+    """
     lang = game.seat_lang(seat)
-    row = order_row(night)
-    out = SheetOrder(seat, row)
-    ranges = ([orders_range(lang, night)] if with_orders else []) + ([results_range(lang)] if with_results else [])
+    out = SheetOrder(seat, order_row(night))
+    ranges = ([orders_range(lang)] if with_orders else []) + ([results_range(lang)] if with_results else [])
     try:
         got = game.gateway.read(player_key(seat), ranges)
     except TRANSIENT:
@@ -64,16 +82,13 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
     out.results = got[ranges[-1]] if with_results else []
     if not with_orders:
         return out
-    cells = (got[ranges[0]] or [[]])[0]
-    cells = list(cells) + [""] * (7 - len(cells))
-    key = stage_key(night, stage)
-    where = f"{L.tab(lang, 'orders')}!A{row}"
-    if cells[L.O_STAGE].strip() and cells[L.O_STAGE].strip() != key:
-        out.trouble = render(game.lang, "svc.bad_row", alias=game.alias(seat), cell=where,
-                             found=cells[L.O_STAGE], want=key)
-        return out
+    out.tab = [list(r) + [""] * (7 - len(r)) for r in got[ranges[0]]]
+    found: Located = locate(out.tab, stage_key(night, stage), night, lang, game.lang, dict(archived or {}),
+                            game.alias(seat))
+    out.row, out.notes, out.director_notes, out.repairs = found.row, found.notes, found.director_notes, found.repairs
+    cells = found.cells
     out.text = cells[L.O_TEXT].strip()
-    out.ticked = cells[L.O_TICK].strip() in L.TICKS
+    out.ticked = is_tick(cells[L.O_TICK])
     out.stamp = cells[L.O_STAMP].strip()
     return out
 
@@ -112,7 +127,7 @@ def judge(state: State, seat: int, text: str, lang: str) -> tuple[Order, list[st
     return j.order, j.problems, j.bad
 
 
-def priority(orders: dict[int, SheetOrder]) -> list[int]:
+def priority(stamps: Mapping[int, str]) -> list[int]:
     """R-PHASE-3: seats by the time their order was first seen complete; unstamped ones follow by seat."""
-    stamped = sorted((o.stamp, s) for s, o in orders.items() if o.stamp)
+    stamped = sorted((stamp, s) for s, stamp in stamps.items() if stamp)
     return [s for _, s in stamped]

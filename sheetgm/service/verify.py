@@ -47,7 +47,7 @@ from sheetgm.service.journal import (
     journal_range,
     scan_entries,
 )
-from sheetgm.service.sheetorders import SheetOrder, judge, priority
+from sheetgm.service.sheetorders import judge, priority
 from sheetgm.service.stages import SETUP_KEY, key_of_index, stage_index
 
 OK = "ok"
@@ -236,7 +236,7 @@ def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str
     if digest({s: a.get("text", "") for s, a in journal.items()}) != entry.orders_hash:
         check.problems.append(_problem(game, "orders_hash", hash=entry.orders_hash))
     orders: dict[int, Order] = {}
-    sheets: dict[int, SheetOrder] = {}
+    stamps: dict[int, str] = {}
     for seat, info in sorted(journal.items()):
         text = str(info.get("text", ""))
         archived = archive.get((entry.key, seat))
@@ -250,5 +250,5 @@ def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str
             text = archived.strip()
         if text:
             orders[seat] = judge(base, seat, text, game.seat_lang(seat) if known else game.lang)[0]
-        sheets[seat] = SheetOrder(seat, 0, text, stamp=str(info.get("stamp", "")))
-    return resolve_stage(base, orders, game.cfg.seed, priority(sheets))
+        stamps[seat] = str(info.get("stamp", ""))
+    return resolve_stage(base, orders, game.cfg.seed, priority(stamps))

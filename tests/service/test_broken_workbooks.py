@@ -17,21 +17,20 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from cli_games import CliGame, cli_game
+from cli_games import SERVICE_ACCOUNT, CliGame, cli_game
 from svc_helpers import write_order
 
-from sheetgm.backends import fake_sheets as fs
 from sheetgm.backends.errors import AccessError, FileError, MissingTabError, MissingWorkbookError
 from sheetgm.backends.port import SetValues
-from sheetgm.service.game import DIRECTOR, PUBLIC, WORKBOOK_DIR, player_key
+from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
 from sheetgm.service.journal import PUBLISHED, read_director
 from sheetgm.service.playersheet import text_hash
 
-RESULTS, ORDERS = "结果", "指令"
+RESULTS, ORDERS, MAPS = "结果", "指令", "地图记录"
 
 
 def _xlsx(game: CliGame) -> Path:
-    return game.folder / WORKBOOK_DIR / "player-2.xlsx"
+    return game.file(player_key(2))  # named by the alias (02-S2.xlsx)
 
 
 def _truncate(game: CliGame) -> Callable[[], None]:
@@ -73,25 +72,22 @@ def _google_gone(game: CliGame) -> Callable[[], None]:
     return lambda: game.fake.books.__setitem__(sid, book)  # type: ignore[union-attr]
 
 
-def _google_denied(game: CliGame, monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+def _google_denied(game: CliGame) -> Callable[[], None]:
+    """Someone took the service account off the player's file: Sheets answers 403."""
     assert game.fake is not None
-    fake, sid = game.fake, game.sid(player_key(2))
-    real = fake._book
-
-    def book(asked: str):  # type: ignore[no-untyped-def]
-        if asked == sid:
-            raise fs.ApiFault(403, "The caller does not have permission")
-        return real(asked)
-
-    monkeypatch.setattr(fake, "_book", book)
-    return lambda: monkeypatch.setattr(fake, "_book", real)
+    grants = game.fake.drive.grants[game.sid(player_key(2))]
+    kept = list(grants)
+    grants[:] = [g for g in grants if g.email != SERVICE_ACCOUNT]
+    assert len(grants) < len(kept)
+    return lambda: grants.__setitem__(slice(None), kept)
 
 
 BREAKS = {
     "xlsx": ["truncated", "garbage", "renamed_orders_tab", "deleted_results_tab"],
     "google": ["renamed_results_tab", "deleted_404", "denied_403"],
 }
-WHY = {"truncated": (FileError, "player-2.xlsx"), "garbage": (FileError, "player-2.xlsx"),
+WHY: dict[str, tuple[type[Exception], str | None]] = {
+       "truncated": (FileError, None), "garbage": (FileError, None),  # None: the file's name
        "renamed_orders_tab": (MissingTabError, "没有「指令」标签"),
        "deleted_results_tab": (MissingTabError, "没有「结果」标签"),
        "renamed_results_tab": (MissingTabError, "没有「结果」标签"),
@@ -99,7 +95,7 @@ WHY = {"truncated": (FileError, "player-2.xlsx"), "garbage": (FileError, "player
        "denied_403": (AccessError, "无权访问工作簿“player-2”")}
 
 
-def _break(game: CliGame, how: str, monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+def _break(game: CliGame, how: str) -> Callable[[], None]:
     if how == "truncated":
         return _truncate(game)
     if how == "garbage":
@@ -110,7 +106,7 @@ def _break(game: CliGame, how: str, monkeypatch: pytest.MonkeyPatch) -> Callable
         return _google_tab(game)
     if how == "deleted_404":
         return _google_gone(game)
-    return _google_denied(game, monkeypatch)
+    return _google_denied(game)
 
 
 def _results(game: CliGame, seat: int) -> list[list[str]]:
@@ -118,15 +114,23 @@ def _results(game: CliGame, seat: int) -> list[list[str]]:
     return game.open().gateway.read(player_key(seat), [rng])[rng]
 
 
+def _history_title(game: CliGame, seat: int) -> str:
+    """The title of the first stage's block in the player's Map history tab (row 1)."""
+    rng = f"'{MAPS}'!A1"
+    got = game.open().gateway.read(player_key(seat), [rng])[rng]
+    return got[0][0] if got and got[0] else ""
+
+
 @pytest.mark.parametrize(("backend", "how"), [(b, h) for b, hs in BREAKS.items() for h in hs])
 def test_a_broken_player_workbook_is_named_and_gets_its_report_once_repaired(
-        backend: str, how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with cli_game(backend, tmp_path, monkeypatch) as game:
+        backend: str, how: str, tmp_path: Path) -> None:
+    with cli_game(backend, tmp_path) as game:
         g = game.open()
         for seat in (1, 2, 3):
             write_order(g, seat, "破解")
-        repair = _break(game, how, monkeypatch)
         kind, words = WHY[how]
+        words = words or _xlsx(game).name
+        repair = _break(game, how)
 
         done = game.run("resolve")
         assert done.exit_code == 0, done.output
@@ -145,7 +149,7 @@ def test_a_broken_player_workbook_is_named_and_gets_its_report_once_repaired(
         director_log = g.gateway.read(DIRECTOR, ["'日志'!C3"])["'日志'!C3"][0][0]  # N1-survivor's row
         assert "S2" in director_log and words in director_log
         with pytest.raises(kind):
-            g.gateway.read(player_key(2), [f"'{RESULTS}'!A2:C", f"'{ORDERS}'!A2:G2"])
+            game.open_as_runs().gateway.read(player_key(2), [f"'{RESULTS}'!A2:C", f"'{ORDERS}'!A2:G2"])
 
         status = game.run("status")
         assert status.exit_code == 0 and any("S2" in line and "N1-survivor" in line and words in line
@@ -156,6 +160,7 @@ def test_a_broken_player_workbook_is_named_and_gets_its_report_once_repaired(
         assert "欠下的结果已补写" in again.stdout and "S2" in again.stdout
         rows = _results(game, 2)
         assert rows[0][0] == "N1-survivor" and rows[0][1] and rows[0][2] == text_hash(rows[0][1])
+        assert "N1-survivor" in _history_title(game, 2)  # the Map history keeps the owed stage too
         entries, lock = read_director(game.open())
         assert not entries[-1].undelivered and not (lock and lock[0])
         assert "S2" not in "\n".join(game.run("status").stdout.splitlines()[1:3])
@@ -164,9 +169,8 @@ def test_a_broken_player_workbook_is_named_and_gets_its_report_once_repaired(
         assert game.run("verify").exit_code == 0
 
 
-def test_a_report_owed_to_a_repaired_workbook_is_written_with_the_next_stage(tmp_path: Path,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    with cli_game("google", tmp_path, monkeypatch) as game:
+def test_a_report_owed_to_a_repaired_workbook_is_written_with_the_next_stage(tmp_path: Path) -> None:
+    with cli_game("google", tmp_path) as game:
         g = game.open()
         write_order(g, 2, "破解")
         repair = _google_tab(game)
@@ -175,6 +179,7 @@ def test_a_report_owed_to_a_repaired_workbook_is_written_with_the_next_stage(tmp
         done = game.run("resolve")  # N1-hunter publishes to everyone: S2 gets N1-survivor too
         assert done.exit_code == 0 and "结果!B2" in done.stdout, done.output
         assert [r[0] for r in _results(game, 2)[:2]] == ["N1-survivor", "N1-hunter"]
+        assert "N1-survivor" in _history_title(game, 2)
         assert not any(e.undelivered for e in read_director(game.open())[0])
 
 
@@ -200,6 +205,25 @@ def test_every_damaged_file_reads_as_a_file_error(tmp_path: Path) -> None:
         except MissingTabError:
             pass
     assert len(kinds) >= 3, kinds  # several failure kinds, each one a FileError
+
+
+@pytest.mark.parametrize(("offset", "value", "kind"), [(6, 99, "NotImplementedError"), (8, 1, "RuntimeError")])
+def test_a_zip_marked_for_a_newer_version_or_encrypted_is_a_file_error(offset: int, value: int, kind: str,
+                                                                       tmp_path: Path) -> None:
+    """Flags in the zip's central directory make zipfile raise what no reader of parts would: still a FileError."""
+    from sheetgm.backends.xlsx import XlsxGateway
+
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "t", ["A"])
+    data = bytearray((tmp_path / "p.xlsx").read_bytes())
+    at = data.find(b"PK\x01\x02")
+    while at >= 0:  # every entry of the central directory: version needed to extract (6), flags (8)
+        data[at + offset] = value
+        at = data.find(b"PK\x01\x02", at + 1)
+    (tmp_path / "p.xlsx").write_bytes(bytes(data))
+    with pytest.raises(FileError) as err:
+        XlsxGateway(tmp_path).read("p", ["A!A1"])
+    assert err.value.params["detail"].startswith(kind) and "p.xlsx" in err.value.message("en")
 
 
 def test_google_unable_to_parse_range_names_the_renamed_tab() -> None:

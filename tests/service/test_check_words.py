@@ -25,7 +25,7 @@ from sheetgm.service.resolve import resolve
 
 
 def test_an_order_that_depends_on_a_search_is_complete(gw, tmp_path: Path, clock) -> None:
-    game = make_game(tmp_path, gw, clock)
+    game = make_game(tmp_path, gw, clock, schedule=None)  # no deadline: every check stamps
     here = tile_name(state_of(game).players[1].pos)
     write_order(game, 1, f"搜索；使用 啤酒瓶 {here}")
     write_order(game, 2, f"使用 啤酒瓶 {here}")  # no search first: a problem

@@ -50,8 +50,9 @@ def test_every_command_has_help() -> None:
 
 
 def test_new_creates_the_workbooks(game: Path) -> None:
+    # named by seat and alias, the director's and the public one by the game (issue 10)
     assert sorted(p.name for p in (game / "workbooks").glob("*.xlsx")) == [
-        "director.xlsx", "player-1.xlsx", "player-2.xlsx", "player-3.xlsx", "public.xlsx"]
+        "01-Ann.xlsx", "02-Bo.xlsx", "03-Hu.xlsx", "cli-director.xlsx", "cli-public.xlsx"]
     again = run("new", "--game", str(game))
     assert again.exit_code == 1
     assert "already exists" in again.stderr
@@ -61,7 +62,9 @@ def test_check_resolve_status_audit(game: Path) -> None:
     result = run("check", "--game", str(game), "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["missing"] == ["Ann", "Bo"]
-    dry = run("resolve", "--game", str(game), "--dry-run", "--json")
+    unset = run("resolve", "--game", str(game), "--dry-run", "--json")  # no deadline: never by the schedule
+    assert unset.exit_code == 0 and json.loads(unset.stdout)["action"] == "no-deadline"
+    dry = run("resolve", "--game", str(game), "--dry-run", "--stage", "survivor", "--json")
     assert dry.exit_code == 0 and json.loads(dry.stdout)["action"] == "dry-run"
     done = run("resolve", "--game", str(game), "--stage", "N1-survivor")
     assert done.exit_code == 0
@@ -88,7 +91,8 @@ def test_bad_config_names_the_field(tmp_path: Path) -> None:
     (tmp_path / "game.toml").write_text(DRAFT.replace('camp = "hunter"', 'camp = "wolf"'), "utf-8")
     result = run("new", "--game", str(tmp_path))
     assert result.exit_code == 1
-    assert "roster.2.camp" in result.stderr
+    assert "roster.3.camp (player 3, Hu: camp)" in result.stderr  # counted from 1, as a director counts
+    assert result.stderr.startswith("The game config")
 
 
 def test_demo_plays_and_says_where_the_workbooks_are(tmp_path: Path) -> None:
@@ -96,8 +100,38 @@ def test_demo_plays_and_says_where_the_workbooks_are(tmp_path: Path) -> None:
                  "--dir", str(tmp_path / "d"))
     assert result.exit_code == 0, result.output
     assert "Demo over: 4 stages" in result.stdout
-    assert str(tmp_path / "d" / "workbooks" / "player-1.xlsx") in result.stdout
+    assert str(tmp_path / "d" / "workbooks" / "01-S1.xlsx") in result.stdout
     again = run("demo", "--dir", str(tmp_path / "d"), "--lang", "en", "--players", "4")
     assert again.exit_code == 1 and "already exists" in again.stderr
     bad = run("demo", "--players", "1", "--lang", "en", "--dir", str(tmp_path / "e"))
     assert bad.exit_code == 1 and "at least 2 players" in bad.stderr
+
+
+def test_status_shows_each_players_result_when_the_game_is_over(tmp_path: Path) -> None:
+    """RUL-35: the result of each player is kept in the state and shown by `sheetgm status`."""
+    played = run("demo", "--players", "4", "--seed", "2", "--max-nights", "30", "--lang", "en",
+                 "--dir", str(tmp_path / "d"))
+    assert played.exit_code == 0, played.output
+    assert "Each player's result: " in played.stdout
+    st = run("status", "--game", str(tmp_path / "d"), "--json")
+    players = json.loads(st.stdout)["players"]
+    assert {p["result"] for p in players} <= {"won", "lost", "draw"} and all(p["result"] for p in players)
+    text = run("status", "--game", str(tmp_path / "d")).stdout
+    assert all(f"result: {p['result']}" in line for p in players
+               for line in text.splitlines() if line.strip().startswith(f"{p['seat']} {p['alias']} "))
+    assert text.count("result: ") == len(players)
+
+
+def test_a_roster_without_camps_gets_them_with_the_role_cards(tmp_path: Path) -> None:
+    """R-SETUP-2, RUL-34: camps left out of the roster are dealt with the roles (options.hunters of them)."""
+    draft = DRAFT.replace('camp = "survivor"\n', "").replace('camp = "hunter"\n', "")
+    draft = draft.replace("crack_target = 6\n", "crack_target = 6\nhunters = 1\n")
+    (tmp_path / "game.toml").write_text(draft, "utf-8")
+    made = run("new", "--game", str(tmp_path), "--json")
+    assert made.exit_code == 0, made.output
+    players = json.loads(run("status", "--game", str(tmp_path), "--json").stdout)["players"]
+    assert sorted(p["camp"] for p in players) == ["hunter", "survivor", "survivor"]
+    (tmp_path / "again").mkdir()
+    (tmp_path / "again" / "game.toml").write_text(draft.replace("hunters = 1", "hunters = 3"), "utf-8")
+    refused = run("new", "--game", str(tmp_path / "again"))
+    assert refused.exit_code == 1 and "roster" in refused.stderr

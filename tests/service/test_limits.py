@@ -38,9 +38,8 @@ def _noise(n: int, seed: int = 1) -> str:
 
 
 @pytest.mark.parametrize("backend", ["xlsx", "google"])
-def test_an_order_too_long_is_refused_naming_the_player_and_the_cell(backend: str, tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    with cli_game(backend, tmp_path, monkeypatch) as cli:
+def test_an_order_too_long_is_refused_naming_the_player_and_the_cell(backend: str, tmp_path: Path) -> None:
+    with cli_game(backend, tmp_path) as cli:
         game = cli.open()
         start = state_of(game)
         write_order(game, 1, "搜索；" * 700)  # 2,100 characters

@@ -105,9 +105,8 @@ EDITS: dict[str, tuple[Callable[[Game], str], str, set[str]]] = {
 
 
 @pytest.mark.parametrize("backend", ["xlsx", "google"])
-def test_every_hand_edit_of_the_journal_is_named_by_its_stage(backend: str, tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    with cli_game(backend, tmp_path, monkeypatch) as cli:
+def test_every_hand_edit_of_the_journal_is_named_by_its_stage(backend: str, tmp_path: Path) -> None:
+    with cli_game(backend, tmp_path) as cli:
         game = cli.open()
         _play(game)
         assert cli.run("verify").exit_code == 0
@@ -141,8 +140,8 @@ def _restore(game: Game, rows: list[list[str]]) -> None:
     game.gateway.write(DIRECTOR, [SetValues(L.rng(L.tab(game.lang, "journal"), f"A2:{end}{len(rows) + 1}"), full)])
 
 
-def test_a_deleted_stage_row_is_named_by_the_stage_after_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with cli_game("xlsx", tmp_path, monkeypatch) as cli:
+def test_a_deleted_stage_row_is_named_by_the_stage_after_it(tmp_path: Path) -> None:
+    with cli_game("xlsx", tmp_path) as cli:
         game = cli.open()
         _play(game)
         r = journal_row("N1-hunter")
@@ -153,9 +152,9 @@ def test_a_deleted_stage_row_is_named_by_the_stage_after_it(tmp_path: Path, monk
         assert "N1-hunter" in missing[0]["problems"][-1]["message"]
 
 
-def test_a_corrupted_journal_cell_is_named_never_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_corrupted_journal_cell_is_named_never_a_traceback(tmp_path: Path) -> None:
     """Other commands than verify stop with one line naming the stage and the row."""
-    with cli_game("xlsx", tmp_path, monkeypatch) as cli:
+    with cli_game("xlsx", tmp_path) as cli:
         game = cli.open()
         write_order(game, 1, "搜索")
         resolve(game)
