@@ -101,26 +101,40 @@ class Board:
         return 0 <= t[0] < self.width and 0 <= t[1] < self.height
 
     def tiles(self) -> list[Tile]:
-        return [(c, r) for r in range(self.height) for c in range(self.width)]
+        return list(self.tile_list)
 
     def neighbours(self, t: Tile) -> list[Tile]:
-        out = []
-        for d in ("N", "E", "S", "W"):
-            n = (t[0] + DIRECTIONS[d][0], t[1] + DIRECTIONS[d][1])
-            if self.in_bounds(n):
-                out.append(n)
-        return out
+        """In-bounds 4-neighbours in N, E, S, W order."""
+        return list(self.neighbour_map.get(t, ()))
 
     def edge(self, a: Tile, b: Tile) -> Edge:
         """The static kind of the edge between adjacent a and b (border = wall)."""
-        if not (self.in_bounds(a) and self.in_bounds(b) and adjacent(a, b)):
-            return Edge.WALL
-        k = edge_key(a, b)
-        if k in self.walls:
-            return Edge.WALL
-        if k in self.obstacles:
-            return Edge.OBSTACLE
-        return Edge.OPEN
+        return self.edge_kinds.get((a, b), Edge.WALL)
+
+    # -- precomputed once per board (the engine and the bots ask these thousands of times a game) ----
+    @cached_property
+    def tile_list(self) -> tuple[Tile, ...]:
+        """Every tile, row by row."""
+        return tuple((c, r) for r in range(self.height) for c in range(self.width))
+
+    @cached_property
+    def neighbour_map(self) -> dict[Tile, tuple[Tile, ...]]:
+        """Tile → its in-bounds 4-neighbours in N, E, S, W order."""
+        out: dict[Tile, tuple[Tile, ...]] = {}
+        for t in self.tile_list:
+            near = ((t[0] + DIRECTIONS[d][0], t[1] + DIRECTIONS[d][1]) for d in ("N", "E", "S", "W"))
+            out[t] = tuple(n for n in near if self.in_bounds(n))
+        return out
+
+    @cached_property
+    def edge_kinds(self) -> dict[tuple[Tile, Tile], Edge]:
+        """(a, b) → the static kind of the edge, for both orders of every pair of adjacent in-bounds tiles."""
+        out: dict[tuple[Tile, Tile], Edge] = {}
+        for a, near in self.neighbour_map.items():
+            for b in near:
+                k = edge_key(a, b)
+                out[(a, b)] = Edge.WALL if k in self.walls else Edge.OBSTACLE if k in self.obstacles else Edge.OPEN
+        return out
 
     @cached_property
     def flat_region(self) -> dict[Tile, int]:

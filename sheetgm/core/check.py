@@ -9,7 +9,6 @@ optimistic: it never rejects an order that could turn out legal.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -96,13 +95,59 @@ def check_order(state: State, seat: int, order: Order) -> list[Problem]:
     return problems
 
 
-def _snapshot(p: Player) -> dict[str, Any]:
-    return {k: copy.copy(getattr(p, k)) for k in ("pos", "items", "keys", "uses", "flags", "stealth", "fear")}
+class Draft:
+    """One player's order being written: its steps played in dry mode on one private copy of the state.
+
+    ``play`` adds a step as the checker would (an illegal move still lands, so
+    that the next steps are judged from there); ``legal`` tests one step
+    without keeping it; ``legal_steps`` tests every candidate. The bots write
+    a whole order on one Draft instead of copying the state for every step."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state, self.ctx, self.p = _dry(state, state.players[seat])
+        self.budget = budget_for(self.ctx, self.p)
+        self.steps: list[Step] = []
+        self._robot_seat = ROBOT_SEAT_BASE + seat
+
+    def play(self, step: Step) -> bool:
+        """Add a step; False when it is illegal here (it is kept all the same, as in ``legal_steps(after=...)``)."""
+        self.steps.append(step)
+        try:
+            do_step(self.ctx, self.p, self.budget, step)
+            return True
+        except Illegal:
+            target = getattr(step, "to", None)
+            if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
+                self.p.pos = target
+            return False
+
+    def legal(self, step: Step) -> bool:
+        """Whether the step may come next; nothing of it is kept."""
+        players = self.state.players
+        p, robot = self.p, players.get(self._robot_seat)
+        saved, saved_robot, budget = p.copy(), robot.copy() if robot is not None else None, replace(self.budget)
+        try:
+            do_step(self.ctx, p, self.budget, step)
+            return True
+        except Illegal:
+            return False
+        finally:
+            _undo(p, saved)
+            self.budget.__dict__.update(budget.__dict__)
+            now = players.get(self._robot_seat)
+            if robot is None:
+                if now is not None:
+                    del players[self._robot_seat]
+            else:
+                _undo(robot, saved_robot)  # type: ignore[arg-type]
+
+    def legal_steps(self) -> list[Step]:
+        return [c for c in candidates(self.state, self.p) if self.legal(c)]
 
 
-def _restore(p: Player, snap: dict[str, Any]) -> None:
-    for k, v in snap.items():
-        setattr(p, k, copy.copy(v))
+def _undo(p: Player, saved: Player) -> None:
+    p.pos = saved.pos  # through Player.__setattr__: the state's index follows
+    p.__dict__.update(saved.__dict__)
 
 
 def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Step]:
@@ -111,33 +156,10 @@ def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Ste
     p0 = state.players.get(seat)
     if p0 is None or not p0.in_play or state.over():
         return []
-    st, ctx, p = _dry(state, p0)
-    b = budget_for(ctx, p)
+    draft = Draft(state, seat)
     for step in after:
-        try:
-            do_step(ctx, p, b, step)
-        except Illegal:
-            target = getattr(step, "to", None)
-            if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
-                p.pos = target
-    out: list[Step] = []
-    robot_seat = ROBOT_SEAT_BASE + seat
-    for cand in candidates(st, p):
-        snap, bsnap = _snapshot(p), replace(b)
-        robot = copy.deepcopy(st.players.get(robot_seat))
-        try:
-            do_step(ctx, p, b, cand)
-            out.append(cand)
-        except Illegal:
-            pass
-        finally:
-            _restore(p, snap)
-            b.__dict__.update(bsnap.__dict__)
-            if robot is None:
-                st.players.pop(robot_seat, None)
-            else:
-                st.players[robot_seat] = robot
-    return out
+        draft.play(step)
+    return draft.legal_steps()
 
 
 def _near(st: State, tile: Tile, reach: int) -> list[Tile]:
@@ -225,6 +247,7 @@ def _sprint_paths(st: State, p: Player) -> list[Step]:
 
 
 def budget_of(state: State, seat: int) -> Budget:
-    """The MP/AP the player would start their action with now."""
-    st, ctx, p = _dry(state, state.players[seat])
+    """The MP/AP the player would start their action with now (``budget_for`` only reads: no copy)."""
+    p = state.players[seat]
+    ctx = Ctx(state, random.Random(0), HUNTER_STAGE if p.is_hunter else SURVIVOR_STAGE, dry=True)
     return budget_for(ctx, p)

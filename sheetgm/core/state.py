@@ -2,6 +2,12 @@
 
 A ``State`` is a plain mutable dataclass so that a stage can be resolved on
 a private copy (``state.copy()``); the resolvers never mutate their input.
+The copy is written field by field (a deepcopy cost 97% of a bot game): every
+list, dict and set is new, the frozen ``Board`` is shared, and a field this
+module does not know (added later) falls back to ``copy.deepcopy``.
+``State.at`` answers from an index of who stands where, kept up to date by
+``Player.__setattr__`` on ``pos``, so that a night grows linearly with the
+number of players.
 It round-trips through JSON (``to_dict`` / ``from_dict``) for the journal,
 and ``digest()`` gives the hash that ``verify`` compares stage by stage.
 """
@@ -11,7 +17,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
@@ -63,6 +69,26 @@ class Player:
     stunned: bool = False
     flags: dict[str, Any] = field(default_factory=dict)
     lang: str = "zh"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "pos":
+            where = self.__dict__.get("_where")
+            if where is not None:
+                where.move(self, self.__dict__.get("pos"), value)
+        object.__setattr__(self, name, value)
+
+    def copy(self) -> Player:
+        """A true copy: new ``items``, ``uses`` and ``flags`` (see ``_PLAYER_DEEP`` for other fields)."""
+        d = dict(self.__dict__)
+        d.pop("_where", None)
+        d["items"] = list(self.items)
+        d["uses"] = dict(self.uses)
+        d["flags"] = _copy_values(self.flags)
+        for name in _PLAYER_DEEP:
+            d[name] = copy.deepcopy(d[name])
+        dup = object.__new__(Player)
+        object.__setattr__(dup, "__dict__", d)
+        return dup
 
     @property
     def in_play(self) -> bool:
@@ -133,14 +159,34 @@ class State:
 
     # -- queries -----------------------------------------------------------
     def copy(self) -> State:
-        board = self.board
-        self.board = None  # type: ignore[assignment]
-        try:
-            dup = copy.deepcopy(self)
-        finally:
-            self.board = board
-        dup.board = board
+        """A true copy for everything a resolution mutates; the frozen board is shared."""
+        d = {k: v for k, v in self.__dict__.items() if k != "_where"}
+        d["players"] = {seat: p.copy() for seat, p in self.players.items()}
+        d["boards"] = set(self.boards)
+        d["traps"] = dict(self.traps)
+        d["chests"] = dict(self.chests)
+        d["lying"] = {t: list(items) for t, items in self.lying.items()}
+        d["keys_on"] = dict(self.keys_on)
+        d["passages"] = [_copy_record(p) for p in self.passages]
+        d["cracked_tonight"] = dict(self.cracked_tonight)
+        d["noise"] = list(self.noise)
+        d["cards"] = [_copy_record(c) for c in self.cards]
+        d["eliminated"] = list(self.eliminated)
+        d["escaped"] = list(self.escaped)
+        d["spent"] = list(self.spent)
+        d["options"] = _copy_values(self.options)
+        for name in _STATE_DEEP:
+            d[name] = copy.deepcopy(d[name])
+        dup = object.__new__(State)
+        dup.__dict__.update(d)
         return dup
+
+    def _located(self) -> _Where:
+        where = self.__dict__.get("_where")
+        if where is None or where.players is not self.players or where.size != len(self.players):
+            where = _Where(self.players)
+            self.__dict__["_where"] = where
+        return where
 
     def seats(self) -> list[int]:
         return sorted(self.players)
@@ -148,18 +194,18 @@ class State:
     def survivors(self, in_play: bool = True, robots: bool = False) -> list[Player]:
         return [
             p
-            for _, p in sorted(self.players.items())
+            for p in self._located().order
             if p.is_survivor and (p.in_play or not in_play) and (robots or not p.is_robot)
         ]
 
     def hunters(self, in_play: bool = True) -> list[Player]:
-        return [p for _, p in sorted(self.players.items()) if p.is_hunter and (p.in_play or not in_play)]
+        return [p for p in self._located().order if p.is_hunter and (p.in_play or not in_play)]
 
     def at(self, tile: Tile, camp: str | None = None) -> list[Player]:
         return [
             p
-            for _, p in sorted(self.players.items())
-            if p.in_play and p.pos == tile and (camp is None or p.camp == camp)
+            for p in self._located().tiles.get(tile, ())
+            if p.in_play and (camp is None or p.camp == camp)
         ]
 
     def by_alias(self, alias: str) -> Player | None:
@@ -281,3 +327,79 @@ class State:
 
     def digest(self) -> str:
         return hashlib.sha256(self.to_json().encode("utf-8")).hexdigest()[:16]
+
+
+class _Where:
+    """Who stands where (tile -> players by seat) and the players by seat, for one ``players`` dict.
+
+    Built when first asked; ``Player.__setattr__`` files a player anew when
+    its ``pos`` changes. A players dict that gained or lost a seat, or was
+    replaced, is indexed again (replacing a Player object at a seat in place
+    is not seen: give the state a new dict instead). Never copied: a deepcopy
+    or an unpickled state builds its own."""
+
+    __slots__ = ("order", "players", "size", "tiles")
+
+    def __init__(self, players: dict[int, Player] | None = None) -> None:
+        self.players = players
+        self.size = -1
+        self.order: list[Player] = []
+        self.tiles: dict[Tile, list[Player]] = {}
+        if players is None:
+            return
+        self.size = len(players)
+        self.order = [players[seat] for seat in sorted(players)]
+        for p in self.order:
+            p.__dict__["_where"] = self
+            self.tiles.setdefault(p.pos, []).append(p)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Where:
+        return _Where()
+
+    def __reduce__(self) -> tuple[type[_Where], tuple[()]]:
+        return (_Where, ())
+
+    def move(self, p: Player, old: Tile | None, new: Tile) -> None:
+        here = self.tiles.get(old) if old is not None else None
+        for i, q in enumerate(here or ()):
+            if q is p:
+                del here[i]  # type: ignore[index]
+                break
+        else:
+            self.players = None  # out of step: index again when next asked
+            return
+        there = self.tiles.setdefault(new, [])
+        i = len(there)
+        while i > 0 and there[i - 1].seat > p.seat:
+            i -= 1
+        there.insert(i, p)
+
+
+_ATOMIC = (int, str, bool, float, type(None))
+
+
+def _frozen(v: Any) -> bool:
+    return type(v) in _ATOMIC or (type(v) is tuple and all(_frozen(x) for x in v))
+
+
+def _copy_values(d: dict[Any, Any]) -> dict[Any, Any]:
+    """A new dict whose mutable values are deep-copied (options and flags hold scalars in practice)."""
+    return {k: v if _frozen(v) else copy.deepcopy(v) for k, v in d.items()}
+
+
+def _copy_record(obj: Any) -> Any:
+    """A new Passage or Card: scalar fields shared, anything else deep-copied."""
+    dup = object.__new__(type(obj))
+    dup.__dict__.update(_copy_values(obj.__dict__))
+    return dup
+
+
+# Fields that copy() above does not copy by hand: mutable ones are deep-copied, so a field added
+# later is a true copy without anyone remembering to come here.
+_PLAYER_SCALARS = {"seat", "alias", "camp", "role", "pos", "hp", "downed", "fear", "stealth", "keys", "status",
+                   "escaping", "stunned", "lang", "items", "uses", "flags"}
+_PLAYER_DEEP = tuple(f.name for f in fields(Player) if f.name not in _PLAYER_SCALARS)
+_STATE_KNOWN = {"board", "players", "night", "stage", "boards", "traps", "chests", "lying", "keys_on", "passages",
+                "progress", "cracked_tonight", "gates_powered", "odb_left", "odb_reveal", "noise", "jammed", "cards",
+                "winner", "end_reason", "eliminated", "escaped", "spent", "options"}
+_STATE_DEEP = tuple(f.name for f in fields(State) if f.name not in _STATE_KNOWN)
