@@ -127,7 +127,7 @@ def test_hunter_walks_to_the_nearest_noise_and_attacks_there() -> None:
         p.pos = T("J1")  # out of his senses
     st.noise = [T("C10")]
     order = bot_order(st, 9, random.Random(0))
-    assert order.steps == (Move(T("B10")), Move(T("C10")), Attack())
+    assert order.steps[:3] == (Move(T("B10")), Move(T("C10")), Attack())  # then what is left: listen, a board
 
 
 def test_hunter_view_is_his_briefing() -> None:

@@ -1,12 +1,22 @@
-"""The hunter bot: go where survivors were sensed or heard, and attack there.
+"""The hunter bot: go where survivors were sensed or heard, attack there, and spend what is left on
+sensing, boards and the role's skills.
 
-Every step comes from ``legal_steps`` for the order written so far. The bot
-acts on its briefing (R-SENSE-5), which ``hunter_view`` rebuilds from the
-state with the briefing's own rules: noise markers (limited by a Jammer),
-Downed survivors within 3, survivors sensed one tile around, the Clown's
-resonance, the Werewolf's sense, and the Open-Door reveal. It does not
-remember earlier nights; with nothing to follow it patrols a generator (or a
-gate once they are powered), chosen from the night and its seat.
+The order is written on one dry ``Draft`` of the state (every step is kept
+only if the checker accepts it). The bot acts on its briefing (R-SENSE-5),
+which ``hunter_view`` rebuilds from the state with the briefing's own rules:
+noise markers (limited by a Jammer), Downed survivors within 3, survivors
+sensed one tile around, the Clown's resonance, the Werewolf's sense, and the
+Open-Door reveal; then on what its camp learned the night before (``Intel``:
+sensing, discoveries, attacks, the Assassin's deduction and trace). With
+nothing to follow it patrols a generator (or a gate once they are powered),
+chosen from the night and its seat.
+
+Skills: the Bane's chain reaches a survivor up to 2 tiles away in a line and
+his traps guard generators and gates; the Ripper's mist blade strikes the
+next tile from Stealth and his appearance jumps to a noise; the Clown dashes
+when walking is too slow; the Ember's fury buys an action point; the
+Assassin traces and deduces when he knows nothing; leftover action points
+listen (for tomorrow) or block.
 
 Where it cheats: only the Werewolf's Bloodlust: the bot knows whether any
 survivor is Injured (the checker assumes he is, a player learns it from his
@@ -18,14 +28,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from sheetgm.bots.intel import Intel
 from sheetgm.bots.paths import cost, cost_field, points
-from sheetgm.core.board import Tile, distance
+from sheetgm.core.board import DIRECTIONS, Edge, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
-from sheetgm.core.check import budget_of, legal_steps
+from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.hunting import around
 from sheetgm.core.state import Player, State
-from sheetgm.core.steps import Attack, Block, Cross, Force, Move, Order, Skill, Step, Vault
+from sheetgm.core.steps import Attack, Block, Cross, Force, Listen, Move, Order, Skill, Step, Vault
 
 MAX_STEPS = 12
 BLOCK_CHANCE = 0.25
@@ -74,7 +85,8 @@ def _patrol(state: State, h: Player) -> Tile:
     return pool[pick.randrange(len(pool))]
 
 
-def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Random) -> tuple[Tile, bool]:
+def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Random,
+                memory: list[Tile] | None = None) -> tuple[Tile, bool]:
     """The tile to go to and whether a survivor is likely there (worth an attack)."""
     fld = cost_field(state, h, [h.pos])
     known = [t for t in view.seen if points(fld, t) <= reach]
@@ -85,84 +97,176 @@ def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Ran
         return min(view.seen, key=lambda t: (cost(fld, t), t)), True
     if view.noise:
         return min(view.noise, key=lambda t: (cost(fld, t), rng.random())), True
+    if memory:
+        return min(memory, key=lambda t: (cost(fld, t), t)), False
     return _patrol(state, h), False
 
 
 def _landing(step: Step) -> Tile | None:
     if isinstance(step, (Move, Cross, Vault, Force)):
         return step.to
+    if isinstance(step, Skill) and step.skill == "appear":
+        return step.tiles[0]
     return None
 
 
-def _mp(state: State, pos: Tile, step: Step) -> int:
-    if isinstance(step, Cross):
-        return 2
-    assert isinstance(step, Move)
-    return 0 if state.board.same_flat_region(pos, step.to) else 1
+def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:
+    """Where the Clown's dash in direction d stops, and how many tiles it passes."""
+    dx, dy = DIRECTIONS[d]
+    cur, n = frm, 0
+    while True:
+        nxt = (cur[0] + dx, cur[1] + dy)
+        if state.board.edge(cur, nxt) is not Edge.OPEN or (min(cur, nxt), max(cur, nxt)) in state.boards:
+            return cur, n
+        cur, n = nxt, n + 1
 
 
-def hunter_order(state: State, seat: int, rng: random.Random) -> Order:
-    h = state.players[seat]
-    budget = budget_of(state, seat)
-    mp, ap = budget.mp, budget.ap
-    if h.role == "werewolf" and not any(s.injured for s in state.survivors()):
-        mp -= 1  # the checker grants Bloodlust optimistically; he knows whether his prey bleeds
-    target, likely = pick_target(state, h, hunter_view(state, h), mp + ap - 1, rng)
-    fld = cost_field(state, h, [target])
-    steps: list[Step] = []
-    pos = h.pos
-    attacked = False
-    for _ in range(MAX_STEPS):
-        legal = legal_steps(state, seat, after=steps)
-        if not legal:
-            break
-        if pos == target and likely and not attacked and Attack() in legal:
-            steps.append(Attack())
-            attacked, ap = True, ap - 1
-            continue
-        here = cost(fld, pos)
-        options: list[tuple[int, int, Step]] = []
-        for step in legal:
-            landing = _landing(step)
-            if landing is None or cost(fld, landing) >= here:
+def _line(state: State, frm: Tile, d: str) -> list[Tile]:
+    """The first 2 tiles of a chain in direction d (none if a high wall or the border cuts it)."""
+    dx, dy = DIRECTIONS[d]
+    out, cur = [], frm
+    for _ in range(2):
+        nxt = (cur[0] + dx, cur[1] + dy)
+        if state.board.edge(cur, nxt) is Edge.WALL:
+            return []
+        out.append(nxt)
+        cur = nxt
+    return out
+
+
+class HunterBot:
+    """Writes one hunter's order for the hunter stage."""
+
+    def __init__(self, state: State, seat: int, rng: random.Random, intel: Intel | None,
+                 shared: State | None) -> None:
+        self.state, self.rng = state, rng
+        self.h = state.players[seat]
+        self.draft = Draft(state, seat, shared)
+        # The checker grants Bloodlust optimistically; he knows whether his prey bleeds.
+        self.spare_mp = -1 if self.h.role == "werewolf" and not any(s.injured for s in state.survivors()) else 0
+        self.view = hunter_view(state, self.h)
+        memory = intel.recent(state.night) if intel is not None else []
+        b = self.draft.budget
+        self.target, self.likely = pick_target(state, self.h, self.view, b.mp + self.spare_mp + b.ap - 1, rng, memory)
+        self.fld = cost_field(state, self.h, [self.target])
+        self.attacked = False
+
+    @property
+    def pos(self) -> Tile:
+        return self.draft.p.pos
+
+    @property
+    def mp(self) -> int:
+        return self.draft.budget.mp + self.spare_mp
+
+    @property
+    def ap(self) -> int:
+        return self.draft.budget.ap
+
+    def write(self) -> Order:
+        for _ in range(MAX_STEPS):
+            if not self.attacked and self.ap >= 1 and self.attack():
                 continue
-            uses_ap = isinstance(step, (Force, Vault))
-            if uses_ap and (ap < 2 or not likely or attacked):
-                continue  # keep the last action point for the attack
-            if not uses_ap and _mp(state, pos, step) > mp:
+            if self.movement():
                 continue
-            options.append((cost(fld, landing), 1 if uses_ap else 0, step))
-        if options:
-            best = min((o[0], o[1]) for o in options)
-            picks = [o[2] for o in options if (o[0], o[1]) == best]
-            step = picks[rng.randrange(len(picks))]
+            if not self.leftover():
+                break
+        self.draft.release()
+        return Order(tuple(self.draft.steps))
+
+    # -- the attack -------------------------------------------------------------------------
+    def attack(self) -> bool:
+        h, here, d = self.draft.p, self.pos, self.draft
+        tries: list[Step] = []
+        seen = self.view.seen
+        if h.role == "ripper" and h.stealth and self.likely and distance(here, self.target) == 1:
+            tries.append(Attack(at=self.target))  # the mist blade
+        if h.role == "bane":
+            for direction in "NESW":
+                line = _line(self.state, here, direction)
+                if any(t in seen for t in line) and (here == self.target or self.target in line):
+                    tries.append(Attack(direction=direction))
+        if here == self.target and self.likely:
+            tries.append(Attack())
+        for step in tries:
+            if d.add(step):
+                self.attacked = True
+                return True
+        return False
+
+    # -- the chase --------------------------------------------------------------------------
+    def movement_steps(self) -> list[Step]:
+        board, here, h = self.state.board, self.pos, self.draft.p
+        out: list[Step] = []
+        for n in board.neighbour_map[here]:
+            kind = board.edge(here, n)
+            if kind is Edge.OPEN:
+                out += [Move(n), Force(n)]
+            elif kind is Edge.OBSTACLE:
+                out += [Cross(n), Vault(n)]
+        passage = self.state.passage_at(here)
+        if passage is not None:
+            out.append(Move(passage.ends[1] if passage.ends[0] == here else passage.ends[0]))
+        if h.role == "ripper" and h.stealth:
+            out += [Skill("appear", (t,)) for t in self.view.noise if 0 < distance(t, here) <= 2]
+        return out
+
+    def movement(self) -> bool:
+        here = cost(self.fld, self.pos)
+        if here == 0:
+            return False
+        options: list[tuple[int, int, float, Step]] = []
+        for step in self.movement_steps():
             landing = _landing(step)
             assert landing is not None
-            if isinstance(step, (Force, Vault)):
-                ap -= 1
-            else:
-                mp -= _mp(state, pos, step)
-            pos = landing
-            steps.append(step)
-            continue
-        extra = _leftover(state, h, legal, ap, attacked, rng)
-        if extra is None:
-            break
-        steps.append(extra)
-        ap -= 2 if isinstance(extra, Block) else 1
-    return Order(tuple(steps))
+            left = cost(self.fld, landing)
+            if left >= here:
+                continue
+            uses_ap = isinstance(step, (Force, Vault))
+            if uses_ap and (self.ap < 2 or not self.likely or self.attacked):
+                continue  # keep the last action point for the attack
+            mp = 3 if isinstance(step, Skill) else 2 if isinstance(step, Cross) else 0 if uses_ap else (
+                0 if self.state.board.same_flat_region(self.pos, landing) else 1)
+            if mp > self.mp:
+                continue
+            options.append((left, 1 if uses_ap else 0, self.rng.random(), step))
+        if not options and self.draft.p.role == "clown" and self.ap >= 2 and self.likely:
+            options = self.dashes(here)
+        options.sort(key=lambda o: o[:3])
+        return any(self.draft.add(o[3]) for o in options)
+
+    def dashes(self, here: int) -> list[tuple[int, int, float, Step]]:
+        """The Clown's grand entrance when walking cannot get closer tonight."""
+        out: list[tuple[int, int, float, Step]] = []
+        for direction in "NESW":
+            end, passed = _dash_end(self.state, self.pos, direction)
+            if passed and cost(self.fld, end) < here and passed <= 5:
+                out.append((cost(self.fld, end), 0, self.rng.random(), Skill("dash", direction=direction)))
+        return out
+
+    # -- what is left -------------------------------------------------------------------------
+    def leftover(self) -> bool:
+        """Action points the chase did not need: a trap, sensing for tomorrow, a board."""
+        state, h, d, rng = self.state, self.draft.p, self.draft, self.rng
+        tries: list[Step] = []
+        if h.role == "ember" and self.ap == 1 and self.mp >= 1 and not d.budget.fury_used and self.attacked:
+            tries.append(Skill("fury"))  # a second action point: room for a board
+        if self.ap >= 1 and (self.attacked or not self.likely or cost(self.fld, self.pos) > 0):
+            if h.role == "bane" and rng.random() < TRAP_CHANCE:
+                guard = state.board.generators | state.board.gates
+                spots = [t for t in guard if distance(t, self.pos) <= 2 and t not in state.traps]
+                tries += [Skill("trap", (t,)) for t in sorted(spots, key=lambda t: (rng.random(), t))]
+            if h.role == "assassin" and not self.likely:
+                tries.append(Skill("trace"))
+            if self.ap >= 2 and rng.random() < BLOCK_CHANCE:
+                here = self.pos
+                tries += [Block(n) for n in state.board.neighbour_map[here] if state.board.edge(here, n) is Edge.OPEN]
+            if not (h.role == "ripper" and h.stealth) and Listen() not in d.steps:
+                tries.append(Listen())  # who is within 3, for tomorrow's chase
+        return any(d.add(step) for step in tries)
 
 
-def _leftover(state: State, h: Player, legal: list[Step], ap: int, attacked: bool,
-              rng: random.Random) -> Step | None:
-    """Action points the chase did not need: a trap or a board, sometimes."""
-    if h.role == "bane" and ap >= 1 and rng.random() < TRAP_CHANCE:
-        traps = [s for s in legal if isinstance(s, Skill) and s.skill == "trap"
-                 and s.tiles[0] in state.board.generators | state.board.gates]
-        if traps:
-            return traps[rng.randrange(len(traps))]
-    if ap >= 2 and rng.random() < BLOCK_CHANCE:
-        blocks = [s for s in legal if isinstance(s, Block)]
-        if blocks:
-            return blocks[rng.randrange(len(blocks))]
-    return None
+def hunter_order(state: State, seat: int, rng: random.Random, intel: Intel | None = None,
+                 shared: State | None = None) -> Order:
+    """``shared``: a dry copy of the state the stage's drafts take turns on (see ``Draft``)."""
+    return HunterBot(state, seat, rng, intel, shared).write()

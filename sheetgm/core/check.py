@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sheetgm.core import actions
@@ -103,11 +103,38 @@ class Draft:
     without keeping it; ``legal_steps`` tests every candidate. The bots write
     a whole order on one Draft instead of copying the state for every step."""
 
-    def __init__(self, state: State, seat: int) -> None:
-        self.state, self.ctx, self.p = _dry(state, state.players[seat])
+    def __init__(self, state: State, seat: int, shared: State | None = None) -> None:
+        """``shared``: a dry copy of ``state`` (``state.copy()``) that the drafts of one stage take
+        turns on, each calling ``release`` when done; None: the draft makes its own copy."""
+        if shared is None:
+            self.state, self.ctx, self.p = _dry(state, state.players[seat])
+        else:
+            self.p = shared.players[seat]
+            self.state = shared
+            self.ctx = Ctx(shared, random.Random(0), HUNTER_STAGE if self.p.is_hunter else SURVIVOR_STAGE, dry=True)
         self.budget = budget_for(self.ctx, self.p)
         self.steps: list[Step] = []
         self._robot_seat = ROBOT_SEAT_BASE + seat
+        self._found = self._save() if shared is not None else None
+
+    def _save(self) -> tuple[Player, Player | None]:
+        robot = self.state.players.get(self._robot_seat)
+        return self.p.copy(), robot.copy() if robot is not None else None
+
+    def _restore(self, saved: tuple[Player, Player | None]) -> None:
+        players = self.state.players
+        _undo(self.p, saved[0])
+        robot = players.get(self._robot_seat)
+        if saved[1] is not None and robot is not None:
+            _undo(robot, saved[1])
+        elif robot is not None:
+            del players[self._robot_seat]
+
+    def release(self) -> None:
+        """Give a shared copy back as the draft found it (its steps are still in ``steps``)."""
+        if self._found is not None:
+            self._restore(self._found)
+            self._found = None
 
     def play(self, step: Step) -> bool:
         """Add a step; False when it is illegal here (it is kept all the same, as in ``legal_steps(after=...)``)."""
@@ -123,23 +150,27 @@ class Draft:
 
     def legal(self, step: Step) -> bool:
         """Whether the step may come next; nothing of it is kept."""
-        players = self.state.players
-        p, robot = self.p, players.get(self._robot_seat)
-        saved, saved_robot, budget = p.copy(), robot.copy() if robot is not None else None, replace(self.budget)
+        return self._attempt(step, keep=False)
+
+    def add(self, step: Step) -> bool:
+        """Add the step if it may come next (True); otherwise leave the draft as it was (False)."""
+        return self._attempt(step, keep=True)
+
+    def _attempt(self, step: Step, keep: bool) -> bool:
+        saved, budget = self._save(), dict(self.budget.__dict__)
+        ok = False
         try:
-            do_step(self.ctx, p, self.budget, step)
-            return True
+            do_step(self.ctx, self.p, self.budget, step)
+            ok = True
         except Illegal:
-            return False
+            pass
         finally:
-            _undo(p, saved)
-            self.budget.__dict__.update(budget.__dict__)
-            now = players.get(self._robot_seat)
-            if robot is None:
-                if now is not None:
-                    del players[self._robot_seat]
-            else:
-                _undo(robot, saved_robot)  # type: ignore[arg-type]
+            if not (ok and keep):
+                self._restore(saved)
+                self.budget.__dict__.update(budget)
+        if ok and keep:
+            self.steps.append(step)
+        return ok
 
     def legal_steps(self) -> list[Step]:
         return [c for c in candidates(self.state, self.p) if self.legal(c)]

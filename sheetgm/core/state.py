@@ -83,7 +83,8 @@ class Player:
         d.pop("_where", None)
         d["items"] = list(self.items)
         d["uses"] = dict(self.uses)
-        d["flags"] = _copy_values(self.flags)
+        flags = self.flags
+        d["flags"] = _copy_values(flags) if flags else {}
         for name in _PLAYER_DEEP:
             d[name] = copy.deepcopy(d[name])
         dup = object.__new__(Player)
@@ -360,10 +361,10 @@ class _Where:
         return (_Where, ())
 
     def move(self, p: Player, old: Tile | None, new: Tile) -> None:
-        here = self.tiles.get(old) if old is not None else None
-        for i, q in enumerate(here or ()):
+        here = self.tiles.get(old, []) if old is not None else []
+        for i, q in enumerate(here):
             if q is p:
-                del here[i]  # type: ignore[index]
+                del here[i]
                 break
         else:
             self.players = None  # out of step: index again when next asked
@@ -384,7 +385,10 @@ def _frozen(v: Any) -> bool:
 
 def _copy_values(d: dict[Any, Any]) -> dict[Any, Any]:
     """A new dict whose mutable values are deep-copied (options and flags hold scalars in practice)."""
-    return {k: v if _frozen(v) else copy.deepcopy(v) for k, v in d.items()}
+    for v in d.values():
+        if type(v) not in _ATOMIC:
+            return {k: v if _frozen(v) else copy.deepcopy(v) for k, v in d.items()}
+    return dict(d)
 
 
 def _copy_record(obj: Any) -> Any:
