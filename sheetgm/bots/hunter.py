@@ -88,6 +88,8 @@ def _patrol(state: State, h: Player) -> Tile:
 def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Random,
                 memory: list[Tile] | None = None) -> tuple[Tile, bool]:
     """The tile to go to and whether a survivor is likely there (worth an attack)."""
+    if not (view.seen or view.noise or memory):
+        return _patrol(state, h), False
     fld = cost_field(state, h, [h.pos])
     known = [t for t in view.seen if points(fld, t) <= reach]
     if known:

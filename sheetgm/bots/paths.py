@@ -122,22 +122,24 @@ def _dijkstra(board: Board, adjacency: _Adjacency, boards: frozenset[tuple[Tile,
             dist[t] = 0
             heap.append((0, t))
     heapq.heapify(heap)
+    pop, push, known = heapq.heappop, heapq.heappush, dist.get
     while heap:
-        d, cur = heapq.heappop(heap)
-        if d > dist.get(cur, UNREACHABLE):
+        d, cur = pop(heap)
+        if d > known(cur, UNREACHABLE):
             continue
         for n, c, is_open in adjacency[cur]:
-            if is_open and boards and edge_key(cur, n) in boards:
+            if boards and is_open and edge_key(cur, n) in boards:
                 c = board_cost
             nd = d + c
-            if nd < dist.get(n, UNREACHABLE):
+            if nd < known(n, UNREACHABLE):
                 dist[n] = nd
-                heapq.heappush(heap, (nd, n))
-        for n in extra.get(cur, ()):
-            nd = d + SCALE + 1
-            if nd < dist.get(n, UNREACHABLE):
-                dist[n] = nd
-                heapq.heappush(heap, (nd, n))
+                push(heap, (nd, n))
+        if extra:
+            for n in extra.get(cur, ()):
+                nd = d + SCALE + 1
+                if nd < known(n, UNREACHABLE):
+                    dist[n] = nd
+                    push(heap, (nd, n))
     return dist
 
 

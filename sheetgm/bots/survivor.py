@@ -91,7 +91,7 @@ def rescuer_of(state: State, downed: Player) -> Player | None:
     return min(near, key=lambda s: (distance(s.pos, downed.pos), s.seat))
 
 
-def crawl_to(state: State, p: Player) -> Tile:
+def crawl_to(state: State, p: Player, draft: Draft | None = None) -> Tile:
     """Where a Downed survivor crawls tonight, off the tile where it was attacked.
 
     It waits for a rescuer who acts before it (seat order: the heal comes
@@ -103,7 +103,7 @@ def crawl_to(state: State, p: Player) -> Tile:
     if not friends:
         return p.pos
     fld = cost_field(state, p, friends)
-    draft = Draft(state, p.seat)
+    draft = draft if draft is not None else Draft(state, p.seat)
     moves = [n for n in state.board.neighbour_map[p.pos] if draft.legal(Move(n))]
     return min(moves, key=lambda t: (cost(fld, t), t)) if moves else p.pos
 
@@ -125,11 +125,11 @@ def team_of(state: State, intel: Intel | None) -> Team:
     return Team(danger, generator_plan(state, danger))
 
 
-def goal_of(state: State, p: Player, danger: Sequence[Tile] = (),
-            plan: dict[int, Tile] | None = None) -> tuple[str, list[Tile]]:
-    """What the survivor works towards tonight and the tiles where it is done."""
+def goal_of(state: State, p: Player, danger: Sequence[Tile] = (), plan: dict[int, Tile] | None = None,
+            draft: Draft | None = None) -> tuple[str, list[Tile]]:
+    """What the survivor works towards tonight and the tiles where it is done (``draft``: the order's)."""
     if p.downed:
-        return WAIT, [crawl_to(state, p)]
+        return WAIT, [crawl_to(state, p, draft)]
     if state.gates_powered or p.keys >= int(state.opt("keys_to_escape")):
         return ESCAPE, sorted(state.board.gates)
     mine = [d for d in state.survivors() if d.downed and rescuer_of(state, d) is p]
@@ -151,19 +151,22 @@ def final_push(state: State) -> bool:
     return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
 
 
-def _room(state: State, p: Player, items: list[str], item: str) -> bool:
+def _room(ctx: Ctx, p: Player, items: list[str], item: str) -> bool:
     probe = Player(seat=p.seat, alias=p.alias, camp=p.camp, role=p.role, items=list(items))
-    return Ctx(state, random.Random(0), "survivor", dry=True).has_room(probe, item)
+    return ctx.has_room(probe, item)
 
 
-def _landing(step: Step) -> Tile | None:
-    if isinstance(step, (Move, Cross, Vault)):
-        return step.to
-    if isinstance(step, UseItem) and step.item in ("doorkey", "wings"):
-        return step.target
-    if isinstance(step, Skill) and step.skill in ("gate", "sprint") and step.tiles:
-        return step.tiles[-1]
-    return None
+def _step(kind: str, landing: Tile, arg: object) -> Step:
+    if kind == "move":
+        return Move(landing)
+    if kind == "vault":
+        return Vault(landing)
+    if kind == "cross":
+        return Cross(landing)
+    if kind == "sprint":
+        assert isinstance(arg, tuple)
+        return Skill("sprint", arg)
+    return UseItem(kind, landing)  # wings, doorkey (the Priestess's skill when she holds none)
 
 
 class SurvivorBot:
@@ -174,7 +177,7 @@ class SurvivorBot:
         self.p = state.players[seat]
         self.draft = Draft(state, seat, shared)
         self.danger = list(team.danger)
-        self.purpose, self.targets = goal_of(state, self.p, self.danger, team.plan)
+        self.purpose, self.targets = goal_of(state, self.p, self.danger, team.plan, self.draft)
         self.fld = cost_field(state, self.p, self.targets)
         self.noisy = self.stepped_off = False
 
@@ -241,7 +244,7 @@ class SurvivorBot:
         things = list(state.lying.get(here, []))
         if here in state.board.chests and state.chests.get(here):
             things.append(state.chests[here] or "")
-        return any(_room(state, self.p, self.items, t) for t in things if t)
+        return any(_room(self.draft.ctx, self.p, self.items, t) for t in things if t)
 
     def retarget(self, purpose: str, targets: list[Tile]) -> None:
         self.purpose, self.targets = purpose, targets
@@ -270,41 +273,31 @@ class SurvivorBot:
         return any(self.draft.add(Move(t)) for t in moves)
 
     # -- movement ----------------------------------------------------------------------
-    def movement_steps(self) -> list[Step]:
+    def movement_options(self) -> list[tuple[Tile, int, int, int, str, object]]:
+        """Every movement step from here as (landing, mp, ap, preference penalty, kind, argument), as the
+        bot prices it; the steps themselves are made only for the landings worth trying."""
         state, p, here = self.state, self.p, self.pos
         board = state.board
-        out: list[Step] = []
+        out: list[tuple[Tile, int, int, int, str, object]] = []
         for n in board.neighbour_map[here]:
             kind = board.edge(here, n)
             if kind is Edge.OPEN:
-                out.append(Move(n))
+                out.append((n, 0 if board.same_flat_region(here, n) else 1, 0, 0, "move", None))
             elif kind is Edge.OBSTACLE:
-                out += [Vault(n), Cross(n)]
+                out.append((n, 1, 0, 0, "vault", None) if p.role == "mercenary" else (n, 0, 1, 2, "vault", None))
+                out.append((n, 3, 0, 1, "cross", None))
         passage = state.passage_at(here)
         if passage is not None and passage.discovered:
-            out.append(Move(passage.ends[1] if passage.ends[0] == here else passage.ends[0]))
+            out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], 1, 0, 0, "move", None))
         if p.role == "athlete":
             for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-                out.append(Skill("sprint", tuple((here[0] + dx * k, here[1] + dy * k) for k in range(1, 5))))
+                path = tuple((here[0] + dx * k, here[1] + dy * k) for k in range(1, 5))
+                out.append((path[-1], 3, 0, 0, "sprint", path))
         if "wings" in self.items:
-            out += [UseItem("wings", t) for t in board.tile_list if 0 < distance(t, here) <= 3]
+            out += [(t, 0, 1, 3, "wings", None) for t in board.tile_list if 0 < distance(t, here) <= 3]
         if "doorkey" in self.items or p.role == "priestess":
-            out += [UseItem("doorkey", t) for t in board.neighbour_map[here]]
+            out += [(t, 0, 0, 2, "doorkey", None) for t in board.neighbour_map[here]]  # limited uses
         return out
-
-    def price(self, step: Step) -> tuple[int, int, int]:
-        """(mp, ap, preference penalty) of a movement step, as the bot plans it."""
-        if isinstance(step, Move):
-            return (0 if self.state.board.same_flat_region(self.pos, step.to) else 1), 0, 0
-        if isinstance(step, Cross):
-            return 3, 0, 1
-        if isinstance(step, Vault):
-            return (1, 0, 0) if self.p.role == "mercenary" else (0, 1, 2)
-        if isinstance(step, Skill) and step.skill == "sprint":
-            return 3, 0, 0
-        if isinstance(step, UseItem) and step.item == "wings":
-            return 0, 1, 3
-        return 0, 0, 2  # Door Key item or the Priestess's skill: limited uses
 
     def movement(self) -> bool:
         fld, d = self.fld, self.draft
@@ -315,22 +308,19 @@ class SurvivorBot:
         board = self.state.board
         has_walk = any(board.edge(self.pos, n) is Edge.OPEN for n in board.neighbour_map[self.pos])
         options: list[tuple[int, int, float, Step]] = []
-        for step in self.movement_steps():
-            landing = _landing(step)
-            assert landing is not None
-            mp, ap, penalty = self.price(step)
+        for landing, mp, ap, penalty, kind, arg in self.movement_options():
             gain = here - cost(fld, landing)
             if gain <= 0 or mp > d.budget.mp or ap > d.budget.ap:
                 continue
             if ap and (self.purpose != ESCAPE or reach <= d.budget.mp + 1):
                 continue  # keep the action point for the goal
-            if isinstance(step, Skill) and step.skill == "sprint" and gain <= min(d.budget.mp * SCALE, here):
+            if kind == "sprint" and gain <= min(d.budget.mp * SCALE, here):
                 continue  # a sprint must beat walking
             if penalty >= 2 and gain < 2 * SCALE and has_walk:
                 continue  # limited teleports only where they beat the walk
             if self.risky(landing) and not self.risky(self.pos) and cost(fld, landing) > 0:
                 penalty += 2  # keep away from a hunter we know of, unless the goal is there
-            options.append((-gain, penalty, self.rng.random(), step))
+            options.append((-gain, penalty, self.rng.random(), _step(kind, landing, arg)))
         options.sort(key=lambda o: o[:3])
         for _, _, _, step in options:
             if d.add(step):
@@ -348,7 +338,7 @@ class SurvivorBot:
         if d.budget.ap >= 1:
             if p.fear >= 2 and not d.p.downed:
                 tries.append(Heal(p.alias))  # clears her own Fear before the third one makes her scream
-            if p.role == "doctor" and _room(self.state, p, items, "stimulant"):
+            if p.role == "doctor" and _room(d.ctx, p, items, "stimulant"):
                 tries.append(Skill("brew"))
         if "map" in items and (self.purpose == ESCAPE or p.fear >= 1):
             tries.append(UseItem("map"))

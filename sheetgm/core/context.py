@@ -53,10 +53,10 @@ class Ctx:
              **params: Any) -> None:
         if self.dry:
             return
-        readers = {self._reader(s) for s in to}
+        readers = (self._reader(to[0]),) if len(to) == 1 else tuple(sorted({self._reader(s) for s in to}))
         self.events.append(
             Event(kind=kind, night=self.state.night, stage=self.stage, params=params, public=public,
-                  to=tuple(sorted(readers)), actor=actor)
+                  to=readers, actor=actor)
         )
 
     def _reader(self, seat: int) -> int:

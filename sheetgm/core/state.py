@@ -193,20 +193,21 @@ class State:
         return sorted(self.players)
 
     def survivors(self, in_play: bool = True, robots: bool = False) -> list[Player]:
+        # The properties is_survivor, in_play and is_robot, spelt out: this runs thousands of times a night.
         return [
             p
             for p in self._located().order
-            if p.is_survivor and (p.in_play or not in_play) and (robots or not p.is_robot)
+            if p.camp == SURVIVOR and (p.status == IN_PLAY or not in_play) and (robots or "robot_of" not in p.flags)
         ]
 
     def hunters(self, in_play: bool = True) -> list[Player]:
-        return [p for p in self._located().order if p.is_hunter and (p.in_play or not in_play)]
+        return [p for p in self._located().order if p.camp == HUNTER and (p.status == IN_PLAY or not in_play)]
 
     def at(self, tile: Tile, camp: str | None = None) -> list[Player]:
         return [
             p
             for p in self._located().tiles.get(tile, ())
-            if p.in_play and (camp is None or p.camp == camp)
+            if p.status == IN_PLAY and (camp is None or p.camp == camp)
         ]
 
     def by_alias(self, alias: str) -> Player | None:
