@@ -18,7 +18,7 @@ import copy
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, cast
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.errors import StateError
@@ -131,10 +131,55 @@ class Card:
     source: str = "director"  # director | merge | lurking
 
 
+class Seats(dict[int, Player]):
+    """The players by seat. It counts its changes, so that ``State.at``'s index sees a seat added,
+    removed or given another Player object; it compares and serialises as the plain dict it is."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.changes = 0
+
+    def _changed(self) -> None:
+        self.changes = getattr(self, "changes", 0) + 1
+
+    def __setitem__(self, seat: int, player: Player) -> None:
+        super().__setitem__(seat, player)
+        self._changed()
+
+    def __delitem__(self, seat: int) -> None:
+        super().__delitem__(seat)
+        self._changed()
+
+    def pop(self, *args: Any) -> Any:
+        self._changed()
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[int, Player]:
+        self._changed()
+        return super().popitem()
+
+    def clear(self) -> None:
+        self._changed()
+        super().clear()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._changed()
+        super().update(*args, **kwargs)
+
+    def setdefault(self, seat: int, player: Player) -> Player:
+        self._changed()
+        return super().setdefault(seat, player)
+
+    def __ior__(self, other: Any) -> Seats:  # type: ignore[override,misc]
+        self._changed()
+        super().update(other)
+        return self
+
+
 @dataclass
 class State:
     board: Board
-    players: dict[int, Player]
+    players: dict[int, Player]  # always a Seats: State.__setattr__ makes it one
     night: int = 1
     stage: str = SURVIVOR_STAGE
     boards: set[EdgeKey] = field(default_factory=set)
@@ -158,11 +203,16 @@ class State:
     spent: list[str] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_OPTIONS))
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "players" and type(value) is not Seats:
+            value = Seats(value)
+        object.__setattr__(self, name, value)
+
     # -- queries -----------------------------------------------------------
     def copy(self) -> State:
         """A true copy for everything a resolution mutates; the frozen board is shared."""
         d = {k: v for k, v in self.__dict__.items() if k != "_where"}
-        d["players"] = {seat: p.copy() for seat, p in self.players.items()}
+        d["players"] = Seats({seat: p.copy() for seat, p in self.players.items()})
         d["boards"] = set(self.boards)
         d["traps"] = dict(self.traps)
         d["chests"] = dict(self.chests)
@@ -184,8 +234,9 @@ class State:
 
     def _located(self) -> _Where:
         where = self.__dict__.get("_where")
-        if where is None or where.players is not self.players or where.size != len(self.players):
-            where = _Where(self.players)
+        players = cast(Seats, self.players)
+        if where is None or where.players is not players or where.changes != players.changes:
+            where = _Where(players)
             self.__dict__["_where"] = where
         return where
 
@@ -335,21 +386,20 @@ class _Where:
     """Who stands where (tile -> players by seat) and the players by seat, for one ``players`` dict.
 
     Built when first asked; ``Player.__setattr__`` files a player anew when
-    its ``pos`` changes. A players dict that gained or lost a seat, or was
-    replaced, is indexed again (replacing a Player object at a seat in place
-    is not seen: give the state a new dict instead). Never copied: a deepcopy
-    or an unpickled state builds its own."""
+    its ``pos`` changes, and a change of the seats (``Seats.changes``) or a
+    new dict has it built again. Never copied: a deepcopy or an unpickled
+    state builds its own."""
 
-    __slots__ = ("order", "players", "size", "tiles")
+    __slots__ = ("changes", "order", "players", "tiles")
 
-    def __init__(self, players: dict[int, Player] | None = None) -> None:
+    def __init__(self, players: Seats | None = None) -> None:
         self.players = players
-        self.size = -1
+        self.changes = -1
         self.order: list[Player] = []
         self.tiles: dict[Tile, list[Player]] = {}
         if players is None:
             return
-        self.size = len(players)
+        self.changes = players.changes
         self.order = [players[seat] for seat in sorted(players)]
         for p in self.order:
             p.__dict__["_where"] = self
