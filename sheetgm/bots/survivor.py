@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, cost, cost_field, points
+from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, points
 from sheetgm.core.board import Edge, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
@@ -152,7 +152,8 @@ def final_push(state: State) -> bool:
 
 
 def _room(ctx: Ctx, p: Player, items: list[str], item: str) -> bool:
-    probe = Player(seat=p.seat, alias=p.alias, camp=p.camp, role=p.role, items=list(items))
+    probe = p.copy()
+    probe.items = list(items)
     return ctx.has_room(probe, item)
 
 
@@ -300,25 +301,28 @@ class SurvivorBot:
         return out
 
     def movement(self) -> bool:
-        fld, d = self.fld, self.draft
-        here = cost(fld, self.pos)
+        fld, d, pos = self.fld, self.draft, self.pos
+        here = cost(fld, pos)
         if here == 0:
             return False
-        reach = points(fld, self.pos)
+        reach = points(fld, pos)
         board = self.state.board
-        has_walk = any(board.edge(self.pos, n) is Edge.OPEN for n in board.neighbour_map[self.pos])
+        has_walk = any(board.edge(pos, n) is Edge.OPEN for n in board.neighbour_map[pos])
+        mp_left, ap_left = d.budget.mp, d.budget.ap
+        wary = bool(self.danger) and not self.risky(pos)
         options: list[tuple[int, int, float, Step]] = []
         for landing, mp, ap, penalty, kind, arg in self.movement_options():
-            gain = here - cost(fld, landing)
-            if gain <= 0 or mp > d.budget.mp or ap > d.budget.ap:
+            left = fld.get(landing, UNREACHABLE)
+            gain = here - left
+            if gain <= 0 or mp > mp_left or ap > ap_left:
                 continue
-            if ap and (self.purpose != ESCAPE or reach <= d.budget.mp + 1):
+            if ap and (self.purpose != ESCAPE or reach <= mp_left + 1):
                 continue  # keep the action point for the goal
-            if kind == "sprint" and gain <= min(d.budget.mp * SCALE, here):
+            if kind == "sprint" and gain <= min(mp_left * SCALE, here):
                 continue  # a sprint must beat walking
             if penalty >= 2 and gain < 2 * SCALE and has_walk:
                 continue  # limited teleports only where they beat the walk
-            if self.risky(landing) and not self.risky(self.pos) and cost(fld, landing) > 0:
+            if wary and left > 0 and self.risky(landing):
                 penalty += 2  # keep away from a hunter we know of, unless the goal is there
             options.append((-gain, penalty, self.rng.random(), _step(kind, landing, arg)))
         options.sort(key=lambda o: o[:3])

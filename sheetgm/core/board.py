@@ -111,6 +111,12 @@ class Board:
         """The static kind of the edge between adjacent a and b (border = wall)."""
         return self.edge_kinds.get((a, b), Edge.WALL)
 
+    def within(self, t: Tile, reach: int) -> list[Tile]:
+        """In-bounds tiles within Manhattan distance ``reach`` of t, row by row (as ``tiles()`` orders them)."""
+        c, r = t
+        return [(x, y) for y in range(max(0, r - reach), min(self.height, r + reach + 1))
+                for x in range(max(0, c - (reach - abs(y - r))), min(self.width, c + reach - abs(y - r) + 1))]
+
     # -- precomputed once per board (the engine and the bots ask these thousands of times a game) ----
     @cached_property
     def tile_list(self) -> tuple[Tile, ...]:

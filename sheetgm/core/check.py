@@ -16,7 +16,7 @@ from typing import Any
 
 from sheetgm.core import actions
 from sheetgm.core.act import budget_for, do_step, run_order
-from sheetgm.core.board import Edge, Tile, distance
+from sheetgm.core.board import Edge, Tile
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
 from sheetgm.core.roles import ROBOT_SEAT_BASE
@@ -177,7 +177,8 @@ class Draft:
 
 
 def _undo(p: Player, saved: Player) -> None:
-    p.pos = saved.pos  # through Player.__setattr__: the state's index follows
+    if p.pos != saved.pos:
+        p.pos = saved.pos  # through Player.__setattr__: the state's index follows
     p.__dict__.update(saved.__dict__)
 
 
@@ -194,7 +195,7 @@ def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Ste
 
 
 def _near(st: State, tile: Tile, reach: int) -> list[Tile]:
-    return [t for t in st.board.tiles() if distance(t, tile) <= reach]
+    return st.board.within(tile, reach)
 
 
 def candidates(st: State, p: Player) -> list[Step]:

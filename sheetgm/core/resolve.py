@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 
 from sheetgm.core import actions
 from sheetgm.core.act import run_order
-from sheetgm.core.board import distance
 from sheetgm.core.brief import brief_all
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.ending import end_of_night
@@ -76,7 +75,7 @@ def fear_check(ctx: Ctx, seat: int) -> None:
     p = st.players[seat]
     if not p.in_play:
         return
-    if any(distance(h.pos, p.pos) <= 2 for h in st.hunters() if not h.stealth):
+    if any(not h.stealth for t in st.board.within(p.pos, 2) for h in st.at(t, "hunter")):
         ctx.add_fear(p, "hunter_near")
 
 

@@ -255,11 +255,10 @@ class State:
         return [p for p in self._located().order if p.camp == HUNTER and (p.status == IN_PLAY or not in_play)]
 
     def at(self, tile: Tile, camp: str | None = None) -> list[Player]:
-        return [
-            p
-            for p in self._located().tiles.get(tile, ())
-            if p.status == IN_PLAY and (camp is None or p.camp == camp)
-        ]
+        where = self.__dict__.get("_where")  # _located() inlined: this runs thousands of times a night
+        if where is None or where.players is not self.players or where.changes != cast(Seats, self.players).changes:
+            where = self._located()
+        return [p for p in where.tiles.get(tile, ()) if p.status == IN_PLAY and (camp is None or p.camp == camp)]
 
     def by_alias(self, alias: str) -> Player | None:
         folded = alias.strip().casefold()
