@@ -111,11 +111,19 @@ class Board:
         """The static kind of the edge between adjacent a and b (border = wall)."""
         return self.edge_kinds.get((a, b), Edge.WALL)
 
-    def within(self, t: Tile, reach: int) -> list[Tile]:
+    def within(self, t: Tile, reach: int) -> tuple[Tile, ...]:
         """In-bounds tiles within Manhattan distance ``reach`` of t, row by row (as ``tiles()`` orders them)."""
-        c, r = t
-        return [(x, y) for y in range(max(0, r - reach), min(self.height, r + reach + 1))
-                for x in range(max(0, c - (reach - abs(y - r))), min(self.width, c + reach - abs(y - r) + 1))]
+        near = self.within_cache.get((t, reach))
+        if near is None:
+            c, r = t
+            near = tuple((x, y) for y in range(max(0, r - reach), min(self.height, r + reach + 1))
+                         for x in range(max(0, c - (reach - abs(y - r))), min(self.width, c + reach - abs(y - r) + 1)))
+            self.within_cache[(t, reach)] = near
+        return near
+
+    @cached_property
+    def within_cache(self) -> dict[tuple[Tile, int], tuple[Tile, ...]]:
+        return {}
 
     # -- precomputed once per board (the engine and the bots ask these thousands of times a game) ----
     @cached_property

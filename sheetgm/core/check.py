@@ -195,7 +195,7 @@ def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Ste
 
 
 def _near(st: State, tile: Tile, reach: int) -> list[Tile]:
-    return st.board.within(tile, reach)
+    return list(st.board.within(tile, reach))
 
 
 def candidates(st: State, p: Player) -> list[Step]:

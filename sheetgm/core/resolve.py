@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from sheetgm.core import actions
 from sheetgm.core.act import run_order
+from sheetgm.core.board import distance
 from sheetgm.core.brief import brief_all
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.ending import end_of_night
@@ -75,7 +76,13 @@ def fear_check(ctx: Ctx, seat: int) -> None:
     p = st.players[seat]
     if not p.in_play:
         return
-    if any(not h.stealth for t in st.board.within(p.pos, 2) for h in st.at(t, "hunter")):
+    hunters = st.hunters()
+    near = st.board.within(p.pos, 2)
+    if len(hunters) <= len(near):
+        frightened = any(distance(h.pos, p.pos) <= 2 for h in hunters if not h.stealth)
+    else:  # many hunters (a big game): look at the tiles within 2 instead, so that a night stays linear
+        frightened = any(not h.stealth for t in near for h in st.at(t, "hunter"))
+    if frightened:
         ctx.add_fear(p, "hunter_near")
 
 

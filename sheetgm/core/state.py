@@ -247,12 +247,12 @@ class State:
         # The properties is_survivor, in_play and is_robot, spelt out: this runs thousands of times a night.
         return [
             p
-            for p in self._located().order
-            if p.camp == SURVIVOR and (p.status == IN_PLAY or not in_play) and (robots or "robot_of" not in p.flags)
+            for p in self._located().camps.get(SURVIVOR, ())
+            if (p.status == IN_PLAY or not in_play) and (robots or "robot_of" not in p.flags)
         ]
 
     def hunters(self, in_play: bool = True) -> list[Player]:
-        return [p for p in self._located().order if p.camp == HUNTER and (p.status == IN_PLAY or not in_play)]
+        return [p for p in self._located().camps.get(HUNTER, ()) if p.status == IN_PLAY or not in_play]
 
     def at(self, tile: Tile, camp: str | None = None) -> list[Player]:
         where = self.__dict__.get("_where")  # _located() inlined: this runs thousands of times a night
@@ -389,19 +389,20 @@ class _Where:
     new dict has it built again. Never copied: a deepcopy or an unpickled
     state builds its own."""
 
-    __slots__ = ("changes", "order", "players", "tiles")
+    __slots__ = ("camps", "changes", "players", "tiles")
 
     def __init__(self, players: Seats | None = None) -> None:
         self.players = players
         self.changes = -1
-        self.order: list[Player] = []
+        self.camps: dict[str, list[Player]] = {}  # camp -> its players by seat (a camp never changes)
         self.tiles: dict[Tile, list[Player]] = {}
         if players is None:
             return
         self.changes = players.changes
-        self.order = [players[seat] for seat in sorted(players)]
-        for p in self.order:
+        for seat in sorted(players):
+            p = players[seat]
             p.__dict__["_where"] = self
+            self.camps.setdefault(p.camp, []).append(p)
             self.tiles.setdefault(p.pos, []).append(p)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Where:
