@@ -15,8 +15,8 @@ Skills: the Bane's chain reaches a survivor up to 2 tiles away in a line and
 his traps guard generators and gates; the Ripper's mist blade strikes the
 next tile from Stealth and his appearance jumps to a noise; the Clown dashes
 when walking is too slow; the Ember's fury buys an action point; the
-Assassin traces and deduces when he knows nothing; leftover action points
-listen (for tomorrow) or block.
+Assassin traces and deduces (at the nearest generators) when he knows
+nothing; leftover action points gaze or listen (for tomorrow) or block.
 
 Where it cheats: only the Werewolf's Bloodlust: the bot knows whether any
 survivor is Injured (the checker assumes he is, a player learns it from his
@@ -29,18 +29,19 @@ import random
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import cost, cost_field, points
+from sheetgm.bots.paths import SCALE, cost, cost_field, points
 from sheetgm.core.board import DIRECTIONS, Edge, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
-from sheetgm.core.hunting import around
+from sheetgm.core.hunting import around, lines_of_sight
 from sheetgm.core.state import Player, State
-from sheetgm.core.steps import Attack, Block, Cross, Force, Listen, Move, Order, Skill, Step, Vault
+from sheetgm.core.steps import Attack, Block, Cross, Force, Gaze, Listen, Move, Order, Skill, Step, Vault
 
 MAX_STEPS = 12
 BLOCK_CHANCE = 0.25
 TRAP_CHANCE = 0.5
+LONG_SIGHT = 10  # tiles seen along the four lines above which a hunter gazes rather than listens
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,12 @@ class HunterBot:
         here = cost(self.fld, self.pos)
         if here == 0:
             return False
+        if self.draft.p.role == "clown" and self.likely and not self.attacked and self.ap >= 2 \
+                and points(self.fld, self.pos) > self.mp:
+            # Walking cannot get there tonight: a grand entrance that beats the whole walk.
+            dashes = [o for o in self.dashes(here) if o[0] < here - self.mp * SCALE]
+            if any(self.draft.add(o[3]) for o in sorted(dashes, key=lambda o: o[:3])):
+                return True
         options: list[tuple[int, int, float, Step]] = []
         for step in self.movement_steps():
             landing = _landing(step)
@@ -232,10 +239,20 @@ class HunterBot:
             if mp > self.mp:
                 continue
             options.append((left, 1 if uses_ap else 0, self.rng.random(), step))
-        if not options and self.draft.p.role == "clown" and self.ap >= 2 and self.likely:
+        if not options and self.draft.p.role == "clown" and self.ap >= 2 and self.likely and not self.attacked:
             options = self.dashes(here)
         options.sort(key=lambda o: o[:3])
         return any(self.draft.add(o[3]) for o in options)
+
+    def squares(self) -> list[tuple[Tile, ...]]:
+        """2x2 squares at the generators nearest to the Assassin, for his deduction."""
+        board = self.state.board
+        out: list[tuple[Tile, ...]] = []
+        for g in sorted(board.generators, key=lambda t: (distance(t, self.pos), t[1], t[0]))[:2]:
+            c = min(g[0], board.width - 2)
+            r = min(g[1], board.height - 2)
+            out.append(((c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)))
+        return out
 
     def dashes(self, here: int) -> list[tuple[int, int, float, Step]]:
         """The Clown's grand entrance when walking cannot get closer tonight."""
@@ -259,12 +276,15 @@ class HunterBot:
                 spots = [t for t in guard if distance(t, self.pos) <= 2 and t not in state.traps]
                 tries += [Skill("trap", (t,)) for t in sorted(spots, key=lambda t: (rng.random(), t))]
             if h.role == "assassin" and not self.likely:
-                tries.append(Skill("trace"))
+                tries.append(Skill("trace"))  # where the nearest survivor is, for tomorrow
+                tries += [Skill("deduce", sq) for sq in self.squares()]  # is anybody cracking there?
             if self.ap >= 2 and rng.random() < BLOCK_CHANCE:
                 here = self.pos
                 tries += [Block(n) for n in state.board.neighbour_map[here] if state.board.edge(here, n) is Edge.OPEN]
-            if not (h.role == "ripper" and h.stealth) and Listen() not in d.steps:
-                tries.append(Listen())  # who is within 3, for tomorrow's chase
+            if not (h.role == "ripper" and h.stealth) and Listen() not in d.steps and Gaze() not in d.steps:
+                # Who is around, for tomorrow's chase: along the lines of sight where they are long, else within 3.
+                long = len(lines_of_sight(d.ctx, self.pos)) > LONG_SIGHT
+                tries.append(Gaze() if long else Listen())
         return any(d.add(step) for step in tries)
 
 
