@@ -29,12 +29,12 @@ import random
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, cost, cost_field, points
-from sheetgm.core.board import DIRECTIONS, Edge, Tile, distance
+from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, points
+from sheetgm.core.board import DIRECTIONS, Board, Edge, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
-from sheetgm.core.hunting import around, lines_of_sight
+from sheetgm.core.hunting import around
 from sheetgm.core.state import Player, State
 from sheetgm.core.steps import Attack, Block, Cross, Force, Gaze, Listen, Move, Order, Skill, Step, Vault
 
@@ -80,6 +80,29 @@ def hunter_view(state: State, h: Player) -> View:
     return View(seen=seen, noise=noise)
 
 
+_sights: dict[int, tuple[Board, dict[Tile, int]]] = {}
+
+
+def _sight(board: Board, tile: Tile) -> int:
+    """How many tiles a gaze from ``tile`` sees on the bare map (boards left out: a planning figure)."""
+    entry = _sights.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_sights) > 16:
+            _sights.clear()
+        entry = (board, {})
+        _sights[id(board)] = entry
+    seen = entry[1].get(tile)
+    if seen is None:
+        seen = 0
+        for dx, dy in DIRECTIONS.values():
+            cur = tile
+            while board.edge(cur, (cur[0] + dx, cur[1] + dy)) is Edge.OPEN:
+                cur = (cur[0] + dx, cur[1] + dy)
+                seen += 1
+        entry[1][tile] = seen
+    return seen
+
+
 def _patrol(state: State, h: Player) -> Tile:
     pool = sorted(state.board.gates if state.gates_powered else state.board.generators, key=lambda t: (t[1], t[0]))
     pick = random.Random(f"patrol/{h.seat}/{state.night // 2}")
@@ -105,12 +128,16 @@ def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Ran
     return _patrol(state, h), False
 
 
-def _landing(step: Step) -> Tile | None:
-    if isinstance(step, (Move, Cross, Vault, Force)):
-        return step.to
-    if isinstance(step, Skill) and step.skill == "appear":
-        return step.tiles[0]
-    return None
+def _step(kind: str, landing: Tile) -> Step:
+    if kind == "move":
+        return Move(landing)
+    if kind == "force":
+        return Force(landing)
+    if kind == "cross":
+        return Cross(landing)
+    if kind == "vault":
+        return Vault(landing)
+    return Skill("appear", (landing,))
 
 
 def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:
@@ -198,47 +225,45 @@ class HunterBot:
         return False
 
     # -- the chase --------------------------------------------------------------------------
-    def movement_steps(self) -> list[Step]:
+    def movement_options(self) -> list[tuple[Tile, bool, int, str]]:
+        """Every movement step from here as (landing, paid with an action point, mp, kind); the steps
+        themselves are made only for the landings worth trying."""
         board, here, h = self.state.board, self.pos, self.draft.p
-        out: list[Step] = []
+        out: list[tuple[Tile, bool, int, str]] = []
         for n in board.neighbour_map[here]:
             kind = board.edge(here, n)
             if kind is Edge.OPEN:
-                out += [Move(n), Force(n)]
+                out.append((n, False, 0 if board.same_flat_region(here, n) else 1, "move"))
+                out.append((n, True, 0, "force"))
             elif kind is Edge.OBSTACLE:
-                out += [Cross(n), Vault(n)]
+                out.append((n, False, 2, "cross"))
+                out.append((n, True, 0, "vault"))
         passage = self.state.passage_at(here)
         if passage is not None:
-            out.append(Move(passage.ends[1] if passage.ends[0] == here else passage.ends[0]))
+            out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], False, 1, "move"))
         if h.role == "ripper" and h.stealth:
-            out += [Skill("appear", (t,)) for t in self.view.noise if 0 < distance(t, here) <= 2]
+            out += [(t, False, 3, "appear") for t in self.view.noise if 0 < distance(t, here) <= 2]
         return out
 
     def movement(self) -> bool:
-        here = cost(self.fld, self.pos)
+        fld = self.fld
+        here = cost(fld, self.pos)
         if here == 0:
             return False
         if self.draft.p.role == "clown" and self.likely and not self.attacked and self.ap >= 2 \
-                and points(self.fld, self.pos) > self.mp:
+                and points(fld, self.pos) > self.mp:
             # Walking cannot get there tonight: a grand entrance that beats the whole walk.
             dashes = [o for o in self.dashes(here) if o[0] < here - self.mp * SCALE]
             if any(self.draft.add(o[3]) for o in sorted(dashes, key=lambda o: o[:3])):
                 return True
+        spare_ap = self.ap >= 2 and self.likely and not self.attacked  # else keep the last one for the attack
+        mp_left = self.mp
         options: list[tuple[int, int, float, Step]] = []
-        for step in self.movement_steps():
-            landing = _landing(step)
-            assert landing is not None
-            left = cost(self.fld, landing)
-            if left >= here:
+        for landing, uses_ap, mp, kind in self.movement_options():
+            left = fld.get(landing, UNREACHABLE)
+            if left >= here or (uses_ap and not spare_ap) or mp > mp_left:
                 continue
-            uses_ap = isinstance(step, (Force, Vault))
-            if uses_ap and (self.ap < 2 or not self.likely or self.attacked):
-                continue  # keep the last action point for the attack
-            mp = 3 if isinstance(step, Skill) else 2 if isinstance(step, Cross) else 0 if uses_ap else (
-                0 if self.state.board.same_flat_region(self.pos, landing) else 1)
-            if mp > self.mp:
-                continue
-            options.append((left, 1 if uses_ap else 0, self.rng.random(), step))
+            options.append((left, 1 if uses_ap else 0, self.rng.random(), _step(kind, landing)))
         if not options and self.draft.p.role == "clown" and self.ap >= 2 and self.likely and not self.attacked:
             options = self.dashes(here)
         options.sort(key=lambda o: o[:3])
@@ -283,7 +308,7 @@ class HunterBot:
                 tries += [Block(n) for n in state.board.neighbour_map[here] if state.board.edge(here, n) is Edge.OPEN]
             if not (h.role == "ripper" and h.stealth) and Listen() not in d.steps and Gaze() not in d.steps:
                 # Who is around, for tomorrow's chase: along the lines of sight where they are long, else within 3.
-                long = len(lines_of_sight(d.ctx, self.pos)) > LONG_SIGHT
+                long = _sight(state.board, self.pos) > LONG_SIGHT
                 tries.append(Gaze() if long else Listen())
         return any(d.add(step) for step in tries)
 

@@ -95,17 +95,17 @@ def crawl_to(state: State, p: Player, draft: Draft | None = None) -> Tile:
     """Where a Downed survivor crawls tonight, off the tile where it was attacked.
 
     It waits for a rescuer who acts before it (seat order: the heal comes
-    first, then the crawl); otherwise it crawls towards the nearest friend."""
+    first, then the crawl); otherwise it crawls one tile towards the nearest
+    friend (as the crow flies: a path field for one step is not worth it)."""
     rescuer = rescuer_of(state, p)
     if rescuer is not None and rescuer.seat > p.seat:
         return p.pos
     friends = [s.pos for s in state.survivors() if not s.downed and s.seat != p.seat and s.pos != p.pos]
     if not friends:
         return p.pos
-    fld = cost_field(state, p, friends)
     draft = draft if draft is not None else Draft(state, p.seat)
     moves = [n for n in state.board.neighbour_map[p.pos] if draft.legal(Move(n))]
-    return min(moves, key=lambda t: (cost(fld, t), t)) if moves else p.pos
+    return min(moves, key=lambda t: (min(distance(t, f) for f in friends), t)) if moves else p.pos
 
 
 def _full_chests(state: State) -> list[Tile]:
