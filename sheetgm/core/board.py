@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 Tile = tuple[int, int]
 EdgeKey = tuple[Tile, Tile]
@@ -33,7 +33,9 @@ def col_name(col: int) -> str:
     return chr(ord("A") + col // 26 - 1) + chr(ord("A") + col % 26)
 
 
+@lru_cache(maxsize=65536)
 def tile_name(tile: Tile) -> str:
+    """``(2, 3)`` → ``"C4"`` (memoised: every event names tiles)."""
     return f"{col_name(tile[0])}{tile[1] + 1}"
 
 
