@@ -29,14 +29,14 @@ import random
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, points
+from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, points
 from sheetgm.core.board import DIRECTIONS, Board, Edge, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.hunting import around
 from sheetgm.core.state import Player, State
-from sheetgm.core.steps import Attack, Block, Cross, Force, Gaze, Listen, Move, Order, Skill, Step, Vault
+from sheetgm.core.steps import Attack, Block, Gaze, Listen, Order, Skill, Step
 
 MAX_STEPS = 12
 BLOCK_CHANCE = 0.25
@@ -129,15 +129,8 @@ def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Ran
 
 
 def _step(kind: str, landing: Tile) -> Step:
-    if kind == "move":
-        return Move(landing)
-    if kind == "force":
-        return Force(landing)
-    if kind == "cross":
-        return Cross(landing)
-    if kind == "vault":
-        return Vault(landing)
-    return Skill("appear", (landing,))
+    plain = STEP_OF.get(kind)
+    return plain(landing) if plain is not None else Skill("appear", (landing,))
 
 
 def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:

@@ -24,10 +24,15 @@ from collections.abc import Iterable
 
 from sheetgm.core.board import Board, Edge, Tile, edge_key
 from sheetgm.core.state import Player, State
+from sheetgm.core.steps import Cross, Force, Move, Vault
 
 UNREACHABLE = 10**6
 SCALE = 10  # field units per movement point
 CACHE_FIELDS = 50_000  # fields kept per map before the cache starts afresh
+
+# The plain movement steps by the name the bots plan them with (each takes the landing tile).
+STEP_OF: dict[str, type[Move] | type[Force] | type[Cross] | type[Vault]] = {
+    "move": Move, "force": Force, "cross": Cross, "vault": Vault}
 
 _Adjacency = dict[Tile, tuple[tuple[Tile, int, bool], ...]]  # tile -> (neighbour, cost, open edge)
 _Field = dict[Tile, int]

@@ -23,14 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, points
+from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, points
 from sheetgm.core.board import Edge, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.state import Player, State
 from sheetgm.core.steps import (
     Crack,
-    Cross,
     DayStep,
     Escape,
     Heal,
@@ -41,7 +40,6 @@ from sheetgm.core.steps import (
     Skill,
     Step,
     UseItem,
-    Vault,
 )
 
 MAX_STEPS = 12
@@ -158,12 +156,9 @@ def _room(ctx: Ctx, p: Player, items: list[str], item: str) -> bool:
 
 
 def _step(kind: str, landing: Tile, arg: object) -> Step:
-    if kind == "move":
-        return Move(landing)
-    if kind == "vault":
-        return Vault(landing)
-    if kind == "cross":
-        return Cross(landing)
+    plain = STEP_OF.get(kind)
+    if plain is not None:
+        return plain(landing)
     if kind == "sprint":
         assert isinstance(arg, tuple)
         return Skill("sprint", arg)
