@@ -52,8 +52,11 @@ class View:
     noise: list[Tile]
 
 
+_NO_DRAW = random.Random(0)  # a dry context never draws from its random source
+
+
 def hunter_view(state: State, h: Player) -> View:
-    ctx = Ctx(state, random.Random(0), "hunter", dry=True)
+    ctx = Ctx(state, _NO_DRAW, "hunter", dry=True)
     survivors = state.survivors(robots=True)
     dark = state.board.dark
     noise = list(state.noise)

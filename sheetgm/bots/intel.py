@@ -18,6 +18,9 @@ from sheetgm.core.events import Event
 from sheetgm.core.state import State
 
 MEMORY = 1  # nights a sighting stays useful (pieces move 3 to 5 tiles a night)
+_SURVIVOR_KINDS = frozenset({"attacked", "dagger_parried", "fear", "map_view"})
+_HUNTER_KINDS = frozenset({"discovered", "sensed", "brief_sensed", "brief_downed", "brief_resonance",
+                           "brief_wolfsense", "brief_reveal", "deduction", "trace"})
 
 
 @dataclass
@@ -36,8 +39,9 @@ class Intel:
     def learn(self, state: State, events: Iterable[Event]) -> None:
         """Read a resolved stage's events (``state`` is the state after it)."""
         mine = {p.seat for p in state.players.values() if p.camp == self.camp}
+        kinds = _SURVIVOR_KINDS if self.camp == "survivor" else _HUNTER_KINDS
         for e in events:
-            if not mine.intersection(e.to):
+            if e.kind not in kinds or not mine.intersection(e.to):
                 continue
             if self.camp == "survivor":
                 self._survivor_fact(state, e)
@@ -57,7 +61,7 @@ class Intel:
                 self.note(parse_tile(h["tile"]), e.night)
 
     def _hunter_fact(self, state: State, e: Event) -> None:
-        if e.kind == "discovered" or e.kind == "eliminated_at":
+        if e.kind == "discovered":
             self.note(parse_tile(str(e.params.get("tile", ""))), e.night)
         elif e.kind in ("sensed", "brief_sensed", "brief_downed", "brief_resonance", "brief_wolfsense",
                         "brief_reveal"):
