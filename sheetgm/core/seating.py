@@ -10,6 +10,7 @@ again).
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from sheetgm.core.board import Tile
@@ -71,7 +72,7 @@ class Where:
     new dict has it built again. Never copied: a deepcopy or an unpickled
     state builds its own."""
 
-    __slots__ = ("camps", "changes", "players", "tiles")
+    __slots__ = ("__weakref__", "camps", "changes", "players", "tiles")
 
     def __init__(self, players: Seats | None = None) -> None:
         self.players = players
@@ -81,9 +82,10 @@ class Where:
         if players is None:
             return
         self.changes = players.changes
+        me = weakref.ref(self)  # a weak back-reference: no reference cycle, a copied state is freed at once
         for seat in sorted(players):
             p = players[seat]
-            p.__dict__["_where"] = self
+            p.__dict__["_where"] = me
             self.camps.setdefault(p.camp, []).append(p)
             self.tiles.setdefault(p.pos, []).append(p)
 

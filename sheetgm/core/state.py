@@ -73,10 +73,15 @@ class Player:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "pos":
-            where = self.__dict__.get("_where")
+            ref = self.__dict__.get("_where")
+            where = ref() if ref is not None else None
             if where is not None:
                 where.move(self, self.__dict__.get("pos"), value)
         object.__setattr__(self, name, value)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle and deepcopy leave out the state's index (a weak reference)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_where"}
 
     def copy(self) -> Player:
         """A true copy: new ``items``, ``uses`` and ``flags`` (see ``_PLAYER_DEEP`` for other fields)."""
