@@ -20,7 +20,7 @@ WIDTH = 960
 PAD = 24
 ROW = 26
 BAR_LEFT = 220
-BAR_RIGHT = WIDTH - 90
+BAR_RIGHT = WIDTH - 190
 COLOURS = {"survivors": (66, 133, 244), "hunters": (219, 68, 55), "draw": (160, 160, 160),
            "unfinished": (220, 220, 220), "survivor": (66, 133, 244), "hunter": (219, 68, 55)}
 INK = (33, 33, 33)
@@ -73,7 +73,10 @@ def plot_png(summary: Summary, title: str, lang: str) -> tuple[bytes, bool]:
         d.text((PAD, y + 2), f"{render(lang, f'role.{r.role}')} ({r.games})", fill=INK, font=small)
         d.rectangle((BAR_LEFT, y + 2, BAR_RIGHT, y + ROW - 4), fill=GRID)
         d.rectangle((BAR_LEFT, y + 2, BAR_LEFT + round(r.win_rate * span), y + ROW - 4), fill=COLOURS[r.camp])
-        d.text((BAR_RIGHT + 8, y + 4), f"{r.win_rate:.0%}", fill=INK, font=small)
+        label = f"{r.win_rate:.0%}"
+        if r.camp == "survivor":
+            label += render(lang, "sim.plot.escaped", share=r.escaped / r.games)
+        d.text((BAR_RIGHT + 8, y + 4), label, fill=INK, font=small)
         y += ROW
     mid = BAR_LEFT + span // 2
     d.line((mid, y - len(roles) * ROW, mid, y), fill=INK, width=1)  # 50%
