@@ -32,13 +32,17 @@ from typing import Any
 
 import sheetgm.bots.play as play
 from sheetgm.bots import play_game, roster_for
+from sheetgm.core.board import Board
 from sheetgm.notation.mapfile import ready_map
 
 _MAP = "standard"
+_boards: dict[str, Board] = {}  # per process: the map is read once, as `sheetgm simulate` does
 
 
 def one(seed: int) -> tuple[str | None, int]:
-    board = ready_map(_MAP)
+    board = _boards.get(_MAP)
+    if board is None:
+        board = _boards[_MAP] = ready_map(_MAP)
     st, _ = play_game(board, roster_for(board), seed)
     return st.winner, st.night
 
