@@ -62,10 +62,24 @@ class Problem:
         return render(lang, key, step=self.step, reason=reason)
 
 
+class _NoDraws(random.Random):
+    """The random source of every dry context: the checker never draws (were it to, its answers would
+    depend on what was checked before), so one instance serves them all and seeding it is not paid per call."""
+
+    def random(self) -> float:
+        raise RuntimeError("a dry (checker) context drew a random number")
+
+    def getrandbits(self, k: int) -> int:
+        raise RuntimeError("a dry (checker) context drew a random number")
+
+
+_NO_DRAWS = _NoDraws(0)
+
+
 def _dry(state: State, p: Player) -> tuple[State, Ctx, Player]:
     st = state.copy()
     stage = HUNTER_STAGE if p.is_hunter else SURVIVOR_STAGE
-    ctx = Ctx(st, random.Random(0), stage, dry=True)
+    ctx = Ctx(st, _NO_DRAWS, stage, dry=True)
     return st, ctx, st.players[p.seat]
 
 
@@ -111,7 +125,7 @@ class Draft:
         else:
             self.p = shared.players[seat]
             self.state = shared
-            self.ctx = Ctx(shared, random.Random(0), HUNTER_STAGE if self.p.is_hunter else SURVIVOR_STAGE, dry=True)
+            self.ctx = Ctx(shared, _NO_DRAWS, HUNTER_STAGE if self.p.is_hunter else SURVIVOR_STAGE, dry=True)
         self.budget = budget_for(self.ctx, self.p)
         self.steps: list[Step] = []
         self._robot_seat = ROBOT_SEAT_BASE + seat
@@ -281,5 +295,5 @@ def _sprint_paths(st: State, p: Player) -> list[Step]:
 def budget_of(state: State, seat: int) -> Budget:
     """The MP/AP the player would start their action with now (``budget_for`` only reads: no copy)."""
     p = state.players[seat]
-    ctx = Ctx(state, random.Random(0), HUNTER_STAGE if p.is_hunter else SURVIVOR_STAGE, dry=True)
+    ctx = Ctx(state, _NO_DRAWS, HUNTER_STAGE if p.is_hunter else SURVIVOR_STAGE, dry=True)
     return budget_for(ctx, p)
