@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
 from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, points
-from sheetgm.core.board import Edge, Tile, distance
+from sheetgm.core.board import Board, Edge, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.state import Player, State
@@ -112,35 +112,43 @@ def _full_chests(state: State) -> list[Tile]:
 
 @dataclass
 class Team:
-    """What the survivors agree on in the day, once per stage: where hunters were seen, who cracks where."""
+    """What the survivors agree on in the day, once per stage: where hunters were seen, who cracks where,
+    who rescues whom, which chests are still full, whether tonight is the final push."""
 
     danger: list[Tile]
     plan: dict[int, Tile]
+    rescuers: dict[int, int]  # Downed survivor's seat -> the seat of the friend who comes to heal her
+    full_chests: list[Tile]
+    final_push: bool
 
 
 def team_of(state: State, intel: Intel | None) -> Team:
     danger = intel.recent(state.night) if intel is not None else []
-    return Team(danger, generator_plan(state, danger))
+    rescuers = {}
+    for d in state.survivors():
+        rescuer = rescuer_of(state, d) if d.downed else None
+        if rescuer is not None:
+            rescuers[d.seat] = rescuer.seat
+    return Team(danger, generator_plan(state, danger), rescuers, _full_chests(state), final_push(state))
 
 
-def goal_of(state: State, p: Player, danger: Sequence[Tile] = (), plan: dict[int, Tile] | None = None,
-            draft: Draft | None = None) -> tuple[str, list[Tile]]:
+def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
     """What the survivor works towards tonight and the tiles where it is done (``draft``: the order's)."""
     if p.downed:
         return WAIT, [crawl_to(state, p, draft)]
     if state.gates_powered or p.keys >= int(state.opt("keys_to_escape")):
         return ESCAPE, sorted(state.board.gates)
-    mine = [d for d in state.survivors() if d.downed and rescuer_of(state, d) is p]
+    mine = [state.players[d] for d, r in team.rescuers.items() if r == p.seat]
     if mine:
-        return RESCUE, [min(mine, key=lambda d: distance(d.pos, p.pos)).pos]
+        return RESCUE, [min(mine, key=lambda d: (distance(d.pos, p.pos), d.seat)).pos]
     if state.progress >= int(state.opt("crack_target")):
         return ESCAPE, sorted(state.board.gates)
-    chests = _full_chests(state) if not p.items else []
-    if chests and not final_push(state):
+    chests = team.full_chests if not p.items else []
+    if chests and not team.final_push:
         fld = cost_field(state, p, chests)
         if points(fld, p.pos) <= LOOT_REACH:
             return LOOT, [min(chests, key=lambda t: (distance(t, p.pos), t[1], t[0]))]
-    return CRACK, [(plan if plan is not None else generator_plan(state, danger))[p.seat]]
+    return CRACK, [team.plan[p.seat]]
 
 
 def final_push(state: State) -> bool:
@@ -165,6 +173,31 @@ def _step(kind: str, landing: Tile, arg: object) -> Step:
     return UseItem(kind, landing)  # wings, doorkey (the Priestess's skill when she holds none)
 
 
+_walk_cache: dict[int, tuple[Board, dict[tuple[Tile, bool], tuple[tuple[Tile, int, int, int, str, object], ...]]]] = {}
+
+
+def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[Tile, int, int, int, str, object], ...]:
+    """The moves, vaults and crossings from a tile on the bare map, priced (computed once per map)."""
+    entry = _walk_cache.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_walk_cache) > 16:
+            _walk_cache.clear()
+        entry = (board, {})
+        _walk_cache[id(board)] = entry
+    found = entry[1].get((here, mercenary))
+    if found is None:
+        out: list[tuple[Tile, int, int, int, str, object]] = []
+        for n in board.neighbour_map[here]:
+            kind = board.edge(here, n)
+            if kind is Edge.OPEN:
+                out.append((n, 0 if board.same_flat_region(here, n) else 1, 0, 0, "move", None))
+            elif kind is Edge.OBSTACLE:
+                out.append((n, 1, 0, 0, "vault", None) if mercenary else (n, 0, 1, 2, "vault", None))
+                out.append((n, 3, 0, 1, "cross", None))
+        found = entry[1][(here, mercenary)] = tuple(out)
+    return found
+
+
 class SurvivorBot:
     """Writes one survivor's order for the stage that is due."""
 
@@ -173,7 +206,7 @@ class SurvivorBot:
         self.p = state.players[seat]
         self.draft = Draft(state, seat, shared)
         self.danger = list(team.danger)
-        self.purpose, self.targets = goal_of(state, self.p, self.danger, team.plan, self.draft)
+        self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = cost_field(state, self.p, self.targets)
         self.noisy = self.stepped_off = False
 
@@ -249,7 +282,7 @@ class SurvivorBot:
     # -- after a noisy action ------------------------------------------------------------
     def final_dash(self) -> bool:
         """The gates are about to be powered (the Open-Door reveal comes): run for them."""
-        if not (final_push(self.state) and self.purpose == CRACK):
+        if not (self.team.final_push and self.purpose == CRACK):
             return False
         self.retarget(ESCAPE, sorted(self.state.board.gates))
         self.noisy = self.stepped_off = False
@@ -274,14 +307,7 @@ class SurvivorBot:
         bot prices it; the steps themselves are made only for the landings worth trying."""
         state, p, here = self.state, self.p, self.pos
         board = state.board
-        out: list[tuple[Tile, int, int, int, str, object]] = []
-        for n in board.neighbour_map[here]:
-            kind = board.edge(here, n)
-            if kind is Edge.OPEN:
-                out.append((n, 0 if board.same_flat_region(here, n) else 1, 0, 0, "move", None))
-            elif kind is Edge.OBSTACLE:
-                out.append((n, 1, 0, 0, "vault", None) if p.role == "mercenary" else (n, 0, 1, 2, "vault", None))
-                out.append((n, 3, 0, 1, "cross", None))
+        out = list(_walks(board, here, p.role == "mercenary"))
         passage = state.passage_at(here)
         if passage is not None and passage.discovered:
             out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], 1, 0, 0, "move", None))
