@@ -19,7 +19,6 @@ survivor and every night until a board or a passage changes it.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterable
 
 from sheetgm.core.board import Board, Edge, Tile, edge_key
@@ -115,36 +114,37 @@ def cost_field(state: State, mover: Player, targets: Iterable[Tile]) -> dict[Til
 
 def _dijkstra(board: Board, adjacency: _Adjacency, boards: frozenset[tuple[Tile, Tile]],
               links: tuple[tuple[Tile, Tile], ...], goal: tuple[Tile, ...]) -> _Field:
+    """Dijkstra with a bucket per distance (Dial's): the costs are small integers, so this beats a heap."""
     extra: dict[Tile, list[Tile]] = {}
     for a, b in links:
         extra.setdefault(a, []).append(b)
         extra.setdefault(b, []).append(a)
     board_cost = 4 * SCALE + 1
+    link_cost = SCALE + 1
     dist: dict[Tile, int] = {}
-    heap: list[tuple[int, Tile]] = []
-    for t in goal:
-        if board.in_bounds(t):
-            dist[t] = 0
-            heap.append((0, t))
-    heapq.heapify(heap)
-    pop, push, known = heapq.heappop, heapq.heappush, dist.get
-    while heap:
-        d, cur = pop(heap)
-        if d > known(cur, UNREACHABLE):
-            continue
-        for n, c, is_open in adjacency[cur]:
-            if boards and is_open and edge_key(cur, n) in boards:
-                c = board_cost
-            nd = d + c
-            if nd < known(n, UNREACHABLE):
-                dist[n] = nd
-                push(heap, (nd, n))
-        if extra:
-            for n in extra.get(cur, ()):
-                nd = d + SCALE + 1
+    start = [t for t in goal if board.in_bounds(t)]
+    for t in start:
+        dist[t] = 0
+    buckets: dict[int, list[Tile]] = {0: start} if start else {}
+    known = dist.get
+    while buckets:
+        d = min(buckets)
+        for cur in buckets.pop(d):
+            if dist[cur] != d:
+                continue  # reached more cheaply since it was filed here
+            for n, c, is_open in adjacency[cur]:
+                if boards and is_open and edge_key(cur, n) in boards:
+                    c = board_cost
+                nd = d + c
                 if nd < known(n, UNREACHABLE):
                     dist[n] = nd
-                    push(heap, (nd, n))
+                    buckets.setdefault(nd, []).append(n)
+            if extra:
+                for n in extra.get(cur, ()):
+                    nd = d + link_cost
+                    if nd < known(n, UNREACHABLE):
+                        dist[n] = nd
+                        buckets.setdefault(nd, []).append(n)
     return dist
 
 
