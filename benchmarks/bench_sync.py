@@ -3,22 +3,21 @@
 For a 10-player game (standard map) and a 30-player game (large4x), bots write every due order into the
 players' workbooks, then one stage is resolved:
 
-- on "Google" (the stateful fake of the Sheets API in ``sheetgm.backends.fake_google``): the calls of the
-  resolve, as a fresh scheduled run makes them, against the floor of one read and one write per workbook
-  touched, plus the journal. A workbook's first read in a process is one ``spreadsheets.get`` that also
-  brings the tab ids its write needs; a workbook written without being read (public, the players not due)
-  costs one tab-id read instead, counted in the floor. Above the floor: the lock (one write and one
-  read-back on the director workbook);
-- on local .xlsx workbooks: the wall time of the resolve (median of the stages timed).
+- on "Google" (the stateful fake in ``sheetgm.backends.fake_google``, which checks every request and answer
+  against Google's discovery documents): the calls of the resolve, as a fresh scheduled run makes them,
+  against the floor of one read per workbook that must be read (the director's and the due players') and
+  one write per workbook touched, plus the journal. Above the floor: the lock (one write and one read-back
+  on the director workbook). Twice: with the other workbooks' tab and protection ids read by each run
+  (as before), and kept in a hidden tab of the director workbook (as the gateway now does);
+- on local .xlsx workbooks: the CPU time of the resolve (median of the stages timed).
 
-Figures (``--nights 2``; the same for every stage):
+Figures (``--nights 2``, 2026-12-03; reads / writes per stage, reads per night):
 
-    players  reads (floor)  writes (floor)  director reads/writes
-    10       13 (12)        14 (13)         2 / 3
-    30       33 (32)        34 (33)         2 / 3
-
-Before the first read brought the tab ids, a stage cost 16-22 reads (10 players) and 40-58 (30 players):
-one more per workbook read and written. Local xlsx resolve: median 0.35 s (10 players), 1.2 s (30 players).
+    players  ids read by each run           ids kept in the director workbook    floor
+    10       13 / 14, 26 a night            10 / 14 and 4 / 14, 13-14 a night     9 / 13 and 3 / 13
+             (3-9 reads of tab ids only)    (no read of tab ids only)
+    30       33 / 34, 66 a night            26 / 34 and 8 / 34, 34 a night        25 / 33 and 7 / 33
+             (7-25 reads of tab ids only)
 
 Run: ``python benchmarks/bench_sync.py [--nights N]``. Nothing here reaches the network.
 """
@@ -78,29 +77,34 @@ def make(folder: Path, gateway: Gateway, players: int, board: str) -> Game:
                     clock=lambda: datetime(2024, 5, 1, 12, 0, tzinfo=UTC))
 
 
-def google_calls(players: int, board: str, nights: int) -> list[tuple[str, Counter[str], int, int]]:
-    """(stage, calls by kind, floor reads, floor writes) for each stage resolved."""
+def google_calls(players: int, board: str, nights: int, home: str | None
+                 ) -> list[tuple[str, Counter[str], int, int]]:
+    """(stage, calls by kind, floor reads, floor writes) for each stage resolved; ``home`` is the workbook
+    whose hidden tab keeps the others' tab and protection ids (None: each process reads them)."""
     out = []
     rng = random.Random(1)
-    with FakeGoogle() as fake, tempfile.TemporaryDirectory() as tmp:
-        game = make(Path(tmp), fake.gateway(), players, board)
+    with FakeGoogle() as fake, tempfile.TemporaryDirectory() as tmp:  # the fake checks every call (discovery)
+        game = make(Path(tmp), fake.gateway(meta_home=home), players, board)
         for _ in range(nights * 2):
             write_bot_orders(game, rng)
-            # A scheduled run is a fresh process: a new gateway, whose tab-id cache is empty.
-            game = dataclasses.replace(game, gateway=fake.gateway(ids=game.gateway.ids))  # type: ignore[attr-defined]
+            # A scheduled run is a fresh process: a new gateway, with nothing cached in memory.
+            fresh = fake.gateway(ids=game.gateway.ids, meta_home=home)  # type: ignore[attr-defined]
+            game = dataclasses.replace(game, gateway=fresh)
             first = len(fake.log)
             rep = resolve(game)
             calls = fake.log[first:]
-            sid_of = {v: k for k, v in game.gateway.ids.items()}  # type: ignore[attr-defined]
+            sid_of = {v: k for k, v in fresh.ids.items()}
             read_books, written_books = set(), set()
             kinds: Counter[str] = Counter()
             for c in calls:
                 sid = c.url.split("/spreadsheets/")[1].split(":")[0].split("/")[0].split("?")[0]
                 book = sid_of.get(sid, sid)
                 if c.method == "GET":
-                    read_books.add(book)
                     kinds["read"] += 1
-                    kinds["metadata"] += c.kind == "meta" and "fields" not in c.params  # tab ids only, no values
+                    if c.kind == "meta" and "fields" not in c.params:  # tab ids only, no values
+                        kinds["metadata"] += 1
+                    else:
+                        read_books.add(book)
                 else:
                     written_books.add(book)
                     kinds["write"] += 1
@@ -119,9 +123,9 @@ def xlsx_times(players: int, board: str, nights: int) -> list[float]:
         game = make(folder, XlsxGateway(folder / "workbooks"), players, board)
         for _ in range(nights * 2):
             write_bot_orders(game, rng)
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             rep = resolve(game)
-            times.append(time.perf_counter() - t0)
+            times.append(time.process_time() - t0)
             if rep.winner:
                 break
     return times
@@ -133,12 +137,17 @@ def main() -> None:
     args = ap.parse_args()
     for players, board in SIZES:
         print(f"{players} players on {board} ({players} player workbooks + public + director):")
-        for stage, kinds, floor_r, floor_w in google_calls(players, board, args.nights):
-            print(f"  {stage:12} calls: {kinds['read']:3} reads ({kinds['metadata']} of them tab ids only), "
-                  f"{kinds['write']:3} writes   floor: {floor_r:3} reads, {floor_w:3} writes   "
-                  f"(director workbook: {kinds['director read']} reads, {kinds['director write']} writes)")
+        for home, label in ((None, "tab ids read by each run"), (DIRECTOR, "tab ids kept in the director workbook")):
+            stages = google_calls(players, board, args.nights, home)
+            print(f"  Google, {label}:")
+            for stage, kinds, floor_r, floor_w in stages:
+                print(f"    {stage:12} {kinds['read']:3} reads ({kinds['metadata']:2} of them tab ids only), "
+                      f"{kinds['write']:3} writes   floor: {floor_r:3} reads, {floor_w:3} writes   "
+                      f"(director workbook: {kinds['director read']} reads, {kinds['director write']} writes)")
+            nightly = [a[1]["read"] + b[1]["read"] for a, b in zip(stages[::2], stages[1::2], strict=False)]
+            print(f"    reads per night: {', '.join(map(str, nightly))}")
         times = xlsx_times(players, board, args.nights)
-        print(f"  local xlsx resolve: median {statistics.median(times):.2f} s, max {max(times):.2f} s "
+        print(f"  local xlsx resolve: median {statistics.median(times):.2f} s CPU, max {max(times):.2f} s "
               f"over {len(times)} stages")
 
 

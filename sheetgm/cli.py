@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -57,26 +57,30 @@ def _progress(lang: str, key: str, total: int) -> Iterator[Callable[[str], None]
         yield lambda _what: bar.advance(task)
 
 
+ClientSecretsOpt = Annotated[Path | None, typer.Option(
+    "--client-secrets", help="OAuth Desktop client JSON: Google files are created and shared with your own login.")]
+
+
 @app.command("new")
 def new_cmd(
     config: Annotated[Path | None, typer.Argument(help="The game.toml draft (default: the one in --game).")] = None,
     game: GameOpt = Path("."),
     google: Annotated[bool, typer.Option("--google", help="Create Google spreadsheets with your OAuth login.")] = False,
-    client_secrets: Annotated[Path | None, typer.Option(help="OAuth Desktop client JSON (with --google).")] = None,
+    client_secrets: ClientSecretsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create a game: folder, config, seeded role deal and every workbook (shared one call at a time)."""
     from sheetgm.service import present
-    from sheetgm.service.config import find_config, load_config
+    from sheetgm.service.config import find_config, load_config, with_backend
+    from sheetgm.service.game import make_gateway
     from sheetgm.service.new_game import new_game
 
     lang = lang_of(config or game)
     try:
         cfg = load_config(config or find_config(game))
-        gateway = None
         if google:
-            cfg = cfg.model_copy(update={"backend": "google"})
-            gateway = _oauth_gateway(game, client_secrets)
+            cfg = with_backend(cfg, "google")
+        gateway = make_gateway(cfg, game, "director", client_secrets) if cfg.backend == "google" else None
         with _progress(cfg.lang, "cli.progress_new", len(cfg.roster) + 2) as step:
             made = new_game(game, cfg, gateway, progress=step)
         urls = {key: made.gateway.url(key) for key in made.keys()}
@@ -86,17 +90,20 @@ def new_cmd(
     emit(as_json, {"folder": str(game), "workbooks": urls}, present.created(made, urls))
 
 
-def _oauth_gateway(folder: Path, client_secrets: Path | None) -> Any:
-    from sheetgm.backends.auth import user_credentials
-    from sheetgm.backends.google import GoogleGateway
-    from sheetgm.backends.idmap import JsonIdMap
-    from sheetgm.service.errors import ServiceError
-    from sheetgm.service.game import IDS_FILE
+@app.command("share")
+def share_cmd(game: GameOpt = Path("."), client_secrets: ClientSecretsOpt = None, as_json: JsonOpt = False) -> None:
+    """Share every workbook as `new` does, again (idempotent): finishes a `new` whose sharing was cut off."""
+    from sheetgm.service import present
+    from sheetgm.service.game import open_game
+    from sheetgm.service.new_game import share_all
 
-    if client_secrets is None:
-        raise ServiceError("err.svc.no_client_secrets")
-    token = Path.home() / ".config" / "sheetgm" / "authorized_user.json"
-    return GoogleGateway(user_credentials(client_secrets, token), JsonIdMap(folder / IDS_FILE))
+    lang = lang_of(game)
+    try:
+        rep = share_all(open_game(game, login="director", client_secrets=client_secrets))
+    except SheetgmError as exc:
+        fail(exc.message(lang))
+        return
+    emit(as_json, rep.to_dict(), present.shared(lang, rep))
 
 
 @app.command("check")

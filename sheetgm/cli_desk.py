@@ -123,8 +123,11 @@ def schedule_cmd(
     timezone_key: Annotated[bool, typer.Option("--timezone-key", help="Print local-time cron lines with "
                                                                        "GitHub's timezone key.")] = False,
     offset: Annotated[int, typer.Option("--offset", help="Minutes after each deadline to run.")] = 7,
+    check_hours: Annotated[int, typer.Option("--check-hours", help="Check runs before each deadline: hourly in "
+                                                                  "its last N hours, every 15 minutes in the "
+                                                                  "last one (0: none).")] = 3,
 ) -> None:
-    """Print the cron lines of the resolve workflow for a game's deadlines and time zone."""
+    """Print the cron lines of the resolve workflow (check runs before each deadline, resolve runs after)."""
     from sheetgm.schedule import schedule_command_output
     from sheetgm.service.errors import ServiceError
 
@@ -138,7 +141,7 @@ def schedule_cmd(
             pairs[camp.strip()] = hhmm.strip()
         path = game if game is not None or pairs else Path(".")
         typer.echo(schedule_command_output(path, deadlines=pairs or None, tz=tz, offset_minutes=offset,
-                                           use_timezone_key=timezone_key), nl=False)
+                                           use_timezone_key=timezone_key, check_hours=check_hours), nl=False)
     except SheetgmError as exc:
         fail(exc.message(lang))
 

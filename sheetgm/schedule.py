@@ -9,6 +9,12 @@ name that date. The ``timezone`` form follows the zone's offset by itself.
 Runs are set ``offset_minutes`` after each deadline (a late run is safe:
 ``sheetgm resolve`` refuses to resolve a stage before its deadline) and never
 at minute 0, where GitHub's scheduler is busiest and runs start latest.
+
+Check runs (``check_entries``) come before each deadline: hourly in its last
+``check_hours`` hours and every 15 minutes in the last one, so that players
+see their problems and reminders in time, the tool sees (and stamps) their
+orders before the deadline, and a stage whose camp has all submitted
+resolves early (the workflow runs check, then resolve, every time).
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sheetgm.core.errors import SheetgmError
 
 DEFAULT_OFFSET = 7
+DEFAULT_CHECK_HOURS = 3  # what `sheetgm schedule` prints; the library's functions default to no check runs
+LAST_HOUR_CHECKS = (53, 38, 23, 8)  # minutes before the deadline, in its last hour
 _HHMM = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")
 _LABEL = re.compile(r"^[^\x00-\x1f#\x7f]+$")
 NOTE_HORIZON = timedelta(days=366)
@@ -127,6 +135,56 @@ def cron_entries(deadlines: dict[str, str], tz: str, offset_minutes: int = DEFAU
     return entries
 
 
+@dataclass(frozen=True)
+class CheckEntry:
+    """One schedule entry of check runs (minutes x hours) before the deadlines named in ``comment``."""
+
+    cron: str
+    comment: str
+
+
+def _check_times(deadline: datetime, hours: int, keyed: bool) -> list[datetime]:
+    """Hourly in the last ``hours`` hours before ``deadline``, every 15 minutes in the last one, off minute 0."""
+    before = [60 * h - DEFAULT_OFFSET for h in range(hours, 1, -1)] + list(LAST_HOUR_CHECKS)
+    out = []
+    for minutes in before:
+        run = deadline - timedelta(minutes=minutes)
+        while run.minute == 0 or (not keyed and run.astimezone(UTC).minute == 0):
+            run -= timedelta(minutes=1)
+        out.append(run)
+    return out
+
+
+def check_entries(deadlines: dict[str, str], tz: str, hours: int = DEFAULT_CHECK_HOURS, *, on: date | None = None,
+                  use_timezone_key: bool = False, skip: frozenset[tuple[int, int]] = frozenset()
+                  ) -> list[CheckEntry]:
+    """Cron entries for the check runs before every deadline (none when ``hours`` is 0); ``skip``: (hour,
+    minute) pairs a resolve run already takes (every run checks first)."""
+    if isinstance(hours, bool) or not isinstance(hours, int) or not 0 <= hours <= 12:
+        raise ScheduleError("err.schedule.bad_check_hours", value=hours)
+    if not hours or not deadlines:
+        return []
+    zone = zone_of(tz)
+    day = on if on is not None else datetime.now(zone).date()
+    by_hour: dict[int, set[int]] = {}
+    notes = []
+    for stage, text in deadlines.items():
+        deadline = datetime.combine(day, parse_hhmm(text, stage), tzinfo=zone)
+        runs = _check_times(deadline, hours, use_timezone_key)
+        for run in runs:
+            shown = run if use_timezone_key else run.astimezone(UTC)
+            if (shown.hour, shown.minute) not in skip:
+                by_hour.setdefault(shown.hour, set()).add(shown.minute)
+        notes.append(f"{stage} deadline {deadline:%H:%M}: {', '.join(f'{r:%H:%M}' for r in runs)}")
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for hour in sorted(by_hour):
+        groups.setdefault(tuple(sorted(by_hour[hour])), []).append(hour)
+    where = f"{tz} local" if use_timezone_key else f"{tz}, as UTC on {day.isoformat()}"
+    comment = f"check before each deadline ({where}): " + "; ".join(notes)
+    return [CheckEntry(f"{','.join(map(str, minutes))} {','.join(map(str, hrs))} * * *", comment)
+            for minutes, hrs in sorted(groups.items(), key=lambda g: g[1][0])]
+
+
 def cron_lines(deadlines: dict[str, str], tz: str, offset_minutes: int = DEFAULT_OFFSET, *,
                on: date | None = None) -> list[str]:
     """UTC cron lines ("7 13 * * *  # survivor: deadline 21:00 Asia/Shanghai, ...") for the offset on ``on``."""
@@ -149,9 +207,13 @@ def offset_changes(tz: str, start: date, end: date) -> list[tuple[date, str, str
 
 
 def render_schedule_block(deadlines: dict[str, str], tz: str, offset_minutes: int = DEFAULT_OFFSET, *,
-                          on: date | None = None, use_timezone_key: bool = False, indent: int = 2) -> str:
+                          on: date | None = None, use_timezone_key: bool = False, indent: int = 2,
+                          check_hours: int = 0) -> str:
     """The ``schedule:`` block to paste under ``on:`` in .github/workflows/resolve.yml."""
     entries = cron_entries(deadlines, tz, offset_minutes, on=on, use_timezone_key=use_timezone_key)
+    taken = frozenset((int(e.cron.split()[1]), int(e.cron.split()[0])) for e in entries)
+    checks = check_entries(deadlines, tz, check_hours, on=entries[0].on, use_timezone_key=use_timezone_key,
+                           skip=taken)
     pad, item = " " * indent, " " * (indent + 2)
     out = [f"{pad}schedule:"]
     if use_timezone_key:
@@ -163,41 +225,55 @@ def render_schedule_block(deadlines: dict[str, str], tz: str, offset_minutes: in
         out.append(f"{item}- cron: '{e.cron}'")
         if use_timezone_key:
             out.append(f"{item}  timezone: {tz}")
+    if checks:
+        out.append(f"{item}# {checks[0].comment}")
+    for c in checks:
+        out.append(f"{item}- cron: '{c.cron}'")
+        if use_timezone_key:
+            out.append(f"{item}  timezone: {tz}")
     return "\n".join(out) + "\n"
 
 
 def config_deadlines(game_config_path: Path) -> tuple[dict[str, str], str, list[date]]:
     """Daily deadlines (camp -> local "HH:MM"), the zone and the deadline dates, from a game's config.
 
-    The config holds one dated deadline per stage key ("N1-survivor" = ISO time); a camp whose
-    nights end at different local times gets one label per time ("survivor (N1, N3)").
+    Every stage's deadline of the game (its ``[schedule]``, and ``[deadlines]`` overrides) is taken
+    in local time; a camp whose nights end at different local times gets one label per time
+    ("survivor (N1, N3)").
     """
     from sheetgm.service.config import load_config
-    from sheetgm.service.stages import parse_key, stage_index
+    from sheetgm.service.deadlines import night_deadlines
 
     cfg = load_config(game_config_path)
     zone = zone_of(cfg.timezone)
     times: dict[str, dict[str, list[str]]] = {}
     dates: list[date] = []
-    for key in sorted(cfg.deadlines, key=stage_index):
-        _night, camp = parse_key(key)
-        if camp == "setup":
-            continue
-        local = cfg.deadlines[key].astimezone(zone)
-        dates.append(local.date())
-        times.setdefault(camp, {}).setdefault(f"{local:%H:%M}", []).append(key.split("-")[0])
+    for night in range(1, cfg.max_nights + 1):
+        for camp, when in night_deadlines(cfg, night).items():
+            if when is None:
+                continue
+            local = when.astimezone(zone)
+            dates.append(local.date())
+            times.setdefault(camp, {}).setdefault(f"{local:%H:%M}", []).append(f"N{night}")
     daily: dict[str, str] = {}
-    for camp, by_time in times.items():
+    for camp in sorted(times, key=lambda c: c != "survivor"):
+        by_time = times[camp]
         for hhmm, nights in by_time.items():
-            daily[camp if len(by_time) == 1 else f"{camp} ({', '.join(nights)})"] = hhmm
+            label = nights[0] if len(nights) == 1 else f"{nights[0]}..{nights[-1]}" if _consecutive(nights) else None
+            daily[camp if len(by_time) == 1 else f"{camp} ({label or ', '.join(nights)})"] = hhmm
     if not daily:
         raise ScheduleError("err.schedule.no_deadlines", where=str(game_config_path))
     return daily, cfg.timezone, dates
 
 
+def _consecutive(nights: list[str]) -> bool:
+    numbers = [int(n[1:]) for n in nights]
+    return numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+
+
 def schedule_command_output(game_config_path: Path | str | None = None, *, deadlines: dict[str, str] | None = None,
                             tz: str | None = None, offset_minutes: int = DEFAULT_OFFSET, on: date | None = None,
-                            use_timezone_key: bool = False) -> str:
+                            use_timezone_key: bool = False, check_hours: int = 0) -> str:
     """What ``sheetgm schedule`` prints: the block to paste, then notes on offset changes.
 
     Values given directly (``deadlines``, ``tz``) win over the game's config; without a
@@ -213,7 +289,8 @@ def schedule_command_output(game_config_path: Path | str | None = None, *, deadl
     if not tz:
         raise ScheduleError("err.schedule.no_zone")
     day = on if on is not None else datetime.now(zone_of(tz)).date()
-    block = render_schedule_block(deadlines, tz, offset_minutes, on=day, use_timezone_key=use_timezone_key)
+    block = render_schedule_block(deadlines, tz, offset_minutes, on=day, use_timezone_key=use_timezone_key,
+                                  check_hours=check_hours)
     if use_timezone_key:
         return block
     end = max(dates) if dates else day + NOTE_HORIZON

@@ -350,6 +350,15 @@ def _cards_and_overrides() -> list[Event]:
 
 
 @scenario
+def _chain_pull_and_a_scattered_key() -> list[Event]:
+    """Bane's chain pulls a survivor; a survivor eliminated from night 3 on scatters a key (R-END-2)."""
+    st = game(survivors=[("Ann", "athlete", "C3"), ("Bob", "athlete", "E4", {"downed": True, "hp": 2})],
+              hunters=[("Bee", "bane", "C1"), ("Hal", "clown", "E4")], night=3, stage="hunter")
+    _, ev = resolve_hunter_stage(st, {3: order(Attack(direction="S")), 4: order(Attack())}, SEED)
+    return ev
+
+
+@scenario
 def _crowded_generator() -> list[Event]:
     team = [(n, "lucky", "A1") for n in "ABCDE"]
     st = game(survivors=team, hunters=[("Hal", "clown", "F5")])

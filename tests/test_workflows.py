@@ -72,8 +72,9 @@ def test_the_schema_check_rejects_a_broken_workflow(tmp_path: Path) -> None:
 
 def test_the_timezone_key_form_of_the_schedule_is_valid_too(tmp_path: Path) -> None:
     text = (WORKFLOW_DIR / "resolve.yml").read_text("utf-8")
-    utc_block = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY)
-    keyed = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, use_timezone_key=True)
+    utc_block = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, check_hours=3)
+    keyed = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, use_timezone_key=True,
+                                  check_hours=3)
     variant = tmp_path / "resolve.yml"
     variant.write_text(text.replace(utc_block, keyed), "utf-8")
     assert load(variant)["on"]["schedule"][0] == {"cron": "7 21 * * *", "timezone": EXAMPLE_ZONE}
@@ -147,7 +148,7 @@ def test_cron_minute_check_catches_minute_zero() -> None:
 
 
 def test_schedule_is_what_sheetgm_schedule_prints_for_the_documented_example() -> None:
-    block = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY)
+    block = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, check_hours=3)
     assert block in (WORKFLOW_DIR / "resolve.yml").read_text("utf-8")
     assert block in (ROOT / "docs" / "schedule.md").read_text("utf-8"), "docs/schedule.md shows another block"
 
@@ -276,7 +277,8 @@ def test_the_cli_has_every_command_and_option_the_workflow_runs(resolve_wf: dict
 
 # --- the workflow's scripts, run by bash against a local game
 
-GAME_CONFIG = {"name": "wf", "seed": 3, "lang": "en",
+GAME_CONFIG = {"name": "wf", "seed": 3, "lang": "en",  # nightly deadlines, long past: the runs resolve
+               "schedule": {"survivors": "21:00", "hunters": "23:00", "start": "2024-01-01"},
                "roster": [{"alias": "alice", "camp": "survivor"}, {"alias": "bob", "camp": "survivor"},
                           {"alias": "carol", "camp": "hunter"}]}
 
@@ -341,6 +343,18 @@ def test_a_scheduled_run_checks_and_dry_runs_the_due_stage(resolve_wf: dict[str,
     assert "N1-survivor" in (logs / "check.log").read_text("utf-8")
     assert "N1-survivor" in (logs / "resolve.log").read_text("utf-8")
     assert due_now(repo) == "N1-survivor"  # a dry run writes nothing
+
+
+def test_a_scheduled_run_never_resolves_a_stage_without_a_deadline(resolve_wf: dict[str, Any], repo: Path) -> None:
+    from sheetgm.service.config import load_config, save_config
+
+    folder = repo / "games" / "current"
+    save_config(load_config(folder).model_copy(update={"schedule": None}), folder)
+    assert "schedule" not in (folder / "game.toml").read_text("utf-8")
+    done = run_job(resolve_wf, repo, "auto", dry_run=False)
+    assert [rc for _, rc, _ in done] == [0, 0], done
+    assert "N1-survivor has no deadline" in done[1][2] and "nothing was resolved" in done[1][2]
+    assert due_now(repo) == "N1-survivor"
 
 
 def test_a_manual_run_naming_the_due_camp_resolves_that_stage(resolve_wf: dict[str, Any], repo: Path) -> None:

@@ -8,7 +8,8 @@ those, ``google.auth.default()`` (e.g. workload identity federation). The
 director creates and shares files with their own OAuth login
 (`user_credentials`), because service accounts cannot own files.
 
-Errors say which source failed and why, never what it contained.
+Errors say which source failed and why, never what it contained: not the key, not a base64
+or BOM-prefixed copy of it, not a value that was taken for a path.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ SCOPES: tuple[str, ...] = tuple(gspread.auth.DEFAULT_SCOPES)
 
 def _parse(text: str, source: str) -> dict[str, Any]:
     try:
-        info = json.loads(text)
+        info = json.loads(text.lstrip("\ufeff"))
     except ValueError:
         raise CredentialsError(source=source, problem="not valid JSON") from None
     if not isinstance(info, dict):
@@ -46,11 +47,14 @@ def _parse(text: str, source: str) -> dict[str, Any]:
     return info
 
 
-def _read_file(path: Path, source: str) -> dict[str, Any]:
+def _read_file(path: Path, source: str, named: bool = True) -> dict[str, Any]:
+    """The key in a file; ``named=False`` when the path came from a variable that may hold the key
+    itself (base64 or JSON mistaken for a path): then the message never repeats the value."""
     try:
         text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CredentialsError(source=source, problem=f"cannot read {path} ({type(exc).__name__})") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        where = f"cannot read {path}" if named else "holds neither a JSON key nor the path of a readable file"
+        raise CredentialsError(source=source, problem=f"{where} ({type(exc).__name__})") from None
     return _parse(text, source)
 
 
@@ -61,15 +65,15 @@ def service_account_info(
     env = os.environ if env is None else env
     if path is not None:
         return _read_file(Path(path), str(path)), str(path)
-    raw = env.get(ENV_JSON, "").strip()
+    raw = env.get(ENV_JSON, "").strip().lstrip("\ufeff").strip()
     if raw:
         if raw.startswith("{"):
             return _parse(raw, ENV_JSON), ENV_JSON
-        return _read_file(Path(raw), ENV_JSON), ENV_JSON
-    encoded = env.get(ENV_B64, "").strip()
+        return _read_file(Path(raw), ENV_JSON, named=False), ENV_JSON
+    encoded = env.get(ENV_B64, "").strip().lstrip("\ufeff").strip()
     if encoded:
         try:
-            text = base64.b64decode(encoded, validate=True).decode("utf-8")
+            text = base64.b64decode(encoded, validate=True).decode("utf-8-sig")
         except (binascii.Error, ValueError):
             raise CredentialsError(source=ENV_B64, problem="not valid base64 of a UTF-8 text") from None
         return _parse(text, ENV_B64), ENV_B64

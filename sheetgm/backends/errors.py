@@ -68,3 +68,23 @@ class FileError(BackendError):
     """A local workbook file cannot be opened or saved (params: path, detail)."""
 
     code = "err.backend.bad_file"
+
+
+class NotSharedError(AccessError):
+    """Drive answers 404 for a file the account cannot see: it exists, or did, but is not shared with
+    the account (params: key, id, account)."""
+
+    code = "err.backend.not_shared"
+
+
+class CreateDeniedError(AccessError):
+    """Google refused to create a file: a service account cannot (params: key, account)."""
+
+    code = "err.backend.create_denied"
+
+
+class ShareRejectedError(BackendError):
+    """Drive refused a sharing request for this address, e.g. no Google account behind it
+    (params: key, email, detail)."""
+
+    code = "err.backend.share_rejected"

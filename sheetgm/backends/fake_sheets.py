@@ -1,6 +1,6 @@
 """The Sheets API semantics of `FakeGoogle`: API request bodies applied to a
 `model.Book`, and the JSON documents the API returns. Errors are raised as
-`ApiFault` carrying the status and the Google error body."""
+`fake_errors.ApiFault` carrying the status and the Google error body."""
 
 from __future__ import annotations
 
@@ -11,29 +11,12 @@ from typing import Any
 from sheetgm.backends import model, port
 from sheetgm.backends.a1 import A1, format_range, parse_range
 from sheetgm.backends.errors import RangeError
+from sheetgm.backends.fake_errors import bad
 from sheetgm.backends.gsheets_requests import API_TO_STYLE, STYLE_TO_API, a1_of, grid_range, rgb_of
 
 Json = dict[str, Any]
 API_SIDES = {"top": "top", "bottom": "bottom", "left": "left", "right": "right",
              "innerHorizontal": "inner_horizontal", "innerVertical": "inner_vertical"}
-
-
-class ApiFault(Exception):
-    def __init__(self, status: int, message: str, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.body: Json = {"error": {"code": status, "message": message, "status": _STATUS.get(status, "UNKNOWN")}}
-        if reason:
-            self.body["error"]["errors"] = [{"domain": "usageLimits" if status == 403 else "global",
-                                             "reason": reason, "message": message}]
-
-
-_STATUS = {400: "INVALID_ARGUMENT", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED",
-           500: "INTERNAL", 503: "UNAVAILABLE"}
-
-
-def bad(message: str) -> ApiFault:
-    return ApiFault(400, message)
 
 
 def color(rgb: str) -> Json:
@@ -56,8 +39,8 @@ def rng_of(book: model.Book, gr: Json) -> tuple[model.Sheet, A1]:
 
 def apply(book: model.Book, req: Json) -> Json:
     """Apply one batchUpdate request; return its reply."""
-    if len(req) != 1:
-        raise bad("each request must set exactly one kind")
+    if not req:
+        raise bad("No request set.")
     kind, body = next(iter(req.items()))
     if kind == "addSheet":
         props = body.get("properties", {})
@@ -81,7 +64,7 @@ def apply(book: model.Book, req: Json) -> Json:
         if pr.get("warningOnly") and editors:
             raise bad("Cannot set editors on a warning-only protected range")
         _, rng = rng_of(book, pr.get("range", {}))
-        pid = model.protect(book, rng, editors, pr.get("description", ""))
+        pid = model.protect(book, rng, editors, pr.get("description", ""), warning_only=bool(pr.get("warningOnly")))
         return {"addProtectedRange": {"protectedRange": {**pr, "protectedRangeId": pid}}}
     if kind == "appendDimension":
         sheet = _sheet_by_id(book, body.get("sheetId", 0))
@@ -182,8 +165,8 @@ def document(book: model.Book, sid: str, grid: bool, ranges: Sequence[str] = ())
         if ranges and sheet.name not in wanted:
             continue
         entry: Json = {"properties": sheet_props(sheet, i)}
-        prs = [{"protectedRangeId": p.id, "range": grid_range(p.range, sheet.sheet_id),
-                "description": p.description, "editors": {"users": list(p.editors)}}
+        prs = [{"protectedRangeId": p.id, "range": grid_range(p.range, sheet.sheet_id), "description": p.description,
+                **({"warningOnly": True} if p.warning_only else {"editors": {"users": list(p.editors)}})}
                for p in book.protected if p.range.tab == sheet.name]
         if prs:
             entry["protectedRanges"] = prs
@@ -222,14 +205,21 @@ def _grid_data(sheet: model.Sheet, rng: A1) -> Json:
     return out
 
 
-_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_FIELD = re.compile(r"[A-Za-z_*][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*")
 Mask = dict[str, "Mask | None"]  # field -> its selected sub-fields (None: all of it)
 
 
 def select(doc: Any, fields: str) -> Any:
-    """A partial response, like the API's ``fields`` parameter (``a(b,c.d),e``)."""
-    mask, _ = _mask(fields.replace(" ", ""), 0, nested=False)
-    return _pick(doc, mask)
+    """A partial response, like the API's ``fields`` parameter (``a(b,c.d),e/f``)."""
+    try:
+        return _pick(doc, parse_mask(fields))
+    except ValueError:
+        raise bad(f"Invalid field selection {fields}", "fields") from None
+
+
+def parse_mask(fields: str) -> Mask:
+    """``fields`` as a tree of selections; ValueError if it is not one."""
+    return _mask(fields.replace(" ", ""), 0, nested=False)[0]
 
 
 def _mask(text: str, i: int, nested: bool) -> tuple[Mask, int]:
@@ -237,21 +227,21 @@ def _mask(text: str, i: int, nested: bool) -> tuple[Mask, int]:
     while True:
         m = _FIELD.match(text, i)
         if m is None:
-            raise bad(f"Invalid field selection: {text}")
+            raise ValueError(text)
         i = m.end()
         sub: Mask | None = None
         if text[i : i + 1] == "(":
             sub, i = _mask(text, i + 1, nested=True)
             if text[i : i + 1] != ")":
-                raise bad(f"Invalid field selection: {text}")
+                raise ValueError(text)
             i += 1
-        _put(mask, m.group().split("."), sub)
+        _put(mask, re.split(r"[./]", m.group()), sub)
         if text[i : i + 1] == ",":
             i += 1
             continue
         if i == len(text) and not nested or text[i : i + 1] == ")" and nested:
             return mask, i
-        raise bad(f"Invalid field selection: {text}")
+        raise ValueError(text)
 
 
 def _put(mask: Mask, path: list[str], sub: Mask | None) -> None:
@@ -268,7 +258,7 @@ def _put(mask: Mask, path: list[str], sub: Mask | None) -> None:
 
 
 def _pick(value: Any, mask: Mask | None) -> Any:
-    if mask is None:
+    if mask is None or "*" in mask:
         return value
     if isinstance(value, list):
         return [_pick(v, mask) for v in value]

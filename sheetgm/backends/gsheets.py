@@ -13,7 +13,8 @@ policy and rate limiter around every HTTP attempt, and the fewest calls:
   failure);
 - ``create``: one ``spreadsheets.create`` with all tabs (needs a user's OAuth
   login: service accounts have no Drive storage);
-- ``share``: one permissions list, then one create or update.
+- ``share``: one permissions list, then one create or update (with v3's own fields: gspread's
+  ``insert_permission`` also sends v2's ``withLink``).
 """
 
 from __future__ import annotations
@@ -35,15 +36,19 @@ from sheetgm.backends.a1 import normalize
 from sheetgm.backends.errors import (
     AccessError,
     BackendError,
+    CreateDeniedError,
     MissingWorkbookError,
     NetworkError,
+    NotSharedError,
     OpError,
     QuotaError,
     RangeError,
+    ShareRejectedError,
     WorkbookExistsError,
 )
+from sheetgm.backends.gsheets_meta import META_TAB, MetaCache
 from sheetgm.backends.ratelimit import RateLimiter
-from sheetgm.backends.retry import STORAGE_QUOTA_REASON, RetryPolicy, is_transient, reasons
+from sheetgm.backends.retry import STORAGE_QUOTA_REASON, RetryPolicy, is_transient, reasons, status_of
 
 T = TypeVar("T")
 MAX_PAYLOAD = 2_000_000  # bytes; the API's recommended ceiling for one request
@@ -76,6 +81,7 @@ class GoogleGateway(port.Gateway):
         limiter: RateLimiter | None = None,
         timeout: float = 60.0,
         account: str | None = None,
+        meta_home: str | None = None,
     ) -> None:
         self.client = gspread.Client(auth=credentials, http_client=GatedHTTPClient)
         self.http: GatedHTTPClient = self.client.http_client  # type: ignore[assignment]
@@ -85,6 +91,8 @@ class GoogleGateway(port.Gateway):
         self.ids = ids
         self.account = account or getattr(credentials, "service_account_email", None)
         self._meta: dict[str, gr.Meta] = {}
+        self._fresh: set[str] = set()  # workbooks whose metadata this process read (not from the cache)
+        self.cache = MetaCache(meta_home) if meta_home else None
 
     def __repr__(self) -> str:
         return f"GoogleGateway(account={self.account!r}, workbooks={sorted(self.ids)!r})"
@@ -107,28 +115,47 @@ class GoogleGateway(port.Gateway):
         attempts = self.http.policy.last_attempts
         if not isinstance(exc, APIError):
             return NetworkError(key=key, attempts=attempts, detail=type(exc).__name__)
-        message = str(exc.error.get("message", ""))[:300]
-        if exc.code == 403 and STORAGE_QUOTA_REASON in reasons(exc):
+        code = status_of(exc)
+        if str(exc.error.get("status", "")).startswith("invalid JSON"):  # an HTML page from the front end
+            message = "the answer was a page, not JSON"
+        else:
+            message = str(exc.error.get("message", ""))[:300]
+        url = str(getattr(exc.response, "url", "") or "")
+        account = self.account or "this account"
+        if code == 403 and (STORAGE_QUOTA_REASON in reasons(exc) or "storage quota" in message.lower()):
             return QuotaError(key=key)
         if is_transient(exc):
-            return NetworkError(key=key, attempts=attempts, detail=f"HTTP {exc.code}: {message}")
-        if exc.code in (401, 403):
-            return AccessError(key=key, account=self.account or "this account")
-        if exc.code == 404:
+            return NetworkError(key=key, attempts=attempts, detail=f"HTTP {code}: {message}")
+        if code == 404 and url.startswith(DRIVE_FILES_API_V3_URL):
+            # Drive hides files an account cannot see behind "File not found": not shared, or deleted.
+            return NotSharedError(key=key, id=self.ids.get(key, "?"), account=account)
+        if code in (401, 403):
+            return AccessError(key=key, account=account)
+        if code == 404:
             return MissingWorkbookError(key=key)
-        if exc.code == 400 and "unable to parse range" in message.lower():
+        if code == 400 and "unable to parse range" in message.lower():
             bad = message.rsplit(": ", 1)[-1]
             return RangeError(range=bad, detail=f"workbook '{key}' has no such tab or range")
-        return BackendError(key=key, status=exc.code, detail=message)
+        return BackendError(key=key, status=code, detail=message)
 
     def _fetch(self, key: str, grid: bool = False) -> dict[str, Any]:
         params = {"includeGridData": "true" if grid else "false"}
         doc = dict(self._call(key, self.http.fetch_sheet_metadata, self._id(key), params=params))
-        self._meta[key] = gr.Meta.parse(doc)
+        self._fresh_meta(key, doc)
         return doc
 
-    def _meta_for(self, key: str) -> gr.Meta:
-        if key not in self._meta:
+    def _fresh_meta(self, key: str, doc: dict[str, Any]) -> None:
+        self._meta[key] = gr.Meta.parse(doc)
+        self._fresh.add(key)
+
+    def _meta_for(self, key: str, ops: Sequence[port.Op] = ()) -> gr.Meta:
+        """A workbook's metadata: read in this process, else from the home workbook's hidden tab, else
+        read now. Ops on a tab, or protecting or unprotecting a description, that the hidden tab does not
+        know need it read: another run may have made them."""
+        if key not in self._meta and self.cache is not None and (cached := self.cache.get(key)) is not None:
+            self._meta[key] = cached
+        meta = self._meta.get(key)
+        if meta is None or (key not in self._fresh and _beyond(ops, meta)):
             self._fetch(key)
         return self._meta[key]
 
@@ -149,12 +176,17 @@ class GoogleGateway(port.Gateway):
             raise WorkbookExistsError(key=key)
         sheets = [{"properties": {"title": t, "sheetId": i}} for i, t in enumerate(tabs)]
         body = {"properties": {"title": title}, "sheets": sheets}
-        doc = self._call(key, self.http.request, "post", SPREADSHEETS_API_V4_BASE_URL, json=body).json()
+        try:
+            doc = self._call(key, self.http.request, "post", SPREADSHEETS_API_V4_BASE_URL, json=body).json()
+        except QuotaError:
+            raise
+        except AccessError:  # a service account: Google answers a bare 403 now, no storage-quota reason
+            raise CreateDeniedError(key=key, account=self.account or "this account") from None
         self.ids[key] = doc["spreadsheetId"]
-        self._meta[key] = gr.Meta.parse(doc)
+        self._fresh_meta(key, doc)
 
     def tabs(self, key: str) -> list[str]:
-        return list(self._meta_for(key).tabs)
+        return [t for t in self._meta_for(key).tabs if t != META_TAB]
 
     def read(self, key: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
         canonical = [normalize(text) for text in ranges]
@@ -163,7 +195,9 @@ class GoogleGateway(port.Gateway):
         if key not in self._meta:  # one call brings the values and the metadata a later write needs
             params = {"includeGridData": "true", "fields": gr.READ_FIELDS}
             doc = dict(self._call(key, self.http.fetch_sheet_metadata, self._id(key), params=params))
-            self._meta[key] = gr.Meta.parse(doc)
+            self._fresh_meta(key, doc)
+            if self.cache is not None and key == self.cache.home:
+                self.cache.take(doc)
             return gr.read_values(doc, ranges, key)
         params = {"valueRenderOption": "FORMATTED_VALUE", "majorDimension": "ROWS"}
         doc = self._call(key, self.http.values_batch_get, self._id(key), canonical, params=params)
@@ -179,22 +213,35 @@ class GoogleGateway(port.Gateway):
         port.check_ops(ops)
         if not ops:
             return
+        fresh = key in self._fresh
         try:
             self._batch(key, list(ops))
         except BackendError as err:
-            self._meta.pop(key, None)  # the file may have changed under us: look again next time
+            self._forget(key)  # the file may have changed under us: look again next time
             cause = err.__cause__
-            if not (isinstance(cause, APIError) and cause.code == 400 and self.http.policy.last_attempts > 1):
+            if not (isinstance(cause, APIError) and status_of(cause) == 400
+                    and (self.http.policy.last_attempts > 1 or not fresh)):
                 raise
-            # An earlier attempt whose reply was lost may have been applied (its protection ids or
-            # new tabs are now gone or present): rebuild the batch from fresh metadata, once.
+            # Metadata from the hidden tab may be stale, or an earlier attempt whose reply was lost may
+            # have been applied (its protection ids or new tabs are now gone or present): rebuild the
+            # batch from fresh metadata, once.
             self._batch(key, list(ops))
 
+    def _forget(self, key: str) -> None:
+        self._meta.pop(key, None)
+        self._fresh.discard(key)
+        if self.cache is not None:
+            self.cache.forget(key)
+
     def _batch(self, key: str, ops: list[port.Op]) -> None:
-        draft = self._meta_for(key).copy()
+        draft = self._meta_for(key, ops).copy()
         requests_ = gr.build(ops, draft)
         if not requests_:
             return
+        rows: dict[str, str] | None = None
+        if self.cache is not None and key == self.cache.home:
+            extra, rows = self.cache.requests(self._meta, draft)
+            requests_ += extra
         body = {"requests": requests_}
         size = len(json.dumps(body, ensure_ascii=False).encode("utf-8"))
         if size > MAX_PAYLOAD:
@@ -205,6 +252,8 @@ class GoogleGateway(port.Gateway):
             if added and "addProtectedRange" in req:
                 draft.protected[added["protectedRangeId"]] = added.get("description", "")
         self._meta[key] = draft
+        if self.cache is not None and rows is not None:
+            self.cache.saved = rows
 
     def protections(self, key: str) -> list[port.Protection]:
         return gr.protections(self._fetch(key))
@@ -214,31 +263,59 @@ class GoogleGateway(port.Gateway):
 
     def permissions(self, key: str) -> list[port.Permission]:
         found = [
-            port.Permission(str(p.get("emailAddress") or p.get("domain") or p.get("type")), str(p["role"]))
+            port.Permission(str(p.get("emailAddress") or p.get("domain") or ""), str(p["role"]),
+                            str(p.get("type", "user")), bool(p.get("allowFileDiscovery", False)))
             for p in self._permissions(key)
         ]
-        return sorted(found, key=lambda p: (p.email, p.role))
+        return sorted(found, key=lambda p: (p.kind, p.email, p.role))
+
+    def _user_permission(self, key: str, email: str) -> dict[str, Any] | None:
+        for p in self._permissions(key):
+            if p.get("type", "user") == "user" and str(p.get("emailAddress", "")).lower() == email.lower():
+                return p
+        return None
 
     def share(self, key: str, email: str, role: str) -> None:
         port.check_role(role)
-        same = [p for p in self._permissions(key) if str(p.get("emailAddress", "")).lower() == email.lower()]
-        if same and same[0]["role"] == role:
+        same = self._user_permission(key, email)
+        if same is not None and same["role"] == role:
             return
-        if same:
-            url = f"{DRIVE_FILES_API_V3_URL}/{self._id(key)}/permissions/{same[0]['id']}"
-            params = {"supportsAllDrives": "true"}
-            self._call(key, self.http.request, "patch", url, json={"role": role}, params=params)
-        else:
-            self._call(key, self.http.insert_permission, self._id(key), email, "user", role, notify=False)
+        url = f"{DRIVE_FILES_API_V3_URL}/{self._id(key)}/permissions"
+        try:
+            if same is not None:
+                params = {"supportsAllDrives": "true"}
+                self._call(key, self.http.request, "patch", f"{url}/{same['id']}", json={"role": role}, params=params)
+            else:
+                params = {"sendNotificationEmail": "false", "supportsAllDrives": "true"}
+                body = {"type": "user", "role": role, "emailAddress": email}
+                self._call(key, self.http.request, "post", url, json=body, params=params)
+        except BackendError as err:
+            cause = err.__cause__
+            if isinstance(cause, APIError) and "invalidSharingRequest" in reasons(cause):
+                detail = str(cause.error.get("message", ""))[:300]
+                raise ShareRejectedError(key=key, email=email, detail=detail) from cause
+            raise
 
     def unshare(self, key: str, email: str) -> None:
-        for p in self._permissions(key):
-            if str(p.get("emailAddress", "")).lower() == email.lower():
-                self._call(key, self.http.remove_permission, self._id(key), str(p["id"]))
+        found = self._user_permission(key, email)
+        if found is not None:
+            self._call(key, self.http.remove_permission, self._id(key), str(found["id"]))
 
     def url(self, key: str) -> str | None:
         return SPREADSHEET_DRIVE_URL % self._id(key)
 
     def view(self, key: str) -> port.WorkbookView:
-        return gr.view(self._fetch(key, grid=True))
+        found = gr.view(self._fetch(key, grid=True))
+        return port.WorkbookView(found.title, tuple(t for t in found.tabs if t.name != META_TAB))
+
+
+def _beyond(ops: Sequence[port.Op], meta: gr.Meta) -> bool:
+    """Whether ``ops`` reach a tab or a protection that ``meta`` does not know."""
+    known = set(meta.protected.values())
+    for op in ops:
+        if isinstance(op, port.Protect | port.Unprotect) and op.description not in known:
+            return True
+        if not isinstance(op, port.AddTab) and any(r.tab not in meta.tabs for r in port.op_ranges(op)):
+            return True
+    return False
 

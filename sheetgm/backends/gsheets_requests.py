@@ -22,7 +22,7 @@ Json = dict[str, Any]
 # (tab ids, grid sizes, protections). No ``ranges``: they would drop the tabs they do not touch.
 READ_FIELDS = (
     "sheets(properties(sheetId,title,gridProperties),"
-    "protectedRanges(protectedRangeId,range,description,editors),"
+    "protectedRanges(protectedRangeId,range,description,editors,warningOnly),"
     "data(startRow,startColumn,rowData(values(formattedValue))))"
 )
 
@@ -227,7 +227,8 @@ def protections(doc: Json) -> list[port.Protection]:
         for pr in sheet.get("protectedRanges", []):
             rng = a1_of(pr.get("range", {}), by_id)
             editors = tuple(sorted(pr.get("editors", {}).get("users", [])))
-            out.append(port.Protection(format_range(rng), editors, pr.get("description", "")))
+            out.append(port.Protection(format_range(rng), editors, pr.get("description", ""),
+                                       bool(pr.get("warningOnly", False))))
     return out
 
 

@@ -65,6 +65,7 @@ class Protected:
     range: A1
     editors: tuple[str, ...]
     description: str
+    warning_only: bool = False
 
 
 @dataclass
@@ -152,10 +153,11 @@ def set_borders(sheet: Sheet, rng: A1, sides: dict[str, str]) -> None:
             borders[side] = style
 
 
-def protect(book: Book, rng: A1, editors: Sequence[str], description: str, pid: int | None = None) -> int:
+def protect(book: Book, rng: A1, editors: Sequence[str], description: str, pid: int | None = None,
+            warning_only: bool = False) -> int:
     book.sheet(rng.tab)
     pid = book.new_id() if pid is None else pid
-    book.protected.append(Protected(pid, rng, tuple(sorted(set(editors))), description))
+    book.protected.append(Protected(pid, rng, tuple(sorted(set(editors))), description, warning_only))
     return pid
 
 
@@ -213,7 +215,7 @@ def _cell_change(op: port.Op) -> Callable[[Cell], None]:
 
 
 def protections(book: Book) -> list[port.Protection]:
-    return [port.Protection(format_range(p.range), p.editors, p.description) for p in book.protected]
+    return [port.Protection(format_range(p.range), p.editors, p.description, p.warning_only) for p in book.protected]
 
 
 def view(book: Book) -> port.WorkbookView:

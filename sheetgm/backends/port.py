@@ -185,12 +185,19 @@ class Protection:
     range: str  # canonical A1 (see a1.normalize); a bare tab name for a whole tab
     editors: tuple[str, ...]
     description: str
+    warning_only: bool = False  # Google's "show a warning": anyone who can edit the file may go on
 
 
 @dataclass(frozen=True)
 class Permission:
+    """Who may open a file. ``kind`` is Drive's permission type: "user" or "group" (``email`` is the
+    address), "domain" (``email`` is the domain: everyone in it), "anyone" (``email`` is empty:
+    whoever has the link, and with ``discoverable`` whoever searches for it)."""
+
     email: str
-    role: str  # owner, writer, commenter or reader
+    role: str  # owner, organizer, fileOrganizer, writer, commenter or reader
+    kind: str = "user"
+    discoverable: bool = False
 
 
 @dataclass(frozen=True)

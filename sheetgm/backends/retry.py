@@ -1,8 +1,10 @@
 """Our retry policy for Google API calls (instead of gspread's BackOffHTTPClient,
 which retries a permanent 429 forever and also retries storage-quota 403s).
 
-Retried: HTTP 408, 429, 5xx, a Drive 403 whose reason is a rate limit, and
-network timeouts / connection errors. Never retried: a plain 403 (no access)
+Retried: HTTP 408, 429, 5xx (also when the front end answers a page that is
+not JSON: gspread then reports code -1, so the HTTP status is what counts), a
+Drive 403 whose reason is a rate limit (``userRateLimitExceeded``,
+``sharingRateLimitExceeded``, ...), and network timeouts / connection errors. Never retried: a plain 403 (no access)
 and a 403 ``storageQuotaExceeded``: waiting cannot fix them. The wait before
 retry n (0-based) is ``min(2**n + jitter, cap)`` seconds, longer if the server
 sent Retry-After, and the number of attempts is bounded.
@@ -24,7 +26,8 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-RATE_LIMIT_REASONS = frozenset({"userRateLimitExceeded", "rateLimitExceeded", "RATE_LIMIT_EXCEEDED"})
+RATE_LIMIT_REASONS = frozenset({"userRateLimitExceeded", "rateLimitExceeded", "sharingRateLimitExceeded",
+                                "RATE_LIMIT_EXCEEDED"})
 STORAGE_QUOTA_REASON = "storageQuotaExceeded"
 
 
@@ -38,13 +41,23 @@ def reasons(err: APIError) -> set[str]:
     return found
 
 
+def status_of(err: APIError) -> int:
+    """The HTTP status of an API error. gspread reads it from the JSON body and says -1 when the body
+    is not JSON (an HTML 502 page from Google's front end): then the response's own status counts."""
+    if isinstance(err.code, int) and err.code > 0:
+        return err.code
+    response = getattr(err, "response", None)
+    return int(getattr(response, "status_code", 0) or 0)
+
+
 def is_transient(exc: BaseException) -> bool:
     if isinstance(exc, requests.exceptions.Timeout | requests.exceptions.ConnectionError):
         return True
     if isinstance(exc, APIError):
-        if exc.code in (408, 429) or exc.code >= 500:
+        code = status_of(exc)
+        if code in (408, 429) or code >= 500:
             return True
-        if exc.code == 403:
+        if code == 403:
             found = reasons(exc)
             return bool(found & RATE_LIMIT_REASONS) and STORAGE_QUOTA_REASON not in found
     return False
@@ -91,5 +104,5 @@ class RetryPolicy:
         wait = state.next_action.sleep if state.next_action else 0.0
         self.waits.append(wait)
         exc = state.outcome.exception() if state.outcome else None
-        what = f"HTTP {exc.code}" if isinstance(exc, APIError) else type(exc).__name__
+        what = f"HTTP {status_of(exc)}" if isinstance(exc, APIError) else type(exc).__name__
         log.warning("Google API call failed (%s), attempt %d; retrying in %.1f s", what, state.attempt_number, wait)

@@ -18,9 +18,9 @@ when walking is too slow; the Ember's fury buys an action point; the
 Assassin traces and deduces (at the nearest generators) when he knows
 nothing; leftover action points gaze or listen (for tomorrow) or block.
 
-Where it cheats: only the Werewolf's Bloodlust: the bot knows whether any
-survivor is Injured (the checker assumes he is, a player learns it from his
-own attacks). Boards, traps and discovered passages are public anyway.
+It does not cheat: boards, traps and discovered passages are public. (The
+Werewolf's Bloodlust MP goes unused: the checker cannot know who is Injured,
+so it accepts no step that needs it, and the bot writes only what it accepts.)
 """
 
 from __future__ import annotations
@@ -168,12 +168,10 @@ class HunterBot:
         self.state, self.rng = state, rng
         self.h = state.players[seat]
         self.draft = Draft(state, seat, shared)
-        # The checker grants Bloodlust optimistically; he knows whether his prey bleeds.
-        self.spare_mp = -1 if self.h.role == "werewolf" and not any(s.injured for s in state.survivors()) else 0
         self.view = hunter_view(state, self.h)
         memory = intel.recent(state.night) if intel is not None else []
         b = self.draft.budget
-        self.target, self.likely = pick_target(state, self.h, self.view, b.mp + self.spare_mp + b.ap - 1, rng, memory)
+        self.target, self.likely = pick_target(state, self.h, self.view, b.mp + b.ap - 1, rng, memory)
         self.fld = cost_field(state, self.h, [self.target])
         self.attacked = False
 
@@ -183,7 +181,7 @@ class HunterBot:
 
     @property
     def mp(self) -> int:
-        return self.draft.budget.mp + self.spare_mp
+        return self.draft.budget.mp
 
     @property
     def ap(self) -> int:

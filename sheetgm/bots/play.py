@@ -10,7 +10,7 @@ from sheetgm.bots.hunter import hunter_order
 from sheetgm.bots.intel import Intel
 from sheetgm.bots.survivor import Team, survivor_order, team_of
 from sheetgm.core.board import Board
-from sheetgm.core.check import legal_steps
+from sheetgm.core.check import Draft, legal_steps
 from sheetgm.core.events import Event
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_survivor_stage
 from sheetgm.core.setup import SeatSpec, new_game, scaled_targets
@@ -43,7 +43,7 @@ class Table:
         if not p.in_play or state.over():
             return Order()
         if self._stage is None or self._stage[0] is not state:
-            self._stage = (state, state.copy(), None)  # one dry copy for every bot of the stage
+            self._stage = (state, Draft.shared_copy(state), None)  # one dry copy for every bot of the stage
         _, dry, team = self._stage
         if p.is_hunter:
             return hunter_order(state, seat, rng, self.intel[HUNTER], dry)

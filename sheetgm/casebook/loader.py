@@ -44,7 +44,8 @@ def load_file(path: str | Path) -> list[Case]:
     cases: list[Case] = []
     seen: set[str] = set()
     for i, raw in enumerate(raw_cases):
-        cid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{i + 1}"
+        found = raw.get("id") if isinstance(raw, dict) else None
+        cid = found if isinstance(found, str) else f"#{i + 1}"
         schema.validate(raw, schema.CASE, "", name, cid)
         if cid in seen:
             raise CaseError("err.case.duplicate_id", file=name, case=cid, key="id")

@@ -1,14 +1,13 @@
 """One player's action: the budget, and each step dispatched to its rule.
 
-``run_order`` is used by the resolver (real mode: the first illegal step
-ends the order, R-ORDER-5) and by the checker (dry mode: every problem is
-collected, from what the player knows, R-ORDER-4).
+``run_order`` is the resolver's (the first illegal step ends the order,
+R-ORDER-5); the checker plays ``do_step`` in dry mode itself, collecting
+every problem from what the player knows (R-ORDER-4).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from sheetgm.core import actions, hunting, items, moves, roles
 from sheetgm.core.board import DIRECTIONS
@@ -43,8 +42,8 @@ def budget_for(ctx: Ctx, p: Player) -> Budget:
         return Budget(mp=1, ap=0)
     if p.is_hunter:
         mp, ap = 4, 2
-        if p.role == "werewolf" and (ctx.dry or any(s.injured for s in st.survivors())):
-            mp += 1  # Bloodlust (the checker cannot know who is injured: optimistic)
+        if p.role == "werewolf" and not ctx.dry and any(s.injured for s in st.survivors()):
+            mp += 1  # Bloodlust (the checker cannot know who is injured: it notes the step that needs it)
         if p.flags.get("no_mp_night") == st.night:
             mp = 0  # the silver dagger's curse on the Werewolf
         return Budget(mp=mp, ap=ap)
@@ -52,14 +51,6 @@ def budget_for(ctx: Ctx, p: Player) -> Budget:
     if p.downed:
         return Budget(mp=2 if p.role == "mercenary" else 1, ap=0, robot_mp=robot_mp)
     return Budget(mp=3, ap=1, robot_mp=robot_mp)
-
-
-@dataclass
-class StepOutcome:
-    index: int
-    step: Step
-    code: str
-    params: dict[str, object]
 
 
 def normalise(p: Player, step: Step) -> Step:
@@ -76,7 +67,7 @@ def do_step(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
         raise Illegal("err.rule.not_your_stage")
     if isinstance(step, RobotStep):
         robot = roles.robot_of(ctx, p)
-        if p.role != "mechanic" or robot is None or (not ctx.dry and not robot.in_play):
+        if p.role != "mechanic" or robot is None or not robot.in_play:
             raise Illegal("err.rule.no_robot")
         rb = Budget(mp=b.robot_mp, ap=b.robot_ap)
         if isinstance(step.step, (RobotStep, Skill, UseItem, Drop, Escape)):
@@ -141,22 +132,15 @@ def _hunter_main(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
         raise Illegal("err.rule.survivor_only")
 
 
-def run_order(ctx: Ctx, p: Player, steps: Sequence[Step], *, collect: bool = False) -> list[StepOutcome]:
-    """Play p's steps in order. Real mode stops at the first illegal step and
-    reports it; ``collect`` (checker) records every problem and goes on."""
+def run_order(ctx: Ctx, p: Player, steps: Sequence[Step]) -> None:
+    """Play p's steps in order; the first illegal step ends the order and is reported (R-ORDER-5).
+    (The checker plays them itself, collecting every problem: ``check.review_order``.)"""
     b = budget_for(ctx, p)
-    problems: list[StepOutcome] = []
-    if p.is_hunter and not ctx.dry:
+    if p.is_hunter:
         moves.discover(ctx, p)  # ruling 10: the tile where his action starts
     for i, step in enumerate(steps, 1):
         try:
             do_step(ctx, p, b, step)
         except Illegal as exc:
-            problems.append(StepOutcome(i, step, exc.code, exc.params))
-            if not collect:
-                ctx.emit("step_failed", to=(p.seat,), actor=p.seat, step=i, code=exc.code, params=exc.params)
-                break
-            target = getattr(step, "to", None)
-            if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
-                p.pos = target  # assume the player gets there, to avoid cascades of follow-up problems
-    return problems
+            ctx.emit("step_failed", to=(p.seat,), actor=p.seat, step=i, code=exc.code, params=exc.params)
+            break

@@ -5,14 +5,18 @@ from __future__ import annotations
 from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.state import Player
-from sheetgm.core.steps import ITEMS
+from sheetgm.core.steps import ITEMS, DayStep, Give
 
 
-def spend_ap(p: Player, b: Budget, n: int = 1) -> None:
+def need_ap(p: Player, b: Budget, n: int = 1) -> None:
     if p.downed and p.is_survivor and b.ap < n:
         raise Illegal("err.rule.downed_no_ap")
     if b.ap < n:
         raise Illegal("err.rule.no_ap", need=n, have=b.ap)
+
+
+def spend_ap(p: Player, b: Budget, n: int = 1) -> None:
+    need_ap(p, b, n)
     b.ap -= n
 
 
@@ -21,10 +25,12 @@ def search(ctx: Ctx, p: Player, b: Budget, what: str | None) -> None:
     if what is not None and what != "key" and what not in ITEMS:
         raise Illegal("err.rule.unknown_item", item=what)
     spend_ap(p, b)
-    if ctx.dry:
-        return
     here = p.pos
     passage = st.passage_at(here)
+    if ctx.dry:
+        if passage is not None and passage.owner is None:
+            passage.discovered = True  # a map passage is on the public map: the search surely finds it
+        return
     if passage is not None and not passage.discovered:
         # R-MAP-7: searching a passage end discovers it instead of picking anything up.
         passage.discovered = True
@@ -102,21 +108,33 @@ def crack(ctx: Ctx, p: Player, b: Budget) -> None:
     ctx.noise(p.pos, "crack", p.seat)
 
 
-def _target(ctx: Ctx, p: Player, alias: str) -> Player:
+def named(ctx: Ctx, alias: str) -> Player:
+    """The player a heal, a gift or Adrenaline names; an alias nobody has is a problem anyone can see."""
     t = ctx.state.by_alias(alias)
-    if t is None or not t.is_survivor:
+    if t is None or t.is_robot:
         raise Illegal("err.rule.no_such_survivor", alias=alias)
-    if not ctx.dry and (not t.in_play or t.pos != p.pos):
-        raise Illegal("err.rule.target_not_here", alias=t.alias)
     return t
 
 
+def beside(ctx: Ctx, p: Player, t: Player, *, known: bool = False) -> None:
+    """``t`` must be a survivor in play on p's tile. One message covers a hunter and an absent
+    survivor, so that a failed step never tells a survivor whose alias is a hunter's. Tonight's
+    positions are hidden from the checker (RUL-18) unless ``known`` (the day's gifts use the
+    positions of the last report, RUL-3)."""
+    if ctx.dry and not known:
+        return
+    if not t.is_survivor or not t.in_play or t.pos != p.pos:
+        raise Illegal("err.rule.target_not_here", alias=t.alias)
+
+
 def heal(ctx: Ctx, p: Player, b: Budget, alias: str, mode: str | None) -> None:
-    t = _target(ctx, p, alias)
+    t = named(ctx, alias)
+    if t.seat == p.seat and (mode == "downed" or (mode is None and p.downed)):
+        raise Illegal("err.rule.heal_self_downed")
+    need_ap(p, b)  # what the healer knows comes first; where the target is, last
+    beside(ctx, p, t)
     if mode is None:
         mode = "downed" if t.downed else "fear"
-    if mode == "downed" and t.seat == p.seat:
-        raise Illegal("err.rule.heal_self_downed")
     if mode == "downed" and not ctx.dry and not t.downed:
         raise Illegal("err.rule.not_downed", alias=t.alias)
     spend_ap(p, b)
@@ -140,8 +158,6 @@ def dismantle(ctx: Ctx, p: Player, b: Budget, to: Tile | None) -> None:
         if not adjacent(p.pos, to) or ctx.edge(p.pos, to) is not Edge.BOARD:
             raise Illegal("err.rule.no_board", frm=tile_name(p.pos), tile=tile_name(to))
     spend_ap(p, b)
-    if ctx.dry:
-        return
     if to is None:
         del st.traps[p.pos]
         ctx.emit("trap_removed", public=True, actor=p.seat, tile=tile_name(p.pos))
@@ -177,29 +193,41 @@ def drop(ctx: Ctx, p: Player, item: str) -> None:
     ctx.emit("dropped", to=(p.seat,), actor=p.seat, item=item, tile=tile_name(p.pos))
 
 
+def day_step(ctx: Ctx, p: Player, step: DayStep) -> None:
+    """One day order (R-PHASE-1): a gift, or the Lucky Guy's prayer (R-ROLE-LUCKY)."""
+    if p.is_hunter:
+        raise Illegal("err.rule.survivor_only")
+    if isinstance(step, Give):
+        give(ctx, p, step.to, step.item)
+        return
+    if p.role != "lucky":
+        raise Illegal("err.rule.not_your_skill", skill="pray")
+    p.flags["pray"] = step.item
+    ctx.emit("prayed", to=(p.seat,), actor=p.seat, item=step.item)
+
+
 def give(ctx: Ctx, p: Player, alias: str, item: str) -> None:
     """Day gift (R-PHASE-1): between survivors on one tile; no room → the gift fails, the item stays."""
-    t = ctx.state.by_alias(alias)
-    if t is None or not t.is_survivor or t.is_robot:
-        raise Illegal("err.rule.no_such_survivor", alias=alias)
+    t = named(ctx, alias)
     if t.seat == p.seat:
         raise Illegal("err.rule.give_self")
-    if not t.in_play or t.pos != p.pos:
-        raise Illegal("err.rule.target_not_here", alias=t.alias)
     if item == "key":
         if p.keys < 1:
             raise Illegal("err.rule.no_keys")
     elif item not in p.items:
         raise Illegal("err.rule.not_holding", item=item)
-    if ctx.dry:
-        return
-    if item == "key":
+    beside(ctx, p, t, known=True)
+    if item == "key":  # a key always passes (no room needed): the checker's copy gives it too
         p.keys -= 1
         t.keys += 1
-    elif not ctx.has_room(t, item):
-        ctx.emit("gift_failed", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, giver=p.alias, item=item)
+    if ctx.dry:  # whether the receiver has room is hidden: the checker's copy assumes the gift is received
+        if item != "key":
+            p.items.remove(item)
         return
-    else:
+    if item != "key":
+        if not ctx.has_room(t, item):
+            ctx.emit("gift_failed", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, giver=p.alias, item=item)
+            return
         p.items.remove(item)
         t.items.append(item)
     ctx.emit("gift", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, giver=p.alias, item=item)

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from sheetgm.core import actions
-from sheetgm.core.act import budget_for, do_step, run_order
+from sheetgm.core.act import budget_for, do_step
+from sheetgm.core.actions import day_step
 from sheetgm.core.board import Edge, Tile
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
+from sheetgm.core.observe import display_params
+from sheetgm.core.resolve import start_night
 from sheetgm.core.roles import ROBOT_SEAT_BASE
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, Player, State
 from sheetgm.core.steps import (
@@ -37,7 +39,6 @@ from sheetgm.core.steps import (
     Listen,
     Move,
     Order,
-    Pray,
     Search,
     Skill,
     Step,
@@ -45,21 +46,34 @@ from sheetgm.core.steps import (
     Vault,
 )
 from sheetgm.core.texts import render
+from sheetgm.core.unknowns import CHAIN, Unknowns
 
 
 @dataclass(frozen=True)
 class Problem:
+    """A problem of an order (or, in ``Review.notes``, a step that depends on what the night brings)."""
+
     code: str
     params: dict[str, Any]
     step: int | None = None  # 1-based night step; None for day steps and general problems
     day: bool = False
 
     def message(self, lang: str = "zh") -> str:
-        reason = render(lang, self.code, **self.params)
+        reason = render(lang, self.code, **display_params(lang, self.params))
         if self.step is None:
             return reason
         key = "check.day_step" if self.day else "check.step"
         return render(lang, key, step=self.step, reason=reason)
+
+
+@dataclass
+class Review:
+    """What the checker says of one order: its problems, and notes on steps whose outcome the player
+    cannot know yet (what a Search finds, where the chain claw leaves the Bane). An order with notes
+    and no problems is complete (RUL-18)."""
+
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
 
 
 class _NoDraws(random.Random):
@@ -77,36 +91,72 @@ _NO_DRAWS = _NoDraws(0)
 
 
 def _dry(state: State, p: Player) -> tuple[State, Ctx, Player]:
+    """The checker's private copy, as it will stand when p's stage starts (the night's resets applied)."""
     st = state.copy()
     stage = HUNTER_STAGE if p.is_hunter else SURVIVOR_STAGE
     ctx = Ctx(st, _NO_DRAWS, stage, dry=True)
+    if not (state.stage == HUNTER_STAGE and p.is_hunter):
+        start_night(ctx)
     return st, ctx, st.players[p.seat]
 
 
 def check_order(state: State, seat: int, order: Order) -> list[Problem]:
     """Every problem of one order against what its player knows, in step order."""
+    return review_order(state, seat, order).problems
+
+
+def review_order(state: State, seat: int, order: Order) -> Review:
+    """Problems and notes of one order: the same rule functions as the resolver, in dry mode."""
     p0 = state.players.get(seat)
     if p0 is None:
-        return [Problem("err.rule.no_such_seat", {"seat": seat})]
+        return Review([Problem("err.rule.no_such_seat", {"seat": seat})])
     if not p0.in_play:
-        return [Problem("err.rule.out_of_play", {"alias": p0.alias})] if (order.steps or order.day) else []
+        return Review([Problem("err.rule.out_of_play", {"alias": p0.alias})] if (order.steps or order.day) else [])
     st, ctx, p = _dry(state, p0)
-    problems: list[Problem] = []
+    out = Review()
+    unknown = Unknowns()
     for i, d in enumerate(order.day, 1):
         try:
-            if p.is_hunter:
-                raise Illegal("err.rule.survivor_only")
-            if isinstance(d, Give):
-                actions.give(ctx, p, d.to, d.item)
-                if d.item == "key":
-                    p.keys -= 1
-            elif isinstance(d, Pray) and p.role != "lucky":
-                raise Illegal("err.rule.not_your_skill", skill="pray")
+            day_step(ctx, p, d)
+            if isinstance(d, Give) and d.item != "key":
+                unknown.gifts.append(d.item)
         except Illegal as exc:
-            problems.append(Problem(exc.code, exc.params, i, day=True))
-    for out in run_order(ctx, p, order.steps, collect=True):
-        problems.append(Problem(out.code, dict(out.params), out.index))
-    return problems
+            out.problems.append(Problem(exc.code, exc.params, i, day=True))
+    if p.is_hunter and p.stunned and order.steps:
+        out.notes.append(Problem("check.note.stunned", {}))
+    b = budget_for(ctx, p)
+    for i, step in enumerate(order.steps, 1):
+        if unknown.chain and not any(n.code == CHAIN for n in out.notes):
+            out.notes.append(Problem(CHAIN, {}, i))  # from here on, where the Bane stands is unknown
+        try:
+            do_step(ctx, p, b, step)
+            unknown.after(ctx, p, step)
+        except Illegal as exc:
+            why = unknown.explain(ctx, p, b, step, exc)
+            if why is None:
+                out.problems.append(Problem(exc.code, exc.params, i))
+                assume_arrival(p, step)
+                continue
+            note, retry = why
+            if note != CHAIN:
+                out.notes.append(Problem(note, {"code": exc.code, "params": exc.params}, i))
+            if not retry:
+                assume_arrival(p, step)
+                continue
+            try:
+                do_step(ctx, p, b, step)  # once more, with what the night may bring
+                unknown.after(ctx, p, step)
+            except Illegal as again:
+                out.problems.append(Problem(again.code, again.params, i))
+                assume_arrival(p, step)
+    return out
+
+
+def assume_arrival(p: Player, step: Step) -> None:
+    """After a failed move the checker goes on from its target, to avoid a cascade of follow-up problems."""
+    target = getattr(step, "to", None)
+    if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
+        p.pos = target
 
 
 class Draft:
@@ -114,12 +164,14 @@ class Draft:
 
     ``play`` adds a step as the checker would (an illegal move still lands, so
     that the next steps are judged from there); ``legal`` tests one step
-    without keeping it; ``legal_steps`` tests every candidate. The bots write
-    a whole order on one Draft instead of copying the state for every step."""
+    without keeping it; ``add`` keeps it only if it is legal; ``legal_steps``
+    tests every candidate. Each try saves and restores what a dry step may
+    change (the player, the Mechanic's robot, boards, traps, passages found)
+    instead of copying the state. The bots write a whole order on one Draft."""
 
     def __init__(self, state: State, seat: int, shared: State | None = None) -> None:
-        """``shared``: a dry copy of ``state`` (``state.copy()``) that the drafts of one stage take
-        turns on, each calling ``release`` when done; None: the draft makes its own copy."""
+        """``shared``: ``Draft.shared_copy(state)``, that the drafts of the players due in this stage
+        take turns on, each calling ``release`` when done; None: the draft makes its own copy."""
         if shared is None:
             self.state, self.ctx, self.p = _dry(state, state.players[seat])
         else:
@@ -131,18 +183,37 @@ class Draft:
         self._robot_seat = ROBOT_SEAT_BASE + seat
         self._found = self._save() if shared is not None else None
 
-    def _save(self) -> tuple[Player, Player | None]:
-        robot = self.state.players.get(self._robot_seat)
-        return self.p.copy(), robot.copy() if robot is not None else None
+    @staticmethod
+    def shared_copy(state: State) -> State:
+        """A dry copy for the drafts of the players due in this stage: as ``_dry`` makes it for each
+        (the night's resets applied, except for hunters in the hunter stage)."""
+        st = state.copy()
+        if state.stage != HUNTER_STAGE:
+            start_night(Ctx(st, _NO_DRAWS, SURVIVOR_STAGE, dry=True))
+        return st
 
-    def _restore(self, saved: tuple[Player, Player | None]) -> None:
-        players = self.state.players
-        _undo(self.p, saved[0])
-        robot = players.get(self._robot_seat)
-        if saved[1] is not None and robot is not None:
-            _undo(robot, saved[1])
+    def _save(self) -> _Saved:
+        st = self.state
+        robot = st.players.get(self._robot_seat)
+        return (self.p.copy(), robot.copy() if robot is not None else None, set(st.boards), dict(st.traps),
+                [(pa, pa.discovered) for pa in st.passages])
+
+    def _restore(self, saved: _Saved) -> None:
+        st, (player, robot_was, boards, traps, passages) = self.state, saved
+        _undo(self.p, player)
+        robot = st.players.get(self._robot_seat)
+        if robot_was is not None and robot is not None:
+            _undo(robot, robot_was)
         elif robot is not None:
-            del players[self._robot_seat]
+            del st.players[self._robot_seat]
+        if st.boards != boards:
+            st.boards = boards
+        if st.traps != traps:
+            st.traps = traps
+        if len(st.passages) != len(passages) or any(pa.discovered != found for pa, found in passages):
+            st.passages = [pa for pa, _ in passages]
+            for pa, found in passages:
+                pa.discovered = found
 
     def release(self) -> None:
         """Give a shared copy back as the draft found it (its steps are still in ``steps``)."""
@@ -157,9 +228,7 @@ class Draft:
             do_step(self.ctx, self.p, self.budget, step)
             return True
         except Illegal:
-            target = getattr(step, "to", None)
-            if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
-                self.p.pos = target
+            assume_arrival(self.p, step)
             return False
 
     def legal(self, step: Step) -> bool:
@@ -188,6 +257,10 @@ class Draft:
 
     def legal_steps(self) -> list[Step]:
         return [c for c in candidates(self.state, self.p) if self.legal(c)]
+
+
+# What a tried step may change: the player, the robot, boards, traps, which passages are found.
+_Saved = tuple[Player, Player | None, set[tuple[Tile, Tile]], dict[Tile, int], list[tuple[Any, bool]]]
 
 
 def _undo(p: Player, saved: Player) -> None:
@@ -293,7 +366,6 @@ def _sprint_paths(st: State, p: Player) -> list[Step]:
 
 
 def budget_of(state: State, seat: int) -> Budget:
-    """The MP/AP the player would start their action with now (``budget_for`` only reads: no copy)."""
-    p = state.players[seat]
-    ctx = Ctx(state, _NO_DRAWS, HUNTER_STAGE if p.is_hunter else SURVIVOR_STAGE, dry=True)
+    """The MP/AP the player would start their action with now."""
+    st, ctx, p = _dry(state, state.players[seat])
     return budget_for(ctx, p)

@@ -76,8 +76,6 @@ def block(ctx: Ctx, p: Player, b: Budget, a: Tile | None, to: Tile) -> None:
         raise Illegal("err.rule.block_flat", edge=edge_name(edge_key(frm, to)))
     spend_ap(p, b, 2)
     end_stealth(ctx, p)
-    if ctx.dry:
-        return
     st.boards.add(edge_key(frm, to))
     ctx.emit("board_placed", public=True, actor=p.seat, edge=edge_name(edge_key(frm, to)))
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sheetgm.core.actions import spend_ap
+from sheetgm.core.actions import beside, named, spend_ap
 from sheetgm.core.board import Tile, distance, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal
-from sheetgm.core.moves import dry_relocate, relocate, teleport_check
+from sheetgm.core.moves import relocate, teleport_check
 from sheetgm.core.state import Player
 
 # item -> (AP cost, reach of its tile target or None when it takes no tile)
@@ -42,21 +42,20 @@ def use_item(ctx: Ctx, p: Player, b: Budget, item: str, target: Tile | None, who
             raise Illegal("err.rule.too_far", tile=tile_name(target), reach=reach)
     victim = None
     if item == "adrenaline":
-        victim = p if whom is None else st.by_alias(whom)
-        if victim is None or not victim.is_survivor:
-            raise Illegal("err.rule.no_such_survivor", alias=whom or "")
-        if not ctx.dry and (not victim.in_play or victim.pos != p.pos):
-            raise Illegal("err.rule.target_not_here", alias=victim.alias)
-        if not ctx.dry and not victim.downed:
+        victim = p if whom is None else named(ctx, whom)
+        beside(ctx, p, victim)
+        if not ctx.dry and not victim.downed:  # the checker knows only the user's own status
             raise Illegal("err.rule.not_downed", alias=victim.alias)
     if ap:
         spend_ap(p, b, ap)
     p.items.remove(item)
     if item == "stimulant":
         b.mp += 1
-    if ctx.dry:
+    if ctx.dry:  # the checker's copy: the user's own piece moves, a Downed survivor gets up
         if item in ("wings", "doorkey") and target is not None:
-            dry_relocate(ctx, p, target)
+            relocate(ctx, p, target, how=item)
+        elif victim is not None:
+            victim.downed = False
         return
     st.spent.append(item)
     ctx.emit("item_used", to=(p.seat,), actor=p.seat, item=item, tile=tile_name(target) if target else "")

@@ -1,7 +1,9 @@
 """Movement (R-ORDER-2, R-MAP-5..7, hunters' movement rules of R-ACT).
 
 Each function checks everything first and raises ``Illegal`` before it
-changes anything; in dry (checker) mode it stops after the checks.
+changes anything. Dry (checker) mode moves the piece on the checker's copy
+the same way: boards, traps and positions are public, and events and noise
+are not recorded in dry mode.
 """
 
 from __future__ import annotations
@@ -57,9 +59,6 @@ def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) 
         b.ap -= 1
     else:
         b.mp -= cost
-    if ctx.dry:
-        dry_relocate(ctx, p, to)
-        return
     frm = p.pos
     if kind is Edge.BOARD:
         ctx.state.boards.discard(edge_key(frm, to))
@@ -91,9 +90,6 @@ def cross(ctx: Ctx, p: Player, b: Budget, to: Tile, *, by_vault: bool) -> None:
         raise Illegal("err.rule.no_ap", need=ap, have=b.ap)
     b.mp -= mp
     b.ap -= ap
-    if ctx.dry:
-        dry_relocate(ctx, p, to)
-        return
     relocate(ctx, p, to, how="vault" if by_vault else "cross")
     if p.is_survivor:
         ctx.noise(to, "vault" if by_vault else "cross", p.seat)
@@ -108,13 +104,6 @@ def teleport_check(ctx: Ctx, p: Player, b: Budget, to: Tile, reach: int) -> None
         raise Illegal("err.rule.off_map", tile=tile_name(to))
     if distance(p.pos, to) > reach:
         raise Illegal("err.rule.too_far", tile=tile_name(to), reach=reach)
-
-
-def dry_relocate(ctx: Ctx, p: Player, to: Tile) -> None:
-    """The checker's move: traps are public, so a survivor walking into one is held."""
-    if p.is_survivor and to in ctx.state.traps and to != p.pos:
-        p.flags["held"] = True
-    p.pos = to
 
 
 def relocate(ctx: Ctx, p: Player, to: Tile, how: str) -> None:

@@ -72,6 +72,11 @@ def _params(lang: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def display_params(lang: str, params: dict[str, Any]) -> dict[str, Any]:
+    """Event or problem parameters in words: item, skill and role names, directions, a nested reason."""
+    return _params(lang, params)
+
+
 def _value(lang: str, field: str, v: Any) -> str:
     """An overridden value in words (R-DIR-1 events are public)."""
     if isinstance(v, bool):

@@ -18,7 +18,7 @@ from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.ending import end_of_night
 from sheetgm.core.events import Event
 from sheetgm.core.state import HUNTER_STAGE, OVER, SURVIVOR_STAGE, State
-from sheetgm.core.steps import Give, Order, Pray
+from sheetgm.core.steps import Order
 
 
 class StageError(Exception):
@@ -59,13 +59,7 @@ def day_orders(ctx: Ctx, orders: Mapping[int, Order], seats: Sequence[int]) -> N
             continue
         for i, step in enumerate(order.day, 1):
             try:
-                if isinstance(step, Give):
-                    actions.give(ctx, p, step.to, step.item)
-                elif isinstance(step, Pray):
-                    if p.role != "lucky":
-                        raise Illegal("err.rule.not_your_skill", skill="pray")
-                    p.flags["pray"] = step.item
-                    ctx.emit("prayed", to=(p.seat,), actor=p.seat, item=step.item)
+                actions.day_step(ctx, p, step)
             except Illegal as exc:
                 ctx.emit("day_failed", to=(p.seat,), actor=p.seat, step=i, code=exc.code, params=exc.params)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from sheetgm.core.actions import spend_ap
 from sheetgm.core.board import DIRECTIONS, Edge, Tile, adjacent, distance, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal
-from sheetgm.core.moves import dry_relocate, leave_check, relocate, step_cost, teleport_check
+from sheetgm.core.moves import leave_check, relocate, step_cost, teleport_check
 from sheetgm.core.state import IN_PLAY, Player
 from sheetgm.core.steps import SKILLS, Skill
 
@@ -77,9 +77,6 @@ def _sprint(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
         finally:
             p.pos = saved
         here = t
-    if ctx.dry:
-        dry_relocate(ctx, p, here)
-        return
     ctx.noise(start, "sprint", p.seat)
     for t in step.tiles:
         if p.flags.get("held"):
@@ -104,9 +101,6 @@ def _magic(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
 def _gate(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     t = _one_tile(step)
     teleport_check(ctx, p, b, t, 1)
-    if ctx.dry:
-        dry_relocate(ctx, p, t)
-        return
     relocate(ctx, p, t, how="gate_skill")
 
 
@@ -134,7 +128,7 @@ def _retrieve(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     r = robot_of(ctx, p)
     if r is None or not r.in_play:
         raise Illegal("err.rule.no_robot")
-    if not ctx.dry and r.pos != p.pos:
+    if r.pos != p.pos:
         raise Illegal("err.rule.robot_not_here", tile=tile_name(r.pos))
     r.status = "stored"
     ctx.emit("robot_retrieved", to=(p.seat,), actor=p.seat)
@@ -142,7 +136,7 @@ def _retrieve(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
 
 def _hand(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     r = robot_of(ctx, p)
-    if r is None or (not ctx.dry and not r.in_play):
+    if r is None or not r.in_play:
         raise Illegal("err.rule.no_robot")
     n = step.amount or 1
     if step.what == "ap":
@@ -182,10 +176,6 @@ def _dash(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     from sheetgm.core.hunting import end_stealth
 
     end_stealth(ctx, p)
-    if ctx.dry:
-        if path:
-            p.pos = path[-1]
-        return
     for t in path:
         relocate(ctx, p, t, how="dash")
         for s in ctx.state.at(t, "survivor"):
@@ -212,8 +202,6 @@ def _trap(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     from sheetgm.core.hunting import end_stealth
 
     end_stealth(ctx, p)
-    if ctx.dry:
-        return
     if old is not None and old in st.traps and len(mine) >= MAX_TRAPS:
         del st.traps[old]
         ctx.emit("trap_removed", public=True, actor=p.seat, tile=tile_name(old))
@@ -227,12 +215,11 @@ def _appear(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
         raise Illegal("err.rule.needs_stealth")
     if not ctx.state.board.in_bounds(t) or distance(p.pos, t) > 2:
         raise Illegal("err.rule.too_far", tile=tile_name(t), reach=2)
-    if not ctx.dry and t not in ctx.state.noise:
+    if b.mp < 3:
+        raise Illegal("err.rule.no_mp", need=3, have=b.mp)
+    if not ctx.dry and t not in ctx.state.noise:  # the checker cannot know tonight's markers (RUL-18)
         raise Illegal("err.rule.no_noise_there", tile=tile_name(t))
     _pay_mp(b, 3)
-    if ctx.dry:
-        dry_relocate(ctx, p, t)
-        return
     p.stealth = False
     ctx.emit("stealth_lost", to=(p.seat,), actor=p.seat)
     relocate(ctx, p, t, how="appear")

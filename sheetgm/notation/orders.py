@@ -14,7 +14,8 @@ Inside a step, words are separated by spaces, arrows (→ > ->) or colons. A
 Chinese keyword may be glued to what follows (``移动B2B3``, ``搜索钥匙``,
 ``救治小明倒地``). A leading step number (``1.``, ``(2)``, ``第3步``) is ignored.
 Tiles separated by 、 right after a sprint or deduction
-continue its tile list (``冲刺 B2、B3、B4``). The full word list is in
+continue its tile list (``冲刺 B2、B3、B4``). Keywords may be written in
+traditional characters (``移動``, ``攻擊``). The full word list is in
 ``vocab``; ``docs/order-language.md`` has many examples.
 
 ``parse_order`` raises the first ``OrderSyntaxError``; ``parse_order_all``
@@ -22,6 +23,10 @@ collects one error per bad step and keeps the good steps. Every error has
 ``step`` (1-based number of the written step), ``text`` (that step as
 written) and, where it applies, ``word`` (the offending word) and
 ``expected`` (an id; ``expected_zh`` / ``expected_en`` carry its text).
+An unknown word or a wrong argument also carries ``did_you_mean_zh`` /
+``did_you_mean_en`` (near misses, ``hints``). Given the writer's ``camp``, the
+hints are that camp's, and a step that starts with the other camp's word is
+reported as such (``err.order.other_camp``) instead of being explained.
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ from sheetgm.core.steps import (
     Vault,
 )
 from sheetgm.core.texts import render
+from sheetgm.notation.hints import advice, camp_names, other_camp
 from sheetgm.notation.order_format import TILE_ITEMS, format_order, format_step
 from sheetgm.notation.vocab import (
     DIRECTION_WORDS,
@@ -71,10 +77,13 @@ from sheetgm.notation.vocab import (
     REMOVE_WORDS,
     SKILL_WORDS,
     STEP_WORDS,
+    TO_WORDS,
     normalize_word,
+    simplified,
 )
 
-__all__ = ["parse_order", "parse_order_all", "format_order", "format_step", "MAX_SPRINT_TILES"]
+__all__ = ["parse_order", "parse_order_all", "parse_order_numbered", "Parsed", "format_order", "format_step",
+           "MAX_SPRINT_TILES"]
 
 MAX_SPRINT_TILES = 4
 DEDUCE_TILES = 4
@@ -128,26 +137,53 @@ class _Nothing:
 # --- public API ----------------------------------------------------------------
 
 
-def parse_order(text: str) -> Order:
+def parse_order(text: str, camp: str | None = None) -> Order:
     """Parse one order strictly: the first syntax problem raises ``OrderSyntaxError``."""
-    order, errors = parse_order_all(text)
+    order, errors = parse_order_all(text, camp)
     if errors:
         raise errors[0]
     return order
 
 
-def parse_order_all(text: str) -> tuple[Order, list[OrderSyntaxError]]:
-    """Parse every step that can be read; return the order and one error per bad step."""
+def parse_order_all(text: str, camp: str | None = None) -> tuple[Order, list[OrderSyntaxError]]:
+    """Parse every step that can be read; return the order and one error per bad step.
+
+    ``camp`` (the writer's, when known) only shapes the hints: the examples and the near-miss
+    words an error offers are that camp's."""
+    parsed = parse_order_numbered(text, camp)
+    return parsed.order, parsed.errors
+
+
+@dataclass
+class Parsed:
+    """An order read leniently, with the written step each of its steps comes from (a path of three
+    tiles is one written step and three moves), so that every message can number steps as written."""
+
+    order: Order
+    errors: list[OrderSyntaxError]
+    written: tuple[int, ...]  # for each night step of ``order``
+    written_day: tuple[int, ...]  # for each day step
+
+
+def parse_order_numbered(text: str, camp: str | None = None) -> Parsed:
+    """``parse_order_all`` with the written step number of every step read."""
     steps: list[Step] = []
     day: list[DayStep] = []
+    written: list[int] = []
+    written_day: list[int] = []
     errors: list[OrderSyntaxError] = []
     segments = _segments(text)
     nothing: _Segment | None = None
     for seg in segments:
         try:
             parsed = _parse_segment(seg.tokens, seg.glued)
-        except _Problem as p:
-            errors.append(OrderSyntaxError(p.code, step=seg.number, text=seg.text, **p.params))
+        except _Problem as exc:
+            theirs = other_camp(seg.tokens[0], camp)
+            if theirs is not None:  # a hunter is not told how to write a survivor's action, nor the other way
+                code, params = "err.order.other_camp", {"word": seg.tokens[0], **camp_names(theirs)}
+            else:
+                code, params = exc.code, exc.params | advice(exc.code, exc.params, camp)
+            errors.append(OrderSyntaxError(code, step=seg.number, text=seg.text, **params))
             continue
         if isinstance(parsed, _Nothing):
             nothing = seg
@@ -155,12 +191,14 @@ def parse_order_all(text: str) -> tuple[Order, list[OrderSyntaxError]]:
         for s in parsed:
             if isinstance(s, (Give, Pray)):
                 day.append(s)
+                written_day.append(seg.number)
             else:
                 steps.append(s)
+                written.append(seg.number)
     if nothing is not None and len(segments) > 1:
         errors.append(OrderSyntaxError("err.order.nothing_mixed", step=nothing.number, text=nothing.text))
         errors.sort(key=lambda e: e.params["step"])
-    return Order(tuple(steps), tuple(day)), errors
+    return Parsed(Order(tuple(steps), tuple(day)), errors, tuple(written), tuple(written_day))
 
 
 # --- splitting -----------------------------------------------------------------
@@ -205,11 +243,12 @@ def _split_head(tokens: list[str]) -> tuple[list[str], bool]:
             break
         if word in SKILL_WORDS or word in ITEM_WORDS or word in NOTHING_WORDS or parse_tile(rest[0]):
             break
-        glue = next((w for w in _GLUE_WORDS if rest[0].startswith(w) and len(rest[0]) > len(w)), None)
+        folded = simplified(rest[0])
+        glue = next((w for w in _GLUE_WORDS if folded.startswith(w) and len(folded) > len(w)), None)
         if glue is None:
             break
         glued = True
-        out.append(glue)
+        out.append(rest[0][: len(glue)])
         rest[0] = rest[0][len(glue):]
         if (PREFIX_WORDS.get(glue) or STEP_WORDS.get(glue)) not in _HEAD_PREFIX_KINDS:
             break
@@ -291,9 +330,13 @@ def _parse_body(tokens: list[str], glued: bool) -> list[Step | DayStep] | _Nothi
 
 def _plain(kind: str, args: list[str], glued: bool) -> list[Step | DayStep]:
     if kind == "move":
+        if args and normalize_word(args[0]) in TO_WORDS:  # move to B2
+            args = args[1:]
         if not args:
             raise _expect("err.order.missing_arg", "tile")
         return [Move(t) for t in _tiles(args)]
+    if kind == "force" and args and STEP_WORDS.get(normalize_word(args[0])) == "cross":  # 强行 越过 C4
+        kind, args = "cross", args[1:]
     if kind in ("cross", "vault", "force"):
         tile = _one_tile(args)
         return [Cross(tile) if kind == "cross" else Vault(tile) if kind == "vault" else Force(tile)]
@@ -387,7 +430,7 @@ def _heal(args: list[str], glued: bool) -> Heal:
         raise _expect("err.order.missing_arg", "alias")
     if len(args) == 1 and glued:  # 救治小明倒地
         for mode_word, glued_mode in HEAL_MODE_WORDS.items():
-            if not mode_word.isascii() and args[0].endswith(mode_word) and len(args[0]) > len(mode_word):
+            if not mode_word.isascii() and simplified(args[0]).endswith(mode_word) and len(args[0]) > len(mode_word):
                 return Heal(args[0][: -len(mode_word)], glued_mode)
     if len(args) == 1:
         return Heal(args[0])
@@ -401,7 +444,7 @@ def _heal(args: list[str], glued: bool) -> Heal:
 def _give(args: list[str], glued: bool) -> Give:
     if len(args) == 1 and glued:  # 给予小明地图
         for name in sorted((*ITEM_WORDS, *KEY_WORDS), key=len, reverse=True):
-            if not name.isascii() and args[0].endswith(name) and len(args[0]) > len(name):
+            if not name.isascii() and simplified(args[0]).endswith(name) and len(args[0]) > len(name):
                 return Give(args[0][: -len(name)], _item_or_key(name))
     if not args:
         raise _expect("err.order.missing_arg", "alias")

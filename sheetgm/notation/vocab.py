@@ -90,28 +90,29 @@ SKILL_WORDS: dict[str, str] = {
     "brew": "brew", "配置药剂": "brew", "配药": "brew",
     "magic": "magic", "魔术道具": "magic",
     "gate": "gate",
-    "deploy": "deploy", "放置机器人": "deploy", "部署机器人": "deploy",
-    "retrieve": "retrieve", "回收机器人": "retrieve",
-    "hand": "hand", "交付": "hand",
+    "deploy": "deploy", "放置机器人": "deploy", "部署机器人": "deploy", "放置机械小玩意": "deploy",
+    "retrieve": "retrieve", "回收机器人": "retrieve", "回收机械小玩意": "retrieve",
+    "hand": "hand", "交付": "hand", "机器操纵": "hand",  # 机器操纵: the seed's name of the skill
     "fury": "fury", "怒火": "fury",
     "dash": "dash", "华丽出场": "dash",
     "trap": "trap", "陷阱": "trap",
     "appear": "appear", "亮相": "appear",
     "deduce": "deduce", "逻辑推理": "deduce",
+    "机械小玩意": "deploy",  # after 技能 / 使用; alone it is the robot prefix
     "trace": "trace", "痕迹检定": "trace",
 }
 
 # Step keywords other than skills and items; the value is the step kind.
 STEP_WORDS: dict[str, str] = {
-    "move": "move", "移动": "move", "移动到": "move", "移动至": "move", "走": "move",
-    "cross": "cross", "越过": "cross",
+    "move": "move", "移动": "move", "移动到": "move", "移动至": "move", "走": "move", "前往": "move", "go": "move",
+    "cross": "cross", "越过": "cross", "强行越过": "cross", "强行通过": "cross",
     "search": "search", "搜索": "search",
-    "crack": "crack", "破解": "crack", "修机": "crack",
+    "crack": "crack", "破解": "crack", "修机": "crack", "破译": "crack",
     "vault": "vault", "翻越": "vault",
     "heal": "heal", "救治": "heal",
     "dismantle": "dismantle", "拆除": "dismantle",
-    "escape": "escape", "逃生": "escape",
-    "attack": "attack", "攻击": "attack",
+    "escape": "escape", "逃生": "escape", "逃离": "escape", "逃脱": "escape",
+    "attack": "attack", "攻击": "attack", "链爪": "attack", "雾刃": "attack",
     "block": "block", "封堵": "block",
     "gaze": "gaze", "远眺": "gaze",
     "listen": "listen", "聆听": "listen",
@@ -119,11 +120,13 @@ STEP_WORDS: dict[str, str] = {
     "use": "use", "使用": "use",
     "drop": "drop", "丢弃": "drop",
     "give": "give", "给予": "give",
-    "pray": "pray", "祈祷": "pray",
+    "pray": "pray", "祈祷": "pray", "幸运": "pray",  # 幸运: the seed's name of the Lucky Guy's skill
 }
+# Words after a move keyword that only say where to: "move to B2", "移动 到 B2".
+TO_WORDS = frozenset({"to", "到", "至"})
 # Words that change how the rest of the step is read.
 PREFIX_WORDS: dict[str, str] = {
-    "robot": "robot", "机器人": "robot",
+    "robot": "robot", "机器人": "robot", "机械小玩意": "robot",  # 机械小玩意: the seed's name of the robot
     "skill": "skill", "技能": "skill",
     "item": "item", "道具": "item",
 }
@@ -145,9 +148,24 @@ NUMBER_WORDS: dict[str, int] = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4
 
 
 
+# Traditional characters of the words above, read as their simplified forms (移動 = 移动, 攻擊 = 攻击).
+# Character for character, so a glued word keeps its length.
+TRADITIONAL = str.maketrans(
+    "東丟兩麗兒興衝擊製劑動醫華廠聽員園圖場頭奮師開棄彈強懼擾術機槍檢點給禱腎藥輪輯過運遠跡蹟邏鑰銀長門無"
+    "縱離譯脫鏈霧傭醜",
+    "东丢两丽儿兴冲击制剂动医华厂听员园图场头奋师开弃弹强惧扰术机枪检点给祷肾药轮辑过运远迹迹逻钥银长门无"
+    "纵离译脱链雾佣丑",
+)
+
+
+def simplified(text: str) -> str:
+    """``text`` with the vocabulary's traditional characters in their simplified forms (same length)."""
+    return text.translate(TRADITIONAL)
+
+
 def normalize_word(word: str) -> str:
-    """The form a typed word is looked up by: NFKC, case-folded, trimmed."""
-    return unicodedata.normalize("NFKC", word).casefold().strip()
+    """The form a typed word is looked up by: NFKC, case-folded, simplified, trimmed."""
+    return simplified(unicodedata.normalize("NFKC", word)).casefold().strip()
 
 
 ROLE_WORDS: dict[str, str] = {

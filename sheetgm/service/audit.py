@@ -1,9 +1,19 @@
 """`sheetgm audit`: who can open and edit what, workbook by workbook.
 
-Fails when a player can open another player's workbook or the director's,
-or could edit a Results tab (it must be protected for the director and the
-service account only). Protection never stops reading (SHEETS-FACTS.md), so
-privacy is checked on the sharing of each file.
+Protection never stops reading and a hidden tab is readable (SHEETS-FACTS.md), so privacy is the
+sharing of each file; protections decide who may change what the tool writes. The audit fails on
+every way the sharing or a protection differs from what `sheetgm new` set up:
+
+- a link open to anyone, or a group or domain, on a player's or the director's file;
+- anyone on the director's file but the director and the service account, anyone on a player's
+  file but that player, the director and the service account;
+- a player with more than reading on the public file, a player owning their own file (an owner
+  can lift protections), a player or the service account unable to write where they must;
+- a grant of the plan missing (`sheetgm share` puts it back);
+- a protection of the layout missing, warning-only, covering another range, lacking the service
+  account among its editors, or listing a player as editor.
+
+A public file open to anyone for reading, or shared with an outsider as reader, is a warning.
 """
 
 from __future__ import annotations
@@ -11,16 +21,22 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from sheetgm.backends.a1 import normalize
 from sheetgm.backends.errors import BackendError
+from sheetgm.backends.port import Permission, Protect, Protection
 from sheetgm.core.texts import render
 from sheetgm.service import layout as L
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game
+from sheetgm.service.new_game import sharing_plan
+
+ABOVE_READER = ("commenter", "writer", "fileOrganizer", "organizer", "owner")
+OWNING = ("owner", "organizer", "fileOrganizer")
 
 
 @dataclass
 class BookAudit:
     key: str
-    sharing: list[tuple[str, str]] = field(default_factory=list)  # email, role
+    sharing: list[tuple[str, str]] = field(default_factory=list)  # grantee (address, domain or "anyone"), role
     protections: list[tuple[str, list[str], str]] = field(default_factory=list)  # range, editors, description
     failures: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -38,14 +54,9 @@ class AuditReport:
         return {"ok": self.ok, "workbooks": [asdict(b) for b in self.books]}
 
 
-def _who(game: Game) -> dict[str, str]:
-    """player email (lower case) -> alias."""
-    return {s.email.lower(): s.alias for s in game.cfg.roster if s.email}
-
-
 def audit(game: Game) -> AuditReport:
-    lang, players = game.lang, _who(game)
     books = []
+    plan = sharing_plan(game)
     for key in game.keys():
         book = BookAudit(key)
         books.append(book)
@@ -53,37 +64,124 @@ def audit(game: Game) -> AuditReport:
             perms = game.gateway.permissions(key)
             prots = game.gateway.protections(key)
         except BackendError as exc:
-            book.failures.append(exc.message(lang))
+            book.failures.append(exc.message(game.lang))
             continue
-        book.sharing = [(p.email, p.role) for p in perms]
+        book.sharing = [(p.email or p.kind, p.role) for p in perms]
         book.protections = [(p.range, list(p.editors), p.description) for p in prots]
-        own = game.cfg.roster[int(key.split("-")[1]) - 1].email if key.startswith("player-") else None
-        for p in perms:
-            alias = players.get(p.email.lower())
-            if alias is None:
-                continue
-            if key == DIRECTOR or (key.startswith("player-") and p.email.lower() != (own or "").lower()):
-                book.failures.append(render(lang, "svc.audit.can_read", alias=alias, key=key, role=p.role))
-            elif key == PUBLIC and p.role == "writer":
-                book.warnings.append(render(lang, "svc.audit.public_writer", alias=alias))
-        if key.startswith("player-"):
-            _check_results(game, key, own, prots, book, players)
+        Sharing(game, key, book).check(perms, plan.get(key, {}))
+        _protections(game, key, prots, book)
     return AuditReport(books)
 
 
-def _check_results(game: Game, key: str, own: str | None, prots: list[Any], book: BookAudit,
-                   players: dict[str, str]) -> None:
-    seat = int(key.split("-")[1])
-    results = L.tab(game.seat_lang(seat), "results")
-    guard = [p for p in prots if p.range in (results, L.quote_tab(results))]
+class Sharing:
+    """The grants of one file against the plan."""
+
+    def __init__(self, game: Game, key: str, book: BookAudit) -> None:
+        self.game, self.key, self.book, self.lang = game, key, book, game.lang
+        self.players = {s.email.lower(): s.alias for s in game.cfg.roster if s.email}
+        self.director = (game.cfg.director_email or "").lower()
+        self.sa = (game.cfg.service_account or game.gateway.account or "").lower()
+        self.seat = int(key.split("-")[1]) if key.startswith("player-") else None
+        self.own = (game.cfg.roster[self.seat - 1].email or "").lower() if self.seat else ""
+
+    def fail(self, what: str, **params: Any) -> None:
+        self.book.failures.append(render(self.lang, f"svc.audit.{what}", key=label(self.game, self.key), **params))
+
+    def warn(self, what: str, **params: Any) -> None:
+        self.book.warnings.append(render(self.lang, f"svc.audit.{what}", key=label(self.game, self.key), **params))
+
+    def check(self, perms: list[Permission], plan: dict[str, str]) -> None:
+        for p in perms:
+            if p.kind == "user":
+                self._user(p)
+            elif self.key == PUBLIC:
+                self._open_public(p)
+            elif p.kind == "anyone":
+                search = render(self.lang, "svc.audit.anyone_search") if p.discoverable else ""
+                self.fail("anyone", role=p.role, search=search)
+            else:
+                self.fail("group", kind=render(self.lang, f"svc.audit.kind_{p.kind}"), who=p.email, role=p.role)
+        granted = {p.email.lower(): p.role for p in perms if p.kind == "user"}
+        for email, role in plan.items():
+            have = granted.get(email.lower())
+            if have is None or (role == "writer" and have not in ("writer", *OWNING)):
+                self.fail("not_shared", who=email, role=role)
+
+    def _open_public(self, p: Permission) -> None:
+        if p.kind == "anyone":
+            if p.role in ABOVE_READER:
+                self.fail("public_anyone_edit", role=p.role)
+            else:
+                self.warn("public_anyone")
+            return
+        kind = render(self.lang, f"svc.audit.kind_{p.kind}")
+        (self.fail if p.role in ABOVE_READER else self.warn)("public_group", kind=kind, who=p.email, role=p.role)
+
+    def _user(self, p: Permission) -> None:
+        email = p.email.lower()
+        alias = self.players.get(email)
+        if email and email in (self.director, self.sa) or (p.role == "owner" and alias is None):
+            return  # the director (who owns the files: `new` ran with their login) and the tool
+        if self.key == PUBLIC:
+            if alias is None:
+                (self.fail if p.role in ABOVE_READER else self.warn)("stranger_public", who=p.email, role=p.role)
+            elif p.role != "reader":
+                self.fail("public_role", alias=alias, role=p.role)
+            return
+        if alias is not None and email == self.own:
+            if p.role in OWNING:
+                self.fail("player_owner", alias=alias)
+            elif p.role not in ("writer",):
+                self.fail("player_cannot_write", alias=alias, role=p.role)
+            return
+        if alias is not None:
+            self.fail("can_read", alias=alias, role=p.role)
+            return
+        if self.key == DIRECTOR:
+            self.fail("stranger_director", who=p.email, role=p.role)
+        else:
+            self.fail("stranger", who=p.email, role=p.role, alias=self.game.alias(self.seat or 1))
+
+
+def label(game: Game, key: str) -> str:
+    """A workbook as the director knows it: a player's by its key and alias."""
+    return f"{key} ({game.alias(int(key.split('-')[1]))})" if key.startswith("player-") else key
+
+
+def expected_protections(game: Game, key: str) -> dict[str, str]:
+    """description -> canonical range of every protection the layout puts on a workbook."""
+    if key == PUBLIC:
+        ops = L.public_ops(game.lang, ())
+    elif key.startswith("player-"):
+        ops = L.player_ops(game.seat_lang(int(key.split("-")[1])), ())
+    else:
+        return {}
+    return {op.description: normalize(op.range) for op in ops if isinstance(op, Protect)}
+
+
+def _protections(game: Game, key: str, prots: list[Protection], book: BookAudit) -> None:
     lang = game.lang
-    if not guard:
-        book.failures.append(render(lang, "svc.audit.results_open", alias=game.alias(seat), tab=results))
-        return
-    for p in guard:
+    players = {s.email.lower(): s.alias for s in game.cfg.roster if s.email}
+    sa = game.cfg.service_account or game.gateway.account
+    expected = expected_protections(game, key)
+    found = {p.description: p for p in prots}
+    for what, rng in expected.items():
+        p = found.get(what)
+        if p is None:
+            book.failures.append(render(lang, "svc.audit.protection_missing", key=label(game, key), what=what,
+                                        range=rng))
+        elif normalize(p.range) != rng:
+            book.failures.append(render(lang, "svc.audit.wrong_range", key=label(game, key), what=what, range=rng,
+                                        found=p.range))
+    for p in prots:
+        if not p.description.startswith("sheetgm:"):
+            continue
+        params = {"key": label(game, key), "what": p.description, "range": p.range}
+        if p.warning_only:
+            book.failures.append(render(lang, "svc.audit.warning_only", **params))
+            continue
+        if sa and sa.lower() not in {e.lower() for e in p.editors}:
+            book.failures.append(render(lang, "svc.audit.sa_not_editor", who=sa, **params))
         for e in p.editors:
             if e.lower() in players:
-                book.failures.append(render(lang, "svc.audit.results_editor", alias=players[e.lower()],
-                                            tab=results, key=key))
-    if own and not any(e.lower() == own.lower() for e, _r in book.sharing):
-        book.warnings.append(render(lang, "svc.audit.not_shared", alias=game.alias(seat), key=key))
+                book.failures.append(render(lang, "svc.audit.player_editor", alias=players[e.lower()], **params))

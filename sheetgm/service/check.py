@@ -1,4 +1,12 @@
-"""`sheetgm check`: read every due order, tell each player what is wrong, stamp complete orders."""
+"""`sheetgm check`: read every due order, tell each player what is wrong, stamp complete orders.
+
+Each player of the camp due is told in their status cell (their language):
+the order's state, the problems, what is wrong in their Orders tab (rows.py)
+and, before the deadline, a reminder while they have not submitted. The
+director's summary names exactly who has not submitted (the same names as
+the public reminder line) and who has problems. Stamps live in the director
+workbook (stamps.py); a sheet stamp that disagrees is named and written back.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +15,14 @@ from dataclasses import asdict, dataclass, field
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op
+from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.service import deadlines as D
 from sheetgm.service import playersheet as P
-from sheetgm.service.game import PUBLIC, Game, player_key
-from sheetgm.service.journal import latest, read_director
-from sheetgm.service.sheetorders import judge, read_player
+from sheetgm.service import stamps as S
+from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
+from sheetgm.service.journal import latest
+from sheetgm.service.sheetorders import SheetOrder, read_player, review
 from sheetgm.service.stages import stage_key
 
 
@@ -20,9 +30,11 @@ from sheetgm.service.stages import stage_key
 class PlayerCheck:
     seat: int
     alias: str
-    state: str  # ok | problems | empty | unticked | unreadable
+    state: str  # ok | problems | empty | unticked | unreadable | late
     problems: list[str] = field(default_factory=list)  # in the director's language
     stamp: str = ""
+    notes: list[str] = field(default_factory=list)  # steps that depend on the night: not problems (RUL-27)
+    must_submit: bool = True  # a stunned hunter is not waited for
 
 
 @dataclass
@@ -35,61 +47,93 @@ class CheckReport:
 
     @property
     def missing(self) -> list[str]:
-        return [p.alias for p in self.players if p.state in ("empty", "unreadable")]
+        """Who has not submitted (written, ticked, no problem): the names the public reminder lists."""
+        return [p.alias for p in self.players if p.must_submit and p.state != "ok"]
+
+    @property
+    def with_problems(self) -> list[str]:
+        return [p.alias for p in self.players if p.state in ("problems", "unreadable")]
 
     def to_dict(self) -> dict[str, object]:
         return {"stage": self.stage, "players": [asdict(p) for p in self.players], "missing": self.missing,
-                "warnings": self.warnings, "deadline": self.deadline, "reminded": self.reminded}
+                "problems": self.with_problems, "warnings": self.warnings, "deadline": self.deadline,
+                "reminded": self.reminded}
 
 
 def check(game: Game, progress: Callable[[str], None] | None = None) -> CheckReport:
-    entries, _lock = read_director(game)
+    entries, _lock, archive = S.read_desk(game)
     state = latest(entries).state(game.board)
     if state.over():
         return CheckReport("over", [], [])
     key = stage_key(state.night, state.stage)
-    deadline = D.ahead(game, key)
-    out: list[PlayerCheck] = []
-    warnings: list[str] = []
-    reminded: list[str] = []
+    deadline = D.deadline_of(game, key)
+    now = game.now()
+    before = deadline is None or now <= deadline
+    ahead = deadline if deadline is not None and now < deadline else None
+    truths = S.truths(archive, key, len(game.seats), entries)
+    seen: dict[int, S.Truth] = {}
+    rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
             continue
-        lang = game.seat_lang(seat)
-        sheet = read_player(game, seat, state.night, state.stage)
+        must = D.must_submit(state, seat)
+        sheet = read_player(game, seat, state.night, state.stage, archived=S.archived_texts(entries, seat))
         if sheet.trouble:
-            warnings.append(sheet.trouble)
-            out.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble]))
-            if deadline is not None and D.must_submit(state, seat):
-                reminded.append(p.alias)  # named in the public line; their sheet cannot be read
+            rep.warnings.append(sheet.trouble)
+            rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
             continue
-        result = PlayerCheck(seat, p.alias, "empty", stamp=sheet.stamp)
-        problems: list[str] = []
-        if sheet.text:
-            _order, problems, _bad = judge(state, seat, sheet.text, lang)
-            result.problems = judge(state, seat, sheet.text, game.lang)[1] if lang != game.lang else problems
-            result.state = "problems" if problems else ("ok" if sheet.ticked else "unticked")
-        stamp = None
-        if result.state == "ok" and not sheet.stamp:
-            stamp = result.stamp = game.now().isoformat(timespec="seconds")
-        status = render(lang, f"sheet.status.{result.state}", n=len(problems),
-                        time=game.now().strftime("%m-%d %H:%M"))
-        if deadline is not None and result.state != "ok" and D.must_submit(state, seat):
-            status += "\n" + D.player_reminder(game, seat, deadline, result.state)
-            reminded.append(p.alias)
-        ops: list[Op] = [P.status_op(lang, state.night, status, problems, stamp)]
+        result, problems = _player(game, state, sheet, truths.get(seat, S.Truth()), before, seen)
+        result.must_submit = must
+        rep.warnings += sheet.director_notes
+        status = render(game.seat_lang(seat), f"sheet.status.{result.state}", n=len(result.problems),
+                        time=now.strftime("%m-%d %H:%M"))
+        status = "\n".join([status, *sheet.notes])
+        if ahead is not None and result.state != "ok" and must:
+            status += "\n" + D.player_reminder(game, seat, ahead, result.state)
+        write: list[Op] = [*sheet.repairs, P.status_op(game.seat_lang(seat), sheet.row, status, problems,
+                                                       result.stamp)]
+        if sheet.stamp and sheet.stamp != result.stamp:
+            rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
+                                       found=sheet.stamp, stamp=result.stamp or "-"))
         try:
-            game.gateway.write(player_key(seat), ops)
+            game.gateway.write(player_key(seat), write)
         except BackendError as exc:
-            warnings.append(render(game.lang, "svc.player_unwritable", alias=p.alias, seat=seat,
-                                   reason=exc.message(game.lang)))
-        out.append(result)
+            rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=p.alias, seat=seat,
+                                       reason=exc.message(game.lang)))
+        rep.players.append(result)
         if progress:
             progress(player_key(seat))
-    if deadline is not None:
+    if seen:
+        game.gateway.write(DIRECTOR, S.truth_ops(game, key, seen))
+    if ahead is not None:
+        rep.reminded = rep.missing
         try:
-            game.gateway.write(PUBLIC, D.public_reminder_ops(game, key, deadline, reminded))
+            game.gateway.write(PUBLIC, D.public_reminder_ops(game, key, ahead, rep.reminded))
         except BackendError as exc:
-            warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
-    return CheckReport(key, out, warnings, deadline.isoformat() if deadline else None, reminded)
+            rep.warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
+    return rep
+
+
+def _player(game: Game, state: State, sheet: SheetOrder, truth: S.Truth, before: bool,
+            seen: dict[int, S.Truth]) -> tuple[PlayerCheck, list[str]]:
+    """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
+    notes (RUL-27). The truth is noted in ``seen``."""
+    seat, lang = sheet.seat, game.seat_lang(sheet.seat)
+    result = PlayerCheck(seat, game.alias(seat), "empty")
+    problems: list[str] = []
+    nothing = True
+    if sheet.text:
+        mine = review(state, seat, sheet.text, lang)
+        director = review(state, seat, sheet.text, game.lang) if lang != game.lang else mine
+        nothing = not mine.bad and not mine.order.steps and not mine.order.day
+        problems = mine.problems + mine.notes  # column E: the problems, then the notes
+        result.problems, result.notes = list(director.problems), list(director.notes)
+        result.state = "problems" if mine.problems else ("ok" if sheet.ticked else "unticked")
+    complete = result.state == "ok" and not nothing
+    if before:
+        truth = seen[seat] = S.observe(truth, sheet.text, complete, game.now())
+    elif S.counted(truth, sheet.text)[2] in (S.LATE, S.FALLBACK):
+        result.state = "late"
+    result.stamp = truth.stamp_for(sheet.text) if complete else ""
+    return result, problems

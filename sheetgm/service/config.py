@@ -10,7 +10,9 @@
     director_email = "gm@example.com"       # google only
     service_account = "bot@proj.iam.gserviceaccount.com"
     [options]                   # engine options (crack_target, key_drop, ...)
-    [deadlines]                 # stage key -> ISO time; before it a stage resolves only once its camp has all submitted
+    [schedule]                  # recurring deadlines, local times in `timezone` (deadlines.py)
+    survivors = "21:00"; hunters = "23:00"; every = "day"; from_night = 1; start = "2024-05-01"
+    [deadlines]                 # stage key -> ISO time: overrides the schedule for that stage
     "N1-survivor" = "2024-05-01T21:00:00+08:00"
     [[roster]]
     alias = "小明"; camp = "survivor"; lang = "zh"; email = "..."; role = "doctor" (optional)
@@ -19,8 +21,9 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,6 +37,8 @@ from sheetgm.service.errors import ConfigError
 from sheetgm.service.stages import parse_key
 
 CONFIG_NAMES = ("game.toml", "game.json")
+NO_SERVICE_ACCOUNT = ("a google game needs service_account: the email of the service account that the scheduled "
+                      "runs act as (sheetgm new shares every file with it; without it no run could open them)")
 
 
 class SeatConfig(BaseModel):
@@ -60,6 +65,48 @@ class SeatConfig(BaseModel):
         return self
 
 
+_HHMM = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")
+_EVERY = re.compile(r"^(?:day|([1-7]) ?days?)$")
+
+
+class ScheduleConfig(BaseModel):
+    """Recurring deadlines: the survivors' and the hunters' local time, every day (or every n days)
+    from night ``from_night``, whose survivor deadline falls on ``start`` (see deadlines.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    survivors: str | None = None
+    hunters: str | None = None
+    every: str = "day"
+    from_night: int = Field(default=1, ge=1, le=99)
+    start: date
+
+    @field_validator("survivors", "hunters")
+    @classmethod
+    def _time(cls, v: str | None) -> str | None:
+        if v is not None and not _HHMM.match(v.strip()):
+            raise ValueError(f"'{v}' is not a local time HH:MM, e.g. \"21:00\"")
+        return v.strip() if v is not None else None
+
+    @field_validator("every")
+    @classmethod
+    def _every(cls, v: str) -> str:
+        if not _EVERY.match(v.strip().lower()):
+            raise ValueError(f"every = '{v}': write \"day\" or \"2 days\" (1 to 7)")
+        return v.strip().lower()
+
+    @model_validator(mode="after")
+    def _some(self) -> ScheduleConfig:
+        if self.survivors is None and self.hunters is None:
+            raise ValueError("a schedule needs survivors = \"HH:MM\", hunters = \"HH:MM\" or both")
+        return self
+
+    @property
+    def days(self) -> int:
+        m = _EVERY.match(self.every)
+        return int(m.group(1)) if m and m.group(1) else 1
+
+
 class GameConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -74,6 +121,7 @@ class GameConfig(BaseModel):
     service_account: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     role_pool: list[str] | None = None
+    schedule: ScheduleConfig | None = None
     deadlines: dict[str, datetime] = Field(default_factory=dict)
     roster: list[SeatConfig] = Field(min_length=2)
 
@@ -110,6 +158,8 @@ class GameConfig(BaseModel):
             if missing or not self.director_email:
                 who = ", ".join(missing) or "director_email"
                 raise ValueError(f"a google game needs an email for every player and the director: {who}")
+            if not self.service_account:
+                raise ValueError(NO_SERVICE_ACCOUNT)
         return self
 
 
@@ -142,6 +192,11 @@ def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
             loc = ".".join(str(p) for p in err["loc"]) or "(top)"
             lines.append(f"{loc}: {err['msg']}")
         raise ConfigError(path=where, detail="; ".join(lines)) from None
+
+
+def with_backend(cfg: GameConfig, backend: str) -> GameConfig:
+    """The config on another backend, validated again (a Google game needs every email)."""
+    return parse_config({**cfg.model_dump(mode="json", exclude_none=True), "backend": backend})
 
 
 def save_config(cfg: GameConfig, folder: Path) -> Path:

@@ -1,4 +1,14 @@
-"""Deadlines: who has not submitted yet, the reminders, and when a stage may resolve early.
+"""Deadlines: when each stage ends, who has not submitted yet, the reminders, early resolution.
+
+A stage's deadline is its key in ``[deadlines]`` if there is one (the director's
+override: a paused day, a moved night), else the recurring ``[schedule]``: the
+survivors' local time every day (or every n days) from ``from_night``, whose
+deadline falls on ``start``; the hunters' the first time of theirs after the
+survivors' of the same night. Each night follows the one before (never earlier
+than ``every`` days after it, never before the previous hunters' deadline), so
+an override moves every later night with it. Local times are in the game's time
+zone, so a daylight saving change keeps the wall-clock time. A stage without a
+deadline is never resolved by the schedule: only early, or by ``--stage``.
 
 A player has *submitted* when their order is ticked and the checker finds
 no problem in it (the state "ok" of `sheetgm check`). Before a stage's
@@ -14,7 +24,7 @@ is skipped by the engine (R-ITEM), so he is not waited for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -22,16 +32,81 @@ from sheetgm.backends.port import Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, State
 from sheetgm.core.texts import render
 from sheetgm.service import layout as L
+from sheetgm.service.config import GameConfig
 from sheetgm.service.game import Game
-from sheetgm.service.stages import log_row
+from sheetgm.service.stages import log_row, parse_key, stage_key
 
 CAMPS = (SURVIVOR_STAGE, HUNTER_STAGE)
 REMINDER_COL = "C"  # column of the reminder line in the public Log tab (A: stage, B: public log)
 REMINDER_WIDTH = 420
 
 
+def zone_of(cfg: GameConfig) -> ZoneInfo:
+    try:
+        return ZoneInfo(cfg.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def _at(day: date, hhmm: str, zone: ZoneInfo) -> datetime:
+    hh, mm = hhmm.split(":")
+    return datetime.combine(day, time(int(hh), int(mm)), tzinfo=zone)
+
+
+def _first_after(after: datetime, hhmm: str, zone: ZoneInfo, earliest: date) -> datetime:
+    """The first ``hhmm`` (local) on or after ``earliest`` that is later than ``after``."""
+    day = max(earliest, after.astimezone(zone).date())
+    when = _at(day, hhmm, zone)
+    return when if when > after else _at(day + timedelta(days=1), hhmm, zone)
+
+
+def night_deadlines(cfg: GameConfig, night: int) -> dict[str, datetime | None]:
+    """The deadlines of ``night``'s two stages ("survivor", "hunter"): override, else schedule, else None."""
+    sched, zone = cfg.schedule, zone_of(cfg)
+    last: datetime | None = None  # the latest deadline of the nights before
+    last_survivor: datetime | None = None
+    out: dict[str, datetime | None] = {}
+    first = sched.from_night if sched is not None else night
+    for n in range(min(first, night), night + 1):
+        out = {}
+        for camp, hhmm in ((SURVIVOR_STAGE, sched.survivors if sched else None),
+                           (HUNTER_STAGE, sched.hunters if sched else None)):
+            when = cfg.deadlines.get(stage_key(n, camp))
+            if when is None and sched is not None and hhmm is not None and n >= sched.from_night:
+                if camp == SURVIVOR_STAGE:
+                    earliest = (sched.start if last_survivor is None
+                                else last_survivor.astimezone(zone).date() + timedelta(days=sched.days))
+                    when = _first_after(last, hhmm, zone, earliest) if last else _at(earliest, hhmm, zone)
+                else:
+                    base = out.get(SURVIVOR_STAGE) or last
+                    when = (_first_after(base, hhmm, zone, base.astimezone(zone).date()) if base
+                            else _at(sched.start, hhmm, zone))
+            out[camp] = when
+            if when is not None:
+                last = when if last is None else max(last, when)
+                if camp == SURVIVOR_STAGE:
+                    last_survivor = when
+    return out
+
+
 def deadline_of(game: Game, key: str) -> datetime | None:
-    return game.cfg.deadlines.get(key)
+    night, camp = parse_key(key.split("+", 1)[0])
+    if camp == "setup":
+        return None
+    return night_deadlines(game.cfg, night)[camp]
+
+
+def upcoming(game: Game, key: str, n: int = 2) -> list[tuple[str, datetime]]:
+    """The deadlines of the stage ``key`` and the stages after it (up to ``n``), those that have one."""
+    night, camp = parse_key(key)
+    out: list[tuple[str, datetime]] = []
+    stages = [(night, camp)] + ([(night, HUNTER_STAGE)] if camp == SURVIVOR_STAGE else [])
+    stages += [(night + 1, SURVIVOR_STAGE), (night + 1, HUNTER_STAGE)]
+    for nt, cp in stages[:n]:
+        when = night_deadlines(game.cfg, nt)[cp]
+        if when is not None:
+            out.append((stage_key(nt, cp), when))
+    return out
 
 
 def ahead(game: Game, key: str) -> datetime | None:

@@ -24,6 +24,7 @@ from sheetgm.core.texts import render
 from sheetgm.service import bbcode
 from sheetgm.service import layout as L
 from sheetgm.service import playersheet as P
+from sheetgm.service.deadlines import deadline_of
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import (
@@ -214,7 +215,7 @@ def announcement(game: Game, stage: str | None = None, fmt: str = "bbcode", lang
     nxt = None
     if not state.over():
         due = f"N{state.night}-{state.stage}"
-        when = game.cfg.deadlines.get(due)
+        when = deadline_of(game, due)
         nxt = (state.night, state.stage, when.astimezone(game.now().tzinfo).strftime("%Y-%m-%d %H:%M") if when
                else None)
     doc = bbcode.announcement(lang, game.cfg.name, at.events(), [ev for e in after for ev in e.events()], state,
@@ -259,7 +260,7 @@ def _publish(game: Game, entries: list[Entry], entry: Entry, before: State, new:
     warnings: list[str] = []
     for seat in _touched(game, before, new, actions):
         lang = game.seat_lang(seat)
-        ops = P.current_ops(new, seat, lang, (), formats=False) + P.open_row_ops(new, seat, lang)
+        ops = P.current_ops(new, seat, lang, (), formats=False) + P.open_row_ops(new, seat, lang, label=False)
         try:
             game.gateway.write(player_key(seat), ops)
         except UNREACHABLE as exc:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,8 +12,8 @@ from sheetgm.backends.port import Gateway
 from sheetgm.core.board import Board
 from sheetgm.core.setup import SeatSpec
 from sheetgm.notation.mapfile import load_map_file, ready_map
-from sheetgm.service.config import GameConfig, load_config
-from sheetgm.service.errors import ConfigError
+from sheetgm.service.config import NO_SERVICE_ACCOUNT, GameConfig, load_config
+from sheetgm.service.errors import ConfigError, ServiceError
 
 DIRECTOR, PUBLIC = "director", "public"
 IDS_FILE = "spreadsheets.json"
@@ -77,26 +77,48 @@ def load_board(cfg: GameConfig, folder: Path) -> Board:
     return ready_map(cfg.map, options=opts)
 
 
-def make_gateway(cfg: GameConfig, folder: Path, credentials_file: Path | None = None) -> Gateway:
-    """The adapter the config names: local .xlsx files, or Google with service-account credentials."""
+def make_gateway(cfg: GameConfig, folder: Path, login: str = "service", client_secrets: Path | None = None,
+                 env: Mapping[str, str] | None = None) -> Gateway:
+    """The one way to open a game's workbooks: the adapter its config names.
+
+    xlsx: the files in ``folder/workbooks``. Google: the spreadsheet ids in ``folder/spreadsheets.json``,
+    as the service account (``login="service"``: the key from the environment, see `backends.auth`), or
+    with the director's own OAuth login (``login="director"``: ``new`` and ``share``, since a service
+    account can neither own files nor be trusted to give them away)."""
     if cfg.backend == "xlsx":
         from sheetgm.backends.xlsx import XlsxGateway
 
         return XlsxGateway(folder / WORKBOOK_DIR)
-    from sheetgm.backends.auth import account_email, load_credentials
-    from sheetgm.backends.google import GoogleGateway
+    from sheetgm.backends.auth import account_email, load_credentials, user_credentials
+    from sheetgm.backends.gsheets import GoogleGateway
     from sheetgm.backends.idmap import JsonIdMap
 
-    creds = load_credentials(credentials_file)
-    return GoogleGateway(creds, JsonIdMap(folder / IDS_FILE), account=account_email(creds))
+    if not cfg.service_account:  # the config's validation says so too; a draft copied by hand may lack it
+        raise ConfigError(path=str(folder / "game.toml"), detail=NO_SERVICE_ACCOUNT)
+    ids = JsonIdMap(folder / IDS_FILE)
+    if login == "director":
+        if client_secrets is None:
+            raise ServiceError("err.svc.no_client_secrets")
+        return GoogleGateway(user_credentials(client_secrets, token_file()), ids, meta_home=DIRECTOR)
+    creds = load_credentials(env=env)
+    account = account_email(creds)
+    if account and account.lower() != cfg.service_account.lower():
+        raise ServiceError("err.svc.wrong_account", account=account, expected=cfg.service_account)
+    return GoogleGateway(creds, ids, account=account or cfg.service_account, meta_home=DIRECTOR)
 
 
-def open_game(path: Path, gateway: Gateway | None = None, clock: Callable[[], datetime] | None = None) -> Game:
-    """Open the game whose folder (or config file) is ``path``."""
+def token_file() -> Path:
+    """Where the director's OAuth login is cached (gspread's authorized-user JSON)."""
+    return Path.home() / ".config" / "sheetgm" / "authorized_user.json"
+
+
+def open_game(path: Path, gateway: Gateway | None = None, clock: Callable[[], datetime] | None = None,
+              login: str = "service", client_secrets: Path | None = None) -> Game:
+    """Open the game whose folder (or config file) is ``path``; without a gateway, the one its config names."""
     cfg = load_config(path)
     folder = path if path.is_dir() else path.parent
     board = load_board(cfg, folder)
-    gw = gateway if gateway is not None else make_gateway(cfg, folder)
+    gw = gateway if gateway is not None else make_gateway(cfg, folder, login, client_secrets)
     game = Game(folder, cfg, board, gw)
     if clock is not None:
         game.clock = clock

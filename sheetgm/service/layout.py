@@ -20,7 +20,10 @@ PLAYER_TABS = ("orders", "results", "current")
 # Columns of a player's Orders tab (0-based) and of the Journal.
 O_STAGE, O_TEXT, O_TICK, O_STATUS, O_PROBLEMS, O_STAMP, O_NEXT = range(7)
 J_KEY, J_STATUS, J_ORDERS_HASH, J_STATE_HASH, J_SEED, J_TIME, J_STATE, J_EVENTS, J_ORDERS = range(9)
-TICKS = ("✓", "✔", "☑", "x", "X", "y", "yes", "Y", "是", "1", "TRUE", "true", "√")
+# What counts as the submit tick in column C, compared case-insensitively (a Google checkbox reads TRUE).
+TICKS = frozenset({"✓", "✔", "✔️", "☑", "☑️", "✅", "√", "x", "y", "yes", "ok", "okay", "1", "true", "done",
+                   "submit", "submitted", "是", "是的", "好", "好的", "对", "确认", "确定", "提交", "已提交", "完成",
+                   "ok了"})
 CURRENT_MAP_TOP = 11  # row of the column letters of a player's map view
 PUBLIC_MAP_TOP = 1
 
@@ -88,13 +91,14 @@ def public_ops(lang: str, editors: tuple[str, ...]) -> list[Op]:
     return ops
 
 
-def player_ops(lang: str, editors: tuple[str, ...]) -> list[Op]:
+def player_ops(lang: str, editors: tuple[str, ...], camp: str = "survivor") -> list[Op]:
+    """A player's workbook laid out; the order column's help shows examples of the player's camp."""
     orders, results, current = tab(lang, "orders"), tab(lang, "results"), tab(lang, "current")
     ops: list[Op] = []
     ops += header_ops(orders, headers(lang, "orders"), (110, 380, 60, 200, 420, 190, 220))
     ops += header_ops(results, headers(lang, "results"), (110, 700, 120))
     ops += [
-        SetNote(rng(orders, "B1"), render(lang, "sheet.note.order_text")),
+        SetNote(rng(orders, "B1"), render(lang, f"sheet.note.order_text_{camp}")),
         SetNote(rng(orders, "C1"), render(lang, "sheet.note.tick")),
         SetNote(rng(orders, "D1"), render(lang, "sheet.note.status")),
         SetNote(rng(orders, "F1"), render(lang, "sheet.note.stamp")),

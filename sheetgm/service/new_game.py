@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
+from sheetgm.backends.errors import BackendError, MissingWorkbookError, ShareRejectedError
 from sheetgm.backends.port import Gateway, Op
 from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
+from sheetgm.core.texts import render
 from sheetgm.service import layout as L
 from sheetgm.service.config import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
@@ -49,7 +53,8 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
     out = []
     for seat in game.seats:
         pl = game.seat_lang(seat)
-        ops = L.player_ops(pl, editors) + current_ops(state, seat, pl) + open_row_ops(state, seat, pl)
+        ops = L.player_ops(pl, editors, state.players[seat].camp) + current_ops(state, seat, pl) \
+            + open_row_ops(state, seat, pl)
         title = f"{cfg.name} · {game.alias(seat)}"
         out.append((player_key(seat), title, ops, [L.tab(pl, t) for t in L.PLAYER_TABS]))
     pub = L.public_ops(lang, editors) + public_ops(state, [], SETUP_KEY, lang)[1:]
@@ -80,8 +85,42 @@ def sharing_plan(game: Game) -> dict[str, dict[str, str]]:
     return plan
 
 
-def share_all(game: Game) -> None:
-    """Share each file, one call at a time (Drive keeps only the last of concurrent permission calls)."""
-    for key, shares in sharing_plan(game).items():
-        for email, role in shares.items():
-            game.gateway.share(key, email, role)
+@dataclass
+class ShareReport:
+    """What `share_all` did: (key, email, role) of every grant in place, and the workbooks not found."""
+
+    shared: list[tuple[str, str, str]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"shared": [{"workbook": k, "email": e, "role": r} for k, e, r in self.shared],
+                "missing": self.missing}
+
+
+def share_all(game: Game) -> ShareReport:
+    """Share each file as the plan says, one call at a time (Drive keeps only the last of concurrent
+    permission calls on a file). Idempotent: a grant already in place costs only the permission list,
+    so a `new` cut off half-way is finished by running it again (`sheetgm share`).
+
+    An address Drive refuses (no Google account behind it) is named with its player and the others
+    are shared all the same; any other failure stops at once. Either way the error says how to finish."""
+    rep, refused = ShareReport(), []
+    who = {s.email.lower(): s.alias for s in game.cfg.roster if s.email}
+    try:
+        for key, shares in sharing_plan(game).items():
+            for email, role in shares.items():
+                try:
+                    game.gateway.share(key, email, role)
+                except ShareRejectedError:
+                    refused.append(render(game.lang, "svc.share.refused", alias=who.get(email.lower(), "-"),
+                                          email=email, key=key))
+                    continue
+                except MissingWorkbookError:
+                    rep.missing.append(key)
+                    break
+                rep.shared.append((key, email, role))
+    except BackendError as exc:
+        refused.append(exc.message(game.lang))
+    if refused:
+        raise ServiceError("err.svc.share_unfinished", problems="; ".join(refused), folder=str(game.folder))
+    return rep

@@ -16,6 +16,7 @@ from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_step
 from sheetgm.service import layout as L
 from sheetgm.service import mapdraw
+from sheetgm.service.rows import free_row
 from sheetgm.service.stages import log_row, order_row, stage_key
 
 MAX_CHOICES = 60
@@ -40,8 +41,9 @@ def edited_rows(rows: list[list[str]]) -> list[int]:
     return bad
 
 
-def status_op(lang: str, night: int, status: str, problems: Iterable[str], stamp: str | None = None) -> Op:
-    r = order_row(night)
+def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: str | None = None) -> Op:
+    """The tool's cells D (status), E (problems) and, given a stamp, F of the Orders row ``row``."""
+    r = row
     cells: tuple[str, ...] = (status, "\n".join(problems))
     end = "E"
     if stamp is not None:
@@ -50,20 +52,26 @@ def status_op(lang: str, night: int, status: str, problems: Iterable[str], stamp
     return SetValues(L.rng(L.tab(lang, "orders"), f"D{r}:{end}{r}"), (cells,))
 
 
-def freeze_op(lang: str, night: int, editors: tuple[str, ...]) -> Op:
-    r = order_row(night)
+def freeze_op(lang: str, night: int, editors: tuple[str, ...], row: int | None = None) -> Op:
+    r = row or order_row(night)
     return Protect(L.rng(L.tab(lang, "orders"), f"A{r}:G{r}"), editors, f"sheetgm:frozen:N{night}")
 
 
-def open_row_ops(state: State, seat: int, lang: str) -> list[Op]:
-    """The row of the stage now due for this player: its key and a dropdown of legal first steps."""
+def open_row_ops(state: State, seat: int, lang: str, tab: list[list[str]] | None = None,
+                 label: bool = True) -> list[Op]:
+    """The row of the stage now due for this player: its label and a dropdown of legal first steps.
+
+    The label goes where ``rows.free_row`` says in the Orders tab ``tab`` as last read, else in the
+    night's usual row; ``label=False`` (a row already labelled) writes the dropdown only.
+    """
     p = state.players[seat]
     if state.over() or not p.in_play or state.stage != p.camp:
         return []
-    r = order_row(state.night)
+    key = stage_key(state.night, state.stage)
+    r = free_row(tab, key, state.night) if tab is not None else order_row(state.night)
     orders = L.tab(lang, "orders")
     choices = tuple(dict.fromkeys(format_step(s, lang) for s in legal_steps(state, seat)))[:MAX_CHOICES]
-    ops: list[Op] = [SetValues(L.rng(orders, f"A{r}"), ((stage_key(state.night, state.stage),),))]
+    ops: list[Op] = [SetValues(L.rng(orders, f"A{r}"), ((key,),))] if label else []
     if choices:
         ops.append(SetValidation(L.rng(orders, f"G{r}"), choices, strict=False,
                                  help=render(lang, "sheet.note.next_step")))

@@ -7,6 +7,7 @@ from sheetgm.service.audit import AuditReport
 from sheetgm.service.check import CheckReport
 from sheetgm.service.demo import DemoReport
 from sheetgm.service.game import Game
+from sheetgm.service.new_game import ShareReport
 from sheetgm.service.resolve import ResolveReport
 from sheetgm.service.status import StatusReport
 
@@ -17,6 +18,14 @@ def created(game: Game, urls: dict[str, str | None]) -> str:
     return "\n".join(lines)
 
 
+def shared(lang: str, rep: ShareReport) -> str:
+    lines = [render(lang, "cli.shared", n=len(rep.shared))]
+    lines += [f"  {key}: {email} ({role})" for key, email, role in rep.shared]
+    if rep.missing:
+        lines.append(render(lang, "cli.share_missing", keys=", ".join(rep.missing)))
+    return "\n".join(lines)
+
+
 def checked(lang: str, rep: CheckReport) -> str:
     if rep.stage == "over":
         return render(lang, "cli.over")
@@ -24,7 +33,9 @@ def checked(lang: str, rep: CheckReport) -> str:
     for p in rep.players:
         lines.append(f"  {p.alias}: {render(lang, f'cli.state.{p.state}')}")
         lines += [f"    - {x}" for x in p.problems]
+        lines += [f"    · {x}" for x in p.notes]
     lines.append(render(lang, "cli.missing", aliases=", ".join(rep.missing) or "-"))
+    lines.append(render(lang, "cli.with_problems", aliases=", ".join(rep.with_problems) or "-"))
     lines += [f"! {w}" for w in rep.warnings]
     return "\n".join(lines)
 
@@ -36,6 +47,7 @@ def resolved(lang: str, rep: ResolveReport) -> str:
     for alias, text in rep.reports.items():
         lines.append(f"--- {alias}\n{text.rstrip()}")
     lines += [f"! {w}" for w in rep.warnings]
+    lines += [f"  {n}" for n in rep.notes]
     if rep.winner:
         lines.append(render(lang, "cli.winner", winner=render(lang, f"word.{rep.winner}")))
     return "\n".join(lines)
@@ -45,6 +57,9 @@ def statused(lang: str, rep: StatusReport) -> str:
     due = rep.due or render(lang, "cli.over")
     lines = [render(lang, "cli.status", game=rep.game, backend=rep.backend, due=due, progress=rep.progress,
                     deadline=rep.deadline or "-")]
+    if rep.due and not rep.pending_publish and not rep.deadline:
+        lines.append(render(lang, "cli.no_deadline", stage=rep.due))
+    lines += [render(lang, "cli.next_deadline", stage=k, deadline=t) for k, t in rep.next_deadlines]
     if rep.pending_publish:
         lines.append(render(lang, "svc.pending_publish", stage=rep.due))
     if rep.locked_by:

@@ -65,7 +65,8 @@ def director_ops(state: State, events: list[Event], key: str, lang: str, seats: 
         if o is None:
             continue
         a = archive_row(key, seat, seats)
-        problems = "\n".join(str(x) for x in o.get("problems_director", []))  # type: ignore[union-attr]
+        listed = o.get("problems_director", [])
+        problems = "\n".join(str(x) for x in listed) if isinstance(listed, list) else ""
         row = (key, str(seat), state.players[seat].alias, str(o.get("text", "")), problems, str(o.get("stamp", "")))
         ops.append(SetValues(L.rng(archive, f"A{a}:F{a}"), (row,)))
     return ops

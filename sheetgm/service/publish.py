@@ -19,7 +19,7 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.publicsheet import director_ops, public_ops
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
-from sheetgm.service.stages import key_of_index, log_row, parse_key
+from sheetgm.service.stages import key_of_index, log_row, order_row, parse_key
 
 UNREACHABLE = (MissingWorkbookError, AccessError)
 
@@ -27,13 +27,17 @@ UNREACHABLE = (MissingWorkbookError, AccessError)
 def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> tuple[str, list[str]]:
     lang = game.seat_lang(seat)
     problems = [str(x) for x in info.get("problems", [])]  # type: ignore[attr-defined]
+    if info.get("verdict") == "late":
+        return render(lang, "sheet.status.late_used_nothing", time=when), problems
     if info.get("bad"):
         return render(lang, "sheet.status.unreadable_used_nothing", time=when), problems
     if not info.get("text"):
         return render(lang, "sheet.status.none_used", time=when), problems
     used = str(info.get("used", ""))
     key = "sheet.status.resolved" if info.get("ticked") else "sheet.status.resolved_unticked"
-    return render(lang, key, time=when, used=used), problems
+    if info.get("verdict") == "fallback":
+        key = "sheet.status.resolved_fallback"
+    return render(lang, key, time=when, used=used, stamp=str(info.get("stamp", ""))), problems
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -63,11 +67,13 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     lang = game.seat_lang(seat)
     state, events = entry.state(game.board), entry.events()
     night, _stage = parse_key(entry.key)
-    ops: list[Op] = [P.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang))]
+    ops: list[Op] = list(sheet.repairs) if sheet is not None else []  # the tool's own cells (rows.py)
+    ops.append(P.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang)))
     info = entry.orders().get(seat)
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time[:16].replace("T", " "))
-        ops += [P.status_op(lang, night, status, problems), P.freeze_op(lang, night, game.editors())]
+        row = int(str(info.get("row") or order_row(night)))  # the row its label was found in at resolve
+        ops += [P.status_op(lang, row, status, problems), P.freeze_op(lang, night, game.editors(), row)]
     if sheet is not None:
         by_key = {e.key: e for e in entries if e.status != SUPERSEDED}
         missing = _missing_rows(sheet.results, entries, entry)
@@ -81,7 +87,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
             warnings.append(render(game.lang, why, alias=game.alias(seat), seat=seat,
                                    cell=f"{L.tab(lang, 'results')}!B{row}"))
     ops += P.current_ops(state, seat, lang, events, formats)
-    ops += P.open_row_ops(state, seat, lang)
+    ops += P.open_row_ops(state, seat, lang, sheet.tab if sheet is not None and sheet.tab else None)
     return ops
 
 

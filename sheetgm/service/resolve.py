@@ -5,7 +5,9 @@ publishing → publish keyed by stage → mark published and unlock (one write).
 A published stage is never resolved again; a journaled but unpublished one
 is published from the journal without resolving again. Before its deadline a
 stage resolves only once every living player of its camp has submitted
-(deadlines.py), or when the director names it with ``--stage``.
+(deadlines.py), or when the director names it with ``--stage``; a stage
+without a deadline is never resolved by the schedule: only early, or named.
+After the deadline an order counts as the tool saw it before (stamps.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_order
 from sheetgm.service import deadlines as D
+from sheetgm.service import stamps as S
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
@@ -30,7 +33,6 @@ from sheetgm.service.journal import (
     digest,
     latest,
     pack,
-    read_director,
     take_lock,
     try_release,
 )
@@ -43,23 +45,24 @@ from sheetgm.service.stages import parse_key, stage_key
 @dataclass
 class ResolveReport:
     stage: str
-    action: str  # resolved | resolved-early | republished | nothing | dry-run
+    action: str  # resolved | resolved-early | republished | nothing | dry-run | waiting | no-deadline
     public_log: str = ""
     warnings: list[str] = field(default_factory=list)
     reports: dict[str, str] = field(default_factory=dict)  # alias -> private report (dry run only)
     winner: str | None = None
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"stage": self.stage, "action": self.action, "public_log": self.public_log,
-                "warnings": self.warnings, "reports": self.reports, "winner": self.winner}
+                "warnings": self.warnings, "reports": self.reports, "winner": self.winner, "notes": self.notes}
 
 
-def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, str | None, datetime | None]:
-    """The latest entry, the stage to resolve (None: nothing to do) and its deadline if not passed yet.
+def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, str | None, bool]:
+    """The latest entry, the stage to resolve (None: nothing to do) and whether it was named (forced).
 
     ``asked`` is a stage key, or a camp ("survivor", "hunter") meaning the due stage if it is that camp's.
-    A named stage resolves even before its deadline; otherwise a deadline still ahead is returned and
-    the stage resolves only if everyone has submitted.
+    A named stage resolves even before its deadline; otherwise it resolves after its deadline, or before
+    it (or without one) only if everyone has submitted.
     """
     cur = latest(entries)
     published = {e.key for e in entries if e.status == PUBLISHED}
@@ -67,101 +70,142 @@ def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, st
         st = cur.state(game.board)
         due_now = cur.key if cur.status == RESOLVED else (None if st.over() else stage_key(st.night, st.stage))
         if due_now is None:
-            return cur, None, None
+            return cur, None, True
         if parse_key(due_now.split("+", 1)[0])[1] != asked:  # a desk entry's key starts with its stage's
             raise ServiceError("err.deadline.wrong_camp", camp=asked, due=due_now)
         asked = due_now
     if cur.status == RESOLVED:
         if asked and asked != cur.key:
             raise NotDueError(asked=asked, due=cur.key)
-        return cur, cur.key, None
+        return cur, cur.key, True
     state = cur.state(game.board)
     if state.over():
-        return cur, None, None
+        return cur, None, True
     due = stage_key(state.night, state.stage)
     if asked:
         if asked in published:
-            return cur, None, None
+            return cur, None, True
         if asked != due:
             raise NotDueError(asked=asked, due=due)
-        return cur, due, None
-    return cur, due, D.ahead(game, due)
+        return cur, due, True
+    return cur, due, False
 
 
 def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None,
-                   archive: dict[int, dict[str, Any]]) -> bool:
-    """Before the deadline: True if everyone has submitted (resolve early), else the error naming who has not."""
-    if deadline is None:
-        return False
+                   archive: dict[int, dict[str, Any]]) -> tuple[str | None, str]:
+    """Before the deadline, or without one: ("early", "") if everyone has submitted, else ("waiting" or
+    "no-deadline", a line naming who has not): nothing is resolved. (None, ""): resolve as due."""
+    if deadline is not None and game.now() >= deadline:
+        return None, ""
     waiting = D.waiting_for(game, cur.state(game.board), archive)
-    if waiting:
-        raise ServiceError("err.deadline.waiting", stage=due, deadline=D.local_time(game, deadline),
-                           aliases=", ".join(waiting))
-    return True
+    if not waiting:
+        return "early", ""
+    if deadline is None:
+        return "no-deadline", render(game.lang, "cli.missing", aliases=", ".join(waiting))
+    return "waiting", render(game.lang, "err.deadline.waiting", stage=due, deadline=D.local_time(game, deadline),
+                             aliases=", ".join(waiting))
 
 
-def read_orders(game: Game, cur: Entry, progress: Callable[[str], None] | None = None
-                ) -> tuple[dict[int, SheetOrder], dict[int, Order], dict[int, dict[str, Any]], list[str]]:
+@dataclass
+class Read:
+    """The orders of the due stage as read under the lock (see read_orders)."""
+
+    sheets: dict[int, SheetOrder]
+    orders: dict[int, Order]
+    archive: dict[int, dict[str, Any]]
+    warnings: list[str]
+    notes: list[str] = field(default_factory=list)  # for the director, not warnings: orders no check saw
+
+    @property
+    def priority(self) -> list[int]:
+        return priority({s: str(a.get("stamp", "")) for s, a in self.archive.items()})
+
+
+def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]],
+                deadline: datetime | None, progress: Callable[[str], None] | None = None) -> Read:
+    """Every order of the due stage. After its deadline an order counts as the tool saw it before the
+    deadline (stamps.counted); before it (an early or named resolve) complete orders are stamped now."""
     state = cur.state(game.board)
-    sheets: dict[int, SheetOrder] = {}
-    orders: dict[int, Order] = {}
-    archive: dict[int, dict[str, Any]] = {}
-    warnings: list[str] = []
+    key = stage_key(state.night, state.stage)
+    now = game.now()
+    after = deadline is not None and now >= deadline
+    truths = S.truths(archive_rows, key, len(game.seats), entries)
+    out = Read({}, {}, {}, [], [])
+    unjudged: list[str] = []
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
             continue  # their workbook is only written this stage
-        sheet = read_player(game, seat, state.night, state.stage, with_results=True)
-        sheets[seat] = sheet
+        sheet = read_player(game, seat, state.night, state.stage, with_results=True,
+                            archived=S.archived_texts(entries, seat))
+        out.sheets[seat] = sheet
         if progress:
             progress(f"player-{seat}")
-        if sheet.trouble:
-            warnings.append(sheet.trouble)
+        out.warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes
         lang = game.seat_lang(seat)
-        order, problems, bad = judge(state, seat, sheet.text, lang) if sheet.text else (Order(), [], False)
-        director_problems = judge(state, seat, sheet.text, game.lang)[1] if sheet.text else []
+        text, stamp, verdict = S.counted(truths.get(seat), sheet.text) if after else (sheet.text, "", S.OK)
+        order, problems, bad = judge(state, seat, text, lang) if text else (Order(), [], False)
+        director_problems = judge(state, seat, text, game.lang)[1] if text else []
+        ticked = sheet.ticked or verdict == S.FALLBACK  # the stamped version was ticked
+        if not after:
+            complete = ticked and not problems and not bad and bool(order.steps or order.day)
+            truth = S.observe(truths.get(seat, S.Truth()), text, complete, now)
+            stamp = truth.stamp_for(text) if complete else ""
         if sheet.trouble:
             director_problems = [sheet.trouble]
-        if sheet.text:
-            orders[seat] = order  # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5)
-        archive[seat] = {"text": sheet.text, "used": format_order(order, lang) if order.steps or order.day else "",
-                         "problems": problems, "problems_director": director_problems, "bad": bad,
-                         "ticked": sheet.ticked, "stamp": sheet.stamp}
+        if text:
+            out.orders[seat] = order  # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5)
+        out.archive[seat] = {"text": text, "used": format_order(order, lang) if order.steps or order.day else "",
+                             "problems": problems, "problems_director": director_problems, "bad": bad,
+                             "ticked": ticked, "stamp": stamp, "row": sheet.row, "verdict": verdict}
+        if verdict == S.UNJUDGED and sheet.text and not sheet.trouble:
+            unjudged.append(p.alias)
+        if verdict in (S.LATE, S.FALLBACK):
+            out.warnings.append(render(game.lang, f"svc.order_{verdict}", alias=p.alias, seat=seat, stamp=stamp))
         if bad:
-            warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
-                                   cell=f"{tab(lang, 'orders')}!B{sheet.row}", problems="; ".join(director_problems)))
-    return sheets, orders, archive, warnings
+            out.warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
+                                       cell=f"{tab(lang, 'orders')}!B{sheet.row}",
+                                       problems="; ".join(director_problems)))
+    if unjudged and deadline is not None:
+        out.notes.append(render(game.lang, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
+                                deadline=D.local_time(game, deadline)))
+    return out
 
 
 def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder: str = "sheetgm",
             progress: Callable[[str], None] | None = None) -> ResolveReport:
-    entries, lock = read_director(game)
-    cur, due, deadline = _due(game, entries, stage)
+    entries, lock, archive_rows = S.read_desk(game)
+    cur, due, named = _due(game, entries, stage)
     if due is None:
         st = cur.state(game.board)
         return ResolveReport(stage or cur.key, "nothing", winner=st.winner)
+    deadline = D.deadline_of(game, due) if cur.status != RESOLVED else None
     if dry_run:
-        return _dry_run(game, cur, due, deadline, progress)
+        return _dry_run(game, cur, entries, archive_rows, due, deadline, named, progress)
     take_lock(game, lock, holder)
     try:
         if cur.status == RESOLVED:
             warnings = publish(game, cur, entries, None, progress)
             return _report(game, cur, "republished", warnings)
-        sheets, orders, archive, warnings = read_orders(game, cur, progress)
-        early = _early_or_wait(game, cur, due, deadline, archive)
+        got = read_orders(game, cur, entries, archive_rows, deadline, progress)
+        when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
+        if when in ("waiting", "no-deadline"):
+            try_release(game)
+            return ResolveReport(due, str(when), warnings=got.warnings, notes=[why])
         state = cur.state(game.board)
-        new, events = resolve_stage(state, orders, game.cfg.seed, priority(sheets))
-        entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in archive.items()}), new.digest(),
+        new, events = resolve_stage(state, got.orders, game.cfg.seed, got.priority)
+        entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in got.archive.items()}), new.digest(),
                       game.cfg.seed, game.now().isoformat(timespec="seconds"), pack(new.to_dict()),
-                      pack([e.to_dict() for e in events]), pack(archive))
+                      pack([e.to_dict() for e in events]), pack(got.archive))
         game.gateway.write(DIRECTOR, [entry.op(game.lang)])  # the journal row, before publishing
         entries = [*entries, entry]
-        warnings += publish(game, entry, entries, sheets, progress)
-        return _report(game, entry, "resolved-early" if early else "resolved", warnings)
+        warnings = got.warnings + publish(game, entry, entries, got.sheets, progress)
+        done = _report(game, entry, "resolved-early" if when == "early" else "resolved", warnings)
+        done.notes = got.notes
+        return done
     except BaseException:
         try_release(game)
         raise
-
 
 
 def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> ResolveReport:
@@ -169,14 +213,15 @@ def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> Resol
     return ResolveReport(entry.key, action, public_log(entry.events(), game.lang), warnings, winner=st.winner)
 
 
-def _dry_run(game: Game, cur: Entry, due: str, deadline: datetime | None,
-             progress: Callable[[str], None] | None) -> ResolveReport:
+def _dry_run(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]], due: str,
+             deadline: datetime | None, named: bool, progress: Callable[[str], None] | None) -> ResolveReport:
     if cur.status == RESOLVED:
         return ResolveReport(due, "dry-run", public_log(cur.events(), game.lang),
                              [render(game.lang, "svc.pending_publish", stage=due)])
-    sheets, orders, archive, warnings = read_orders(game, cur, progress)
-    _early_or_wait(game, cur, due, deadline, archive)
-    new, events = resolve_stage(cur.state(game.board), orders, game.cfg.seed, priority(sheets))
+    got = read_orders(game, cur, entries, archive_rows, deadline, progress)
+    when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
+    if when in ("waiting", "no-deadline"):
+        return ResolveReport(due, str(when), warnings=got.warnings, notes=[why])
+    new, events = resolve_stage(cur.state(game.board), got.orders, game.cfg.seed, got.priority)
     reports = {game.alias(s): report(new, events, s, game.seat_lang(s)) for s in game.seats}
-    return ResolveReport(due, "dry-run", public_log(events, game.lang), warnings, reports, new.winner)
-
+    return ResolveReport(due, "dry-run", public_log(events, game.lang), got.warnings, reports, new.winner)

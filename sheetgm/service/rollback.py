@@ -1,6 +1,7 @@
 """`sheetgm rollback`: undo a stage and every entry after it (R-DIR-2), never deleting a row.
 
-The rolled-back journal rows are marked superseded in place, with the reason
+The rolled-back journal rows are marked superseded in place (and so are
+the undone rows of each player's Results tab and of the public log), with the reason
 in their note column, and a copy of every stage row goes below the desk rows
 (``HISTORY_FIRST_ROW``), because re-resolving a stage overwrites its fixed row.
 The state before the stage is current again, the players' order rows of the
@@ -40,7 +41,7 @@ from sheetgm.service.journal import (
     try_release,
 )
 from sheetgm.service.publicsheet import public_ops
-from sheetgm.service.stages import SETUP_KEY, archive_row, journal_row, log_row, parse_key, stage_key
+from sheetgm.service.stages import SETUP_KEY, archive_row, journal_row, log_row, order_row, parse_key, stage_key
 
 HISTORY_FIRST_ROW = 1002  # below the stage rows (2..500) and the desk rows (501..1000) of the journal
 OLD_COL = "D"  # public Log: the superseded text of a corrected line (C holds the deadline reminders)
@@ -108,22 +109,28 @@ def _stage_events(kept: list[Entry]) -> list[Event]:
 
 
 def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep: RollbackReport) -> None:
+    """Reopen each player's order rows of the undone stages, mark their undone Results rows, redraw Current."""
     state, events = kept[-1].state(game.board), _stage_events(kept)
+    stages = [e for e in gone if e.kind == "stage"]
     for seat in game.seats:
         lang = game.seat_lang(seat)
-        nights = sorted({parse_key(e.key)[0] for e in gone if e.kind == "stage" and seat in e.orders()})
+        rows = {parse_key(e.key)[0]: int(str(e.orders()[seat].get("row") or order_row(parse_key(e.key)[0])))
+                for e in stages if seat in e.orders()}
         ops: list[Op] = []
-        for night in nights:
+        for night, row in sorted(rows.items()):
             ops.append(Unprotect(cast(Protect, P.freeze_op(lang, night, ())).description))
-            ops.append(P.status_op(lang, night, render(lang, "replay.status_reopened", reason=reason), ()))
-        ops += P.current_ops(state, seat, lang, events) + P.open_row_ops(state, seat, lang)
+            ops.append(P.status_op(lang, row, render(lang, "replay.status_reopened", reason=reason), ()))
+        mark = render(lang, "replay.superseded_mark", reason=reason)
+        for e in stages:
+            ops.append(P.results_op(lang, e.key, mark + "\n" + report(e.state(game.board), e.events(), seat, lang)))
+        ops += P.current_ops(state, seat, lang, events) + P.open_row_ops(state, seat, lang, label=False)
         try:
             game.gateway.write(player_key(seat), ops)
         except UNREACHABLE as exc:
             rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
                                        reason=exc.message(game.lang)))
-        if nights:
-            rep.reopened[game.alias(seat)] = nights
+        if rows:
+            rep.reopened[game.alias(seat)] = sorted(rows)
 
 
 def _public_ops(game: Game, kept: list[Entry], gone: list[Entry], reason: str) -> list[Op]:

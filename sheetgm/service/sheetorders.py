@@ -1,24 +1,31 @@
 """Reading order rows from the players' workbooks and judging them.
 
-One read per player workbook. Problems are collected per player and never
-stop the others: a missing workbook or a malformed row reads as "no order"
-with a message naming the player, the tab and the cell. A network or quota
-failure is different: it passes, so it stops the whole run (nothing is
-written) rather than lose an order.
+One read per player workbook: its whole Orders tab (and the Results tab at
+resolve). The stage label in column A is the key of a row, not the row
+number: a player who inserts or deletes rows still has their order read,
+from the row labelled with the due stage (``rows.py`` finds it, names what
+is wrong in the tab and repairs the tool's own cells). Problems are
+collected per player and never stop the others: a missing workbook reads as
+"no order" with a message naming the player. A network or quota failure is
+different: it passes, so it stops the whole run (nothing is written) rather
+than lose an order.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from sheetgm.backends.errors import BackendError, NetworkError, QuotaError
-from sheetgm.core.check import check_order
+from sheetgm.backends.port import Op
+from sheetgm.core.check import Problem, review_order
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.notation.orders import parse_order_all
+from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service import layout as L
 from sheetgm.service.game import Game, player_key
+from sheetgm.service.rows import Located, locate
 from sheetgm.service.stages import order_row, stage_key
 
 # Failures that pass: the run stops and is run again, instead of reading the player's order as "nothing".
@@ -31,14 +38,22 @@ class SheetOrder:
     row: int
     text: str = ""
     ticked: bool = False
-    stamp: str = ""
+    stamp: str = ""  # what the player's sheet shows in column F (a display: the truth is in stamps.py)
     results: list[list[str]] = field(default_factory=list)
     trouble: str = ""  # for the director, in the director's language: why the row could not be used
+    tab: list[list[str]] = field(default_factory=list)  # the Orders tab from row 2
+    notes: list[str] = field(default_factory=list)  # what is wrong in the tab, in the player's language
+    director_notes: list[str] = field(default_factory=list)  # the same, in the director's language
+    repairs: list[Op] = field(default_factory=list)  # the tool's own cells to write back
 
 
-def orders_range(lang: str, night: int) -> str:
-    r = order_row(night)
-    return L.rng(L.tab(lang, "orders"), f"A{r}:G{r}")
+def is_tick(text: str) -> bool:
+    """A submit tick: ✓, ✅, ok, y, yes, 是, 好, TRUE (a checkbox) ... in either language, any case."""
+    return text.strip().casefold() in L.TICKS
+
+
+def orders_range(lang: str) -> str:
+    return L.rng(L.tab(lang, "orders"), "A2:G")
 
 
 def results_range(lang: str) -> str:
@@ -46,12 +61,15 @@ def results_range(lang: str) -> str:
 
 
 def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool = True,
-                with_results: bool = False) -> SheetOrder:
-    """One read of a player's workbook: the order row of ``stage`` (their camp's) and/or the Results tab."""
+                with_results: bool = False, archived: Mapping[str, str] | None = None) -> SheetOrder:
+    """One read of a player's workbook: the row of ``stage`` (found by its label) and/or the Results tab.
+
+    ``archived`` maps the seat's earlier stages to the order text used then (from the journal), so a row
+    of a past night edited after it was resolved is named (a stale row), never read as tonight's order.
+    """
     lang = game.seat_lang(seat)
-    row = order_row(night)
-    out = SheetOrder(seat, row)
-    ranges = ([orders_range(lang, night)] if with_orders else []) + ([results_range(lang)] if with_results else [])
+    out = SheetOrder(seat, order_row(night))
+    ranges = ([orders_range(lang)] if with_orders else []) + ([results_range(lang)] if with_results else [])
     try:
         got = game.gateway.read(player_key(seat), ranges)
     except TRANSIENT:
@@ -63,31 +81,49 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
     out.results = got[ranges[-1]] if with_results else []
     if not with_orders:
         return out
-    cells = (got[ranges[0]] or [[]])[0]
-    cells = list(cells) + [""] * (7 - len(cells))
-    key = stage_key(night, stage)
-    where = f"{L.tab(lang, 'orders')}!A{row}"
-    if cells[L.O_STAGE].strip() and cells[L.O_STAGE].strip() != key:
-        out.trouble = render(game.lang, "svc.bad_row", alias=game.alias(seat), cell=where,
-                             found=cells[L.O_STAGE], want=key)
-        return out
+    out.tab = [list(r) + [""] * (7 - len(r)) for r in got[ranges[0]]]
+    found: Located = locate(out.tab, stage_key(night, stage), night, lang, game.lang, dict(archived or {}),
+                            game.alias(seat))
+    out.row, out.notes, out.director_notes, out.repairs = found.row, found.notes, found.director_notes, found.repairs
+    cells = found.cells
     out.text = cells[L.O_TEXT].strip()
-    out.ticked = cells[L.O_TICK].strip() in L.TICKS
+    out.ticked = is_tick(cells[L.O_TICK])
     out.stamp = cells[L.O_STAMP].strip()
     return out
 
 
+@dataclass
+class Judged:
+    order: Order  # the order to use: nothing when the text could not be read
+    problems: list[str]  # every problem, in the language asked for
+    notes: list[str]  # steps that depend on what the night brings (not problems, RUL-27)
+    bad: bool  # the text could not be read (→ do nothing)
+
+
+def review(state: State, seat: int, text: str, lang: str) -> Judged:
+    """An order's text judged against what its player knows, in ``lang``; steps numbered as written."""
+    p = state.players.get(seat)
+    parsed = parse_order_numbered(text, camp=p.camp if p is not None else None)
+    checked = review_order(state, seat, parsed.order)
+
+    def as_written(x: Problem) -> str:
+        numbers = parsed.written_day if x.day else parsed.written
+        if x.step is None or not 0 < x.step <= len(numbers):
+            return x.message(lang)
+        return replace(x, step=numbers[x.step - 1], day=False).message(lang)
+
+    problems = [e.message(lang) for e in parsed.errors] + [as_written(x) for x in checked.problems]
+    notes = [as_written(n) for n in checked.notes]
+    return Judged(Order() if parsed.errors else parsed.order, problems, notes, bool(parsed.errors))
+
+
 def judge(state: State, seat: int, text: str, lang: str) -> tuple[Order, list[str], bool]:
     """The order to use, every problem in ``lang``, and whether the text could not be read (→ do nothing)."""
-    order, errors = parse_order_all(text)
-    problems = [e.message(lang) for e in errors]
-    problems += [p.message(lang) for p in check_order(state, seat, order)]
-    if errors:
-        return Order(), problems, True
-    return order, problems, False
+    j = review(state, seat, text, lang)
+    return j.order, j.problems, j.bad
 
 
-def priority(orders: dict[int, SheetOrder]) -> list[int]:
+def priority(stamps: Mapping[int, str]) -> list[int]:
     """R-PHASE-3: seats by the time their order was first seen complete; unstamped ones follow by seat."""
-    stamped = sorted((o.stamp, s) for s, o in orders.items() if o.stamp)
+    stamped = sorted((stamp, s) for s, stamp in stamps.items() if stamp)
     return [s for _, s in stamped]

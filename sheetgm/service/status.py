@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgm.backends.errors import BackendError
+from sheetgm.service import deadlines as D
 from sheetgm.service.game import Game
 from sheetgm.service.journal import RESOLVED, latest, lock_is_free, read_director
 from sheetgm.service.stages import stage_key
@@ -22,6 +23,7 @@ class StatusReport:
     winner: str | None
     locked_by: str | None
     deadline: str | None
+    next_deadlines: list[tuple[str, str]] = field(default_factory=list)  # (stage, local time) from the due one on
     journal: list[tuple[str, str, str]] = field(default_factory=list)  # key, status, time
     workbooks: dict[str, str | None] = field(default_factory=dict)  # key -> url or path
     players: list[dict[str, Any]] = field(default_factory=list)
@@ -29,6 +31,7 @@ class StatusReport:
     def to_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
         d["journal"] = [{"stage": k, "status": s, "time": t} for k, s, t in self.journal]
+        d["next_deadlines"] = [{"stage": k, "deadline": t} for k, t in self.next_deadlines]
         return d
 
 
@@ -38,7 +41,8 @@ def status(game: Game, with_urls: bool = True) -> StatusReport:
     state = cur.state(game.board)
     pending = cur.status == RESOLVED
     due = cur.key if pending else (None if state.over() else stage_key(state.night, state.stage))
-    deadline = game.cfg.deadlines.get(due) if due else None
+    deadline = D.deadline_of(game, due) if due else None
+    coming = D.upcoming(game, due, 3) if due and not pending else []
     urls: dict[str, str | None] = {}
     if with_urls:
         for key in game.keys():
@@ -53,5 +57,6 @@ def status(game: Game, with_urls: bool = True) -> StatusReport:
         progress=f"{state.progress}/{state.opt('crack_target')}", winner=state.winner,
         locked_by=None if lock_is_free(game, lock) else f"{lock[1]} @ {lock[2]}",
         deadline=deadline.isoformat() if deadline else None,
+        next_deadlines=[(k, D.local_time(game, t)) for k, t in coming],
         journal=[(e.key, e.status, e.time) for e in entries], workbooks=urls, players=players,
     )

@@ -29,7 +29,7 @@ from sheetgm.service import layout as L
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import SUPERSEDED, Entry, digest, journal_range, parse_entries
-from sheetgm.service.sheetorders import SheetOrder, judge, priority
+from sheetgm.service.sheetorders import judge, priority
 from sheetgm.service.stages import SETUP_KEY
 
 OK = "ok"
@@ -173,7 +173,7 @@ def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str
     if digest({s: a.get("text", "") for s, a in journal.items()}) != entry.orders_hash:
         check.problems.append(_problem(game, "orders_hash", hash=entry.orders_hash))
     orders: dict[int, Order] = {}
-    sheets: dict[int, SheetOrder] = {}
+    stamps: dict[int, str] = {}
     for seat, info in sorted(journal.items()):
         text = str(info.get("text", ""))
         archived = archive.get((entry.key, seat))
@@ -187,5 +187,5 @@ def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str
             text = archived.strip()
         if text:
             orders[seat] = judge(base, seat, text, game.seat_lang(seat) if known else game.lang)[0]
-        sheets[seat] = SheetOrder(seat, 0, text, stamp=str(info.get("stamp", "")))
-    return resolve_stage(base, orders, entry.seed, priority(sheets))[0]
+        stamps[seat] = str(info.get("stamp", ""))
+    return resolve_stage(base, orders, entry.seed, priority(stamps))[0]

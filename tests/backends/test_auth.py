@@ -13,10 +13,13 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from google.auth.exceptions import DefaultCredentialsError
 
-from sheetgm.backends import auth, factory
+from sheetgm.backends import auth
 from sheetgm.backends.errors import CredentialsError
 from sheetgm.backends.fake_google import FakeGoogle
+from sheetgm.backends.gsheets import GoogleGateway
 from sheetgm.backends.port import SetValues
+from sheetgm.service.config import parse_config
+from sheetgm.service.game import IDS_FILE, make_gateway
 
 EMAIL = "gm-bot@game-123.iam.gserviceaccount.com"
 
@@ -111,8 +114,14 @@ def test_a_run_never_logs_or_prints_the_key(
     encoded = base64.b64encode(json.dumps(key_info).encode()).decode()
     with FakeGoogle() as fake:
         sid = fake.add_spreadsheet("p", ["Orders"])
-        (tmp_path / factory.ID_FILE).write_text(json.dumps({"player-1": sid}))
-        gw = factory.google_service(tmp_path, env={auth.ENV_B64: encoded})
+        fake.grant(sid, EMAIL, "writer")
+        (tmp_path / IDS_FILE).write_text(json.dumps({"player-1": sid}))
+        cfg = parse_config({"name": "g", "seed": 1, "backend": "google", "director_email": "gm@example.com",
+                            "service_account": EMAIL, "roster": [
+                                {"alias": "A", "camp": "survivor", "email": "a@example.com"},
+                                {"alias": "B", "camp": "hunter", "email": "b@example.com"}]})
+        gw = make_gateway(cfg, tmp_path, env={auth.ENV_B64: encoded})
+        assert isinstance(gw, GoogleGateway)
         gw.http.policy.sleep = lambda s: None
         fake.fail_on(fake.count() + 2, 503)  # a retry logs a warning
         gw.write("player-1", [SetValues("Orders!A1", [["hi"]])])
@@ -141,3 +150,33 @@ def test_user_login_goes_through_gspread_oauth(monkeypatch: pytest.MonkeyPatch, 
     assert auth.user_credentials(tmp_path / "client.json", tmp_path / "token.json") == "user-creds"
     assert calls["credentials_filename"] == str(tmp_path / "client.json")
     assert calls["authorized_user_filename"] == str(tmp_path / "token.json")
+
+
+@pytest.mark.parametrize(
+    ("env_var", "dress"),
+    [
+        (auth.ENV_JSON, lambda t: base64.b64encode(t.encode()).decode()),  # base64 in the JSON variable: not a path
+        (auth.ENV_JSON, lambda t: "\ufeff" + base64.b64encode(t.encode()).decode()),
+        (auth.ENV_JSON, lambda t: "\ufeff" + t[:-1]),  # BOM-prefixed, broken JSON
+        (auth.ENV_B64, lambda t: t),  # the JSON itself in the base64 variable
+        (auth.ENV_B64, lambda t: "\ufeff" + base64.b64encode(t[:-1].encode()).decode()),
+        (auth.ENV_B64, lambda t: base64.b64encode(("\ufeff" + t[:-1]).encode()).decode()),
+    ],
+)
+def test_a_key_in_the_wrong_form_is_never_quoted(key_info: dict[str, str], env_var: str, dress) -> None:  # noqa: ANN001
+    value = dress(json.dumps(key_info))
+    with pytest.raises(CredentialsError) as err:
+        auth.load_credentials(env={env_var: value})
+    text = err.value.message("en") + err.value.message("zh") + repr(err.value) + str(err.value.params)
+    assert env_var in text
+    stripped = value.lstrip("\ufeff")
+    for secret in [*secrets_of(key_info), stripped[:40], stripped[-40:], stripped[100:140]]:
+        assert secret not in text
+
+
+@pytest.mark.parametrize("dress", [lambda t: "\ufeff" + t, lambda t: " \ufeff" + t + "\n"])
+def test_a_bom_prefixed_key_works(key_info: dict[str, str], dress) -> None:  # noqa: ANN001
+    text = dress(json.dumps(key_info))
+    assert auth.account_email(auth.load_credentials(env={auth.ENV_JSON: text})) == EMAIL
+    encoded = "\ufeff" + base64.b64encode(("\ufeff" + json.dumps(key_info)).encode()).decode()
+    assert auth.account_email(auth.load_credentials(env={auth.ENV_B64: encoded})) == EMAIL

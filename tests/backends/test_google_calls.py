@@ -202,7 +202,8 @@ def run_stage(gw: GoogleGateway) -> None:
 
 def final_state(fake: FakeGoogle, sid: str) -> object:
     book = fake.books[sid]
-    return copy.deepcopy((book.sheets, [(p.range, p.editors, p.description) for p in book.protected], book.permissions))
+    return copy.deepcopy((book.sheets, [(p.range, p.editors, p.description) for p in book.protected],
+                          fake.drive.grants.get(sid)))
 
 
 def test_killing_a_stage_at_every_call_leaves_a_state_a_rerun_completes(clock: FakeClock) -> None:
@@ -240,7 +241,8 @@ def test_share_uses_drive_one_call_at_a_time(fake: FakeGoogle, clock: FakeClock)
     gw.share("player-1", "p1@example.com", "writer")  # already so: only the list
     assert [c.kind for c in fake.log] == ["perm_list", "perm_create", "perm_list"]
     body = fake.calls("perm_create")[0]
-    assert body.body["emailAddress"] == "p1@example.com" and body.params["sendNotificationEmail"] == ["False"]
+    assert body.body["emailAddress"] == "p1@example.com" and body.params["sendNotificationEmail"] == ["false"]
+    assert "withLink" not in body.body  # a v2 field gspread still sends
 
 
 def test_reads_and_writes_are_paced_under_the_quota(fake: FakeGoogle, clock: FakeClock) -> None:

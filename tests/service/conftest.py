@@ -22,7 +22,7 @@ def gw(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Gateway]:
         yield XlsxGateway(tmp_path / "workbooks")
     else:
         with FakeGoogle() as fake:
-            gateway = fake.gateway()
+            gateway = fake.gateway(meta_home="director")  # as the CLI opens it (service/game.make_gateway)
             gateway.fake = fake  # type: ignore[attr-defined]
             yield gateway
 

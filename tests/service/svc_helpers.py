@@ -16,6 +16,9 @@ from sheetgm.service.new_game import new_game
 from sheetgm.service.stages import order_row
 
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+# The default game's recurring deadlines are long past at START (night 1 on 2024-01-01): a resolve
+# resolves the due stage as the schedule would after its deadline. A test about deadlines sets its own.
+PAST_SCHEDULE = {"survivors": "21:00", "hunters": "23:00", "start": "2024-01-01"}
 
 
 class Clock:
@@ -89,7 +92,8 @@ def roster(survivors: int = 3, hunters: int = 1, langs: dict[int, str] | None = 
 
 
 def make_game(folder: Path, gateway: Gateway, clock: Clock | None = None, **cfg: Any) -> Game:
-    data: dict[str, Any] = {"name": "t", "seed": 7, "roster": roster(), "options": {"crack_target": 6}}
+    data: dict[str, Any] = {"name": "t", "seed": 7, "roster": roster(), "options": {"crack_target": 6},
+                            "schedule": PAST_SCHEDULE}
     data.update(cfg)
     return new_game(folder, parse_config(data), gateway, clock=clock or Clock())
 

@@ -61,7 +61,9 @@ def test_check_resolve_status_audit(game: Path) -> None:
     result = run("check", "--game", str(game), "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["missing"] == ["Ann", "Bo"]
-    dry = run("resolve", "--game", str(game), "--dry-run", "--json")
+    unset = run("resolve", "--game", str(game), "--dry-run", "--json")  # no deadline: never by the schedule
+    assert unset.exit_code == 0 and json.loads(unset.stdout)["action"] == "no-deadline"
+    dry = run("resolve", "--game", str(game), "--dry-run", "--stage", "survivor", "--json")
     assert dry.exit_code == 0 and json.loads(dry.stdout)["action"] == "dry-run"
     done = run("resolve", "--game", str(game), "--stage", "N1-survivor")
     assert done.exit_code == 0

@@ -10,7 +10,7 @@ from svc_helpers import make_game, orders_row, snapshot, state_of, write_order
 from sheetgm.service import layout as L
 from sheetgm.service.check import check
 from sheetgm.service.demo import demo
-from sheetgm.service.errors import NotDueError, ServiceError
+from sheetgm.service.errors import NotDueError
 from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
 from sheetgm.service.journal import PUBLISHED, read_director
 from sheetgm.service.resolve import resolve
@@ -50,7 +50,7 @@ def test_english_player_gets_english_sheets(gw, tmp_path: Path) -> None:
 def test_check_writes_problems_in_each_players_language(gw, tmp_path: Path, clock) -> None:
     from svc_helpers import roster
 
-    game = make_game(tmp_path, gw, clock, roster=roster(langs={2: "en"}))
+    game = make_game(tmp_path, gw, clock, roster=roster(langs={2: "en"}), schedule=None)  # no deadline yet
     write_order(game, 1, "飞 C4")
     write_order(game, 2, "fly C4")
     here = state_of(game).players[3].pos
@@ -65,11 +65,11 @@ def test_check_writes_problems_in_each_players_language(gw, tmp_path: Path, cloc
     ok = orders_row(game, 3)
     assert by_alias["S3"].state == "ok", (here, ok)
     assert ok[L.O_STAMP].startswith("2024-05-01T")
-    assert rep.missing == []
+    assert rep.missing == ["S1", "S2"] and rep.with_problems == ["S1", "S2"]  # not submitted: problems
 
 
 def test_check_stamps_only_the_first_complete_time(gw, tmp_path: Path, clock) -> None:
-    game = make_game(tmp_path, gw, clock)
+    game = make_game(tmp_path, gw, clock, schedule=None)
     write_order(game, 1, "搜索")
     check(game)
     first = orders_row(game, 1)[L.O_STAMP]
@@ -79,7 +79,7 @@ def test_check_stamps_only_the_first_complete_time(gw, tmp_path: Path, clock) ->
     write_order(game, 2, "搜索", tick="")
     rep = check(game)
     assert {p.alias: p.state for p in rep.players}["S2"] == "unticked"
-    assert rep.missing == ["S3"]
+    assert rep.missing == ["S2", "S3"]  # unticked is not submitted: the public reminder names S2 too
 
 
 def test_resolve_runs_survivors_then_hunters(gw, tmp_path: Path) -> None:
@@ -123,9 +123,8 @@ def test_stage_not_due_and_deadline(gw, tmp_path: Path, clock) -> None:
     with pytest.raises(NotDueError) as err:
         resolve(game, stage="N1-hunter")
     assert "N1-survivor" in err.value.message("en")
-    with pytest.raises(ServiceError) as early:
-        resolve(game)
-    assert "--stage N1-survivor" in early.value.message("en")
+    early = resolve(game)  # before the deadline, not everyone submitted: it waits, naming --stage
+    assert early.action == "waiting" and "--stage N1-survivor" in early.notes[0]
     clock.advance(hours=1)  # 13:00 UTC = 21:00 +08:00
     assert resolve(game).action == "resolved"
 

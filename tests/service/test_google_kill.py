@@ -25,7 +25,7 @@ def _orders(game: Game) -> None:
 def _run(folder: Path, fault: str | int | None, at: int) -> tuple[dict[str, object], int, bool]:
     """(the final snapshot, the resolve's call count, whether the faulty run failed)."""
     with FakeGoogle() as fake:
-        game = make_game(folder, fake.gateway(attempts=ATTEMPTS))
+        game = make_game(folder, fake.gateway(attempts=ATTEMPTS, meta_home="director"))
         _orders(game)
         first = len(fake.log)
         failed = fault is not None

@@ -107,9 +107,13 @@ def test_a_changed_stage_cell_is_named_and_others_resolve(gw, tmp_path: Path) ->
     game = make_game(tmp_path, gw)
     gw.write(player_key(1), [SetValues("'指令'!A2", (("N9-survivor",),))])
     write_order(game, 1, "搜索")
+    start = state_of(game).players[1]
     rep = resolve(game)
     assert rep.action == "resolved"
-    assert any("S1" in w and "指令!A2" in w and "N9-survivor" in w for w in rep.warnings)
+    # the label is the tool's cell: restored, and the order in B beside it is read (rows.py)
+    assert any("S1" in w and "指令" in w and "N9-survivor" in w and "N1-survivor" in w for w in rep.warnings)
+    assert orders_row(game, 1)[L.O_STAGE] == "N1-survivor"
+    assert "搜索" in orders_row(game, 1)[L.O_STATUS] or state_of(game).players[1] != start
 
 
 def test_a_hand_edited_results_tab_is_named_and_restored(gw, tmp_path: Path) -> None:

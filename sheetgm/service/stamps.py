@@ -1,0 +1,135 @@
+"""First-complete stamps (R-PHASE-3) and which version of an order counts at the deadline.
+
+The stamp shown in column F of a player's Orders tab is only a display: the
+truth is kept in the director's Orders archive (row ``archive_row(stage,
+seat)``, columns A-I), where players cannot write, and ``check`` names a
+sheet stamp that disagrees and writes the true one back.
+
+Before the deadline every ``check`` (and a resolve before the deadline)
+stamps an order the first time it sees it complete (written, ticked, no
+problem, not `无`/empty); the stamp keeps the text it was given for and is
+dropped when the text changes. The check also notes that it saw the seat and
+a fingerprint of the text. After the deadline nothing is stamped or noted,
+and at resolve an order counts only as the tool saw it before the deadline:
+
+* stamped text unchanged: it counts, in stamp order;
+* the text the last check before the deadline saw: it counts, unstamped
+  (ticked after that check: it is carried out, without priority);
+* changed since, with an earlier version stamped: the stamped version counts;
+* otherwise it was written after the last check before the deadline: it is
+  not used (stay and do nothing).
+
+A seat no check saw before the deadline cannot be judged: its order counts
+as read (the director is told).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sheetgm.backends.port import Op, SetValues
+from sheetgm.service import layout as L
+from sheetgm.service.game import DIRECTOR, Game
+from sheetgm.service.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
+from sheetgm.service.stages import archive_row
+
+COLS = 9  # A stage, B seat, C alias, D stamped text, E problems, F stamp, G fingerprint, H checked, I seen
+OK, FALLBACK, LATE, UNJUDGED = "ok", "fallback", "late", "unjudged"
+
+
+def fingerprint(text: str) -> str:
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Truth:
+    stamp: str = ""  # ISO time the order was first seen complete with the text ``stamped``
+    stamped: str = ""
+    checked: str = ""  # the last check before the deadline that read this seat
+    seen: str = ""  # fingerprint of the text that check read
+
+    def stamp_for(self, text: str) -> str:
+        """The stamp, if it was given to this very text."""
+        return self.stamp if self.stamp and fingerprint(self.stamped) == fingerprint(text) else ""
+
+
+def archive_range(lang: str) -> str:
+    return L.rng(L.tab(lang, "archive"), "A2:I")
+
+
+def read_desk(game: Game) -> tuple[list[Entry], list[str], list[list[str]]]:
+    """One read of the director workbook: the journal, the lock cells and the Orders archive."""
+    lang = game.lang
+    ranges = [journal_range(lang), lock_range(lang), archive_range(lang)]
+    got = game.gateway.read(DIRECTOR, ranges)
+    lock = list((got[ranges[1]] or [[]])[0])
+    return parse_entries(got[ranges[0]], lang), lock, got[ranges[2]]
+
+
+def truths(rows: list[list[str]], key: str, seats: int, entries: list[Entry]) -> dict[int, Truth]:
+    """The stamps of ``key`` per seat: from its archive rows, or (after a rollback marked those rows)
+    the stamps the superseded resolve of the stage used."""
+    out: dict[int, Truth] = {}
+    for seat in range(1, seats + 1):
+        i = archive_row(key, seat, seats) - 2
+        cells = list(rows[i]) + [""] * COLS if 0 <= i < len(rows) else [""] * COLS
+        if cells[0].strip() == key:
+            stamped = cells[3] if cells[6] and fingerprint(cells[3]) == cells[6] else ""
+            out[seat] = Truth(cells[5].strip() if stamped else "", stamped, cells[7].strip(), cells[8].strip())
+    old = [e for e in entries if e.key == key and e.status == SUPERSEDED]
+    if old:
+        for seat, info in old[-1].orders().items():
+            if seat not in out and info.get("stamp"):
+                out[seat] = Truth(str(info["stamp"]), str(info.get("text", "")))
+    return out
+
+
+def observe(truth: Truth, text: str, complete: bool, now: datetime) -> Truth:
+    """What a look before the deadline learns: a first-complete stamp, a dropped one, and that it saw ``text``."""
+    when = now.isoformat(timespec="seconds")
+    t = truth
+    if complete and not t.stamp_for(text):
+        t = replace(t, stamp=when, stamped=text.strip())
+    elif not complete and t.stamped and not t.stamp_for(text):
+        t = replace(t, stamp="", stamped="")  # the text changed after its stamp
+    return replace(t, checked=when, seen=fingerprint(text))
+
+
+def counted(truth: Truth | None, text: str) -> tuple[str, str, str]:
+    """After the deadline: (the text that counts, its stamp, verdict) from what was seen before it."""
+    if truth is None or not truth.checked:
+        return text, (truth.stamp_for(text) if truth else ""), UNJUDGED
+    if truth.stamp_for(text):
+        return text, truth.stamp, OK
+    if fingerprint(text) == truth.seen:
+        return text, "", OK
+    if truth.stamp:
+        return truth.stamped, truth.stamp, FALLBACK
+    return "", "", LATE
+
+
+def truth_ops(game: Game, key: str, seen: dict[int, Truth]) -> list[Op]:
+    """The archive rows of ``key`` for the seats looked at (one write to the director workbook)."""
+    tab, seats = L.tab(game.lang, "archive"), len(game.seats)
+    ops: list[Op] = []
+    for seat, t in sorted(seen.items()):
+        r = archive_row(key, seat, seats)
+        row = (key, str(seat), game.alias(seat), t.stamped, "", t.stamp, fingerprint(t.stamped) if t.stamped else "",
+               t.checked, t.seen)
+        ops.append(SetValues(L.rng(tab, f"A{r}:I{r}"), (row,)))
+    return ops
+
+
+def archived_texts(entries: list[Entry], seat: int) -> dict[str, str]:
+    """The order text each live, resolved stage used for ``seat`` (to spot a past row edited later)."""
+    out: dict[str, str] = {}
+    for e in entries:
+        if e.status == SUPERSEDED or e.kind != "stage":
+            continue
+        info: dict[str, Any] | None = e.orders().get(seat)
+        if info is not None:
+            out[e.key] = str(info.get("text", ""))
+    return out
