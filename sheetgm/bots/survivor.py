@@ -206,6 +206,7 @@ class SurvivorBot:
         self.p = state.players[seat]
         self.draft = Draft(state, seat, shared)
         self.danger = list(team.danger)
+        self._risky: set[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = cost_field(state, self.p, self.targets)
         self.noisy = self.stepped_off = False
@@ -220,7 +221,9 @@ class SurvivorBot:
         return self.draft.p.items
 
     def risky(self, t: Tile) -> bool:
-        return any(distance(t, h) <= DANGER for h in self.danger)
+        if self._risky is None:
+            self._risky = {n for h in self.danger for n in self.state.board.within(h, DANGER)}
+        return t in self._risky
 
     def write(self) -> Order:
         for _ in range(MAX_STEPS):
@@ -293,7 +296,7 @@ class SurvivorBot:
         (one attack hits everybody on a tile) and away from known hunters; a Magician leaves a decoy."""
         state, here = self.state, self.pos
         if self.p.role == "magician":
-            decoys = [t for t in state.board.tile_list if distance(t, here) == 2 and not state.at(t)]
+            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t)]
             if decoys:
                 self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
         crowded = {s.pos for s in state.survivors() if s.seat != self.p.seat}
@@ -316,7 +319,7 @@ class SurvivorBot:
                 path = tuple((here[0] + dx * k, here[1] + dy * k) for k in range(1, 5))
                 out.append((path[-1], 3, 0, 0, "sprint", path))
         if "wings" in self.items:
-            out += [(t, 0, 1, 3, "wings", None) for t in board.tile_list if 0 < distance(t, here) <= 3]
+            out += [(t, 0, 1, 3, "wings", None) for t in board.within(here, 3) if t != here]
         if "doorkey" in self.items or p.role == "priestess":
             out += [(t, 0, 0, 2, "doorkey", None) for t in board.neighbour_map[here]]  # limited uses
         return out
@@ -371,6 +374,7 @@ class SurvivorBot:
             if d.add(step):
                 if step == UseItem("map"):
                     self.danger += [h.pos for h in self.state.hunters() if not h.stealth]  # what the Map shows
+                    self._risky = None
                 return True
         return False
 
