@@ -112,6 +112,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{workers} cores: {args.games / wall:.1f} games/s wall ({pool_cpu / args.games * 1000:.2f} ms CPU a game "
           f"in the workers); efficiency {args.games / wall / (workers * rate):.0%} of {workers} x one core "
           f"(CPU time: {cpu / pool_cpu:.0%})")
+    # The same pool with one worker, right after: both wall times share whatever else the machine runs.
+    wall1, _ = every_core(seeds, 1, args.map)
+    print(f"  the same games on a pool of 1 worker: {args.games / wall1:.1f} games/s wall; {workers} workers are "
+          f"{wall1 / wall:.2f}x as fast ({wall1 / wall / workers:.0%} efficiency, wall time against wall time)")
 
 
 if __name__ == "__main__":

@@ -72,3 +72,15 @@ def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
     zero = run("simulate", "--games", "0", "--lang", "en")
     assert zero.exit_code == 1 and "--games must be at least 1" in zero.stderr
     assert run("simulate", "--help").exit_code == 0
+
+
+def test_a_map_with_more_seats_than_roles_gets_every_role_in_turn() -> None:
+    from sheetgm.sim.run import board_of, roster_of
+
+    roster = roster_of(board_of("large4x"), 3)
+    survivors = [s.role for s in roster if s.camp == "survivor"]
+    assert len(survivors) == 32 and len(set(survivors)) == 9
+    assert roster_of(board_of("large4x"), 3) == roster and roster_of(board_of("large4x"), 4) != roster
+    assert all(s.role is None for s in roster_of(board_of("standard"), 3))  # dealt by the game
+    [result] = simulate(["large4x"], 1, seed=2, workers=1, max_nights=2)
+    assert len(result.seats) == 40

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from sheetgm.bots import play_game, roster_for
 from sheetgm.core.board import Board
-from sheetgm.core.state import ESCAPED, IN_PLAY
+from sheetgm.core.setup import SeatSpec
+from sheetgm.core.state import ESCAPED, IN_PLAY, SURVIVOR
+from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
 
 MAX_NIGHTS = 30
 
@@ -50,11 +53,28 @@ def board_of(spec: str) -> Board:
     return board
 
 
+def roster_of(board: Board, seed: int) -> list[SeatSpec]:
+    """The map's seats; roles are dealt by the game (R-SETUP-2) unless a camp has more seats than
+    roles (large4x: 32 survivors), then each role comes in turn, in an order drawn from the seed."""
+    seats = roster_for(board)
+    n_s = sum(1 for s in seats if s.camp == SURVIVOR)
+    n_h = len(seats) - n_s
+    if n_s <= len(SURVIVOR_ROLES) and n_h <= len(HUNTER_ROLES):
+        return seats
+    rng = random.Random(f"sheetgm-sim-roles/{seed}")
+    roles: list[str | None] = []
+    for pool, n in ((SURVIVOR_ROLES, n_s), (HUNTER_ROLES, n_h)):
+        order = list(pool)
+        rng.shuffle(order)
+        roles += [order[i % len(order)] for i in range(n)]
+    return roster_for(board, n_s, n_h, roles=roles)
+
+
 def play_one(task: tuple[str, int, int]) -> GameResult:
     """One bot game: (map, seed, most nights) → its result."""
     spec, seed, max_nights = task
     board = board_of(spec)
-    st, _ = play_game(board, roster_for(board), seed, max_nights=max_nights)
+    st, _ = play_game(board, roster_of(board, seed), seed, max_nights=max_nights)
     seats = []
     for p in st.players.values():
         if p.is_robot:

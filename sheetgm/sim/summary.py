@@ -32,7 +32,7 @@ class Tally:
 class RoleLine:
     role: str
     camp: str
-    games: int  # games the role was dealt in
+    games: int  # seats dealt the role: one a game, except on maps with more seats than roles
     wins: int  # of them, games its camp won
     escaped: int  # survivors: games the role escaped in
     eliminated: int  # survivors: games the role was eliminated in
