@@ -10,17 +10,18 @@ from typing import Annotated
 import typer
 
 from sheetgm.cli_common import GameOpt, JsonOpt, emit, fail, holder, lang_of, open_at, serve
+from sheetgm.cli_help import LocalizedGroup
 from sheetgm.core.errors import SheetgmError
 
-app = typer.Typer(help="sheetgm: a game master for the forum game 第五人格逃生.", no_args_is_help=True)
-case_app = typer.Typer(help="The rules case book (numbered cases, like the Diplomacy DATC).", no_args_is_help=True)
+app = typer.Typer(cls=LocalizedGroup, no_args_is_help=True)
+case_app = typer.Typer(cls=LocalizedGroup, no_args_is_help=True)
 app.add_typer(case_app, name="case")
 
 
 @case_app.command("run")
 def case_run(
-    paths: Annotated[list[Path], typer.Argument(help="Case files (.toml) or folders of them.")],
-    only: Annotated[list[str] | None, typer.Option("--case", "-c", help="Run only this case id (repeatable).")] = None,
+    paths: Annotated[list[Path], typer.Argument()],
+    only: Annotated[list[str] | None, typer.Option("--case", "-c")] = None,
 ) -> None:
     """Run case-book cases: one PASS/FAIL line per case, then a summary."""
     from sheetgm.casebook import run_paths
@@ -28,7 +29,7 @@ def case_run(
     try:
         results = run_paths([str(p) for p in paths], only or [])
     except SheetgmError as exc:
-        fail(exc.message("en"))
+        fail(exc.message(lang_of(Path("."))))
         return
     for r in results:
         typer.echo(r.line())
@@ -57,15 +58,14 @@ def _progress(lang: str, key: str, total: int) -> Iterator[Callable[[str], None]
         yield lambda _what: bar.advance(task)
 
 
-ClientSecretsOpt = Annotated[Path | None, typer.Option(
-    "--client-secrets", help="OAuth Desktop client JSON: Google files are created and shared with your own login.")]
+ClientSecretsOpt = Annotated[Path | None, typer.Option("--client-secrets")]
 
 
 @app.command("new")
 def new_cmd(
-    config: Annotated[Path | None, typer.Argument(help="The game.toml draft (default: the one in --game).")] = None,
+    config: Annotated[Path | None, typer.Argument()] = None,
     game: GameOpt = Path("."),
-    google: Annotated[bool, typer.Option("--google", help="Create Google spreadsheets with your OAuth login.")] = False,
+    google: Annotated[bool, typer.Option("--google")] = False,
     client_secrets: ClientSecretsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -126,10 +126,8 @@ def check_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
 @app.command("resolve")
 def resolve_cmd(
     game: GameOpt = Path("."),
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would be published; write nothing.")] = False,
-    stage: Annotated[str | None, typer.Option(
-        help="Resolve this stage now, even before its deadline: a key (N2-hunter), or a camp (survivor, hunter) "
-             "meaning the stage due if it is that camp's.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run")] = False,
+    stage: Annotated[str | None, typer.Option()] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve the stage that is due (survivors, then hunters) and publish it, safely and idempotently."""
@@ -169,11 +167,11 @@ def audit_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
 
 @app.command("demo")
 def demo_cmd(
-    players: Annotated[int, typer.Option(help="Number of players (2 hunters from 6 players up).")] = 10,
-    seed: Annotated[int, typer.Option(help="Seed of the deal, the dice and the bots.")] = 1,
-    folder: Annotated[Path | None, typer.Option("--dir", help="Game folder (default: a new ./sheetgm-demo).")] = None,
-    lang: Annotated[str, typer.Option(help="Language of the workbooks and messages: zh or en.")] = "zh",
-    max_nights: Annotated[int, typer.Option(help="Stop after this many nights.")] = 12,
+    players: Annotated[int, typer.Option()] = 10,
+    seed: Annotated[int, typer.Option()] = 1,
+    folder: Annotated[Path | None, typer.Option("--dir")] = None,
+    lang: Annotated[str, typer.Option()] = "zh",
+    max_nights: Annotated[int, typer.Option()] = 12,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a whole game with bots on local .xlsx workbooks and print the public log."""
@@ -181,7 +179,9 @@ def demo_cmd(
     from sheetgm.service.demo import demo, fresh_folder
 
     if lang not in ("zh", "en"):
-        fail(f"--lang must be zh or en, not {lang}")
+        from sheetgm.core.texts import render
+
+        fail(render(lang_of(Path(".")), "err.desk.bad_lang", lang=lang))
     target = folder if folder is not None else fresh_folder(Path("sheetgm-demo").resolve())
     try:
         with _progress(lang, "cli.progress_demo", 2 * max_nights) as step:

@@ -13,8 +13,8 @@ import typer
 
 from sheetgm.core.errors import SheetgmError
 
-GameOpt = Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")]
+GameOpt = Annotated[Path, typer.Option("--game", "-g")]
+JsonOpt = Annotated[bool, typer.Option("--json")]
 
 
 def fail(message: str) -> NoReturn:
@@ -23,14 +23,19 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(1)
 
 
-def lang_of(path: Path) -> str:
-    """The director's language from the config if it can be read, else Chinese (the default)."""
-    try:
-        from sheetgm.service.config import load_config
+def config_lang(path: Path) -> str | None:
+    """The language of the game's config at ``path`` (its ``lang`` even when another field is wrong, so the
+    error about that field is in the director's language), None if there is no config that reads."""
+    from sheetgm.service.config import declared_lang
 
-        return load_config(path).lang
-    except SheetgmError:
-        return "zh"
+    return declared_lang(path)
+
+
+def lang_of(path: Path) -> str:
+    """The director's language: SHEETGM_LANG if set, else the config's if it can be read, else Chinese."""
+    from sheetgm.cli_help import env_lang
+
+    return env_lang() or config_lang(path) or "zh"
 
 
 def open_at(path: Path) -> Any:

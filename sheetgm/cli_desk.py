@@ -10,16 +10,15 @@ import typer
 from sheetgm.cli_common import GameOpt, JsonOpt, fail, holder, lang_of, open_at, serve
 from sheetgm.core.errors import SheetgmError
 
-ReasonOpt = Annotated[str, typer.Option("--reason", "-r", help="Why (journaled and shown in the public log).")]
+ReasonOpt = Annotated[str, typer.Option("--reason", "-r")]
 
-card_app = typer.Typer(help="Penalty cards (R-CARD): give, list, lurking proposals.", no_args_is_help=True)
+card_app = typer.Typer(no_args_is_help=True)
 
 
 def override_cmd(
-    target: Annotated[str, typer.Argument(help="A player's alias, or 'game' for a game-wide value.")],
-    field: Annotated[str, typer.Argument(help="hp, downed, fear, stealth, pos, items, keys, status; "
-                                              "game: progress, gates_powered, odb_left, winner.")],
-    value: Annotated[str, typer.Argument(help="The new value (items: comma-separated; pos: a tile like C4).")],
+    target: Annotated[str, typer.Argument()],
+    field: Annotated[str, typer.Argument()],
+    value: Annotated[str, typer.Argument()],
     reason: ReasonOpt,
     game: GameOpt = Path("."),
     as_json: JsonOpt = False,
@@ -32,11 +31,10 @@ def override_cmd(
 
 @card_app.command("give")
 def card_give(
-    alias: Annotated[str, typer.Argument(help="The player's alias.")],
-    colour: Annotated[str, typer.Argument(help="blue, yellow or red (蓝/黄/红).")],
+    alias: Annotated[str, typer.Argument()],
+    colour: Annotated[str, typer.Argument()],
     reason: ReasonOpt,
-    declare_loss: Annotated[bool, typer.Option("--declare-loss", help="With a red card: the player's camp "
-                                                                       "loses (R-END-6).")] = False,
+    declare_loss: Annotated[bool, typer.Option("--declare-loss")] = False,
     game: GameOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
@@ -69,14 +67,11 @@ def _posts(items: list[str]) -> dict[str, int]:
 
 @card_app.command("lurking")
 def card_lurking(
-    day: Annotated[int, typer.Option("--day", help="The discussion day (day N follows night N).")],
-    posts: Annotated[list[str] | None, typer.Option("--posts", help="ALIAS=COUNT: posts that day (repeatable; "
-                                                                     "a player not named made 0).")] = None,
-    no_vote: Annotated[list[str] | None, typer.Option("--no-vote", help="A player who did not vote "
-                                                                         "(repeatable).")] = None,
-    accelerated: Annotated[bool, typer.Option("--accelerated", help="The day was accelerated: no lurking "
-                                                                     "cards.")] = False,
-    apply: Annotated[bool, typer.Option("--apply", help="Give the proposed yellow cards.")] = False,
+    day: Annotated[int, typer.Option("--day")],
+    posts: Annotated[list[str] | None, typer.Option("--posts")] = None,
+    no_vote: Annotated[list[str] | None, typer.Option("--no-vote")] = None,
+    accelerated: Annotated[bool, typer.Option("--accelerated")] = False,
+    apply: Annotated[bool, typer.Option("--apply")] = False,
     game: GameOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
@@ -88,10 +83,12 @@ def card_lurking(
 
 
 def publish_cmd(
-    stage: Annotated[str | None, typer.Argument(help="The stage, e.g. N2-hunter (default: the last one).")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="bbcode (Discuz forum) or plain.")] = "bbcode",
-    lang: Annotated[str | None, typer.Option("--lang", help="zh or en (default: the director's).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of printing.")] = None,
+    stage: Annotated[str | None, typer.Argument()] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f")] = "bbcode",
+    lang: Annotated[str | None, typer.Option("--lang")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o")] = None,
+    with_map: Annotated[bool, typer.Option("--map")] = False,
+    map_url: Annotated[str | None, typer.Option("--map-url")] = None,
     game: GameOpt = Path("."),
 ) -> None:
     """Render a stage's public announcement, ready to paste into the forum thread (nothing private)."""
@@ -102,7 +99,7 @@ def publish_cmd(
     try:
         if lang is not None and lang not in ("zh", "en"):
             raise ServiceError("err.desk.bad_lang", lang=lang)
-        text = desk.announcement(open_at(game), stage, fmt, lang)
+        text = desk.announcement(open_at(game), stage, fmt, lang, with_map or map_url is not None, map_url)
     except SheetgmError as exc:
         fail(exc.message(director))
         return
@@ -113,19 +110,12 @@ def publish_cmd(
 
 
 def schedule_cmd(
-    game: Annotated[Path | None, typer.Option("--game", "-g", help="Game folder (or its game.toml) whose "
-                                                                   "deadlines to schedule.")] = None,
-    deadline: Annotated[list[str] | None, typer.Option("--deadline", help="CAMP=HH:MM daily deadline, e.g. "
-                                                                           "survivor=21:00 (repeatable; "
-                                                                           "instead of a game).")] = None,
-    tz: Annotated[str | None, typer.Option("--tz", help="Time zone, e.g. Asia/Shanghai (default: the "
-                                                         "game's).")] = None,
-    timezone_key: Annotated[bool, typer.Option("--timezone-key", help="Print local-time cron lines with "
-                                                                       "GitHub's timezone key.")] = False,
-    offset: Annotated[int, typer.Option("--offset", help="Minutes after each deadline to run.")] = 7,
-    check_hours: Annotated[int, typer.Option("--check-hours", help="Check runs before each deadline: hourly in "
-                                                                  "its last N hours, every 15 minutes in the "
-                                                                  "last one (0: none).")] = 3,
+    game: Annotated[Path | None, typer.Option("--game", "-g")] = None,
+    deadline: Annotated[list[str] | None, typer.Option("--deadline")] = None,
+    tz: Annotated[str | None, typer.Option("--tz")] = None,
+    timezone_key: Annotated[bool, typer.Option("--timezone-key")] = False,
+    offset: Annotated[int, typer.Option("--offset")] = 7,
+    check_hours: Annotated[int, typer.Option("--check-hours")] = 3,
 ) -> None:
     """Print the cron lines of the resolve workflow (check runs before each deadline, resolve runs after)."""
     from sheetgm.schedule import schedule_command_output

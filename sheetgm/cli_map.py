@@ -19,18 +19,18 @@ def default_out(stage: str, view: str, alias: str | None) -> Path:
 def register(app: typer.Typer) -> None:
     @app.command("map")
     def map_cmd(
-        game: Annotated[Path, typer.Option("--game", "-g", help="Game folder (or its game.toml).")] = Path("."),
+        game: Annotated[Path, typer.Option("--game", "-g")] = Path("."),
         view: Annotated[str, typer.Option(
-            "--view", help="public, director, or player followed by the player's alias: --view player ALIAS.",
+            "--view",
         )] = "public",
-        alias: Annotated[str | None, typer.Argument(help="The player's alias, with --view player.")] = None,
-        stage: Annotated[str | None, typer.Option(help="Draw the map after this stage (e.g. N2-hunter).")] = None,
+        alias: Annotated[str | None, typer.Argument()] = None,
+        stage: Annotated[str | None, typer.Option()] = None,
         out: Annotated[Path | None, typer.Option(
-            "--out", "-o", help="PNG file to write (default: ./map-STAGE-VIEW.png).")] = None,
-        scale: Annotated[int, typer.Option(help="Pixels per tile (24 to 256).")] = 64,
-        lang: Annotated[str | None, typer.Option(help="Language of the labels: zh or en (default: the game's).")]
+            "--out", "-o")] = None,
+        scale: Annotated[int, typer.Option()] = 64,
+        lang: Annotated[str | None, typer.Option()]
         = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print a JSON document for scripts.")] = False,
+        as_json: Annotated[bool, typer.Option("--json")] = False,
     ) -> None:
         """Draw the map as a PNG: the public view, a player's view, or the director's view with everyone."""
         from sheetgm.core.texts import render

@@ -39,10 +39,8 @@ def verified(lang: str, rep: Any) -> str:
 
 
 def rollback_cmd(
-    stage: Annotated[str, typer.Argument(help="The first stage to undo, e.g. N2-survivor (N2 alone means "
-                                              "N2-survivor); every later stage is undone too.")],
-    reason: Annotated[str, typer.Option("--reason", "-r", help="Why (journaled; players see it in the "
-                                                               "corrections).")],
+    stage: Annotated[str, typer.Argument()],
+    reason: Annotated[str, typer.Option("--reason", "-r")],
     game: GameOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:

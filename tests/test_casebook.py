@@ -280,9 +280,11 @@ def test_cli_case_run_prints_lines_and_summary(tmp_path: Path, monkeypatch: pyte
 
 def test_cli_case_run_reports_a_bad_file_on_stderr(tmp_path: Path) -> None:
     _write(tmp_path, GOOD.replace("title = \"a move\"", "titel = \"a move\""))
-    result = CliRunner().invoke(app, ["case", "run", str(tmp_path)])
+    result = CliRunner().invoke(app, ["case", "run", str(tmp_path)], env={"SHEETGM_LANG": "en"})
     assert result.exit_code == 1
     assert "01_test.toml, case T-01: unknown key 'titel'" in result.stderr
+    zh = CliRunner().invoke(app, ["case", "run", str(tmp_path)], env={"SHEETGM_LANG": ""})  # the default: zh
+    assert "01_test.toml，案例 T-01：未知的键“titel”" in zh.stderr
 
 
 def test_index_rewrites_cases_lines(tmp_path: Path) -> None:

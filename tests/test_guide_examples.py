@@ -61,9 +61,10 @@ def prose_spans(path: Path) -> list[tuple[str, str]]:
     return [(span, line) for line in text.splitlines() for span in re.findall(r"`([^`\n]+)`", line)]
 
 
-def template_quotes() -> list[tuple[str, str]]:
-    """(quoted text, key) for each 「…」 or "…" quote in the templates of both languages (map file errors aside)."""
-    return [(q, f"{lang}:{key}") for lang in LANGS for key, value in table(lang).items()
+def template_quotes() -> list[tuple[str, str, str]]:
+    """(quoted text, key, the template) for each 「…」 or "…" quote in the templates of both languages (map file
+    errors aside)."""
+    return [(q, f"{lang}:{key}", value) for lang in LANGS for key, value in table(lang).items()
             if not key.startswith("err.map.")
             for pair in re.findall(r"「([^」]+)」|\"([^\"]+)\"", value) for q in pair if q]
 
@@ -83,7 +84,7 @@ def examples() -> list[tuple[str, str]]:
     out = [(line, f"{p.name} block") for p in GUIDES for line in block_lines(p)]
     out += [(span, f"{p.name}: {line.strip()[:60]}") for p in GUIDES for span, line in prose_spans(p)
             if is_order_example(span, line) and not _mention(span)]
-    out += [(q, where) for q, where in template_quotes() if is_order_example(q) and not _mention(q)]
+    out += [(q, where) for q, where, value in template_quotes() if is_order_example(q, value) and not _mention(q)]
     return out
 
 

@@ -164,7 +164,7 @@ def test_steps_check_then_resolve_then_upload_always(resolve_wf: dict[str, Any])
     upload = all_steps[-1]
     assert upload["uses"].startswith("actions/upload-artifact@") and upload["if"] == "always()"
     paths = [p.strip() for p in upload["with"]["path"].splitlines() if p.strip()]
-    assert "${{ env.GAME }}/logs/" in paths and "${{ env.GAME }}/workbooks/" in paths
+    assert "${{ env.GAME }}/logs/" in paths and "${{ env.GAME }}/maps/" in paths  # the stage maps to upload
     assert all(p.startswith("${{ env.GAME }}/") for p in paths), "upload only the game's own folders"
     # the logs uploaded are the ones check and resolve write
     assert all('tee "$GAME/logs/' in r for r in runs if "sheetgm check" in r or "sheetgm resolve" in r)

@@ -11,7 +11,8 @@ from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range, parse_range
 from sheetgm.backends.errors import RangeError
 
-STYLE_TO_API = {"none": "NONE", "thin": "SOLID", "medium": "SOLID_MEDIUM", "thick": "SOLID_THICK"}
+STYLE_TO_API = {"none": "NONE", "thin": "SOLID", "medium": "SOLID_MEDIUM", "thick": "SOLID_THICK", "dashed": "DASHED",
+                "double": "DOUBLE"}
 API_TO_STYLE = {v: k for k, v in STYLE_TO_API.items()}
 SIDE_TO_API = {
     "top": "top", "bottom": "bottom", "left": "left", "right": "right",

@@ -32,7 +32,7 @@ from sheetgm.backends.a1 import A1, parse_range, quote_tab
 from sheetgm.backends.errors import OpError
 
 BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
-BORDER_STYLES = ("none", "thin", "medium", "thick")
+BORDER_STYLES = ("none", "thin", "medium", "thick", "dashed", "double")  # dashed, double: the map's obstacles, boards
 ROLES = ("reader", "commenter", "writer")
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 100, 21  # Google's default column width and row height, in pixels
 _SIDE_GROUPS = {"outer": ("top", "bottom", "left", "right"), "all": BORDER_SIDES}

@@ -20,8 +20,11 @@ LISTS_TAB = "_sheetgm_lists"
 PX_PER_CHAR = 7.0  # column width unit (characters of the default font) in pixels
 PT_PER_PX = 0.75
 LINE_PT = 15.0  # height of one line of text in a wrapped cell
-_STYLE_IN = {"thin": "thin", "medium": "medium", "thick": "thick", "none": None}
-_STYLE_OUT = {"thin": "thin", "medium": "medium", "thick": "thick", "double": "thick", "mediumDashed": "medium"}
+# "dashed" is drawn medium-dashed: a thin dashed line is hard to tell from the thin grid in LibreOffice
+_STYLE_IN = {"thin": "thin", "medium": "medium", "thick": "thick", "dashed": "mediumDashed", "double": "double",
+             "none": None}
+_STYLE_OUT = {"thin": "thin", "medium": "medium", "thick": "thick", "double": "double", "mediumDashed": "dashed",
+              "dashed": "dashed"}
 
 
 def text_of(value: Any) -> str:

@@ -46,7 +46,8 @@ def end_of_night(ctx: Ctx) -> None:
     if st.odb_left > 0:
         st.odb_left -= 1
     check_end(ctx, special=special)
-    ctx.emit("night_end", public=True, progress=st.progress, escaped=len(st.escaped),
+    ctx.emit("night_end", public=True, progress=st.progress, target=int(st.opt("crack_target")),
+             escaped=len(st.escaped),
              eliminated=len(st.eliminated))
 
 

@@ -36,8 +36,16 @@ def _join(lang: str, parts: Sequence[str]) -> str:
     return render(lang, "word.sep").join(parts) if parts else render(lang, "word.none")
 
 
+def shown_progress(state: State) -> str:
+    """The crack progress as players see it, "16/16": never past the target (the state keeps the true total)."""
+    target = int(state.opt("crack_target"))
+    return f"{min(state.progress, target)}/{target}"
+
+
 def _params(lang: str, params: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    if "progress" in params and "target" in params:  # shown capped at the target, like shown_progress
+        params = {**params, "progress": min(int(params["progress"]), int(params["target"]))}
     for k, v in params.items():
         if k == "item":
             out[k] = name(lang, "item", v)

@@ -105,7 +105,7 @@ def resolve_survivor_stage(
         st.gates_powered = True
         st.odb_left = int(st.opt("odb_stages"))
         st.odb_reveal = True
-        ctx.emit("gates_powered", public=True, progress=st.progress)
+        ctx.emit("gates_powered", public=True, progress=st.progress, target=int(st.opt("crack_target")))
     ctx.emit("progress", public=True, progress=st.progress, target=int(st.opt("crack_target")))
     brief_all(ctx)
     st.stage = HUNTER_STAGE

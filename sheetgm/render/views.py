@@ -79,7 +79,8 @@ def after(view: MapView, night: int, stage: str) -> MapView:
 
 
 def _progress(state: State) -> Progress:
-    return Progress(state.progress, int(state.opt("crack_target")), state.gates_powered, len(state.escaped),
+    target = int(state.opt("crack_target"))
+    return Progress(min(state.progress, target), target, state.gates_powered, len(state.escaped),
                     len(state.eliminated), state.winner)
 
 

@@ -45,13 +45,14 @@ class BookAudit:
 @dataclass
 class AuditReport:
     books: list[BookAudit]
+    notes: list[str] = field(default_factory=list)  # what the checks cannot show (local files: no password)
 
     @property
     def ok(self) -> bool:
         return not any(b.failures for b in self.books)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "workbooks": [asdict(b) for b in self.books]}
+        return {"ok": self.ok, "workbooks": [asdict(b) for b in self.books], "notes": self.notes}
 
 
 def audit(game: Game) -> AuditReport:
@@ -70,7 +71,8 @@ def audit(game: Game) -> AuditReport:
         book.protections = [(p.range, list(p.editors), p.description) for p in prots]
         Sharing(game, key, book).check(perms, plan.get(key, {}))
         _protections(game, key, prots, book)
-    return AuditReport(books)
+    notes = [render(game.lang, "svc.audit.local_no_password")] if game.cfg.backend == "xlsx" else []
+    return AuditReport(books, notes)
 
 
 class Sharing:

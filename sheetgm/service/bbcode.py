@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sheetgm.core.events import Event
-from sheetgm.core.observe import event_line, name
+from sheetgm.core.observe import event_line, name, shown_progress
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 
@@ -44,7 +44,7 @@ Line = tuple[Span, ...]
 
 @dataclass(frozen=True)
 class Block:
-    kind: str  # title | heading | items | quote | para | rule
+    kind: str  # title | heading | items | quote | para | rule | image (lines: one span, the picture's URL or path)
     lines: tuple[Line, ...] = ()
 
 
@@ -88,6 +88,8 @@ def to_bbcode(doc: Sequence[Block]) -> str:
             out.append("[quote]" + "\n".join(_bb_line(ln) for ln in b.lines) + "[/quote]")
         elif b.kind == "rule":
             out.append(RULE)
+        elif b.kind == "image":
+            out += [f"[img]{''.join(s.text for s in ln)}[/img]" for ln in b.lines]
         else:
             out += [_bb_line(ln) for ln in b.lines]
     return "\n".join(out) + "\n"
@@ -107,6 +109,8 @@ def to_plain(doc: Sequence[Block]) -> str:
             out += [f"  > {t}" for t in texts]
         elif b.kind == "rule":
             out.append(RULE)
+        elif b.kind == "image":
+            out += ["".join(s.text for s in ln) for ln in b.lines]
         else:
             out += texts
     return "\n".join(out) + "\n"
@@ -131,8 +135,7 @@ def _progress(state: State, lang: str) -> Block:
     gates = render(lang, "word.yes" if state.gates_powered else "word.no")
     reds = [s for s, p in sorted(state.players.items()) if p.status == "red_carded"]
     lines = [
-        line(f"{render(lang, 'sheet.prog.progress')}: ", Span(f"{state.progress}/{state.opt('crack_target')}",
-                                                               bold=True)),
+        line(f"{render(lang, 'sheet.prog.progress')}: ", Span(shown_progress(state), bold=True)),
         line(f"{render(lang, 'sheet.prog.gates')}: ", Span(gates, bold=True)),
         line(f"{render(lang, 'sheet.prog.escaped')}: ", *_aliases(state, state.escaped, ESCAPED_COLOUR, lang)),
         line(f"{render(lang, 'sheet.prog.eliminated')}: ",
@@ -155,8 +158,10 @@ def _cards(state: State, lang: str) -> Block:
 
 
 def announcement(lang: str, game_name: str, stage_events: Sequence[Event], desk_events: Sequence[Event],
-                 state: State, next_stage: tuple[int, str, str | None] | None) -> list[Block]:
-    """The blocks of one stage's announcement. Only ``public`` events are ever read."""
+                 state: State, next_stage: tuple[int, str, str | None] | None, picture: str | None = None
+                 ) -> list[Block]:
+    """The blocks of one stage's announcement. Only ``public`` events are ever read; ``picture`` is the URL
+    (or path) of the stage's public map, shown under the progress."""
     public = [e for e in stage_events if e.public]
     first = stage_events[0] if stage_events else None
     night = first.night if first else state.night
@@ -173,6 +178,8 @@ def announcement(lang: str, game_name: str, stage_events: Sequence[Event], desk_
         doc.append(Block("heading", (line(render(lang, "desk.pub.rulings")),)))
         doc.append(Block("quote", tuple(line(event_line(e, lang)) for e in rulings)))
     doc += [Block("rule"), Block("heading", (line(render(lang, "desk.pub.progress")),)), _progress(state, lang)]
+    if picture:
+        doc += [Block("heading", (line(render(lang, "desk.pub.map")),)), Block("image", (line(picture),))]
     if state.cards:
         doc += [Block("heading", (line(render(lang, "desk.pub.cards")),)), _cards(state, lang)]
     doc.append(Block("rule"))

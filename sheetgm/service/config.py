@@ -9,6 +9,7 @@
     max_nights = 12
     director_email = "gm@example.com"       # google only
     service_account = "bot@proj.iam.gserviceaccount.com"
+    map_url = "https://example.com/spring-cup/maps/"   # optional: publish --map links it + N3-hunter.png
     [options]                   # engine options (crack_target, key_drop, ...)
     [schedule]                  # recurring deadlines, local times in `timezone` (deadlines.py)
     survivors = "21:00"; hunters = "23:00"; every = "day"; from_night = 1; start = "2024-05-01"
@@ -32,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.state import DEFAULT_OPTIONS
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
+from sheetgm.core.texts import LANGS, has, render
 from sheetgm.notation.order_format import valid_alias
 from sheetgm.service.errors import ConfigError
 from sheetgm.service.stages import parse_key
@@ -119,6 +121,7 @@ class GameConfig(BaseModel):
     max_nights: int = Field(default=12, ge=1, le=99)
     director_email: str | None = None
     service_account: str | None = None
+    map_url: str | None = None  # where the maps/ pictures are put online: `publish --map` links map_url + N3-hunter.png
     options: dict[str, Any] = Field(default_factory=dict)
     role_pool: list[str] | None = None
     schedule: ScheduleConfig | None = None
@@ -173,6 +176,18 @@ def find_config(path: Path) -> Path:
     raise ConfigError(path=str(path), detail="no game.toml here (use --game PATH or run `sheetgm new`)")
 
 
+def declared_lang(path: Path) -> str | None:
+    """The ``lang`` a config file declares, read without validating the rest; None without one."""
+    try:
+        file = find_config(path)
+        text = file.read_text("utf-8")
+        data = json.loads(text) if file.suffix == ".json" else tomllib.loads(text)
+    except (SheetgmError, OSError, UnicodeDecodeError, ValueError):
+        return None
+    lang = data.get("lang", "zh") if isinstance(data, dict) else None
+    return lang if lang in LANGS else None
+
+
 def load_config(path: Path) -> GameConfig:
     file = find_config(path)
     try:
@@ -187,16 +202,31 @@ def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
     try:
         return GameConfig.model_validate(data)
     except ValidationError as exc:
-        lines = []
-        for err in exc.errors():
-            loc = ".".join(str(p) for p in err["loc"]) or "(top)"
-            lines.append(f"{loc}: {err['msg']}")
+        lang = data.get("lang") if data.get("lang") in LANGS else "zh"
+        lines = [f"{field_path(err['loc'], data, str(lang))}: {err['msg']}" for err in exc.errors()]
         raise ConfigError(path=where, detail="; ".join(lines)) from None
 
 
 def with_backend(cfg: GameConfig, backend: str) -> GameConfig:
     """The config on another backend, validated again (a Google game needs every email)."""
     return parse_config({**cfg.model_dump(mode="json", exclude_none=True), "backend": backend})
+
+
+def field_path(loc: tuple[int | str, ...], data: dict[str, Any], lang: str) -> str:
+    """``roster.3.camp（第 3 名玩家 Ann 的阵营）``: list positions counted from 1, as a director counts the
+    ``[[roster]]`` blocks, and what the field is in the director's language."""
+    text = ".".join(str(p + 1) if isinstance(p, int) else str(p) for p in loc) or "(top)"
+    if len(loc) >= 2 and loc[0] == "roster" and isinstance(loc[1], int):
+        given = data.get("roster")
+        seats: list[Any] = given if isinstance(given, list) else []
+        seat = seats[loc[1]] if loc[1] < len(seats) and isinstance(seats[loc[1]], dict) else {}
+        field = str(loc[2]) if len(loc) > 2 else ""
+        what = render(lang, f"err.cfg.field.{field}") if has(lang, f"err.cfg.field.{field}") else field
+        return text + render(lang, "err.cfg.player", n=loc[1] + 1, alias=seat.get("alias", "?"), field=what)
+    top = str(loc[0]) if loc else ""
+    if has(lang, f"err.cfg.field.{top}"):
+        return text + render(lang, "err.cfg.top", field=render(lang, f"err.cfg.field.{top}"))
+    return text
 
 
 def save_config(cfg: GameConfig, folder: Path) -> Path:

@@ -16,12 +16,13 @@ from typing import Any
 from sheetgm.backends.errors import AccessError, MissingWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.cards import give_card, lurking_proposals
+from sheetgm.core.errors import SheetgmError
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, event_line, name, public_log
 from sheetgm.core.override import GAME_FIELDS, PLAYER_FIELDS, apply_override
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.service import bbcode
+from sheetgm.service import bbcode, stagemap
 from sheetgm.service import layout as L
 from sheetgm.service import playersheet as P
 from sheetgm.service.deadlines import deadline_of
@@ -197,15 +198,19 @@ def cards(game: Game) -> list[dict[str, Any]]:
              "reason": c.reason, "source": c.source, "merged": c.merged} for c in state.cards]
 
 
-def announcement(game: Game, stage: str | None = None, fmt: str = "bbcode", lang: str | None = None) -> str:
-    """A stage's public announcement (public events, rulings after it, progress, cards, end), ready to paste."""
+def announcement(game: Game, stage: str | None = None, fmt: str = "bbcode", lang: str | None = None,
+                 with_map: bool = False, map_url: str | None = None) -> str:
+    """A stage's public announcement (public events, rulings after it, progress, cards, end), ready to paste.
+
+    ``stage`` as rollback takes it ("N2" is N2-survivor); ``with_map`` adds the stage's public map picture
+    (``stagemap.map_link``: ``map_url`` or game.toml's, else the local file)."""
     if fmt not in bbcode.FORMATS:
         raise ServiceError("err.desk.bad_format", format=fmt, formats=", ".join(bbcode.FORMATS))
     lang = lang or game.lang
     entries, _lock = read_director(game)
     live = [e for e in entries if e.status != SUPERSEDED]
     stages = [e.key for e in live if e.kind == "stage" and e.key != SETUP_KEY]
-    key = stage or (stages[-1] if stages else "")
+    key = _stage(stage) if stage else (stages[-1] if stages else "")
     if key not in stages:
         raise ServiceError("err.desk.no_stage", stage=stage or "-", known=", ".join(stages) or "-")
     at = next(e for e in live if e.key == key)
@@ -218,9 +223,21 @@ def announcement(game: Game, stage: str | None = None, fmt: str = "bbcode", lang
         when = deadline_of(game, due)
         nxt = (state.night, state.stage, when.astimezone(game.now().tzinfo).strftime("%Y-%m-%d %H:%M") if when
                else None)
+    picture = stagemap.map_link(game, at, map_url) if with_map else None
     doc = bbcode.announcement(lang, game.cfg.name, at.events(), [ev for e in after for ev in e.events()], state,
-                              nxt)
+                              nxt, picture)
     return bbcode.render_doc(doc, fmt)
+
+
+def _stage(text: str) -> str:
+    """A stage key as rollback reads it ("N2" alone is N2-survivor); text that is no key is kept, so that the
+    error lists the stages there are."""
+    from sheetgm.service.rollback import stage_arg
+
+    try:
+        return stage_arg(text)
+    except SheetgmError:
+        return text.strip()
 
 
 # -- writing a desk entry ------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from sheetgm.notation.vocab import role_name
 
 DIRECTOR_TABS = ("config", "roster", "journal", "archive", "log", "overrides", "cards", "lock")
 PUBLIC_TABS = ("log", "progress", "map", "cards")
-PLAYER_TABS = ("orders", "results", "current")
+PLAYER_TABS = ("orders", "results", "current", "maps", "help")
 
 # Columns of a player's Orders tab (0-based) and of the Journal.
 O_STAGE, O_TEXT, O_TICK, O_STATUS, O_PROBLEMS, O_STAMP, O_NEXT = range(7)
@@ -24,8 +24,6 @@ J_KEY, J_STATUS, J_ORDERS_HASH, J_STATE_HASH, J_SEED, J_TIME, J_STATE, J_EVENTS,
 TICKS = frozenset({"✓", "✔", "✔️", "☑", "☑️", "✅", "√", "x", "y", "yes", "ok", "okay", "1", "true", "done",
                    "submit", "submitted", "是", "是的", "好", "好的", "对", "确认", "确定", "提交", "已提交", "完成",
                    "ok了"})
-CURRENT_MAP_TOP = 11  # row of the column letters of a player's map view
-PUBLIC_MAP_TOP = 1
 
 
 def tab(lang: str, name: str) -> str:
@@ -104,9 +102,10 @@ def player_ops(lang: str, editors: tuple[str, ...], camp: str = "survivor") -> l
         SetNote(rng(orders, "F1"), render(lang, "sheet.note.stamp")),
         SetNote(rng(orders, "G1"), render(lang, "sheet.note.next_step")),
         SetNote(rng(results, "B1"), render(lang, "sheet.note.results")),
-        ResizeColumns(rng(current, "A:A"), 140),
         Protect(results, editors, "sheetgm:results"),
         Protect(current, editors, "sheetgm:current"),
+        Protect(tab(lang, "maps"), editors, "sheetgm:maps"),
+        Protect(tab(lang, "help"), editors, "sheetgm:help"),
         Protect(rng(orders, "A1:G1"), editors, "sheetgm:orders:header"),
         Protect(rng(orders, "D:F"), editors, "sheetgm:orders:tool"),
         Protect(rng(orders, "A:A"), editors, "sheetgm:orders:stage"),

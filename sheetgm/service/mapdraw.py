@@ -1,32 +1,54 @@
-"""The map drawn in cells: colours for features, walls and obstacles as borders.
+"""The map drawn in cells: colours for features, walls, obstacles and boards as borders, a legend beside it.
 
-Column A holds row numbers and row ``top`` the column letters, so tile
-``(c, r)`` sits in column ``c + 2`` and row ``top + 1 + r`` (1-based). A draw
-is complete (grid reset, then every edge), so drawing again after a board was
+Tile ``B3`` sits in the sheet's column B, in the map's row 3: with the map
+at the top of its tab (``top`` = 1) the cell of tile B3 *is* cell B3, so a
+player reading "B3" in an order or a report finds it by the sheet's own
+column letters and row numbers. Labels repeat them beside the map (the row
+numbers in the column right of it, the letters in the row below it) for a
+printout or a screenshot, where the sheet's own headers are not shown.
+
+Walls are thick lines, obstacles dashed, boards double; a dark tile stays
+grey even when it holds a generator, a chest or a gate (the feature is the
+mark written in the cell, not a colour that would hide the dark). A draw is
+complete (grid reset, then every edge), so drawing again after a board was
 dismantled leaves nothing stale.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from sheetgm.backends.a1 import col_letters, quote_tab
 from sheetgm.backends.port import Op, ResizeColumns, ResizeRows, SetBackground, SetBold, SetBorders, SetValues
 from sheetgm.core.board import Board, EdgeKey, Tile, col_name
 from sheetgm.core.texts import render
 
-COLOURS = {  # first match wins
+COLOURS = {  # first match wins: dark before the features, so a dark generator stays dark
+    "dark": "#b7b7b7",
     "gate": "#b6d7a8",
     "generator": "#ffe599",
     "chest": "#f9cb9c",
-    "dark": "#b7b7b7",
     "flat": "#cfe2f3",
 }
+EDGE_STYLES = {"wall": "thick", "obstacle": "dashed", "board": "double"}
 CELL_PX = 44
+LABEL_PX = 28
+GAP_PX = 16
+# The legend of a map: (key, what its swatch shows). Keys are texts ``sheet.legend.<key>``.
+PUBLIC_LEGEND = ("generator", "chest", "gate", "dark", "flat", "wall", "obstacle", "board", "passage", "trap")
+PLAYER_LEGEND = (*PUBLIC_LEGEND, "you")
+HUNTER_LEGEND = (*PLAYER_LEGEND, "noise")
 
 
-def cell(tile: Tile, top: int) -> str:
-    return f"{col_letters(tile[0] + 1)}{top + 1 + tile[1]}"
+def side_col(board: Board) -> int:
+    """The first column (0-based) right of the map, its row labels and a narrow gap: where the legend's swatches
+    go (and, in a player's Current tab, beside them the player's numbers)."""
+    return board.width + 2
+
+
+def cell(tile: Tile, top: int = 1) -> str:
+    """The A1 name of a tile's cell in a map whose first row is sheet row ``top``."""
+    return f"{col_letters(tile[0])}{top + tile[1]}"
 
 
 def _kind(board: Board, t: Tile) -> str | None:
@@ -50,49 +72,78 @@ def tile_text(board: Board, t: Tile, lang: str, passages: Iterable[Tile] = ()) -
 
 def draw(tab: str, board: Board, top: int, lang: str, marks: Mapping[Tile, str] | None = None,
          boards: Iterable[EdgeKey] = (), passages: Iterable[Tile] = (), formats: bool = True) -> list[Op]:
-    """Ops drawing ``board`` in ``tab`` from row ``top`` (the letters row); ``marks`` add text to tiles.
+    """Ops drawing ``board`` in ``tab`` with tile A1 in cell A``top``; ``marks`` add text to tiles.
 
     ``formats=False`` writes the cell texts only: enough when no board was put up or taken down."""
     marks = marks or {}
     pas = set(passages)
     w, h = board.width, board.height
-    last_col = col_letters(w)
-    grid = f"{quote_tab(tab)}!B{top + 1}:{last_col}{top + h}"
-    header = [""] + [col_name(c) for c in range(w)]
-    rows = [header]
+    q = quote_tab(tab)
+    last, label_col = col_letters(w - 1), col_letters(w)
+    rows = []
     for r in range(h):
-        row = [str(r + 1)]
-        for c in range(w):
-            text = tile_text(board, (c, r), lang, pas)
-            extra = marks.get((c, r), "")
-            row.append(f"{text} {extra}".strip())
-        rows.append(row)
-    ops: list[Op] = [SetValues(f"{quote_tab(tab)}!A{top}:{last_col}{top + h}", tuple(tuple(r) for r in rows))]
+        row = [f"{tile_text(board, (c, r), lang, pas)} {marks.get((c, r), '')}".strip() for c in range(w)]
+        rows.append([*row, str(r + 1)])
+    rows.append([col_name(c) for c in range(w)] + [""])
+    ops: list[Op] = [SetValues(f"{q}!A{top}:{label_col}{top + h}", tuple(tuple(r) for r in rows))]
     if not formats:
         return ops
+    grid = f"{q}!A{top}:{last}{top + h - 1}"
     ops += [
-        ResizeColumns(f"{quote_tab(tab)}!B:{last_col}", CELL_PX),
-        ResizeRows(f"{quote_tab(tab)}!{top + 1}:{top + h}", CELL_PX),
-        SetBold(f"{quote_tab(tab)}!A{top}:{last_col}{top}"),
+        ResizeColumns(f"{q}!A:{last}", CELL_PX),
+        ResizeColumns(f"{q}!{label_col}:{label_col}", LABEL_PX),
+        ResizeColumns(f"{q}!{col_letters(w + 1)}:{col_letters(w + 1)}", GAP_PX),
+        ResizeRows(f"{q}!{top}:{top + h - 1}", CELL_PX),
+        SetBold(f"{q}!{label_col}{top}:{label_col}{top + h - 1}"),
+        SetBold(f"{q}!A{top + h}:{last}{top + h}"),
         SetBackground(grid, None),
         SetBorders(grid, ("inner_horizontal", "inner_vertical"), "thin"),
-        SetBorders(grid, ("outer",), "thick"),
+        SetBorders(grid, ("outer",), EDGE_STYLES["wall"]),
     ]
     for t in board.tiles():
         kind = _kind(board, t)
         if kind:
-            ops.append(SetBackground(f"{quote_tab(tab)}!{cell(t, top)}", COLOURS[kind]))
-    styled = [(e, "thick") for e in sorted(board.walls)] + [(e, "medium") for e in sorted(board.obstacles)]
-    styled += [(e, "thick") for e in sorted(boards)]
+            ops.append(SetBackground(f"{q}!{cell(t, top)}", COLOURS[kind]))
+    styled = [(e, EDGE_STYLES["wall"]) for e in sorted(board.walls)]
+    styled += [(e, EDGE_STYLES["obstacle"]) for e in sorted(board.obstacles)]
+    styled += [(e, EDGE_STYLES["board"]) for e in sorted(boards)]
     for (a, b), style in styled:
-        ops += _edge(tab, a, b, top, style)
+        ops += _edge(q, a, b, top, style)
     return ops
 
 
-def _edge(tab: str, a: Tile, b: Tile, top: int, style: str) -> list[Op]:
-    if a[1] == b[1]:  # same row: a is west of b
-        sides = ("right", "left")
-    else:
-        sides = ("bottom", "top")
-    return [SetBorders(f"{quote_tab(tab)}!{cell(a, top)}", (sides[0],), style),
-            SetBorders(f"{quote_tab(tab)}!{cell(b, top)}", (sides[1],), style)]
+def _edge(q: str, a: Tile, b: Tile, top: int, style: str) -> list[Op]:
+    """One op for the line between two neighbours: the inner line of their two-cell range (a is west or north)."""
+    side = "inner_vertical" if a[1] == b[1] else "inner_horizontal"
+    return [SetBorders(f"{q}!{cell(a, top)}:{cell(b, top)}", (side,), style)]
+
+
+def legend(tab: str, row: int, col: int, lang: str, keys: Sequence[str], formats: bool = True) -> list[Op]:
+    """The map's legend in the player's language, from sheet row ``row`` in columns ``col`` (the swatch, drawn
+    like the map draws that thing) and ``col + 1`` (what it means): a title row, then one row a key."""
+    q = quote_tab(tab)
+    sw, txt = col_letters(col), col_letters(col + 1)
+    rows = [(render(lang, "sheet.legend.title"), "")]
+    rows += [(_swatch_text(k, lang), render(lang, f"sheet.legend.{k}")) for k in keys]
+    end = row + len(rows) - 1
+    ops: list[Op] = [SetValues(f"{q}!{sw}{row}:{txt}{end}", tuple(rows))]
+    if not formats:
+        return ops
+    swatches = f"{q}!{sw}{row + 1}:{sw}{end}"
+    ops += [ResizeColumns(f"{q}!{sw}:{sw}", CELL_PX), SetBold(f"{q}!{sw}{row}"), SetBackground(swatches, None),
+            SetBorders(swatches, ("all",), "none")]
+    for i, k in enumerate(keys, row + 1):
+        swatch = f"{q}!{sw}{i}"
+        if k in COLOURS:
+            ops.append(SetBackground(swatch, COLOURS[k]))
+        if k in EDGE_STYLES:
+            ops.append(SetBorders(swatch, ("outer",), EDGE_STYLES[k]))
+        elif k in ("generator", "chest", "gate", "dark", "flat"):
+            ops.append(SetBorders(swatch, ("outer",), "thin"))
+    return ops
+
+
+def _swatch_text(key: str, lang: str) -> str:
+    if key in ("generator", "chest", "gate", "passage", "trap", "you", "noise"):
+        return render(lang, f"sheet.map.{key}")
+    return ""

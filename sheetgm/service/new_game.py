@@ -17,6 +17,7 @@ from sheetgm.service import layout as L
 from sheetgm.service.config import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
+from sheetgm.service.helpsheet import help_ops
 from sheetgm.service.journal import PUBLISHED, Entry, digest, pack
 from sheetgm.service.playersheet import current_ops, open_row_ops
 from sheetgm.service.publicsheet import public_ops
@@ -53,8 +54,9 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
     out = []
     for seat in game.seats:
         pl = game.seat_lang(seat)
-        ops = L.player_ops(pl, editors, state.players[seat].camp) + current_ops(state, seat, pl) \
-            + open_row_ops(state, seat, pl)
+        p = state.players[seat]
+        ops = L.player_ops(pl, editors, p.camp) + current_ops(state, seat, pl) + open_row_ops(state, seat, pl)
+        ops += help_ops(pl, p.alias, p.camp, p.role)
         title = f"{cfg.name} · {game.alias(seat)}"
         out.append((player_key(seat), title, ops, [L.tab(pl, t) for t in L.PLAYER_TABS]))
     pub = L.public_ops(lang, editors) + public_ops(state, [], SETUP_KEY, lang)[1:]

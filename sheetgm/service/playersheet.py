@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from sheetgm.backends.port import Op, Protect, SetValidation, SetValues
-from sheetgm.core.board import Tile, parse_tile, tile_name
+from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
+from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
 from sheetgm.core.observe import name
@@ -17,7 +17,7 @@ from sheetgm.notation.order_format import format_step
 from sheetgm.service import layout as L
 from sheetgm.service import mapdraw
 from sheetgm.service.rows import free_row
-from sheetgm.service.stages import log_row, order_row, stage_key
+from sheetgm.service.stages import log_row, order_row, parse_key, stage_index, stage_key
 
 MAX_CHOICES = 60
 
@@ -86,8 +86,20 @@ def _noise(events: Iterable[Event], seat: int) -> list[Tile]:
     return tiles
 
 
+INFO_ROWS = 11  # the player's numbers beside the map: 10 rows, then the skills
+LEGEND_ROW = INFO_ROWS + 2
+INFO_PX = (110, 380)
+
+
+def info_range(board: Board) -> str:
+    """Where a player's numbers sit in the Current tab: right of the map and its legend's swatch column."""
+    side = mapdraw.side_col(board)
+    return f"{L.col(side + 1)}1:{L.col(side + 2)}{INFO_ROWS}"
+
+
 def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = (), formats: bool = True) -> list[Op]:
-    """The Current tab: the player's own numbers and their map view (``formats``: redraw colours and borders)."""
+    """The Current tab: the player's map view (tile B3 in cell B3), their numbers beside it, then the legend
+    (``formats``: redraw colours and borders)."""
     p = state.players[seat]
     tab = L.tab(lang, "current")
     evs = list(events)
@@ -111,15 +123,51 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
         (render(lang, "sheet.cur.statuses"), sep.join(statuses) or render(lang, "word.none")),
         (render(lang, "sheet.cur.items"), sep.join(name(lang, "item", i) for i in p.items) or none),
         (render(lang, "sheet.cur.keys"), str(p.keys)),
-        (render(lang, "sheet.cur.noise"), sep.join(tile_name(t) for t in noise) if p.is_hunter else "-"),
+        (render(lang, "sheet.cur.noise"), (sep.join(tile_name(t) for t in noise) or none) if p.is_hunter else "-"),
+        (render(lang, "sheet.cur.skills"), _skills(p, lang)),
     ]
-    marks: dict[Tile, str] = {t: render(lang, "sheet.map.noise") for t in noise}
-    marks[p.pos] = (marks.get(p.pos, "") + render(lang, "sheet.map.you")).strip()
-    ops: list[Op] = [SetValues(L.rng(tab, "A1:B10"), tuple(rows)),
-                     SetValues(L.rng(tab, "D1:E1"), ((render(lang, "sheet.cur.skills"), _skills(p, lang)),))]
-    ops += mapdraw.draw(tab, state.board, L.CURRENT_MAP_TOP, lang, marks, state.boards, known_passages(state, seat),
-                        formats)
+    ops: list[Op] = [SetValues(L.rng(tab, info_range(state.board)), tuple(rows))]
+    ops += view_ops(state, seat, lang, tab, 1, noise, formats)
+    side = mapdraw.side_col(state.board)
+    keys = mapdraw.HUNTER_LEGEND if p.is_hunter else mapdraw.PLAYER_LEGEND
+    ops += mapdraw.legend(tab, LEGEND_ROW, side, lang, keys, formats)
+    if formats:
+        ops += [ResizeColumns(L.rng(tab, f"{L.col(side + 1 + i)}:{L.col(side + 1 + i)}"), px)
+                for i, px in enumerate(INFO_PX)]
+        ops.append(SetBold(L.rng(tab, f"{L.col(side + 1)}1:{L.col(side + 1)}{INFO_ROWS}")))
     return ops
+
+
+def view_ops(state: State, seat: int, lang: str, tab: str, top: int, noise: Iterable[Tile] = (),
+             formats: bool = True) -> list[Op]:
+    """One player's map view drawn from sheet row ``top``: the board, boards, traps, the passages they know,
+    their noise markers (a hunter) and where they are."""
+    p = state.players[seat]
+    marks: dict[Tile, str] = {t: render(lang, "sheet.map.trap") for t in state.traps}
+    for t in noise:
+        marks[t] = marks.get(t, "") + render(lang, "sheet.map.noise")
+    if p.in_play:
+        marks[p.pos] = marks.get(p.pos, "") + render(lang, "sheet.map.you")
+    return mapdraw.draw(tab, state.board, top, lang, marks, state.boards, known_passages(state, seat), formats)
+
+
+def history_ops(state: State, seat: int, lang: str, key: str, events: Iterable[Event], editors: tuple[str, ...]
+                ) -> list[Op]:
+    """The stage's map view kept in the player's Map history tab, one block a stage at rows fixed by the stage
+    (a title row, the map, its letters row, a blank row), so a repeated publish writes the same cells. Maps in
+    cells rather than pictures: the same on Google and in an .xlsx, and the port writes cells only. The tab is
+    added if the workbook predates it."""
+    tab = L.tab(lang, "maps")
+    h = state.board.height
+    top = (stage_index(key) - 1) * (h + 3) + 1
+    night, stage = parse_key(key)
+    words = render(lang, "sheet.cur.stage_value", night=night, stage=name(lang, "word", stage))
+    p = state.players[seat]
+    noise = _noise(events, seat) if p.is_hunter else []
+    title = render(lang, "sheet.maps.title", stage_words=words, key=key)
+    ops: list[Op] = [AddTab(tab), Protect(tab, editors, "sheetgm:maps"), SetValues(L.rng(tab, f"A{top}"), ((title,),)),
+                     SetBold(L.rng(tab, f"A{top}"))]
+    return ops + view_ops(state, seat, lang, tab, top + 1, noise)
 
 
 def _skills(p: Player, lang: str) -> str:

@@ -66,8 +66,14 @@ def statused(lang: str, rep: StatusReport) -> str:
         lines.append(render(lang, "cli.locked", holder=rep.locked_by))
     if rep.winner:
         lines.append(render(lang, "cli.winner", winner=render(lang, f"word.{rep.winner}")))
-    lines += [f"  {k}  {s}  {t}" for k, s, t in rep.journal]
-    lines += [f"  {p['seat']:>2} {p['alias']}  {p['camp']}  {p['status']}" for p in rep.players]
+    for key, st, time in rep.journal:
+        line = f"  {key}  {render(lang, f'cli.journal.{st}')}  {time}"
+        if rep.rolled_back.get(key):
+            line += "  " + render(lang, "cli.journal.rolled_back", n=rep.rolled_back[key])
+        lines.append(line)
+    for p in rep.players:
+        camp, st = render(lang, "sheet.camp." + p["camp"]), render(lang, "word." + p["status"])
+        lines.append(f"  {p['seat']:>2} {p['alias']}  {camp}  {st}")
     lines += [f"  {k}: {u or '-'}" for k, u in rep.workbooks.items()]
     return "\n".join(lines)
 
@@ -80,6 +86,7 @@ def audited(lang: str, rep: AuditReport) -> str:
         lines += [f"  🔒 {rng}: {', '.join(ed) or render(lang, 'cli.owner_only')}" for rng, ed, _d in b.protections]
         lines += [f"  ✗ {f}" for f in b.failures]
         lines += [f"  ! {w}" for w in b.warnings]
+    lines += [f"ℹ {n}" for n in rep.notes]
     lines.append(render(lang, "cli.audit_ok" if rep.ok else "cli.audit_failed"))
     return "\n".join(lines)
 

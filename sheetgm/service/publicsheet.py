@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.events import Event
-from sheetgm.core.observe import director_log, name, public_log
+from sheetgm.core.observe import director_log, name, public_log, shown_progress
 from sheetgm.core.state import Card, State
 from sheetgm.core.texts import render
 from sheetgm.service import layout as L
@@ -19,8 +19,9 @@ def public_ops(state: State, events: list[Event], key: str, lang: str, formats: 
     ops.append(SetValues(L.rng(L.tab(lang, "progress"), "A2:B20"), progress_rows(state, lang)))
     ops.append(SetValues(L.rng(L.tab(lang, "cards"), "A2:D200"), card_rows(state, lang)))
     marks = {t: render(lang, "sheet.map.trap") for t in state.traps}
-    ops += mapdraw.draw(L.tab(lang, "map"), state.board, L.PUBLIC_MAP_TOP, lang, marks, state.boards,
-                        known_passages(state), formats)
+    tab = L.tab(lang, "map")
+    ops += mapdraw.draw(tab, state.board, 1, lang, marks, state.boards, known_passages(state), formats)
+    ops += mapdraw.legend(tab, 1, mapdraw.side_col(state.board), lang, mapdraw.PUBLIC_LEGEND, formats)
     return ops
 
 
@@ -33,7 +34,7 @@ def progress_rows(state: State, lang: str) -> tuple[tuple[str, str], ...]:
     rows = [
         (render(lang, "sheet.prog.stage"), render(lang, "sheet.cur.stage_value", night=state.night,
                                                   stage=name(lang, "word", state.stage))),
-        (render(lang, "sheet.prog.progress"), f"{state.progress}/{state.opt('crack_target')}"),
+        (render(lang, "sheet.prog.progress"), shown_progress(state)),
         (render(lang, "sheet.prog.gates"), render(lang, "word.yes" if state.gates_powered else "word.no")),
         (render(lang, "sheet.prog.escaped"), aliases(state.escaped)),
         (render(lang, "sheet.prog.eliminated"), aliases(state.eliminated)),

@@ -19,6 +19,7 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.publicsheet import director_ops, public_ops
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
+from sheetgm.service.stagemap import write_stage_map
 from sheetgm.service.stages import key_of_index, log_row, order_row, parse_key
 
 UNREACHABLE = (MissingWorkbookError, AccessError)
@@ -87,6 +88,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
             warnings.append(render(game.lang, why, alias=game.alias(seat), seat=seat,
                                    cell=f"{L.tab(lang, 'results')}!B{row}"))
     ops += P.current_ops(state, seat, lang, events, formats)
+    ops += P.history_ops(state, seat, lang, entry.key, events, game.editors())
     ops += P.open_row_ops(state, seat, lang, sheet.tab if sheet is not None and sheet.tab else None)
     return ops
 
@@ -118,5 +120,5 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     ]
     game.gateway.write(DIRECTOR, final)
     step(DIRECTOR)
-    return warnings
+    return warnings + write_stage_map(game, entry)
 

@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgm.backends.errors import BackendError
+from sheetgm.core.observe import shown_progress
 from sheetgm.service import deadlines as D
 from sheetgm.service.game import Game
-from sheetgm.service.journal import RESOLVED, latest, lock_is_free, read_director
+from sheetgm.service.journal import RESOLVED, SUPERSEDED, Entry, entry_order, latest, lock_is_free, read_director
 from sheetgm.service.stages import stage_key
 
 
@@ -24,13 +25,15 @@ class StatusReport:
     locked_by: str | None
     deadline: str | None
     next_deadlines: list[tuple[str, str]] = field(default_factory=list)  # (stage, local time) from the due one on
-    journal: list[tuple[str, str, str]] = field(default_factory=list)  # key, status, time
+    journal: list[tuple[str, str, str]] = field(default_factory=list)  # key, status, time: each entry once
+    rolled_back: dict[str, int] = field(default_factory=dict)  # key -> how many superseded versions it has
     workbooks: dict[str, str | None] = field(default_factory=dict)  # key -> url or path
     players: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
-        d["journal"] = [{"stage": k, "status": s, "time": t} for k, s, t in self.journal]
+        d["journal"] = [{"stage": k, "status": s, "time": t, "rolled_back": self.rolled_back.get(k, 0)}
+                        for k, s, t in self.journal]
         d["next_deadlines"] = [{"stage": k, "deadline": t} for k, t in self.next_deadlines]
         return d
 
@@ -54,9 +57,30 @@ def status(game: Game, with_urls: bool = True) -> StatusReport:
                for s, p in sorted(state.players.items()) if s in game.seats]
     return StatusReport(
         game=game.cfg.name, backend=game.cfg.backend, due=due, pending_publish=pending, night=state.night,
-        progress=f"{state.progress}/{state.opt('crack_target')}", winner=state.winner,
+        progress=shown_progress(state), winner=state.winner,
         locked_by=None if lock_is_free(game, lock) else f"{lock[1]} @ {lock[2]}",
         deadline=deadline.isoformat() if deadline else None,
         next_deadlines=[(k, D.local_time(game, t)) for k, t in coming],
-        journal=[(e.key, e.status, e.time) for e in entries], workbooks=urls, players=players,
+        journal=once(entries), rolled_back=superseded_counts(entries), workbooks=urls, players=players,
     )
+
+
+def once(entries: list[Entry]) -> list[tuple[str, str, str]]:
+    """Each journal entry once, in play order: its live row, or its latest superseded copy when the stage
+    was rolled back and not resolved again (rollback keeps copies of superseded rows in the journal)."""
+    by_key: dict[str, Entry] = {}
+    for e in entries:
+        if e.key not in by_key or e.status != SUPERSEDED or by_key[e.key].status == SUPERSEDED:
+            by_key[e.key] = e
+    return [(e.key, e.status, e.time) for e in sorted(by_key.values(), key=lambda e: entry_order(e.key))]
+
+
+def superseded_counts(entries: list[Entry]) -> dict[str, int]:
+    """Per stage, how many times it was rolled back: each rollback keeps a copy of the row, and a stage not
+    resolved again also keeps its own row, marked superseded in place."""
+    out: dict[str, int] = {}
+    live = {e.key for e in entries if e.status != SUPERSEDED}
+    for e in entries:
+        if e.status == SUPERSEDED and e.kind == "stage":
+            out[e.key] = out.get(e.key, 0) + 1
+    return {k: n - (k not in live) for k, n in out.items() if n - (k not in live)}

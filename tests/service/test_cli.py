@@ -90,7 +90,8 @@ def test_bad_config_names_the_field(tmp_path: Path) -> None:
     (tmp_path / "game.toml").write_text(DRAFT.replace('camp = "hunter"', 'camp = "wolf"'), "utf-8")
     result = run("new", "--game", str(tmp_path))
     assert result.exit_code == 1
-    assert "roster.2.camp" in result.stderr
+    assert "roster.3.camp (player 3, Hu: camp)" in result.stderr  # counted from 1, as a director counts
+    assert result.stderr.startswith("The game config")
 
 
 def test_demo_plays_and_says_where_the_workbooks_are(tmp_path: Path) -> None:

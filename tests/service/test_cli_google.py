@@ -266,5 +266,7 @@ def test_audit_catches_every_mis_share(director: Director, fake: FakeGoogle) -> 
 
 
 def test_share_has_help() -> None:
-    result = CliRunner().invoke(app, ["share", "--help"])
-    assert result.exit_code == 0 and "--client-secrets" in result.output and "idempotent" in result.output
+    result = CliRunner().invoke(app, ["share", "--help"], env={"SHEETGM_LANG": "en", "COLUMNS": "200"})
+    assert result.exit_code == 0 and "--client-secrets" in result.output and "safe to repeat" in result.output
+    zh = CliRunner().invoke(app, ["share", "--help"], env={"SHEETGM_LANG": "zh", "COLUMNS": "200"})
+    assert zh.exit_code == 0 and "可重复运行" in zh.output

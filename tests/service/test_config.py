@@ -27,7 +27,7 @@ def test_round_trip(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("extra", "where"),
     [
-        ({"roster": [{"alias": "a b", "camp": "survivor"}, {"alias": "h", "camp": "hunter"}]}, "roster.0.alias"),
+        ({"roster": [{"alias": "a b", "camp": "survivor"}, {"alias": "h", "camp": "hunter"}]}, "roster.1.alias"),
         ({"roster": [{"alias": "a", "camp": "survivor"}, {"alias": "A", "camp": "hunter"}]}, "distinct"),
         ({"roster": [{"alias": "a", "camp": "survivor"}, {"alias": "b", "camp": "survivor"}]}, "one hunter"),
         ({"options": {"speed": 3}}, "unknown option"),
@@ -49,3 +49,13 @@ def test_stage_rows_are_fixed_by_the_stage() -> None:
     assert all(stage_index(key_of_index(i)) == i for i in range(40))
     assert journal_row("N0-setup") == 2 and log_row("N1-survivor") == 2 and log_row("N2-hunter") == 5
     assert archive_row("N1-survivor", 1, 10) == 2 and archive_row("N1-hunter", 1, 10) == 12
+
+
+def test_a_roster_error_counts_players_from_one_in_the_directors_language() -> None:
+    seats = [{"alias": "a", "camp": "survivor"}, {"alias": "b", "camp": "survivor"}, {"alias": "c", "camp": "hunterr"}]
+    with pytest.raises(ConfigError) as err:
+        parse_config(_cfg(roster=seats))
+    assert "roster.3.camp（第 3 名玩家 c 的阵营）" in err.value.message("zh")
+    with pytest.raises(ConfigError) as err:
+        parse_config(_cfg(roster=seats, lang="en"))
+    assert "roster.3.camp (player 3, c: camp)" in err.value.message("en")

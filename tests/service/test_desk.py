@@ -16,6 +16,7 @@ from sheetgm.service.demo import demo
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, open_game, player_key
 from sheetgm.service.journal import DESK_FIRST_ROW, PUBLISHED, RESOLVED, latest, read_director, unpack
+from sheetgm.service.playersheet import info_range
 from sheetgm.service.resolve import resolve
 
 
@@ -53,7 +54,7 @@ def test_override_is_journaled_replayable_public_and_on_the_players_sheet(gw, tm
     log = cells(game, PUBLIC, L.rng(L.tab(lang, "log"), "A2:B2"))[0]
     assert log[0] == "N1-survivor" and "导演裁定" in log[1] and "误判了一次攻击" in log[1]
     assert log[1].index("求生者阶段开始") < log[1].index("导演裁定")  # the stage's own lines stay first
-    current = cells(game, player_key(1), L.rng(L.tab("zh", "current"), "A1:B10"))
+    current = cells(game, player_key(1), L.rng(L.tab("zh", "current"), info_range(game.board)))
     assert ["生命值", "2/5"] in [r[:2] for r in current] or any(r[1] == "2/5" for r in current)
     assert not cells(game, DIRECTOR, L.rng(L.tab(lang, "lock"), "A2:A2")) or \
         not cells(game, DIRECTOR, L.rng(L.tab(lang, "lock"), "A2:A2"))[0][0]
@@ -120,7 +121,7 @@ def test_cards_merge_send_off_and_show_in_both_workbooks(gw, tmp_path: Path) -> 
     assert "红牌" in rep.public_log
     state = state_of(game)
     assert state.players[3].status == "red_carded" and state.winner is None
-    current = cells(game, player_key(3), L.rng(L.tab("zh", "current"), "A1:B10"))
+    current = cells(game, player_key(3), L.rng(L.tab("zh", "current"), info_range(game.board)))
     assert any(r[1] == "红牌罚下" for r in current if len(r) > 1)
     roster = cells(game, DIRECTOR, L.rng(L.tab(lang, "roster"), "A2:G10"))
     assert roster[2][1] == "S3" and roster[2][6] == "红牌罚下"

@@ -42,8 +42,8 @@ def test_english_player_gets_english_sheets(gw, tmp_path: Path) -> None:
     from svc_helpers import roster
 
     game = make_game(tmp_path, gw, roster=roster(langs={2: "en"}))
-    assert gw.tabs(player_key(2)) == ["Orders", "Results", "Current"]
-    assert gw.tabs(player_key(1)) == ["指令", "结果", "当前"]
+    assert gw.tabs(player_key(2)) == ["Orders", "Results", "Current", "Map history", "How to write orders"]
+    assert gw.tabs(player_key(1)) == ["指令", "结果", "当前", "地图记录", "如何写指令"]
     assert game.gateway.view(player_key(2)).tab("Orders").values[0][1] == "Order"
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from sheetgm.backends.port import SetValues
 from sheetgm.core.setup import SeatSpec, new_game
 from sheetgm.notation.mapfile import ready_map
-from sheetgm.service.playersheet import current_ops
+from sheetgm.service.playersheet import current_ops, info_range
 
 
 def _skills_cell(state, seat: int, lang: str) -> str:  # type: ignore[no-untyped-def]
     for op in current_ops(state, seat, lang, formats=False):
-        if isinstance(op, SetValues) and op.range.endswith("D1:E1"):
-            return op.rows[0][1]
+        if isinstance(op, SetValues) and op.range.endswith(info_range(state.board)):
+            return op.rows[-1][1]
     raise AssertionError("no skills cell")
 
 
