@@ -187,9 +187,11 @@ def test_roster_and_scaled_options_follow_the_map() -> None:
     teach = ready_map("teach")
     roster = roster_for(teach)
     assert [s.camp for s in roster] == ["survivor"] * 3 + ["hunter"]
-    assert scaled_options(roster) == {"crack_target": 6, "survivors_to_win": 2, "eliminations_to_win": 2}
+    assert scaled_options(roster) == {"scale_targets": True}
+    st = new_game(teach, roster, 1, options=scaled_options(roster))
+    assert (st.opt("crack_target"), st.opt("survivors_to_win"), st.opt("eliminations_to_win")) == (6, 2, 2)
     eight = roster_for(ready_map("standard"))
-    assert scaled_options(eight) == {"crack_target": 16, "survivors_to_win": 4, "eliminations_to_win": 5}
+    assert scaled_options(eight) == {}
     assert roster_for(teach, roles=("doctor",))[0] == SeatSpec("S1", "survivor", "doctor")
 
 

@@ -165,7 +165,7 @@ def test_runner_lists_every_mismatch(tmp_path: Path) -> None:
     assert "expect.players.A.hp: expected 4, got 5" in joined
     assert "expect.noise: expected ['B1'], got ['B1', 'C2']" in joined
     assert "expect.reports.H: missing 'H @ A1' in:\n    | H @ C2" in joined
-    assert "expect.no_events: event 'move' occurred" in joined
+    assert "expect.no_events[0]: event 'move' occurred" in joined
     assert result.line().startswith("FAIL T-01 a move\n    expect.players.A.at")
 
 
@@ -181,10 +181,64 @@ def test_runner_checks_per_night_and_after_survivor_expectations(tmp_path: Path)
 
 
 def test_survivor_stage_only_stops_before_the_hunter_stage(tmp_path: Path) -> None:
-    text = GOOD.replace('hunter = {H = "move C2"}\n', "")
+    text = GOOD.replace('hunter = {H = "move C2"}\n', "stop_after_survivor = true\n")
     text = text[: text.index("[case.expect]")] + '[case.expect]\nstage = "hunter"\nplayers.H = {at = "C3"}\n'
     (case,) = load_file(_write(tmp_path, text))
     assert run_case(case, fake_engine()).passed
+
+
+def test_a_night_without_hunter_orders_still_ends(tmp_path: Path) -> None:
+    """Leaving out the hunter orders runs the hunter stage with none (the end of the night) unless the
+    night says it stops after the survivor stage."""
+    text = GOOD.replace('hunter = {H = "move C2"}\n', "")
+    text = text[: text.index("[case.expect]")] + '[case.expect]\nstage = "survivor"\nnight = 2\n'
+    (case,) = load_file(_write(tmp_path, text))
+    assert run_case(case, fake_engine()).passed, run_case(case, fake_engine()).reasons
+    both = GOOD.replace('hunter = {H = "move C2"}\n', 'hunter = {H = "move C2"}\nstop_after_survivor = true\n')
+    with pytest.raises(CaseError) as info:
+        load_file(_write(tmp_path, both))
+    assert info.value.code == "err.case.conflict" and info.value.params["key"] == "night[0].stop_after_survivor"
+
+
+def test_problems_are_exact(tmp_path: Path) -> None:
+    """An expected list of problems is the whole list: a problem the case does not name fails it."""
+    text = GOOD.replace('survivor = {A = "move B1"}', 'survivor = {A = "move C1; move C3"}')
+    text = text[: text.index("[case.expect]")] + '[case.expect]\nproblems.A = ["err.order.far"]\n'
+    result = run_case(load_file(_write(tmp_path, text))[0], fake_engine())
+    assert result.reasons == ("expect.problems.A: unexpected problem err.order.far@1 "
+                              "(got err.order.far@0, err.order.far@1)",)
+    both = text.replace('problems.A = ["err.order.far"]', 'problems.A = ["err.order.far", "err.order.far"]')
+    assert run_case(load_file(_write(tmp_path, both))[0], fake_engine()).passed
+
+
+def test_no_events_by_kind_and_actor(tmp_path: Path) -> None:
+    text = GOOD.replace('no_events = ["attack"]', 'no_events = [{kind = "move", actor = "Q"}]')
+    text = text.replace('players = [{alias = "A"', 'players = [{alias = "Q", camp = "survivor", at = "C1"}, '
+                        '{alias = "A"')
+    assert run_case(load_file(_write(tmp_path, text))[0], fake_engine()).passed
+    bad = text.replace('actor = "Q"', 'actor = "A"')
+    reasons = run_case(load_file(_write(tmp_path, bad))[0], fake_engine()).reasons
+    assert reasons[0].startswith("expect.no_events[0]: event {'kind': 'move', 'actor': 'A'} occurred: move(")
+
+
+def test_points_left_and_the_robot_by_name(tmp_path: Path) -> None:
+    """``mp``/``ap`` read the engine's ``points_left`` event; the robot is "<alias>#robot" in events."""
+
+    def resolve(state: Any, orders: dict[int, Order], seed: int, priority: Any = None) -> tuple[Any, list[Event]]:
+        state.stage = "hunter"
+        return state, [Event("points_left", 1, "survivor", {"mp": 2, "ap": 1}, actor=1),
+                       Event("points_left", 1, "survivor", {"mp": 0, "ap": 0}, actor=101)]
+
+    text = GOOD.replace('hunter = {H = "move C2"}\n', "stop_after_survivor = true\n")
+    text = text[: text.index("[case.expect]")] + (
+        '[case.expect]\nplayers.A = {mp = 2, ap = 1}\n'
+        'events = [{kind = "points_left", actor = "A#robot", params = {mp = 0}}]\n')
+    engine = replace(fake_engine(), resolve_survivor_stage=resolve)
+    result = run_case(load_file(_write(tmp_path, text))[0], engine)
+    assert result.passed, result.reasons
+    wrong = text.replace("mp = 2, ap = 1", "mp = 3, ap = 1")
+    assert run_case(load_file(_write(tmp_path, wrong))[0], engine).reasons == (
+        "expect.players.A.mp: expected 3 left, got 2",)
 
 
 def test_problems_are_checked_against_the_state_before_the_stage(tmp_path: Path) -> None:
@@ -308,10 +362,12 @@ map_text = "3x3"
 players = [{alias = "A", camp = "survivor", at = "A1"}, {alias = "H", camp = "hunter", at = "C3"}]
 [[case.night]]
 survivor = {A = "move B1"}
+stop_after_survivor = true
 after_survivor = {players = {A = {at = "B1"}}, noise = ["B1"]}
 [[case.night]]
 rollback = true
 survivor = {A = "move A2"}
+stop_after_survivor = true
 expect = {players = {A = {at = "A2"}}, noise = ["A2"], stage = "hunter"}
 [case.expect]
 events = [{kind = "move", count = 1, params = {to = "A2"}}, {kind = "move", count = 1}]
@@ -330,5 +386,6 @@ def test_rollback_restores_the_state_before_the_last_stage(tmp_path: Path) -> No
     # A rollback with no stage before it is a case error, not a silent no-op.
     first = ROLLBACK.replace('[[case.night]]\nsurvivor = {A = "move B1"}\n', '[[case.night]]\nrollback = true\n'
                              'survivor = {A = "move B1"}\n', 1)
+    assert first != ROLLBACK
     (case,) = load_file(_write(tmp_path, first))
     assert run_case(case, fake_engine()).reasons[0] == "night[0].rollback: no stage has run yet"

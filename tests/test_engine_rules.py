@@ -28,6 +28,7 @@ from sheetgm.core.steps import (
     Heal,
     Move,
     Search,
+    Skill,
     UseItem,
     Vault,
 )
@@ -201,16 +202,17 @@ def test_high_wall_never_passes():
 
 
 def test_survivors_use_a_passage_only_after_discovery():
-    # covers: R-MAP-7, R-ACT-SEARCH
+    # covers: R-MAP-7, R-ACT-SEARCH, RUL-36
     st = game(survivors=[("Ann", "athlete", "A3"), ("Bob", "lucky", "B3")], hunters=[FAR_HUNTER])
     st2, evs = survive(st, {1: order(Move(t("F4")))})
     assert code_of(evs, 1) == (1, "err.rule.not_adjacent")
-    # Bob is later in priority: Ann discovers, Bob walks through.
+    # Ann discovers and walks through; Bob, later in priority, did not search: he cannot.
     st3, evs3 = survive(st, {1: order(Search(), Move(t("F4"))), 2: order(Move(t("A3")), Move(t("F4")))})
     found = one(evs3, "passage_found")
-    assert found.public and {found.params["a"], found.params["b"]} == {"A3", "F4"}
-    assert st3.players[1].pos == t("F4") and st3.players[2].pos == t("F4")
-    assert st3.passages[0].discovered
+    assert not found.public and found.to == (1,) and {found.params["a"], found.params["b"]} == {"A3", "F4"}
+    assert st3.players[1].pos == t("F4") and st3.players[2].pos == t("A3")
+    assert code_of(evs3, 2) == (2, "err.rule.not_adjacent")
+    assert st3.passages[0].discovered and st3.passages[0].known_by == [1]
 
 
 def test_search_on_passage_end_discovers_instead_of_picking_up():
@@ -705,3 +707,13 @@ def test_resolve_is_deterministic_for_a_seed():
     a = hunt(st, {3: order(Attack())}, seed=11)
     b = hunt(st, {3: order(Attack())}, seed=11)
     assert a[0].to_json() == b[0].to_json() and a[1] == b[1]
+
+
+def test_the_engine_refuses_a_sprint_of_five_tiles_the_notation_cannot_write():
+    # covers: R-ROLE-ATHLETE (a typed order that bypasses the order language still meets the 4-tile limit)
+    st = game(survivors=[("Ann", "athlete", "A5")], hunters=[("Hal", "ripper", "F1")])
+    four = Skill("sprint", (t("B5"), t("C5"), t("D5"), t("E5")))
+    five = Skill("sprint", (t("B5"), t("C5"), t("D5"), t("E5"), t("F5")))
+    assert survive(st, {1: order(four)})[0].players[1].pos == t("E5")
+    st2, evs = survive(st, {1: order(five)})
+    assert st2.players[1].pos == t("A5") and failed(evs, 1).params["code"] == "err.rule.skill_args"

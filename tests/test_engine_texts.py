@@ -350,6 +350,13 @@ def _cards_and_overrides() -> list[Event]:
 
 
 @scenario
+def _scream_in_the_hunter_stage() -> list[Event]:
+    st = game(survivors=[("Ann", "athlete", "C5", {"fear": 2})],
+              hunters=[("Cla", "clown", "A5"), ("Wolf", "werewolf", "F1")], stage="hunter")
+    return hunt(st, {2: order(Skill("dash", direction="E"))})[1]
+
+
+@scenario
 def _chain_pull_and_a_scattered_key() -> list[Event]:
     """Bane's chain pulls a survivor; a survivor eliminated from night 3 on scatters a key (R-END-2)."""
     st = game(survivors=[("Ann", "athlete", "C3"), ("Bob", "athlete", "E4", {"downed": True, "hp": 2})],

@@ -72,6 +72,7 @@ def base() -> tuple[State, Orders, Orders]:
         hunters=[("Hal", "ripper", "H2"), ("Ivy", "assassin", "J1")],
         chests={"B1": "bottle", "H1": "wings", "A5": "map", "E6": "jammer"},
     )
+    st.passages.append(Passage(ends=edge_key(t("I5"), t("J6")), owner=IVY))  # hers from setup (RUL-30)
     s_orders = {ANN: order(Search()), BOB: order(Crack()), DAN: order(Search())}
     h_orders = {HAL: order(Move(t("G2")), Move(t("F2")), Listen()), IVY: order(Gaze())}
     return st, s_orders, h_orders
@@ -92,6 +93,11 @@ def _chest(tile: str, item: str | None) -> Variation:
 
 def _passage(st: State, so: Orders, ho: Orders) -> None:
     st.passages.append(Passage(ends=edge_key(t("D5"), t("G6")), owner=IVY))
+
+
+def _passage_found(st: State, so: Orders, ho: Orders) -> None:
+    """Dan's search on A6 finds Ivy's passage instead of nothing: only Dan learns it (RUL-36)."""
+    st.passages.append(Passage(ends=edge_key(t("A6"), t("D6")), owner=IVY))
 
 
 def _cat_cracks(st: State, so: Orders, ho: Orders) -> None:
@@ -115,6 +121,7 @@ VARIATIONS: dict[str, Variation] = {
     "far_chest_other": _chest("A5", "dagger"),
     "own_chest_of_other": _chest("B1", "map"),  # Ann's find: nobody but Ann may learn it
     "assassin_passage": _passage,
+    "passage_found_by_other": _passage_found,
     "noise_maker": _cat_cracks,
     "other_hunter_pos": _set(IVY, pos="J2"),
     "other_hunter_role": _ivy_werewolf,
@@ -126,6 +133,8 @@ BLIND: dict[str, tuple[int | None, frozenset[str]]] = {
     "survivor_report": (ANN, frozenset(VARIATIONS) - {"own_chest_of_other"}),
     "hunter_report": (HAL, frozenset(VARIATIONS)),
     "public_log": (None, frozenset(VARIATIONS)),
+    # The Assassin is not told that her passage was found (RUL-36).
+    "assassin_report": (IVY, frozenset({"passage_found_by_other", "far_chest", "other_items", "other_keys"})),
 }
 
 
@@ -176,10 +185,11 @@ def test_base_scenario_is_busy() -> None:
     assert {f["alias"] for f in listen[0].params["found"]} == {"Bob", "Cat"}
 
 
-@pytest.mark.parametrize("variation", ["own_chest_of_other", "far_position", "other_items"])
+@pytest.mark.parametrize("variation", ["own_chest_of_other", "far_position", "other_items", "passage_found_by_other"])
 def test_the_changed_player_does_notice(variation: str) -> None:
     """The variations are not invisible to everyone: the player concerned sees them."""
-    seat = {"own_chest_of_other": ANN, "far_position": DAN, "other_items": BOB}[variation]
+    seat = {"own_chest_of_other": ANN, "far_position": DAN, "other_items": BOB,
+            "passage_found_by_other": DAN}[variation]
     assert texts(seat, *play(*base())) != texts(seat, *play(*varied(variation)))
 
 
@@ -359,7 +369,6 @@ def test_public_log_carries_every_public_item(lang: str) -> None:
     evs, end = _public_game()
     log = public_log(evs, lang)
     expected = [
-        ("passage_found", {"a": "A6", "b": "D6"}),
         ("board_removed", {"edge": "I1-I2"}),
         ("gates_powered", {"progress": 16}),
         ("progress", {"progress": 16, "target": 16}),

@@ -432,6 +432,8 @@ def _skills() -> st.SearchStrategy[Skill]:
         st.lists(tiles, min_size=1, max_size=2).map(lambda ts: Skill("trap", tiles=tuple(ts))),
         st.builds(lambda s, x: Skill(s, tiles=(x,)), st.sampled_from(["magic", "gate", "appear"]), tiles),
         st.sampled_from(["brew", "deploy", "retrieve", "fury", "trace"]).map(Skill),
+        tiles.map(lambda x: Skill("deploy", tiles=(x,))),
+        st.lists(tiles, min_size=2, max_size=2).map(lambda ts: Skill("infiltrate", tiles=tuple(ts))),
         directions.map(lambda d: Skill("dash", direction=d)),
         st.builds(lambda n, w: Skill("hand", amount=n, what=w), st.integers(1, 9999), st.sampled_from(["mp", "ap"])),
     )

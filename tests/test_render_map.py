@@ -231,8 +231,12 @@ def test_hidden_passages_are_the_directors_and_their_owners(board: Board, state:
     assert edge_key(t("B9"), t("H2")) not in public_view(state).passages
     assert edge_key(t("B9"), t("H2")) not in player_view(state, 10).passages
     assert hex_rgb(D.HIDDEN) in colours_in(draw(board, director_view(state)), t("B9"))
-    state.passages[-1].discovered = True
-    assert edge_key(t("B9"), t("H2")) in public_view(state).passages
+    state.passages[-1].discovered = True  # found by survivor 1: hers and the director's, never public (RUL-36)
+    state.passages[-1].known_by.append(1)
+    assert edge_key(t("B9"), t("H2")) not in public_view(state).passages
+    assert edge_key(t("B9"), t("H2")) in player_view(state, 1).passages
+    assert edge_key(t("B9"), t("H2")) not in player_view(state, 2).passages
+    assert edge_key(t("B9"), t("H2")) in director_view(state).passages
 
 
 def test_the_director_sees_last_nights_paths(board: Board, state: State) -> None:

@@ -18,9 +18,10 @@ when walking is too slow; the Ember's fury buys an action point; the
 Assassin traces and deduces (at the nearest generators) when he knows
 nothing; leftover action points gaze or listen (for tomorrow) or block.
 
-It does not cheat: boards, traps and discovered passages are public. (The
-Werewolf's Bloodlust MP goes unused: the checker cannot know who is Injured,
-so it accepts no step that needs it, and the bot writes only what it accepts.)
+It does not cheat: boards and traps are public, and it uses only the
+passages it knows. (The Werewolf's Bloodlust MP goes unused: the checker
+cannot know who is Injured, so it accepts no step that needs it, and the bot
+writes only what it accepts.)
 """
 
 from __future__ import annotations

@@ -77,8 +77,7 @@ def _tables(board: Board) -> tuple[dict[str, _Adjacency], dict[object, _Field]]:
 def _passage_links(state: State, mover: Player) -> tuple[tuple[Tile, Tile], ...]:
     links = []
     for p in state.passages:
-        usable = p.discovered if mover.is_survivor else (p.owner is None or p.discovered or p.owner == mover.seat)
-        if usable:
+        if p.known_to(mover):
             links.append(p.ends)
     return tuple(links)
 

@@ -13,7 +13,7 @@ from sheetgm.core.board import Board
 from sheetgm.core.check import Draft, legal_steps
 from sheetgm.core.events import Event
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_survivor_stage
-from sheetgm.core.setup import SeatSpec, new_game, scaled_targets
+from sheetgm.core.setup import SeatSpec, new_game
 from sheetgm.core.state import HUNTER, SURVIVOR, State
 from sheetgm.core.steps import Give, Order, Step
 
@@ -94,17 +94,14 @@ def roster_for(board: Board, survivors: int | None = None, hunters: int | None =
     return [SeatSpec(s.alias, s.camp, r, s.lang) for s, r in zip(specs, fixed, strict=True)]
 
 
-_EIGHT = {"crack_target": 16, "survivors_to_win": 4, "eliminations_to_win": 5}
+def scaled_options(roster: Sequence[SeatSpec]) -> dict[str, bool]:
+    """The house rule RUL-26 (option ``scale_targets``) for a roster of other than 8 survivors.
 
-
-def scaled_options(roster: Sequence[SeatSpec]) -> dict[str, int]:
-    """Targets scaled from 8 survivors (16 crack points, 4 escapes, 5 eliminations) to the roster's count.
-
-    The defaults (R-ACT-CRACK, R-END-3, R-END-5) cannot be reached, or take
-    too long, with fewer survivors, as on the teaching map; a game with 8
-    survivors keeps them."""
+    The seed's targets (R-ACT-CRACK, R-END-3, R-END-5) cannot be reached, or
+    take too long, with fewer survivors, as on the teaching map, so games of
+    bots there play with the targets scaled; 8 survivors keep the seed's."""
     n = sum(1 for s in roster if s.camp == SURVIVOR)
-    return {**_EIGHT, **scaled_targets(n)}
+    return {"scale_targets": True} if n != 8 else {}
 
 
 def play_night(state: State, seed: int, bot: Bot, rng: random.Random,
@@ -127,7 +124,8 @@ def play_game(board: Board, roster: Sequence[SeatSpec], seed: int, bot: Bot | No
     """A whole game from setup until a camp wins, a draw, or ``max_nights`` nights.
 
     ``bot`` None: the purposeful bots, each camp remembering what it was told
-    (``Table``). ``options`` are game options over ``scaled_options(roster)``."""
+    (``Table``). ``options`` are game options over ``scaled_options(roster)``
+    (the house rule for small rosters)."""
     st = new_game(board, roster, seed, options={**scaled_options(roster), **(options or {})})
     rng = random.Random(f"sheetgm-bots/{seed}")
     table = Table() if bot is None else None

@@ -117,10 +117,14 @@ def _night(raw: dict[str, Any], fail: Any, where: str) -> Night:
                                 declare_loss=bool(a.get("declare_loss", False)), lurking=a.get("lurking")))
     if not raw.get("resolve", True) and raw.get("replay"):
         raise fail("err.case.conflict", f"{where}.replay", other="resolve")
+    if raw.get("stop_after_survivor") and "hunter" in raw:
+        raise fail("err.case.conflict", f"{where}.stop_after_survivor", other="hunter")
+    if raw.get("stop_after_survivor") and "survivor" not in raw:
+        raise fail("err.case.missing_key", f"{where}.survivor")
     prio = raw.get("priority")
     return Night(
         survivor=raw.get("survivor"), hunter=raw.get("hunter"), priority=tuple(prio) if prio is not None else None,
         seed=raw.get("seed"), director=tuple(acts), after_survivor=raw.get("after_survivor"),
         expect=raw.get("expect"), replay=bool(raw.get("replay", False)), resolve=bool(raw.get("resolve", True)),
-        rollback=bool(raw.get("rollback", False)),
+        rollback=bool(raw.get("rollback", False)), stop_after_survivor=bool(raw.get("stop_after_survivor", False)),
     )

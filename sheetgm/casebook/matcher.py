@@ -84,6 +84,9 @@ def match(expect: dict[str, Any], scope: Scope, where: str = "expect") -> list[s
             diff(f"passages.{ends}.discovered", want["discovered"], p.discovered)
         if "owner" in want:
             diff(f"passages.{ends}.owner", want["owner"], scope.names.alias(p.owner))
+        if "known_by" in want:
+            got_by = sorted(scope.names.alias(s) for s in p.known_by)
+            diff(f"passages.{ends}.known_by", sorted(want["known_by"]), got_by)
     for k in ("eliminated", "escaped"):
         if k in expect:
             diff(k, sorted(expect[k]), sorted(scope.names.alias(s) for s in getattr(st, k)))
@@ -93,6 +96,11 @@ def match(expect: dict[str, Any], scope: Scope, where: str = "expect") -> list[s
 
     if "roles" in expect:
         diff("roles", sorted(expect["roles"]), sorted(p.role or "" for p in st.players.values()))
+    for k, v in expect.get("options", {}).items():
+        diff(f"options.{k}", v, st.opt(k))
+    if "camps" in expect:
+        got_camps = Counter(p.camp for p in st.players.values() if not p.is_robot)
+        diff("camps", dict(sorted(expect["camps"].items())), dict(sorted(got_camps.items())))
     if "hunter_distance_at_least" in expect:
         pairs = [distance(h.pos, s.pos) for h in st.hunters() for s in st.survivors()]
         if pairs and min(pairs) < expect["hunter_distance_at_least"]:
@@ -109,17 +117,30 @@ def _player(alias: str, want: dict[str, Any], scope: Scope, where: str, out: lis
         out.append(f"{where}: no player with this alias in the state")
         return
     for k, v in want.items():
+        if k in ("mp", "ap"):
+            left = _points_left(scope, p.seat, k)
+            if left != v:
+                out.append(f"{where}.{k}: expected {v} left, got {_show(left)}")
+            continue
         if k == "at":
             got: Any = tile_name(p.pos)
             v = _tile(v)
         elif k == "items":
             got, v = sorted(p.items), sorted(v)
+        elif k == "result":
+            got = p.result or ""  # "" for no result yet
         elif k in ("uses", "flags"):
             got = {kk: getattr(p, k).get(kk) for kk in v}
         else:
             got = getattr(p, k)
         if got != v:
             out.append(f"{where}.{k}: expected {_show(v)}, got {_show(got)}")
+
+
+def _points_left(scope: Scope, seat: int, which: str) -> int | None:
+    """MP or AP left at the end of the seat's last action in scope (the engine's ``points_left`` event)."""
+    left = [e for e in scope.events if e.kind == "points_left" and e.actor == seat]
+    return int(left[-1].params[which]) if left else None
 
 
 def _events(expect: dict[str, Any], scope: Scope, where: str, out: list[str]) -> None:
@@ -137,10 +158,14 @@ def _events(expect: dict[str, Any], scope: Scope, where: str, out: list[str]) ->
             near = [e for e in scope.events if e.kind == want["kind"]]
             detail = "; ".join(_event_str(e, scope.names) for e in near) if near else f"events: {seen}"
             out.append(f"{where}.events[{i}]: no event like {_show(want)} ({detail})")
-    for kind in expect.get("no_events", []):
-        if kinds.get(kind):
-            out.append(f"{where}.no_events: event {kind!r} occurred: "
-                       + "; ".join(_event_str(e, scope.names) for e in scope.events if e.kind == kind))
+    for i, unwanted in enumerate(expect.get("no_events", [])):
+        if isinstance(unwanted, str):
+            unwanted = {"kind": unwanted}
+        hits = [e for e in scope.events if _event_fits(e, unwanted, scope.names)]
+        if hits:
+            what = _show(unwanted["kind"]) if len(unwanted) == 1 else _show(unwanted)
+            out.append(f"{where}.no_events[{i}]: event {what} occurred: "
+                       + "; ".join(_event_str(e, scope.names) for e in hits))
 
 
 def _event_fits(e: Any, want: dict[str, Any], names: Names) -> bool:
@@ -190,13 +215,18 @@ def _problems(expect: dict[str, Any], scope: Scope, where: str, out: list[str]) 
             out.append(f"{where}.problems.{alias}: {alias} has no order in this scope")
             continue
         shown = ", ".join(f"{p.code}@{p.step}" for p in got) or "none"
-        if not wants and got:
-            out.append(f"{where}.problems.{alias}: expected no problems, got {shown}")
+        left = list(got)
         for want in wants:
             if isinstance(want, str):
                 want = {"code": want}
-            if not any(_problem_fits(p, want, scope.names) for p in got):
+            hit = next((p for p in left if _problem_fits(p, want, scope.names)), None)
+            if hit is None:
                 out.append(f"{where}.problems.{alias}: no problem like {_show(want)} (got {shown})")
+            else:
+                left.remove(hit)
+        # Exact: every problem the checker reports must be expected.
+        for extra in left:
+            out.append(f"{where}.problems.{alias}: unexpected problem {extra.code}@{extra.step} (got {shown})")
 
 
 def _problem_fits(p: Any, want: dict[str, Any], names: Names) -> bool:

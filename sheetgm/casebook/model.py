@@ -34,6 +34,13 @@ class Night:
     replay: bool = False
     resolve: bool = True
     rollback: bool = False  # first restore the state before the last resolved stage (R-DIR-2)
+    stop_after_survivor: bool = False  # survivor orders without hunter orders: stop before the hunter stage
+
+    @property
+    def runs_hunter_stage(self) -> bool:
+        """A night that resolves its survivor stage also runs the hunter stage (with no orders when
+        none are given: the end of the night) unless it says it stops after the survivor stage."""
+        return self.hunter is not None or (self.survivor is not None and not self.stop_after_survivor)
 
 
 @dataclass(frozen=True)

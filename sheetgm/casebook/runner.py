@@ -123,10 +123,10 @@ def _night(run: _Run, i: int, night: Night) -> None:
         _director(run, i, night, "after_survivor")
         if night.after_survivor is not None:
             run.failures += match(night.after_survivor, _scope(run, [i], SURVIVOR_STAGE), f"{where}.after_survivor")
-        if night.hunter is not None:
+        if night.runs_hunter_stage:
             if night.resolve and run.state.stage != HUNTER_STAGE:
-                raise _Stop(f"{where}: hunter orders given but the state is at stage {run.state.stage!r}")
-            _stage(run, i, night, HUNTER_STAGE, night.hunter)
+                raise _Stop(f"{where}: hunter stage asked for but the state is at stage {run.state.stage!r}")
+            _stage(run, i, night, HUNTER_STAGE, night.hunter or {})
     _director(run, i, night, "after")
     if night.expect is not None:
         run.failures += match(night.expect, _scope(run, [i], None), f"{where}.expect")

@@ -43,7 +43,7 @@ PLAYER_FIELDS: dict[str, Any] = {
 
 PLAYER = Table({"alias": str, "camp": str, "at": str, "seat": int, **PLAYER_FIELDS}, ("alias", "camp", "at"))
 
-PASSAGE = Table({"ends": str, "owner": str, "discovered": bool}, ("ends",))
+PASSAGE = Table({"ends": str, "owner": str, "discovered": bool, "known_by": STR_LIST}, ("ends",))
 
 CARD = Table({"alias": str, "colour": str, "reason": str, "night": int, "merged": bool}, ("alias", "colour"))
 
@@ -57,10 +57,13 @@ SETUP = Table({
 EVENT = Table({"kind": str, "params": MapOf(FREE), "public": bool, "to": STR_LIST, "actor": str, "count": int},
               ("kind",))
 
+# An event that must not occur: every key given must fit for the event to count as occurring.
+NO_EVENT = Table({"kind": str, "params": MapOf(FREE), "public": bool, "to": STR_LIST, "actor": str}, ("kind",))
+
 PROBLEM = Table({"code": str, "step": int, "params": MapOf(FREE)}, ("code",))
 
 PLAYER_EXPECT = Table({
-    "at": str, "camp": str, "injured": bool, "in_play": bool, **PLAYER_FIELDS,
+    "at": str, "camp": str, "injured": bool, "in_play": bool, "result": str, "mp": int, "ap": int, **PLAYER_FIELDS,
 })
 
 EXPECT = Table({
@@ -69,18 +72,19 @@ EXPECT = Table({
     "winner": str, "end_reason": str, "jammed": bool,
     "noise": TILE_LIST, "noise_has": TILE_LIST, "noise_not": TILE_LIST,
     "chests": MapOf(str), "lying": MapOf(STR_LIST), "keys_on": MapOf(int), "keys_total": int,
-    "boards": STR_LIST, "traps": MapOf(str), "passages": MapOf(Table({"discovered": bool, "owner": str})),
+    "boards": STR_LIST, "traps": MapOf(str),
+    "passages": MapOf(Table({"discovered": bool, "owner": str, "known_by": STR_LIST})),
     "eliminated": STR_LIST, "escaped": STR_LIST, "cards": MapOf(STR_LIST),
-    "events": ListOf((str, EVENT)), "no_events": STR_LIST,
+    "events": ListOf((str, EVENT)), "no_events": ListOf((str, NO_EVENT)),
     "reports": MapOf(STR_LIST), "not_reports": MapOf(STR_LIST),
     "public_log": STR_LIST, "not_public_log": STR_LIST,
     "director_log": STR_LIST, "not_director_log": STR_LIST,
     "problems": MapOf(ListOf((str, PROBLEM))),
-    "roles": STR_LIST, "hunter_distance_at_least": int,
+    "roles": STR_LIST, "camps": MapOf(int), "hunter_distance_at_least": int, "options": MapOf(FREE),
 })
 
 DEAL = Table({
-    "players": ListOf(Table({"alias": str, "camp": str, "role": str, "lang": str}, ("alias", "camp"))),
+    "players": ListOf(Table({"alias": str, "camp": str, "role": str, "lang": str, "passage": str}, ("alias",))),
     "pool": STR_LIST,
 }, ("players",))
 
@@ -94,7 +98,7 @@ DIRECTOR_ACT = Table({
 NIGHT = Table({
     "survivor": MapOf(str), "hunter": MapOf(str), "priority": STR_LIST, "seed": int,
     "director": ListOf(DIRECTOR_ACT), "after_survivor": EXPECT, "expect": EXPECT, "replay": bool, "resolve": bool,
-    "rollback": bool,
+    "rollback": bool, "stop_after_survivor": bool,
 })
 
 CASE = Table({

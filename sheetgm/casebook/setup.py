@@ -7,6 +7,7 @@ from typing import Any
 from sheetgm.casebook.model import Case
 from sheetgm.core.board import Board, EdgeKey, Tile, adjacent, edge_key, parse_tile
 from sheetgm.core.errors import CaseError
+from sheetgm.core.roles import ROBOT_SEAT_BASE
 from sheetgm.core.state import (
     DEFAULT_OPTIONS,
     ELIMINATED,
@@ -29,6 +30,7 @@ STAGES = (SURVIVOR_STAGE, HUNTER_STAGE)
 COLOURS = ("blue", "yellow", "red")
 # Options the engine reads that have no default (setup choices rather than rules).
 EXTRA_OPTIONS = ("assassin_passage",)
+ROBOT_SUFFIX = "#robot"  # the Mechanic's robot is named "<her alias>#robot" in a case
 
 
 class Names:
@@ -59,15 +61,21 @@ class Names:
         return edge_key(a, b)
 
     def seat(self, alias: str, key: str) -> int:
+        text = alias.strip()
+        if text.casefold().endswith(ROBOT_SUFFIX):
+            return ROBOT_SEAT_BASE + self.seat(text[: -len(ROBOT_SUFFIX)], key)
         for name, seat in self.seats.items():
-            if name.casefold() == alias.strip().casefold():
+            if name.casefold() == text.casefold():
                 return seat
         raise self.fail(key, alias, "no player of the setup has this alias")
 
     def alias(self, seat: int | None) -> str:
+        """The case's name of a seat; the Mechanic's robot (seat 100 + hers) is "<her alias>#robot"."""
         for name, s in self.seats.items():
             if s == seat:
                 return name
+        if seat is not None and seat > ROBOT_SEAT_BASE and seat - ROBOT_SEAT_BASE in self.seats.values():
+            return self.alias(seat - ROBOT_SEAT_BASE) + ROBOT_SUFFIX
         return "" if seat is None else f"#{seat}"
 
 
@@ -119,7 +127,8 @@ def build_state(case: Case, board: Board, engine: Any = None) -> tuple[State, Na
             found = Passage(ends=ends)
             passages.append(found)
         found.owner = owner
-        found.discovered = bool(raw.get("discovered", False))
+        found.known_by = [names.seat(a, f"{key}.known_by") for a in raw.get("known_by", [])]
+        found.discovered = bool(raw.get("discovered", False)) or bool(found.known_by)
 
     cards = [
         Card(seat=names.seat(c["alias"], f"setup.cards[{i}].alias"), colour=_colour(names, c["colour"], i),
@@ -165,7 +174,8 @@ def _deal(case: Case, board: Board, engine: Any, names: Names) -> tuple[State, N
     deal = case.deal or {}
     for k in case.setup:
         raise names.fail(f"setup.{k}", k, "a dealt case takes no setup")
-    roster = [engine.seat_spec(p["alias"], p["camp"], p.get("role"), p.get("lang", "zh")) for p in deal["players"]]
+    roster = [engine.seat_spec(p["alias"], p.get("camp"), p.get("role"), p.get("lang", "zh"), p.get("passage"))
+              for p in deal["players"]]
     pool = deal.get("pool")
 
     def new() -> State:

@@ -11,7 +11,17 @@ from collections.abc import Sequence
 
 from sheetgm.core import actions, hunting, items, moves, roles
 from sheetgm.core.board import DIRECTIONS
-from sheetgm.core.context import Budget, Ctx, Illegal
+from sheetgm.core.context import (
+    HUNTER_AP,
+    HUNTER_MP,
+    SURVIVOR_AP,
+    SURVIVOR_MP,
+    Budget,
+    Ctx,
+    Held,
+    Illegal,
+    downed_mp,
+)
 from sheetgm.core.state import HUNTER_STAGE, Player
 from sheetgm.core.steps import (
     Attack,
@@ -41,7 +51,7 @@ def budget_for(ctx: Ctx, p: Player) -> Budget:
     if p.is_robot:
         return Budget(mp=1, ap=0)
     if p.is_hunter:
-        mp, ap = 4, 2
+        mp, ap = HUNTER_MP, HUNTER_AP
         if p.role == "werewolf" and not ctx.dry and any(s.injured for s in st.survivors()):
             mp += 1  # Bloodlust (the checker cannot know who is injured: it notes the step that needs it)
         if p.flags.get("no_mp_night") == st.night:
@@ -49,8 +59,8 @@ def budget_for(ctx: Ctx, p: Player) -> Budget:
         return Budget(mp=mp, ap=ap)
     robot_mp = 1 if p.role == "mechanic" else 0  # the robot's own MP 1 a night (R-ROLE-MECHANIC)
     if p.downed:
-        return Budget(mp=2 if p.role == "mercenary" else 1, ap=0, robot_mp=robot_mp)
-    return Budget(mp=3, ap=1, robot_mp=robot_mp)
+        return Budget(mp=downed_mp(p), ap=0, robot_mp=robot_mp)
+    return Budget(mp=SURVIVOR_MP, ap=SURVIVOR_AP, robot_mp=robot_mp)
 
 
 def normalise(p: Player, step: Step) -> Step:
@@ -70,8 +80,8 @@ def do_step(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
         if p.role != "mechanic" or robot is None or not robot.in_play:
             raise Illegal("err.rule.no_robot")
         rb = Budget(mp=b.robot_mp, ap=b.robot_ap)
-        if isinstance(step.step, (RobotStep, Skill, UseItem, Drop, Escape)):
-            raise Illegal("err.rule.robot_cannot")
+        if isinstance(step.step, (RobotStep, Skill, Escape)):
+            raise Illegal("err.rule.robot_cannot")  # no role, so no skill; not a player, so no escape (RUL-22)
         do_step(ctx, robot, rb, step.step)
         b.robot_mp, b.robot_ap = rb.mp, rb.ap
         return
@@ -141,6 +151,13 @@ def run_order(ctx: Ctx, p: Player, steps: Sequence[Step]) -> None:
     for i, step in enumerate(steps, 1):
         try:
             do_step(ctx, p, b, step)
+        except Held:
+            continue  # "停止移动": a trapped survivor's later moves do nothing; her order goes on (RUL-31)
         except Illegal as exc:
             ctx.emit("step_failed", to=(p.seat,), actor=p.seat, step=i, code=exc.code, params=exc.params)
             break
+    # For the director's log (and the case book): the points each piece has left after the action.
+    ctx.emit("points_left", actor=p.seat, mp=b.mp, ap=b.ap)
+    robot = roles.robot_of(ctx, p) if p.role == "mechanic" else None
+    if robot is not None and robot.in_play:
+        ctx.emit("points_left", actor=robot.seat, mp=b.robot_mp, ap=b.robot_ap)

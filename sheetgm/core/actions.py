@@ -29,13 +29,14 @@ def search(ctx: Ctx, p: Player, b: Budget, what: str | None) -> None:
     passage = st.passage_at(here)
     if ctx.dry:
         if passage is not None and passage.owner is None:
-            passage.discovered = True  # a map passage is on the public map: the search surely finds it
+            passage.learn(p)  # a map passage is on the public map: the search surely finds it
         return
-    if passage is not None and not passage.discovered:
-        # R-MAP-7: searching a passage end discovers it instead of picking anything up.
-        passage.discovered = True
+    if passage is not None and not passage.known_to(p):
+        # R-MAP-7: searching the end of a passage she does not know discovers it instead of picking
+        # anything up; she alone learns where it leads (RUL-36).
+        passage.learn(p)
         a, c = passage.ends
-        ctx.emit("passage_found", public=True, actor=p.seat, a=tile_name(a), b=tile_name(c))
+        ctx.emit("passage_found", to=(p.seat,), actor=p.seat, a=tile_name(a), b=tile_name(c))
         return
     silent = p.role in ("magician", "gardener")
     prayed = p.flags.get("pray")
@@ -193,21 +194,24 @@ def drop(ctx: Ctx, p: Player, item: str) -> None:
     ctx.emit("dropped", to=(p.seat,), actor=p.seat, item=item, tile=tile_name(p.pos))
 
 
-def day_step(ctx: Ctx, p: Player, step: DayStep) -> None:
-    """One day order (R-PHASE-1): a gift, or the Lucky Guy's prayer (R-ROLE-LUCKY)."""
+def day_step(ctx: Ctx, p: Player, step: DayStep) -> Player | None:
+    """One day order (R-PHASE-1): the Lucky Guy's prayer (R-ROLE-LUCKY) takes effect; a gift is checked
+    and its receiver returned (the gifts are made together, ``day.settle_pair``)."""
     if p.is_hunter:
         raise Illegal("err.rule.survivor_only")
     if isinstance(step, Give):
-        give(ctx, p, step.to, step.item)
-        return
+        return give(ctx, p, step.to, step.item)
     if p.role != "lucky":
         raise Illegal("err.rule.not_your_skill", skill="pray")
     p.flags["pray"] = step.item
     ctx.emit("prayed", to=(p.seat,), actor=p.seat, item=step.item)
+    return None
 
 
-def give(ctx: Ctx, p: Player, alias: str, item: str) -> None:
-    """Day gift (R-PHASE-1): between survivors on one tile; no room → the gift fails, the item stays."""
+def give(ctx: Ctx, p: Player, alias: str, item: str) -> Player:
+    """Check a day gift (R-PHASE-1): to another survivor on the same tile, of an item or a key she holds
+    when the day's gifts begin. Returns the receiver; ``day.settle_pair`` makes the gifts of a pair at
+    one moment (RUL-29)."""
     t = named(ctx, alias)
     if t.seat == p.seat:
         raise Illegal("err.rule.give_self")
@@ -217,17 +221,10 @@ def give(ctx: Ctx, p: Player, alias: str, item: str) -> None:
     elif item not in p.items:
         raise Illegal("err.rule.not_holding", item=item)
     beside(ctx, p, t, known=True)
-    if item == "key":  # a key always passes (no room needed): the checker's copy gives it too
-        p.keys -= 1
-        t.keys += 1
-    if ctx.dry:  # whether the receiver has room is hidden: the checker's copy assumes the gift is received
-        if item != "key":
+    if ctx.dry:  # the checker's copy lets it go at once (whether the receiver has room is hidden)
+        if item == "key":  # a key always passes (no room needed)
+            p.keys -= 1
+            t.keys += 1
+        else:
             p.items.remove(item)
-        return
-    if item != "key":
-        if not ctx.has_room(t, item):
-            ctx.emit("gift_failed", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, giver=p.alias, item=item)
-            return
-        p.items.remove(item)
-        t.items.append(item)
-    ctx.emit("gift", to=(p.seat, t.seat), actor=p.seat, alias=t.alias, giver=p.alias, item=item)
+    return t

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from sheetgm.core.board import distance, tile_name
+from sheetgm.core.context import JAMMER_REACH as JAMMER_REACH  # re-exported for the bots
 from sheetgm.core.context import Ctx
 from sheetgm.core.hunting import around
 from sheetgm.core.state import Player
-
-JAMMER_REACH = 3
 
 
 def brief_all(ctx: Ctx) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sheetgm.core.context import Ctx
-from sheetgm.core.ending import check_end
+from sheetgm.core.ending import check_end, settle_results
 from sheetgm.core.errors import StateError
 from sheetgm.core.events import Event
 from sheetgm.core.resolve import stage_rng
@@ -24,7 +24,7 @@ def give_card(state: State, seat: int, colour: str, reason: str, source: str = "
     if not reason.strip():
         raise StateError("err.state.no_reason")
     st = state.copy()
-    ctx = Ctx(st, stage_rng(0, st.night, "cards"), "cards")
+    ctx = Ctx(st, stage_rng(0, st.night, f"cards/{len(st.cards)}"), "cards")
     p = st.players[seat]
     st.cards.append(Card(seat=seat, colour=colour, reason=reason, night=st.night, source=source))
     ctx.emit("card", public=True, actor=seat, alias=p.alias, colour=colour, reason=reason)
@@ -37,22 +37,21 @@ def give_card(state: State, seat: int, colour: str, reason: str, source: str = "
             ctx.emit("card_merged", public=True, actor=seat, alias=p.alias, low=low, colour=high)
     reds = [c for c in st.cards if c.seat == seat and c.colour == "red"]
     if reds and p.status == IN_PLAY:
-        if p.is_survivor:
-            for item in p.items:
-                st.lying.setdefault(p.pos, []).append(item)
-            p.items = []
-            if p.keys:
-                st.keys_on[p.pos] = st.keys_on.get(p.pos, 0) + p.keys
-                p.keys = 0
         p.status = RED_CARDED
         p.downed = False
         p.escaping = False
         ctx.emit("red_card_out", public=True, actor=seat, alias=p.alias)
+        if p.is_survivor:
+            ctx.drop_all(p)
+            # "每有一名求生者被淘汰，就会散落一枚钥匙": a survivor sent off is one (R-END-2, RUL-32).
+            if st.opt("red_card_counts_as_elimination") and st.night >= int(st.opt("key_first_night")):
+                ctx.scatter_key(p.pos)
     if declare_loss and colour == "red" and st.winner is None:
         st.winner = "hunters" if p.is_survivor else "survivors"
         st.end_reason = "red_cards"
         ctx.emit("camp_loss", public=True, actor=seat, camp=p.camp)
         ctx.emit("game_over", public=True, winner=st.winner, reason="red_cards")
+        settle_results(ctx)
     check_end(ctx)
     if st.winner is not None:
         st.stage = "over"
@@ -63,14 +62,15 @@ def lurking_proposals(state: State, posts: dict[int, int], voted: dict[int, bool
                       accelerated: bool = False) -> list[tuple[int, str]]:
     """R-CARD-4: fewer than 5 posts on a non-accelerated day, or no vote, is a fixed yellow.
 
-    Returns (seat, reason) proposals for players in play; the director decides."""
+    Returns (seat, reason) proposals for players in play, one per offence; the director decides."""
     if accelerated:
         return []
     out = []
     for p in state.survivors() + state.hunters():
         n = posts.get(p.seat, 0)
+        # Each is a fixed yellow of its own (以下行为均固定判罚一张“黄牌”): both on one day are two (RUL-33).
         if n < LURKING_MIN_POSTS:
             out.append((p.seat, f"lurking: {n} posts"))
-        elif not voted.get(p.seat, False):
+        if not voted.get(p.seat, False):
             out.append((p.seat, "lurking: no vote"))
     return sorted(out)

@@ -153,9 +153,10 @@ def review_order(state: State, seat: int, order: Order) -> Review:
 
 
 def assume_arrival(p: Player, step: Step) -> None:
-    """After a failed move the checker goes on from its target, to avoid a cascade of follow-up problems."""
+    """After a failed move the checker goes on from its target, to avoid a cascade of follow-up problems
+    (not when a trap holds her: she stays, RUL-31)."""
     target = getattr(step, "to", None)
-    if isinstance(step, (Move, Cross, Vault, Force)) and target is not None:
+    if isinstance(step, (Move, Cross, Vault, Force)) and target is not None and not p.flags.get("held"):
         p.pos = target
 
 
@@ -166,7 +167,7 @@ class Draft:
     that the next steps are judged from there); ``legal`` tests one step
     without keeping it; ``add`` keeps it only if it is legal; ``legal_steps``
     tests every candidate. Each try saves and restores what a dry step may
-    change (the player, the Mechanic's robot, boards, traps, passages found)
+    change (the player, the Mechanic's robot, boards, traps, passages found and by whom)
     instead of copying the state. The bots write a whole order on one Draft."""
 
     def __init__(self, state: State, seat: int, shared: State | None = None) -> None:
@@ -196,7 +197,7 @@ class Draft:
         st = self.state
         robot = st.players.get(self._robot_seat)
         return (self.p.copy(), robot.copy() if robot is not None else None, set(st.boards), dict(st.traps),
-                [(pa, pa.discovered) for pa in st.passages])
+                [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages])
 
     def _restore(self, saved: _Saved) -> None:
         st, (player, robot_was, boards, traps, passages) = self.state, saved
@@ -210,10 +211,11 @@ class Draft:
             st.boards = boards
         if st.traps != traps:
             st.traps = traps
-        if len(st.passages) != len(passages) or any(pa.discovered != found for pa, found in passages):
-            st.passages = [pa for pa, _ in passages]
-            for pa, found in passages:
-                pa.discovered = found
+        if len(st.passages) != len(passages) or any(pa.discovered != found or pa.known_by != known
+                                                    for pa, found, known in passages):
+            st.passages = [pa for pa, _, _ in passages]
+            for pa, found, known in passages:
+                pa.discovered, pa.known_by = found, list(known)
 
     def release(self) -> None:
         """Give a shared copy back as the draft found it (its steps are still in ``steps``)."""
@@ -259,8 +261,8 @@ class Draft:
         return [c for c in candidates(self.state, self.p) if self.legal(c)]
 
 
-# What a tried step may change: the player, the robot, boards, traps, which passages are found.
-_Saved = tuple[Player, Player | None, set[tuple[Tile, Tile]], dict[Tile, int], list[tuple[Any, bool]]]
+# What a tried step may change: the player, the robot, boards, traps, which passages are found and by whom.
+_Saved = tuple[Player, Player | None, set[tuple[Tile, Tile]], dict[Tile, int], list[tuple[Any, bool, list[int]]]]
 
 
 def _undo(p: Player, saved: Player) -> None:

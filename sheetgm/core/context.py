@@ -8,13 +8,14 @@ import random
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from sheetgm.core.board import Edge, Tile, edge_key, tile_name
+from sheetgm.core.board import Edge, Tile, distance, edge_key, tile_name
 from sheetgm.core.events import Event
-from sheetgm.core.state import ELIMINATED, Player, State
+from sheetgm.core.state import ELIMINATED, HUNTER_STAGE, Player, State
 from sheetgm.core.steps import POTIONS
 
 # Ctx.emit fills an Event's fields itself while they are exactly these (a new field falls back to Event(...)).
 _FAST_EVENT = tuple(f.name for f in fields(Event)) == ("kind", "night", "stage", "params", "public", "to", "actor")
+JAMMER_REACH = 3  # R-ITEM-JAMMER: hunters learn no noise farther than this while jammed
 
 
 class Illegal(Exception):
@@ -30,6 +31,23 @@ class Illegal(Exception):
         self.params = params
 
 
+SURVIVOR_MP, SURVIVOR_AP = 3, 1  # R-PHASE-4
+HUNTER_MP, HUNTER_AP = 4, 2
+
+
+def downed_mp(p: Player) -> int:
+    """R-STATUS-DOWNED: 1 MP while Downed (the Mercenary 2), 0 AP."""
+    return 2 if p.role == "mercenary" else 1
+
+
+class Held(Illegal):
+    """A step that would take a trapped survivor off her tile (R-ROLE-BANE: "停止移动"). At execution it
+    does nothing, costs nothing and the order goes on (RUL-31); the checker still warns of it."""
+
+    def __init__(self, tile: str) -> None:
+        super().__init__("err.rule.held", tile=tile)
+
+
 @dataclass
 class Budget:
     """Points of one player's action (R-PHASE-4), fixed when the action starts."""
@@ -41,6 +59,13 @@ class Budget:
     escaped: bool = False
     robot_mp: int = 0
     robot_ap: int = 0
+
+
+def lift_downed_limits(p: Player, b: Budget) -> None:
+    """Downed removed during the survivor's own action: the rest of it has her full points
+    (what the Downed budget lacked is added to what is left)."""
+    b.mp += SURVIVOR_MP - downed_mp(p)
+    b.ap += SURVIVOR_AP
 
 
 @dataclass
@@ -93,7 +118,7 @@ class Ctx:
 
     # -- fear (R-STATUS-FEAR) ----------------------------------------------------
     def add_fear(self, p: Player, source: str) -> None:
-        if self.dry or not p.in_play or p.role == "lawyer" or p.is_robot:
+        if self.dry or not p.in_play or p.role == "lawyer":
             if p.role == "lawyer" and not self.dry and p.in_play:
                 # Director only: immunity means she feels nothing, so learns nothing (RUL-24).
                 self.emit("fear_immune", actor=p.seat, source=source)
@@ -104,38 +129,54 @@ class Ctx:
             p.fear = 0
             self.emit("scream", to=(p.seat,), actor=p.seat, tile=tile_name(p.pos))
             self.noise(p.pos, "scream", p.seat)
+            if self.stage == HUNTER_STAGE:
+                self.scream_heard(p.pos)
+
+    def scream_heard(self, tile: Tile) -> None:
+        """A scream in the hunter stage tells every hunter its tile at once (即便是杀手轮次也会爆点);
+        the briefing has passed, so they hear it now. A Jammer limits it like any noise (R-ITEM-JAMMER)."""
+        st = self.state
+        for h in st.hunters():
+            if not st.jammed or distance(h.pos, tile) <= JAMMER_REACH:
+                self.emit("scream_heard", to=(h.seat,), actor=h.seat, tile=tile_name(tile))
 
     # -- capacity ----------------------------------------------------------------
     def has_room(self, p: Player, item: str) -> bool:
-        if p.is_robot:
-            return False
+        return self.fits(p, [*p.items, item])
+
+    @staticmethod
+    def fits(p: Player, items: list[str]) -> bool:
+        """Whether p may hold ``items``: one item; the Lucky Guy three (行囊); the Doctor one potion
+        besides the usual one item (医药箱, R-ROLE-DOCTOR)."""
         if p.role == "lucky":
-            return len(p.items) < 3
+            return len(items) <= 3
         if p.role == "doctor":
-            # Medkit: one potion besides the usual one item (R-ROLE-DOCTOR).
-            potions = [i for i in p.items if i in POTIONS]
-            others = [i for i in p.items if i not in POTIONS]
-            if item in POTIONS:
-                return len(p.items) < 2 and (len(potions) < 1 or len(others) < 1)
-            return len(others) < 1 and len(p.items) < 2
-        return len(p.items) < 1
+            return len(items) <= 2 and len([i for i in items if i not in POTIONS]) <= 1
+        return len(items) <= 1
 
     # -- elimination (R-HP, R-END-2, R-END-9) ------------------------------------------
     def eliminate(self, p: Player, cause: str) -> None:
         st = self.state
         if not p.in_play:
             return
-        if p.is_robot:
-            p.status = ELIMINATED
-            p.hp = 0
-            self.emit("robot_destroyed", to=(p.flags["robot_of"],), actor=p.seat, tile=tile_name(p.pos), cause=cause)
-            return
         p.status = ELIMINATED
         p.downed = False
         p.escaping = False
-        st.eliminated.append(p.seat)
-        self.emit("eliminated", public=True, actor=p.seat, alias=p.alias, cause=cause)
-        self.emit("eliminated_at", actor=p.seat, alias=p.alias, tile=tile_name(p.pos))
+        if p.is_robot:
+            # Destroyed for good; no elimination of a player, but what it carried drops where it stood (RUL-22).
+            p.hp = 0
+            self.emit("robot_destroyed", to=(p.flags["robot_of"],), actor=p.seat, tile=tile_name(p.pos), cause=cause)
+        else:
+            st.eliminated.append(p.seat)
+            self.emit("eliminated", public=True, actor=p.seat, alias=p.alias, cause=cause)
+            self.emit("eliminated_at", actor=p.seat, alias=p.alias, tile=tile_name(p.pos))
+        self.drop_all(p)
+        if not p.is_robot and st.night >= int(st.opt("key_first_night")):
+            self.scatter_key(p.pos)
+
+    def drop_all(self, p: Player) -> None:
+        """R-END-9, RUL-16: items and keys of a piece leaving play drop on its tile."""
+        st = self.state
         if p.items:
             st.lying.setdefault(p.pos, []).extend(p.items)
             self.emit("items_dropped", actor=p.seat, tile=tile_name(p.pos), items=list(p.items))
@@ -144,8 +185,6 @@ class Ctx:
             st.keys_on[p.pos] = st.keys_on.get(p.pos, 0) + p.keys
             self.emit("keys_dropped", actor=p.seat, tile=tile_name(p.pos), count=p.keys)
             p.keys = 0
-        if st.night >= int(st.opt("key_first_night")):
-            self.scatter_key(p.pos)
 
     def scatter_key(self, where: Tile) -> None:
         st = self.state
@@ -159,14 +198,7 @@ class Ctx:
         self.emit("key_scattered_at", tile=tile_name(tile))
 
 
-def hunter_known_passage(state: State, hunter: Player, a: Tile, b: Tile) -> bool:
-    """Hunters use map passages and discovered ones; the Assassin also his own (ruling 1)."""
-    p = state.passage_between(a, b)
-    if p is None:
-        return False
-    return p.owner is None or p.discovered or p.owner == hunter.seat
-
-
-def survivor_known_passage(state: State, a: Tile, b: Tile) -> bool:
-    p = state.passage_between(a, b)
-    return p is not None and p.discovered
+def known_passage(state: State, p: Player, a: Tile, b: Tile) -> bool:
+    """Whether p may move between a and b through a passage she knows (R-MAP-7, RUL-1, RUL-36)."""
+    pa = state.passage_between(a, b)
+    return pa is not None and pa.known_to(p)

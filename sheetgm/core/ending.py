@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sheetgm.core.context import Ctx
-from sheetgm.core.state import ESCAPED, RED_CARDED, State
+from sheetgm.core.state import DRAW, ESCAPED, LOST, RED_CARDED, WON, Player, State
 
 
 def end_of_night(ctx: Ctx) -> None:
@@ -21,6 +21,7 @@ def end_of_night(ctx: Ctx) -> None:
         if p.escaping and not p.downed:
             p.status = ESCAPED
             p.escaping = False
+            p.result = WON  # 逃生：……即可脱离游戏，获得胜利 (RUL-35)
             st.escaped.append(p.seat)
             with_keys = p.keys >= int(st.opt("keys_to_escape"))
             ctx.emit("escaped", public=True, actor=p.seat, alias=p.alias, keys=with_keys)
@@ -83,3 +84,28 @@ def check_end(ctx: Ctx, special: bool = False) -> None:
     if result is not None:
         st.winner, st.end_reason = result
         ctx.emit("game_over", public=True, winner=result[0], reason=result[1])
+        settle_results(ctx)
+
+
+def settle_results(ctx: Ctx) -> None:
+    """RUL-35: each player's own result once the game is decided (or undecided again by the director).
+    An escaped survivor has won whatever follows; a player sent off by a red card has lost; everyone
+    else shares the camp's result. The whole list is public at the end."""
+    st = ctx.state
+    players = [p for _, p in sorted(st.players.items()) if not p.is_robot]
+    for p in players:
+        if p.status == ESCAPED:
+            p.result = WON
+        else:
+            p.result = _result(st.winner, p) if st.winner is not None else None
+    if st.winner is not None:
+        ctx.emit("results", public=True, results=[
+            {"alias": p.alias, "camp": p.camp, "role": p.role or "", "result": p.result} for p in players])
+
+
+def _result(winner: str, p: Player) -> str:
+    if p.status == RED_CARDED:
+        return LOST
+    if winner == "draw":
+        return DRAW
+    return WON if winner == f"{p.camp}s" else LOST

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sheetgm.core.actions import beside, named, spend_ap
 from sheetgm.core.board import Tile, distance, tile_name
-from sheetgm.core.context import Budget, Ctx, Illegal
+from sheetgm.core.context import Budget, Ctx, Illegal, lift_downed_limits
 from sheetgm.core.moves import relocate, teleport_check
 from sheetgm.core.state import Player
 
@@ -51,6 +51,9 @@ def use_item(ctx: Ctx, p: Player, b: Budget, item: str, target: Tile | None, who
     p.items.remove(item)
     if item == "stimulant":
         b.mp += 1
+    if victim is p and p.downed:
+        # "在移除状态前，移动力为1，行动力为0": the Downed limits end with the status (RUL-6).
+        lift_downed_limits(p, b)
     if ctx.dry:  # the checker's copy: the user's own piece moves, a Downed survivor gets up
         if item in ("wings", "doorkey") and target is not None:
             relocate(ctx, p, target, how=item)
@@ -63,7 +66,8 @@ def use_item(ctx: Ctx, p: Player, b: Budget, item: str, target: Tile | None, who
         hunters = [h for h in st.hunters() if not h.stealth]
         ctx.emit("map_view", to=(p.seat,), actor=p.seat,
                  hunters=[{"alias": h.alias, "tile": tile_name(h.pos)} for h in hunters],
-                 survivors=[{"alias": s.alias, "tile": tile_name(s.pos)} for s in st.survivors() if s.seat != p.seat])
+                 survivors=[{"alias": s.alias, "tile": tile_name(s.pos)} for s in st.survivors(robots=True)
+                            if s.seat != p.seat])
     elif item == "revolver":
         assert target is not None
         ctx.noise(target, "revolver", p.seat)

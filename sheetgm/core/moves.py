@@ -9,14 +9,14 @@ are not recorded in dry mode.
 from __future__ import annotations
 
 from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
-from sheetgm.core.context import Budget, Ctx, Illegal, hunter_known_passage, survivor_known_passage
+from sheetgm.core.context import Budget, Ctx, Held, Illegal, known_passage
 from sheetgm.core.state import Player
 
 
 def leave_check(p: Player, b: Budget) -> None:
     """A trapped survivor cannot leave her tile; one who used Escape cannot move (RUL-11)."""
     if p.flags.get("held"):
-        raise Illegal("err.rule.held", tile=tile_name(p.pos))
+        raise Held(tile_name(p.pos))
     if b.escaped:
         raise Illegal("err.rule.escaping")
 
@@ -30,8 +30,7 @@ def step_cost(ctx: Ctx, p: Player, to: Tile) -> tuple[int, Edge | None]:
     if to == here:
         raise Illegal("err.rule.same_tile", tile=tile_name(to))
     if not adjacent(here, to):
-        known = hunter_known_passage(st, p, here, to) if p.is_hunter else survivor_known_passage(st, here, to)
-        if known:
+        if known_passage(st, p, here, to):
             return 1, None
         raise Illegal("err.rule.not_adjacent", frm=tile_name(here), tile=tile_name(to))
     kind = ctx.edge(here, to)
@@ -109,18 +108,25 @@ def teleport_check(ctx: Ctx, p: Player, b: Budget, to: Tile, reach: int) -> None
 def relocate(ctx: Ctx, p: Player, to: Tile, how: str) -> None:
     """Put p on ``to`` and apply what entering a tile does: traps for survivors
     (R-ROLE-BANE), discovery for hunters (R-SENSE-1)."""
-    st = ctx.state
     frm = p.pos
     p.pos = to
     ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(frm), tile=tile_name(to), how=how)
-    if p.is_survivor and to in st.traps and frm != to:
-        del st.traps[to]
-        p.flags["held"] = True
-        ctx.emit("trapped", to=(p.seat,), actor=p.seat, tile=tile_name(to))
-        ctx.emit("trap_sprung", public=True, tile=tile_name(to))
-        ctx.noise(to, "trap", p.seat)
+    if frm != to:
+        spring_trap(ctx, p)
     if p.is_hunter:
         discover(ctx, p)
+
+
+def spring_trap(ctx: Ctx, p: Player) -> None:
+    """A survivor entering a trap's tile is held there for the night; the trap makes noise and vanishes."""
+    st = ctx.state
+    here = p.pos
+    if p.is_survivor and here in st.traps:
+        del st.traps[here]
+        p.flags["held"] = True
+        ctx.emit("trapped", to=(p.seat,), actor=p.seat, tile=tile_name(here))
+        ctx.emit("trap_sprung", public=True, tile=tile_name(here))
+        ctx.noise(here, "trap", p.seat)
 
 
 def discover(ctx: Ctx, hunter: Player) -> None:

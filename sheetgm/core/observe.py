@@ -32,6 +32,16 @@ def name(lang: str, kind: str, ident: str | None) -> str:
     return render(lang, key) if has(lang, key) or has("en", key) else ident
 
 
+def _result(lang: str, result: str | None) -> str:
+    """A player's own result (RUL-35): won, lost or draw."""
+    return render(lang, f"word.result_{result}")
+
+
+def _result_entry(lang: str, e: dict[str, Any]) -> str:
+    return render(lang, "word.result_entry", alias=e["alias"], camp=name(lang, "camp", e["camp"]),
+                  role=name(lang, "role", e["role"]), result=_result(lang, e["result"]))
+
+
 def _join(lang: str, parts: Sequence[str]) -> str:
     return render(lang, "word.sep").join(parts) if parts else render(lang, "word.none")
 
@@ -57,6 +67,8 @@ def _params(lang: str, params: dict[str, Any]) -> dict[str, Any]:
             out[k] = name(lang, "role", v)
         elif k == "skill":
             out[k] = name(lang, "skill", v)
+        elif k == "results":
+            out[k] = _join(lang, [_result_entry(lang, e) for e in v])
         elif k == "found" or k in ("hunters", "survivors"):
             out[k] = _join(lang, [render(lang, "word.at", alias=_who(lang, e["alias"]), tile=e["tile"]) for e in v])
         elif k == "alias":
@@ -175,6 +187,8 @@ def report(state: State, events: Iterable[Event], seat: int, lang: str | None = 
                             items=_join(lang, [name(lang, "item", i) for i in p.items]), keys=p.keys))
     else:
         lines.append(render(lang, "rep.hunter", tile=tile_name(p.pos), statuses=_statuses(lang, p)))
+    if p.result:
+        lines.append(render(lang, "rep.result", result=_result(lang, p.result)))
     if p.in_play and p.is_survivor:
         lines += _tile_lines(state, p, lang)
     mine = [e for e in evs if e.visible_to(seat) and e.kind not in ("stage_start",)]

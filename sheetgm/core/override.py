@@ -6,7 +6,7 @@ from typing import Any
 
 from sheetgm.core.board import parse_tile, tile_name
 from sheetgm.core.context import Ctx
-from sheetgm.core.ending import check_end
+from sheetgm.core.ending import check_end, settle_results
 from sheetgm.core.errors import StateError
 from sheetgm.core.events import Event
 from sheetgm.core.resolve import stage_rng
@@ -97,6 +97,7 @@ def apply_override(state: State, target: int | None, field: str, value: Any, rea
     if field == "winner":
         st.end_reason = "director_override" if new else None
         st.stage = "over" if new else st.stage
+        settle_results(ctx)
     else:
         check_end(ctx)
         if st.winner is not None:

@@ -10,13 +10,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from sheetgm.core import actions
 from sheetgm.core.act import run_order
 from sheetgm.core.board import distance
 from sheetgm.core.brief import brief_all
-from sheetgm.core.context import Ctx, Illegal
+from sheetgm.core.context import Ctx
+from sheetgm.core.day import day_orders
 from sheetgm.core.ending import end_of_night
 from sheetgm.core.events import Event
+from sheetgm.core.passages import lay_missing
+from sheetgm.core.roles import robot_of
 from sheetgm.core.state import HUNTER_STAGE, OVER, SURVIVOR_STAGE, State
 from sheetgm.core.steps import Order
 
@@ -47,21 +49,6 @@ def start_night(ctx: Ctx) -> None:
         p.stunned = False
         for flag in ("held", "brew", "pray", "attacked_tonight"):
             p.flags.pop(flag, None)
-
-
-def day_orders(ctx: Ctx, orders: Mapping[int, Order], seats: Sequence[int]) -> None:
-    """R-PHASE-1: gifts and prayers, in priority order."""
-    st = ctx.state
-    for seat in seats:
-        order = orders.get(seat)
-        p = st.players[seat]
-        if order is None or not p.in_play:
-            continue
-        for i, step in enumerate(order.day, 1):
-            try:
-                actions.day_step(ctx, p, step)
-            except Illegal as exc:
-                ctx.emit("day_failed", to=(p.seat,), actor=p.seat, step=i, code=exc.code, params=exc.params)
 
 
 def fear_check(ctx: Ctx, seat: int) -> None:
@@ -100,6 +87,9 @@ def resolve_survivor_stage(
             ctx.emit("no_order", to=(seat,), actor=seat)
         run_order(ctx, p, order.steps if order else ())
         fear_check(ctx, seat)
+        robot = robot_of(ctx, p)
+        if robot is not None:
+            fear_check(ctx, robot.seat)  # it acts in her action, and gains Fear like any survivor (RUL-22)
     # (4) progress check: the gates are powered and the Open-Door Battle starts (R-ODB-1).
     if not st.gates_powered and st.progress >= int(st.opt("crack_target")):
         st.gates_powered = True
@@ -131,6 +121,8 @@ def resolve_hunter_stage(
         if order is None:
             ctx.emit("no_order", to=(seat,), actor=seat)
         run_order(ctx, p, order.steps if order else ())
+    if st.night == 1:
+        lay_missing(ctx)  # an Assassin who named no passage on night 1 gets a seeded one (RUL-30)
     end_of_night(ctx)
     if st.winner is None:
         st.night += 1

@@ -8,10 +8,11 @@ briefing extras in ``brief``).
 
 from __future__ import annotations
 
+from sheetgm.core import passages
 from sheetgm.core.actions import spend_ap
 from sheetgm.core.board import DIRECTIONS, Edge, Tile, adjacent, distance, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal
-from sheetgm.core.moves import leave_check, relocate, step_cost, teleport_check
+from sheetgm.core.moves import leave_check, relocate, spring_trap, step_cost, teleport_check
 from sheetgm.core.state import IN_PLAY, Player
 from sheetgm.core.steps import SKILLS, Skill
 
@@ -109,6 +110,12 @@ def robot_of(ctx: Ctx, p: Player) -> Player | None:
 
 
 def _deploy(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
+    """机器人可以随时被放置在场上: on any tile of the map (her own when none is named)."""
+    if len(step.tiles) > 1:
+        raise Illegal("err.rule.skill_args", skill="deploy", need=1)
+    where = step.tiles[0] if step.tiles else p.pos
+    if not ctx.state.board.in_bounds(where):
+        raise Illegal("err.rule.off_map", tile=tile_name(where))
     r = robot_of(ctx, p)
     if r is not None and r.in_play:
         raise Illegal("err.rule.robot_out")
@@ -117,11 +124,12 @@ def _deploy(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     # Also in dry mode (on the checker's copy), so that later robot steps of the order check.
     if r is None:
         r = Player(seat=ROBOT_SEAT_BASE + p.seat, alias=f"{p.alias}#robot", camp="survivor", role=None,
-                   pos=p.pos, hp=1, flags={"robot_of": p.seat}, lang=p.lang)
+                   pos=where, hp=1, flags={"robot_of": p.seat}, lang=p.lang)
         ctx.state.players[r.seat] = r
     r.status = IN_PLAY
-    r.pos = p.pos
-    ctx.emit("robot_deployed", to=(p.seat,), actor=p.seat, tile=tile_name(p.pos))
+    r.pos = where
+    ctx.emit("robot_deployed", to=(p.seat,), actor=p.seat, tile=tile_name(where))
+    spring_trap(ctx, r)  # placed on a trap, it has entered it (RUL-22); traps are public: also on the checker's copy
 
 
 def _retrieve(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
@@ -313,8 +321,23 @@ def chain_check(ctx: Ctx, p: Player, direction: str) -> None:
         cur = nxt
 
 
+def _infiltrate(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
+    """潜入者: on night 1 she names her passage's two ends (R-ROLE-ASSASSIN (1), RUL-30)."""
+    if len(step.tiles) != 2:
+        raise Illegal("err.rule.skill_args", skill="infiltrate", need=2)
+    if ctx.state.night != 1:
+        raise Illegal("err.rule.passage_night1")
+    if passages.own_passage(ctx, p) is not None:
+        raise Illegal("err.rule.passage_laid")
+    a, c = step.tiles
+    fault = passages.passage_fault(ctx.state.board, passages.taken_ends(ctx.state.passages), a, c)
+    if fault is not None:
+        raise fault
+    passages.lay(ctx, p, a, c, "by_order")  # also on the checker's copy: her later moves may use it
+
+
 _HANDLERS = {
     "sprint": _sprint, "brew": _brew, "magic": _magic, "gate": _gate, "deploy": _deploy,
     "retrieve": _retrieve, "hand": _hand, "fury": _fury, "dash": _dash, "trap": _trap,
-    "appear": _appear, "deduce": _deduce, "trace": _trace,
+    "appear": _appear, "deduce": _deduce, "trace": _trace, "infiltrate": _infiltrate,
 }

@@ -36,6 +36,8 @@ SURVIVOR_STAGE = "survivor"
 HUNTER_STAGE = "hunter"
 OVER = "over"
 
+WON, LOST, DRAW = "won", "lost", "draw"  # a player's own result (RUL-35)
+
 MAX_HP = 5
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -48,6 +50,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "key_first_night": 3,  # R-END-2
     "keys_to_escape": 4,  # R-ACT-ESCAPE, R-END-4
     "odb_stages": 3,  # R-ODB-2
+    "hunters": 2,  # R-SETUP-1: hunters dealt when the roster leaves camps open
+    "scale_targets": False,  # RUL-26, a house rule: victory targets scaled to the number of survivors
 }
 
 
@@ -70,6 +74,7 @@ class Player:
     stunned: bool = False
     flags: dict[str, Any] = field(default_factory=dict)
     lang: str = "zh"
+    result: str | None = None  # won | lost | draw: an escaped survivor has won; the rest at the game's end
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "pos":
@@ -124,7 +129,30 @@ class Player:
 class Passage:
     ends: EdgeKey
     owner: int | None = None  # seat of the Master Assassin who laid it; None: map-defined
-    discovered: bool = False
+    discovered: bool = False  # found by a survivor (the director's view)
+    known_by: list[int] = field(default_factory=list)  # survivors who found it, and only they, may use it (RUL-36)
+
+    def known_to(self, p: Player) -> bool:
+        """Hunters know the map's passages and the Assassin her own (RUL-1); a survivor the ones she
+        found (the robot those its Mechanic found)."""
+        if p.is_hunter:
+            return self.owner is None or self.owner == p.seat
+        return int(p.flags.get("robot_of", p.seat)) in self.known_by
+
+    def learn(self, p: Player) -> None:
+        """A survivor discovers it (her robot, for its Mechanic)."""
+        self.discovered = True
+        seat = int(p.flags.get("robot_of", p.seat))
+        if seat not in self.known_by:
+            self.known_by.append(seat)
+
+
+def _known_by(raw: dict[str, Any], players: dict[int, Player]) -> list[int]:
+    """A state written before RUL-36 has no ``known_by``: a passage discovered then was public,
+    so every survivor knew it."""
+    if "known_by" in raw:
+        return [int(s) for s in raw["known_by"]]
+    return [s for s, p in sorted(players.items()) if p.is_survivor and not p.is_robot] if raw.get("discovered") else []
 
 
 @dataclass
@@ -265,7 +293,8 @@ class State:
             "lying": {tl(t): list(i) for t, i in sorted(self.lying.items()) if i},
             "keys_on": {tl(t): n for t, n in sorted(self.keys_on.items()) if n},
             "passages": [
-                {"ends": f"{tl(p.ends[0])}-{tl(p.ends[1])}", "owner": p.owner, "discovered": p.discovered}
+                {"ends": f"{tl(p.ends[0])}-{tl(p.ends[1])}", "owner": p.owner, "discovered": p.discovered,
+                 **({"known_by": list(p.known_by)} if p.known_by else {})}
                 for p in self.passages
             ],
             "progress": self.progress,
@@ -312,7 +341,8 @@ class State:
                 lying={tile(t): list(i) for t, i in data.get("lying", {}).items()},
                 keys_on={tile(t): int(n) for t, n in data.get("keys_on", {}).items()},
                 passages=[
-                    Passage(ends=edge(p["ends"]), owner=p.get("owner"), discovered=bool(p.get("discovered")))
+                    Passage(ends=edge(p["ends"]), owner=p.get("owner"), discovered=bool(p.get("discovered")),
+                            known_by=_known_by(p, players))
                     for p in data.get("passages", [])
                 ],
                 progress=int(data.get("progress", 0)),
@@ -349,16 +379,26 @@ def _frozen(v: Any) -> bool:
     return type(v) in _ATOMIC or (type(v) is tuple and all(_frozen(x) for x in v))
 
 
+def _dup(v: Any) -> Any:
+    """A value as a true copy: scalars and tuples of them as they are, a list of scalars (a passage's
+    ``known_by``) copied flat, anything else deep-copied."""
+    if _frozen(v):
+        return v
+    if type(v) is list and all(type(x) in _ATOMIC for x in v):
+        return list(v)
+    return copy.deepcopy(v)
+
+
 def _copy_values(d: dict[Any, Any]) -> dict[Any, Any]:
-    """A new dict whose mutable values are deep-copied (options and flags hold scalars in practice)."""
+    """A new dict whose mutable values are true copies (options and flags hold scalars in practice)."""
     for v in d.values():
         if type(v) not in _ATOMIC:
-            return {k: v if _frozen(v) else copy.deepcopy(v) for k, v in d.items()}
+            return {k: _dup(v) for k, v in d.items()}
     return dict(d)
 
 
 def _copy_record(obj: Any) -> Any:
-    """A new Passage or Card: scalar fields shared, anything else deep-copied."""
+    """A new Passage or Card: scalar fields shared, anything else a true copy (``_dup``)."""
     dup = object.__new__(type(obj))
     dup.__dict__.update(_copy_values(obj.__dict__))
     return dup
@@ -367,7 +407,7 @@ def _copy_record(obj: Any) -> Any:
 # Fields that copy() above does not copy by hand: mutable ones are deep-copied, so a field added
 # later is a true copy without anyone remembering to come here.
 _PLAYER_SCALARS = {"seat", "alias", "camp", "role", "pos", "hp", "downed", "fear", "stealth", "keys", "status",
-                   "escaping", "stunned", "lang", "items", "uses", "flags"}
+                   "escaping", "stunned", "lang", "result", "items", "uses", "flags"}
 _PLAYER_DEEP = tuple(f.name for f in fields(Player) if f.name not in _PLAYER_SCALARS)
 _STATE_KNOWN = {"board", "players", "night", "stage", "boards", "traps", "chests", "lying", "keys_on", "passages",
                 "progress", "cracked_tonight", "gates_powered", "odb_left", "odb_reveal", "noise", "jammed", "cards",

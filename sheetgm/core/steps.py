@@ -34,6 +34,7 @@ SKILLS: dict[str, tuple[str, str, int]] = {
     "appear": ("ripper", "move", 3),
     "deduce": ("assassin", "execute", 1),
     "trace": ("assassin", "execute", 1),
+    "infiltrate": ("assassin", "forced", 0),  # 潜入者: her secret passage, named on night 1 (R-ROLE-ASSASSIN)
 }
 
 

@@ -82,22 +82,24 @@ class Unknowns:
         Hidden passages count for nothing here, so that the answer never tells whether one exists."""
         st = ctx.state
         here = piece.pos
-        if not st.board.in_bounds(to) or adjacent(here, to) or _known_end(ctx, here) or _known_end(ctx, to):
+        if (not st.board.in_bounds(to) or adjacent(here, to) or _known_end(ctx, piece, here)
+                or _known_end(ctx, piece, to)):
             return False
         mine = [s for s in self.searches if s[0] == piece.seat and s[1] == here]
         if not mine:
             return False
         self.searches.remove(mine[0])
-        hidden = st.passage_between(here, to)
-        if hidden is not None:
-            hidden.discovered = True
-        else:
-            st.passages.append(Passage(ends=edge_key(here, to), discovered=True))
+        found = st.passage_between(here, to)
+        if found is None:
+            found = Passage(ends=edge_key(here, to))
+            st.passages.append(found)
+        found.learn(piece)
         return True
 
 
-def _known_end(ctx: Ctx, t: Tile) -> bool:
-    return any(t in pa.ends and (pa.owner is None or pa.discovered) for pa in ctx.state.passages)
+def _known_end(ctx: Ctx, piece: Player, t: Tile) -> bool:
+    """An end of a passage on the public map or one the piece knows (RUL-36)."""
+    return any(t in pa.ends and (pa.owner is None or pa.known_to(piece)) for pa in ctx.state.passages)
 
 
 def _piece(ctx: Ctx, p: Player, step: Step) -> tuple[Player, Step]:

@@ -157,6 +157,7 @@ def _skill(step: Skill, lang: str) -> str:
     shape = {
         "sprint": 1 <= len(tiles) <= 4, "deduce": len(tiles) == 4, "trap": 1 <= len(tiles) <= 2,
         "magic": len(tiles) == 1, "gate": len(tiles) == 1, "appear": len(tiles) == 1,
+        "deploy": len(tiles) <= 1, "infiltrate": len(tiles) == 2,
     }.get(s, not tiles)
     fields_ok = (step.direction is not None) == (s == "dash") and (
         (step.amount is not None and step.what in ("mp", "ap") and step.amount >= 1) if s == "hand"

@@ -87,7 +87,7 @@ __all__ = ["parse_order", "parse_order_all", "parse_order_numbered", "Parsed", "
 
 MAX_SPRINT_TILES = 4
 DEDUCE_TILES = 4
-NO_ARG_SKILLS = frozenset({"brew", "deploy", "retrieve", "fury", "trace"})
+NO_ARG_SKILLS = frozenset({"brew", "retrieve", "fury", "trace"})
 ONE_TILE_SKILLS = frozenset({"magic", "gate", "appear"})
 LIST_SKILLS = frozenset({"sprint", "deduce"})  # whose tile list may continue after 、
 
@@ -385,6 +385,13 @@ def _skill(skill: str, args: list[str], glued: bool) -> Skill:
         return Skill(skill)
     if skill in ONE_TILE_SKILLS:
         return Skill(skill, tiles=(_one_tile(args),))
+    if skill == "deploy":  # 放置机器人 [TILE]: anywhere on the map, her own tile when none is named
+        return Skill("deploy", tiles=(_one_tile(args),) if args else ())
+    if skill == "infiltrate":  # 潜入者 B2 E5 (or B2-E5): the Assassin's passage
+        ends = _tiles([part for a in args for part in a.split("-") if part])
+        if len(ends) != 2:
+            raise _Problem("err.order.tile_count", count=len(ends), need="2")
+        return Skill("infiltrate", tiles=tuple(ends))
     if skill == "sprint":
         tiles = _tiles(args) if args else ()
         if not tiles:

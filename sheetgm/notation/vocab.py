@@ -39,6 +39,7 @@ SKILL_NAMES: dict[str, tuple[str, str]] = {
     "appear": ("亮相", "Appear"),
     "deduce": ("逻辑推理", "Deduction"),
     "trace": ("痕迹检定", "Trace"),
+    "infiltrate": ("潜入者", "Infiltrator"),
 }
 
 ROLE_NAMES: dict[str, tuple[str, str]] = {
@@ -100,6 +101,7 @@ SKILL_WORDS: dict[str, str] = {
     "deduce": "deduce", "逻辑推理": "deduce",
     "机械小玩意": "deploy",  # after 技能 / 使用; alone it is the robot prefix
     "trace": "trace", "痕迹检定": "trace",
+    "infiltrate": "infiltrate", "infiltrator": "infiltrate", "潜入者": "infiltrate",
 }
 
 # Step keywords other than skills and items; the value is the step kind.

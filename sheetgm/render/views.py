@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from sheetgm.core.board import EdgeKey, Tile, parse_tile
 from sheetgm.core.events import Event
+from sheetgm.core.passages import known_passages
 from sheetgm.core.state import State
 
 PUBLIC, PLAYER, DIRECTOR = "public", "player", "director"
@@ -85,8 +86,9 @@ def _progress(state: State) -> Progress:
 
 
 def _common(state: State, kind: str) -> MapView:
-    """What everyone sees (R-SENSE-7): boards, traps, discovered and map-defined passages, progress."""
-    known = tuple(sorted(p.ends for p in state.passages if p.owner is None or p.discovered))
+    """What everyone sees (R-SENSE-7): boards, traps, the map's passages, progress (a discovered passage
+    is known only to those who found it, RUL-36)."""
+    known = tuple(sorted(p.ends for p in known_passages(state)))
     return MapView(kind, state.night, state.stage, _progress(state), frozenset(state.boards),
                    frozenset(state.traps), known)
 
@@ -118,7 +120,7 @@ def player_view(state: State, seat: int, events: Iterable[Event] = ()) -> MapVie
     ``events``: the journal's events up to the stage drawn, in order; only those told to ``seat`` are read."""
     base = _common(state, PLAYER)
     p = state.players[seat]
-    own = tuple(sorted({*base.passages, *(pa.ends for pa in state.passages if pa.owner == seat)}))
+    own = tuple(sorted(pa.ends for pa in known_passages(state, seat)))
     pieces = [_piece(state, seat, you=True)] if p.in_play else []
     pieces += [_piece(state, r.seat) for r in state.players.values()
                if r.in_play and r.flags.get("robot_of") == seat]
@@ -162,10 +164,12 @@ def director_view(state: State, night_events: Iterable[Event] = ()) -> MapView:
     """Everything: every piece in play, hidden passages, chest contents, lying items and keys, the noise
     markers now on the map, and the paths of ``night_events`` (the night's stages drawn so far)."""
     base = _common(state, DIRECTOR)
-    hidden = tuple(sorted(p.ends for p in state.passages if not (p.owner is None or p.discovered)))
+    found = tuple(sorted(p.ends for p in state.passages if p.owner is not None and p.discovered))
+    hidden = tuple(sorted(p.ends for p in state.passages if p.owner is not None and not p.discovered))
     pieces = tuple(_piece(state, s) for s, p in sorted(state.players.items()) if p.in_play)
     return replace(
         base,
+        passages=tuple(sorted((*base.passages, *found))),
         hidden_passages=hidden,
         pieces=pieces,
         noise=frozenset(state.noise),

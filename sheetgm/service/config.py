@@ -16,7 +16,8 @@
     [deadlines]                 # stage key -> ISO time: overrides the schedule for that stage
     "N1-survivor" = "2024-05-01T21:00:00+08:00"
     [[roster]]
-    alias = "小明"; camp = "survivor"; lang = "zh"; email = "..."; role = "doctor" (optional)
+    alias = "小明"; lang = "zh"; email = "..."; camp = "survivor" (optional: drawn with the role when left out);
+    role = "doctor" (optional); passage = "B2-E5" (optional: the Master Assassin's secret passage)
 """
 
 from __future__ import annotations
@@ -47,10 +48,11 @@ class SeatConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     alias: str = Field(min_length=1)
-    camp: Literal["survivor", "hunter"]
+    camp: Literal["survivor", "hunter"] | None = None  # None: dealt with the role (R-SETUP-2)
     lang: Literal["zh", "en"] = "zh"
     email: str | None = None
     role: str | None = None
+    passage: str | None = None  # the Master Assassin's passage ends, e.g. "B2-E5" (R-ROLE-ASSASSIN)
 
     @field_validator("alias")
     @classmethod
@@ -61,9 +63,9 @@ class SeatConfig(BaseModel):
 
     @model_validator(mode="after")
     def _role(self) -> SeatConfig:
-        roles = SURVIVOR_ROLES if self.camp == "survivor" else HUNTER_ROLES
+        roles = {"survivor": SURVIVOR_ROLES, "hunter": HUNTER_ROLES}.get(self.camp or "", SURVIVOR_ROLES + HUNTER_ROLES)
         if self.role is not None and self.role not in roles:
-            raise ValueError(f"role '{self.role}' is not a {self.camp} role (one of {', '.join(roles)})")
+            raise ValueError(f"role '{self.role}' is not a {self.camp or 'known'} role (one of {', '.join(roles)})")
         return self
 
 
@@ -154,7 +156,8 @@ class GameConfig(BaseModel):
         dup = sorted({a for a in folded if folded.count(a) > 1})
         if dup:
             raise ValueError(f"aliases must be distinct: {', '.join(dup)} repeated")
-        if not any(s.camp == "survivor" for s in self.roster) or not any(s.camp == "hunter" for s in self.roster):
+        survivors, hunters = camp_counts(self)
+        if survivors < 1 or hunters < 1:
             raise ValueError("the roster needs at least one survivor and one hunter")
         if self.backend == "google":
             missing = [s.alias for s in self.roster if not s.email]
@@ -164,6 +167,18 @@ class GameConfig(BaseModel):
             if not self.service_account:
                 raise ValueError(NO_SERVICE_ACCOUNT)
         return self
+
+
+def camp_counts(cfg: GameConfig) -> tuple[int, int]:
+    """Survivors and hunters the deal will make: fixed camps (a fixed role fixes its camp), and of
+    the open seats as many hunters as the option ``hunters`` (R-SETUP-1, 2 by default) leaves."""
+    camps = [s.camp or ("hunter" if s.role in HUNTER_ROLES else "survivor" if s.role else None) for s in cfg.roster]
+    open_seats = camps.count(None)
+    hunters = camps.count("hunter")
+    if open_seats:
+        hunters = max(hunters, min(int(cfg.options.get("hunters", DEFAULT_OPTIONS["hunters"])),
+                                   hunters + open_seats))
+    return len(camps) - hunters, hunters
 
 
 def find_config(path: Path) -> Path:

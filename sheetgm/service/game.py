@@ -12,7 +12,7 @@ from sheetgm.backends.port import Gateway
 from sheetgm.core.board import Board
 from sheetgm.core.setup import SeatSpec
 from sheetgm.notation.mapfile import load_map_file, ready_map
-from sheetgm.service.config import NO_SERVICE_ACCOUNT, GameConfig, load_config
+from sheetgm.service.config import NO_SERVICE_ACCOUNT, GameConfig, camp_counts, load_config
 from sheetgm.service.errors import ConfigError, ServiceError
 
 DIRECTOR, PUBLIC = "director", "public"
@@ -62,13 +62,13 @@ class Game:
         return tuple(sorted({e for e in found if e}))
 
     def seat_specs(self) -> list[SeatSpec]:
-        return [SeatSpec(s.alias, s.camp, s.role, s.lang) for s in self.cfg.roster]
+        return [SeatSpec(s.alias, s.camp, s.role, s.lang, s.passage) for s in self.cfg.roster]
 
 
 def load_board(cfg: GameConfig, folder: Path) -> Board:
     opts = {k: v for k, v in cfg.options.items() if k in ("crack_target", "generator_cap")}
-    survivors = sum(1 for s in cfg.roster if s.camp == "survivor")
-    opts |= {"survivors": survivors, "hunters": len(cfg.roster) - survivors}
+    survivors, hunters = camp_counts(cfg)
+    opts |= {"survivors": survivors, "hunters": hunters}
     if cfg.map.endswith(".map"):
         path = Path(cfg.map) if Path(cfg.map).is_absolute() else folder / cfg.map
         if not path.is_file():

@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Iterable
 
 from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
+from sheetgm.core import passages
 from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
@@ -185,5 +186,5 @@ def _skills(p: Player, lang: str) -> str:
 
 
 def known_passages(state: State, seat: int | None = None) -> list[Tile]:
-    """Passage ends everyone knows (map-defined or discovered), plus the seat's own."""
-    return [t for pa in state.passages if pa.owner is None or pa.discovered or pa.owner == seat for t in pa.ends]
+    """Passage ends the seat knows (None: everyone: the map's own), R-MAP-7, RUL-36."""
+    return [t for pa in passages.known_passages(state, seat) for t in pa.ends]

@@ -73,9 +73,14 @@ def statused(lang: str, rep: StatusReport) -> str:
         lines.append(line)
     for p in rep.players:
         camp, st = render(lang, "sheet.camp." + p["camp"]), render(lang, "word." + p["status"])
-        lines.append(f"  {p['seat']:>2} {p['alias']}  {camp}  {st}")
+        lines.append(f"  {p['seat']:>2} {p['alias']}  {camp}  {st}" + _result(lang, p.get("result")))
     lines += [f"  {k}: {u or '-'}" for k, u in rep.workbooks.items()]
     return "\n".join(lines)
+
+
+def _result(lang: str, result: str | None) -> str:
+    """A player's own result (RUL-35) after the status, once there is one."""
+    return f"  {render(lang, 'cli.result', result=render(lang, f'word.result_{result}'))}" if result else ""
 
 
 def audited(lang: str, rep: AuditReport) -> str:

@@ -53,7 +53,7 @@ def status(game: Game, with_urls: bool = True) -> StatusReport:
                 urls[key] = game.gateway.url(key)
             except BackendError:
                 urls[key] = None
-    players = [{"seat": s, "alias": p.alias, "camp": p.camp, "status": p.status}
+    players = [{"seat": s, "alias": p.alias, "camp": p.camp, "status": p.status, "result": p.result}
                for s, p in sorted(state.players.items()) if s in game.seats]
     return StatusReport(
         game=game.cfg.name, backend=game.cfg.backend, due=due, pending_publish=pending, night=state.night,

@@ -104,3 +104,33 @@ def test_demo_plays_and_says_where_the_workbooks_are(tmp_path: Path) -> None:
     assert again.exit_code == 1 and "already exists" in again.stderr
     bad = run("demo", "--players", "1", "--lang", "en", "--dir", str(tmp_path / "e"))
     assert bad.exit_code == 1 and "at least 2 players" in bad.stderr
+
+
+def test_status_shows_each_players_result_when_the_game_is_over(tmp_path: Path) -> None:
+    """RUL-35: the result of each player is kept in the state and shown by `sheetgm status`."""
+    played = run("demo", "--players", "4", "--seed", "2", "--max-nights", "30", "--lang", "en",
+                 "--dir", str(tmp_path / "d"))
+    assert played.exit_code == 0, played.output
+    assert "Each player's result: " in played.stdout
+    st = run("status", "--game", str(tmp_path / "d"), "--json")
+    players = json.loads(st.stdout)["players"]
+    assert {p["result"] for p in players} <= {"won", "lost", "draw"} and all(p["result"] for p in players)
+    text = run("status", "--game", str(tmp_path / "d")).stdout
+    assert all(f"result: {p['result']}" in line for p in players
+               for line in text.splitlines() if line.strip().startswith(f"{p['seat']} {p['alias']} "))
+    assert text.count("result: ") == len(players)
+
+
+def test_a_roster_without_camps_gets_them_with_the_role_cards(tmp_path: Path) -> None:
+    """R-SETUP-2, RUL-34: camps left out of the roster are dealt with the roles (options.hunters of them)."""
+    draft = DRAFT.replace('camp = "survivor"\n', "").replace('camp = "hunter"\n', "")
+    draft = draft.replace("crack_target = 6\n", "crack_target = 6\nhunters = 1\n")
+    (tmp_path / "game.toml").write_text(draft, "utf-8")
+    made = run("new", "--game", str(tmp_path), "--json")
+    assert made.exit_code == 0, made.output
+    players = json.loads(run("status", "--game", str(tmp_path), "--json").stdout)["players"]
+    assert sorted(p["camp"] for p in players) == ["hunter", "survivor", "survivor"]
+    (tmp_path / "again").mkdir()
+    (tmp_path / "again" / "game.toml").write_text(draft.replace("hunters = 1", "hunters = 3"), "utf-8")
+    refused = run("new", "--game", str(tmp_path / "again"))
+    assert refused.exit_code == 1 and "roster" in refused.stderr
