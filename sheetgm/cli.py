@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,7 +47,11 @@ def case_run(
 
 @contextmanager
 def _progress(lang: str, key: str, total: int) -> Iterator[Callable[[str], None]]:
-    """A progress bar on stderr when it is a terminal; silent otherwise (scripts, tests)."""
+    """A progress bar on stderr when it is a terminal; silent otherwise (scripts, tests), and then rich is
+    not even imported (a scheduled run does not pay for it)."""
+    if not sys.stderr.isatty():
+        yield lambda _what: None
+        return
     from rich.console import Console
     from rich.progress import Progress
 
@@ -172,6 +177,7 @@ def demo_cmd(
     folder: Annotated[Path | None, typer.Option("--dir")] = None,
     lang: Annotated[str, typer.Option()] = "zh",
     max_nights: Annotated[int, typer.Option()] = 12,
+    save_each_write: Annotated[bool, typer.Option("--save-each-write")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a whole game with bots on local .xlsx workbooks and print the public log."""
@@ -185,7 +191,7 @@ def demo_cmd(
     target = folder if folder is not None else fresh_folder(Path("sheetgm-demo").resolve())
     try:
         with _progress(lang, "cli.progress_demo", 2 * max_nights) as step:
-            rep = demo(target, players, seed, lang, max_nights, progress=step)
+            rep = demo(target, players, seed, lang, max_nights, progress=step, save_each_write=save_each_write)
     except SheetgmError as exc:
         fail(exc.message(lang))
         return

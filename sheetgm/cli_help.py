@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
-import typer.rich_utils
 from typer.core import TyperGroup
 
 if TYPE_CHECKING:  # Typer carries its own copy of Click; Click itself is not a dependency of sheetgm
@@ -83,8 +82,11 @@ class LocalizedGroup(TyperGroup):
             return super().parse_args(ctx, args)
         lang = help_lang(args)
         localize(self, lang)
-        for attr, key in PANELS.items():
-            setattr(typer.rich_utils, attr, table(lang)[f"help.panel.{key}"])  # raw: "{}" is Typer's placeholder
+        if not args or "--help" in args:  # Typer draws help with rich: import it only then (about 0.1 s)
+            import typer.rich_utils
+
+            for attr, key in PANELS.items():
+                setattr(typer.rich_utils, attr, table(lang)[f"help.panel.{key}"])  # raw: "{}" is Typer's placeholder
         return super().parse_args(ctx, args)
 
 

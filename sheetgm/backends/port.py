@@ -25,7 +25,8 @@ Semantics shared by all adapters:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from sheetgm.backends.a1 import A1, parse_range, quote_tab
@@ -301,6 +302,15 @@ class Gateway(ABC):
     #: The email this gateway acts as (a service account), to be listed among
     #: protection editors so that later runs can still write; None locally.
     account: str | None = None
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """A unit of work: an adapter may keep the writes made inside and save each workbook once when the
+        block ends (the xlsx adapter does; reads inside see the writes). If the block raises, its unsaved
+        writes are dropped. Outside a batch every ``write`` is saved before it returns, which is what the
+        safe resolve relies on: use a batch only where losing the whole block together is acceptable
+        (creating a game, the demo), never around the journal row and the publishing that follows it."""
+        yield
 
     @abstractmethod
     def exists(self, key: str) -> bool: ...

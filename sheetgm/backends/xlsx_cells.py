@@ -1,22 +1,17 @@
-"""Port ops applied to an openpyxl worksheet, and a worksheet read back as a TabView."""
+"""Port ops applied to a sheet of an xlsx `Book`, and a sheet read back as a TabView."""
 
 from __future__ import annotations
 
-import datetime as dt
-from copy import copy
-from typing import Any
-
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.comments import Comment
-from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
-from openpyxl.utils.cell import range_boundaries
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.worksheet.worksheet import Worksheet
+import re
+from collections.abc import Sequence
 
 from sheetgm.backends import model, port
 from sheetgm.backends.a1 import A1, cell_name, col_letters
+from sheetgm.backends.xlsx_book import Book, Cell, Col, Sheet, Validation, col_of, text_of
+from sheetgm.backends.xlsx_xml import ILLEGAL
 
 LISTS_TAB = "_sheetgm_lists"
+NOTE_AUTHOR = "sheetgm"
 PX_PER_CHAR = 7.0  # column width unit (characters of the default font) in pixels
 PT_PER_PX = 0.75
 LINE_PT = 15.0  # height of one line of text in a wrapped cell
@@ -25,115 +20,151 @@ _STYLE_IN = {"thin": "thin", "medium": "medium", "thick": "thick", "dashed": "me
              "none": None}
 _STYLE_OUT = {"thin": "thin", "medium": "medium", "thick": "thick", "double": "double", "mediumDashed": "dashed",
               "dashed": "dashed"}
+EXPAND_LIMIT = 100_000  # a dropdown over more cells than this (a whole column) is left as it is
+_REF = re.compile(r"^\$?([A-Za-z]{1,3})\$?([0-9]+)$")
 
 
-def text_of(value: Any) -> str:
-    """A cell value as the string Sheets' FORMATTED_VALUE would give for it."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, dt.datetime):
-        return value.isoformat(sep=" ")
-    return str(value)
-
-
-def area(ws: Worksheet, rng: A1) -> list[tuple[int, int]]:
+def area(sheet: Sheet, rng: A1) -> list[tuple[int, int]]:
     """0-based cells of a range; open ends stop at the Google-like grid or the data, whichever is further."""
-    return rng.cells(max(ws.max_row, model.GRID_ROWS), max(ws.max_column, model.GRID_COLS))
+    if rng.bounded:
+        return rng.cells(0, 0)
+    rows, cols = sheet.extent()
+    return rng.cells(max(rows, model.GRID_ROWS), max(cols, model.GRID_COLS))
 
 
-def read(ws: Worksheet, rng: A1) -> list[list[str]]:
-    r1 = min(ws.max_row, rng.end_row) if rng.end_row is not None else ws.max_row
-    c1 = min(ws.max_column, rng.end_col) if rng.end_col is not None else ws.max_column
+def read(book: Book, sheet: Sheet, rng: A1) -> list[list[str]]:
+    rows, cols = sheet.extent()
+    r1 = min(rows, rng.end_row) if rng.end_row is not None else rows
+    c1 = min(cols, rng.end_col) if rng.end_col is not None else cols
     if r1 <= rng.start_row or c1 <= rng.start_col:
         return []
-    rows = ws.iter_rows(min_row=rng.start_row + 1, max_row=r1, min_col=rng.start_col + 1, max_col=c1, values_only=True)
-    return port.trim([[text_of(v) for v in row] for row in rows])
+    get = sheet.cells.get
+    return port.trim([[text_of(book, get((r, c))) for c in range(rng.start_col, c1)]
+                      for r in range(rng.start_row, r1)])
 
 
-def set_text(ws: Worksheet, r: int, c: int, text: str) -> None:
-    text = ILLEGAL_CHARACTERS_RE.sub("", text)
-    if not text and not ws._cells.get((r + 1, c + 1)):
-        return
-    cell = ws.cell(r + 1, c + 1)
-    cell.value = text or None
-    if text:
-        cell.data_type = "s"  # a text starting with "=" stays text, as with Sheets' stringValue
+def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
+    cell = sheet.cells.get((r, c))
+    if cell is not None and cell.value == text and cell.kind == "s" and cell.formula is None and "\n" not in text:
+        return  # already so (a map or a tab written again with mostly the same cells)
+    text = ILLEGAL.sub("", text)
+    if cell is None:
+        if not text:
+            return
+        cell = sheet.cells[(r, c)] = Cell()
+    # Always text, as with Sheets' stringValue: a text starting with "=" stays text.
+    cell.kind, cell.value, cell.formula = ("s", text, None) if text else ("", "", None)
     if "\n" in text:
         # Sheets shows a multi-line cell wrapped; LibreOffice and Excel need wrap and top alignment said,
         # and LibreOffice does not grow the row itself (reports and logs are several lines long).
-        cell.alignment = Alignment(wrap_text=True, vertical="top")
-        lines = text.count("\n") + 1
-        dim = ws.row_dimensions[r + 1]
-        want = wrapped_height(lines)
-        if dim.height is None or dim.height < want:
-            dim.height = want
+        cell.style = book.styles.derive(cell.style, ("wrap",))
+        want = wrapped_height(text.count("\n") + 1)
+        dim = sheet.rows.setdefault(r, {})
+        if "ht" not in dim or float(dim["ht"]) < want:
+            dim["ht"], dim["customHeight"] = _num(want), "1"
 
 
 def wrapped_height(lines: int) -> float:
     return min(409.0, LINE_PT * lines)
 
 
-def _grown_rows(ws: Worksheet) -> dict[int, float]:
+def _num(value: float) -> str:
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _grown_rows(sheet: Sheet) -> dict[int, float]:
     """Rows whose height was set only to show wrapped text: a display detail, not part of the view."""
     lines: dict[int, int] = {}
-    for (r, _c), cell in ws._cells.items():
-        if isinstance(cell.value, str) and "\n" in cell.value:
+    for (r, _c), cell in sheet.cells.items():
+        if cell.kind == "s" and "\n" in cell.value:
             lines[r] = max(lines.get(r, 1), cell.value.count("\n") + 1)
     return {r: wrapped_height(n) for r, n in lines.items()}
 
 
-def apply(wb: Any, ws: Worksheet, op: port.Op, rng: A1) -> None:
+def _restyle(book: Book, sheet: Sheet, cells: list[tuple[int, int]], change: tuple[object, ...]) -> None:
+    derive = book.styles.derive
+    for rc in cells:
+        cell = sheet.cells.get(rc)
+        if cell is None:
+            cell = sheet.cells[rc] = Cell()
+        cell.style = derive(cell.style, change)
+
+
+def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
+    sheet.touch()
     if isinstance(op, port.SetValues):
         box = port.values_area(op, rng)
         for r, c in box.cells(0, 0):
             i, j = r - box.start_row, c - box.start_col
-            set_text(ws, r, c, op.rows[i][j] if i < len(op.rows) and j < len(op.rows[i]) else "")
+            set_text(book, sheet, r, c, op.rows[i][j] if i < len(op.rows) and j < len(op.rows[i]) else "")
     elif isinstance(op, port.ClearRange):
-        for r, c in area(ws, rng):
-            if (r + 1, c + 1) in ws._cells:
-                ws.cell(r + 1, c + 1).value = None
+        for rc in area(sheet, rng):
+            cell = sheet.cells.get(rc)
+            if cell is not None:
+                cell.kind, cell.value, cell.formula = "", "", None
     elif isinstance(op, port.SetBackground):
-        argb = "FF" + op.rgb[1:] if op.rgb else None
-        fill = PatternFill("solid", start_color=argb, end_color=argb) if argb else PatternFill()
-        for r, c in area(ws, rng):
-            ws.cell(r + 1, c + 1).fill = fill
+        _restyle(book, sheet, area(sheet, rng), ("fill", op.rgb))
     elif isinstance(op, port.SetBold):
-        for r, c in area(ws, rng):
-            cell = ws.cell(r + 1, c + 1)
-            font: Font = copy(cell.font)
-            font.b = op.bold
-            cell.font = font
+        _restyle(book, sheet, area(sheet, rng), ("bold", op.bold))
     elif isinstance(op, port.SetBorders):
-        for r, c, side, style in model.border_plan(area(ws, rng), {s: op.style for s in op.sides}):
-            cell = ws.cell(r + 1, c + 1)
-            border: Border = copy(cell.border)
-            setattr(border, side, Side(style=_STYLE_IN[style]))
-            cell.border = border
+        for r, c, side, style in model.border_plan(area(sheet, rng), {s: op.style for s in op.sides}):
+            _restyle(book, sheet, [(r, c)], ("border", side, _STYLE_IN[style]))
     elif isinstance(op, port.SetNote):
-        for r, c in area(ws, rng):
-            ws.cell(r + 1, c + 1).comment = Comment(op.text, "sheetgm") if op.text else None
+        for rc in area(sheet, rng):
+            if op.text:
+                sheet.notes[rc] = (op.text, NOTE_AUTHOR)
+            else:
+                sheet.notes.pop(rc, None)
     elif isinstance(op, port.SetValidation):
-        set_validation(wb, ws, set(area(ws, rng)), op)
+        set_validation(book, sheet, set(area(sheet, rng)), op)
     elif isinstance(op, port.FreezeRows):
-        ws.freeze_panes = f"A{op.rows + 1}" if op.rows else None
+        sheet.frozen = (op.rows, 0)
     elif isinstance(op, port.ResizeColumns):
         for c in range(rng.start_col, rng.end_col if rng.end_col is not None else model.GRID_COLS):
-            ws.column_dimensions[col_letters(c)].width = op.width / PX_PER_CHAR
+            set_width(sheet, c, op.width / PX_PER_CHAR)
     elif isinstance(op, port.ResizeRows):
         for r in range(rng.start_row, rng.end_row if rng.end_row is not None else model.GRID_ROWS):
-            ws.row_dimensions[r + 1].height = op.height * PT_PER_PX
+            dim = sheet.rows.setdefault(r, {})
+            dim["ht"], dim["customHeight"] = _num(op.height * PT_PER_PX), "1"
 
 
-def _sqref_cells(dv: DataValidation) -> set[tuple[int, int]]:
-    cells = set()
-    for part in str(dv.sqref).split():
-        c0, r0, c1, r1 = range_boundaries(part)
-        cells |= {(r - 1, c - 1) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
-    return cells
+def set_width(sheet: Sheet, c: int, width: float) -> None:
+    n = c + 1
+    for i, col in enumerate(sheet.cols):
+        if col.min <= n <= col.max:
+            pieces = [Col(col.min, n - 1, dict(col.attrs))] if col.min < n else []
+            pieces.append(Col(n, n, {**col.attrs, "width": repr(width), "customWidth": "1"}))
+            pieces += [Col(n + 1, col.max, dict(col.attrs))] if n < col.max else []
+            sheet.cols[i:i + 1] = pieces
+            return
+    sheet.cols.append(Col(n, n, {"width": repr(width), "customWidth": "1"}))
+
+
+# -- dropdowns ---------------------------------------------------------------
+
+
+def _ref(text: str) -> tuple[int, int] | None:
+    found = _REF.match(text)
+    return (int(found.group(2)) - 1, col_of(found.group(1))) if found else None
+
+
+def _rects(sqref: str) -> list[tuple[int, int, int, int]]:
+    """(row0, col0, row1, col1), 0-based and inclusive, of each part of a space-separated range list."""
+    out = []
+    for part in sqref.split():
+        ends = [_ref(p) for p in part.split(":", 1)]
+        first, last = ends[0], ends[-1]
+        if first is not None and last is not None:
+            out.append((min(first[0], last[0]), min(first[1], last[1]), max(first[0], last[0]), max(first[1], last[1])))
+    return out
+
+
+def _sqref_cells(sqref: str) -> set[tuple[int, int]] | None:
+    """The cells of a range list; None when there are too many to list (then it is left alone)."""
+    rects = _rects(sqref)
+    if sum((r1 - r0 + 1) * (c1 - c0 + 1) for r0, c0, r1, c1 in rects) > EXPAND_LIMIT:
+        return None
+    return {(r, c) for r0, c0, r1, c1 in rects for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
 
 
 def _sqref(cells: set[tuple[int, int]]) -> str:
@@ -152,80 +183,96 @@ def _sqref(cells: set[tuple[int, int]]) -> str:
     return " ".join(parts)
 
 
-def set_validation(wb: Any, ws: Worksheet, cells: set[tuple[int, int]], op: port.SetValidation) -> None:
-    for dv in list(ws.data_validations.dataValidation):
-        rest = _sqref_cells(dv) - cells
-        if rest:
-            dv.sqref = _sqref(rest)
-        else:
-            ws.data_validations.dataValidation.remove(dv)
+def set_validation(book: Book, sheet: Sheet, cells: set[tuple[int, int]], op: port.SetValidation) -> None:
+    kept = []
+    for dv in sheet.validations:
+        have = _sqref_cells(dv.sqref)
+        if have is None or not have & cells:
+            kept.append(dv)
+        elif have - cells:
+            dv.sqref = _sqref(have - cells)
+            kept.append(dv)
+    sheet.validations = kept
     if not op.choices or not cells:
         return
     inline = ",".join(op.choices)
     if len(inline) <= 250 and not any("," in c or '"' in c for c in op.choices):
         formula = f'"{inline}"'
     else:
-        lists = wb[LISTS_TAB] if LISTS_TAB in wb.sheetnames else wb.create_sheet(LISTS_TAB)
-        lists.sheet_state = "hidden"
-        col = lists.max_column + 1 if lists.max_row > 1 or lists.cell(1, 1).value is not None else 1
-        for i, choice in enumerate(op.choices):
-            lists.cell(i + 1, col).value = choice
-            lists.cell(i + 1, col).data_type = "s"
-        letters = col_letters(col - 1)
-        formula = f"{LISTS_TAB}!${letters}$1:${letters}${len(op.choices)}"
-    dv = DataValidation(
-        type="list", formula1=formula, allow_blank=True, showErrorMessage=True,
-        errorStyle="stop" if op.strict else "warning", showInputMessage=bool(op.help), prompt=op.help or None,
-    )
-    dv.sqref = _sqref(cells)
-    ws.add_data_validation(dv)
+        formula = _listed(book, op.choices)
+    attrs = {"type": "list", "allowBlank": "1", "showErrorMessage": "1",
+             "errorStyle": "stop" if op.strict else "warning"}
+    if op.help:
+        attrs |= {"showInputMessage": "1", "prompt": op.help}
+    sheet.validations.append(Validation(_sqref(cells), attrs, formula))
 
 
-def _choices(wb: Any, formula: str) -> tuple[str, ...]:
+def _listed(book: Book, choices: Sequence[str]) -> str:
+    """Long choices go in a column of a hidden tab; the dropdown points there."""
+    lists = book.sheet(LISTS_TAB)
+    if lists is None:
+        lists = Sheet(LISTS_TAB, state="hidden")
+        book.sheets.append(lists)
+    lists.touch()
+    col = lists.extent()[1] if lists.cells else 0
+    for i, choice in enumerate(choices):
+        lists.cells[(i, col)] = Cell("s", ILLEGAL.sub("", choice))
+    letters = col_letters(col)
+    return f"{LISTS_TAB}!${letters}$1:${letters}${len(choices)}"
+
+
+def _choices(book: Book, formula: str) -> tuple[str, ...]:
     if formula.startswith('"'):
         return tuple(formula.strip('"').split(","))
     tab, _, ref = formula.partition("!")
-    c0, r0, _c1, r1 = range_boundaries(ref.replace("$", ""))
-    lists = wb[tab.strip("'")]
-    return tuple(text_of(lists.cell(r, c0).value) for r in range(r0, r1 + 1))
+    lists = book.sheet(tab.strip("'"))
+    rects = _rects(ref)
+    if lists is None or not rects:
+        return ()
+    r0, c0, r1, _c1 = rects[0]
+    return tuple(text_of(book, lists.cells.get((r, c0))) for r in range(r0, r1 + 1))
 
 
-def view(wb: Any, ws: Worksheet) -> port.TabView:
-    backgrounds, borders, notes, bold = {}, {}, {}, set()
-    for (row, col), cell in sorted(ws._cells.items()):
-        name = cell_name(row - 1, col - 1)
-        if cell.fill is not None and cell.fill.fill_type == "solid":
-            backgrounds[name] = "#" + str(cell.fill.fgColor.rgb)[-6:].lower()
-        if cell.font is not None and cell.font.b:
+# -- the view ----------------------------------------------------------------
+
+
+def view(book: Book, sheet: Sheet) -> port.TabView:
+    backgrounds, borders, bold = {}, {}, set()
+    for (row, col), cell in sorted(sheet.cells.items()):
+        if not cell.style:
+            continue
+        name = cell_name(row, col)
+        fill, is_bold, sides = book.styles.look(cell.style)
+        if fill:
+            backgrounds[name] = fill
+        if is_bold:
             bold.add(name)
-        sides = {
-            s: _STYLE_OUT.get(getattr(cell.border, s).style or "", "thin")
-            for s in ("bottom", "left", "right", "top")
-            if getattr(cell.border, s) is not None and getattr(cell.border, s).style
-        }
         if sides:
-            borders[name] = sides
-        if cell.comment is not None and cell.comment.text:
-            notes[name] = cell.comment.text
+            borders[name] = {s: _STYLE_OUT.get(style, "thin") for s, style in sides.items()}
+    notes = {cell_name(*rc): text for rc, (text, _author) in sorted(sheet.notes.items()) if text}
     validations = {}
-    for dv in ws.data_validations.dataValidation:
-        if dv.type == "list" and dv.formula1:
-            rule = port.Validation(_choices(wb, dv.formula1), dv.errorStyle in (None, "stop"), dv.prompt or "")
-            for r, c in sorted(_sqref_cells(dv)):
+    for dv in sheet.validations:
+        if dv.attrs.get("type") == "list" and dv.formula1:
+            rule = port.Validation(_choices(book, dv.formula1), dv.attrs.get("errorStyle", "stop") == "stop",
+                                   dv.attrs.get("prompt", ""))
+            for r, c in sorted(_sqref_cells(dv.sqref) or ()):
                 validations[cell_name(r, c)] = rule
-    widths = {
-        letters: round(dim.width * PX_PER_CHAR) for letters, dim in ws.column_dimensions.items()
-        if dim.customWidth and round(dim.width * PX_PER_CHAR) != port.DEFAULT_WIDTH
-    }
-    grown = _grown_rows(ws)
-    heights = {
-        r: round(dim.height / PT_PER_PX) for r, dim in ws.row_dimensions.items()
-        if dim.height is not None and round(dim.height / PT_PER_PX) != port.DEFAULT_HEIGHT
-        and dim.height != grown.get(r)
-    }
-    frozen = int(ws.freeze_panes[1:]) - 1 if ws.freeze_panes and ws.freeze_panes[0] == "A" else 0
+    widths = {}
+    for dim in sheet.cols:
+        if dim.attrs.get("customWidth") in ("1", "true") and "width" in dim.attrs:
+            px = round(float(dim.attrs["width"]) * PX_PER_CHAR)
+            if px != port.DEFAULT_WIDTH:
+                widths.update({col_letters(c - 1): px for c in range(dim.min, min(dim.max, dim.min + 255) + 1)})
+    grown = _grown_rows(sheet)
+    heights = {}
+    for r, attrs in sheet.rows.items():
+        if "ht" in attrs and attrs.get("customHeight") in ("1", "true"):  # LibreOffice notes every row's height
+            ht = float(attrs["ht"])
+            if round(ht / PT_PER_PX) != port.DEFAULT_HEIGHT and ht != grown.get(r):
+                heights[r + 1] = round(ht / PT_PER_PX)
+    rows_frozen, cols_frozen = sheet.frozen
     return port.TabView(
-        name=ws.title, values=read(ws, A1(ws.title)), frozen_rows=frozen, backgrounds=backgrounds,
-        bold=frozenset(bold), borders=borders, notes=notes, validations=validations,
+        name=sheet.name, values=read(book, sheet, A1(sheet.name)), frozen_rows=0 if cols_frozen else rows_frozen,
+        backgrounds=backgrounds, bold=frozenset(bold), borders=borders, notes=notes, validations=validations,
         column_widths=dict(sorted(widths.items())), row_heights=dict(sorted(heights.items())),
     )

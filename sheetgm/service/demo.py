@@ -3,13 +3,22 @@
 Every stage goes through the same service code as a real game: the bots
 write their order text and tick into their own workbook, then `check` and
 `resolve` run exactly as the director would run them.
+
+One difference, for speed: the demo saves each workbook once a night (the
+gateway's ``batch``), where real commands save after every write (the safe
+resolve needs its journal row on disk before it publishes). The workbooks at
+the end are the same; only a demo killed in the middle of a night loses that
+night. ``save_each_write=True`` (``sheetgm demo --save-each-write``) saves
+as real commands do.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +34,7 @@ from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import WORKBOOK_DIR, Game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.new_game import new_game
-from sheetgm.service.resolve import resolve
+from sheetgm.service.resolve import ResolveReport, resolve
 from sheetgm.service.stages import order_row, stage_key
 
 NOTHING = {"zh": "无", "en": "pass"}
@@ -78,26 +87,35 @@ def submit(game: Game, state: State, seat: int, rng: random.Random) -> None:
 
 
 def demo(folder: Path, players: int = 10, seed: int = 1, lang: str = "zh", max_nights: int = 12,
-         gateway: Gateway | None = None, progress: Callable[[str], None] | None = None) -> DemoReport:
+         gateway: Gateway | None = None, progress: Callable[[str], None] | None = None,
+         save_each_write: bool = False, clock: Callable[[], datetime] | None = None) -> DemoReport:
     cfg = parse_config(demo_config(players, seed, lang, max_nights), "demo")
-    game = new_game(folder, cfg, gateway)
+    game = new_game(folder, cfg, gateway, clock=clock)
     rng = random.Random(f"sheetgm-demo/{seed}")
     logs: list[str] = []
     warnings: list[str] = []
     stages = 0
-    while True:
-        state = latest(read_director(game)[0]).state(game.board)
-        if state.over() or state.night > max_nights:
-            break
-        for p in state.survivors() + state.hunters():
-            if p.camp == state.stage and p.seat in game.seats:
-                submit(game, state, p.seat, rng)
-        warnings += check(game).warnings
-        result = resolve(game, stage=stage_key(state.night, state.stage))
-        warnings += result.warnings
-        logs.append(result.public_log)
-        stages += 1
-        if progress:
-            progress(result.stage)
+    state = latest(read_director(game)[0]).state(game.board)
+    while not state.over() and state.night <= max_nights:
+        with nullcontext() if save_each_write else game.gateway.batch():  # one save per workbook a night
+            night = state.night
+            while not state.over() and state.night == night <= max_nights:
+                result = _play_stage(game, state, rng, warnings)
+                logs.append(result.public_log)
+                stages += 1
+                if progress:
+                    progress(result.stage)
+                state = latest(read_director(game)[0]).state(game.board)
     books = sorted((folder / WORKBOOK_DIR).glob("*.xlsx")) if cfg.backend == "xlsx" else []
     return DemoReport(folder, books, stages, min(state.night, max_nights), state.winner, "".join(logs), warnings)
+
+
+def _play_stage(game: Game, state: State, rng: random.Random, warnings: list[str]) -> ResolveReport:
+    """The bots of the camp due type their orders, then check and resolve run as the director runs them."""
+    for p in state.survivors() + state.hunters():
+        if p.camp == state.stage and p.seat in game.seats:
+            submit(game, state, p.seat, rng)
+    warnings += check(game).warnings
+    result = resolve(game, stage=stage_key(state.night, state.stage))
+    warnings += result.warnings
+    return result

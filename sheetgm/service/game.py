@@ -24,6 +24,15 @@ def player_key(seat: int) -> str:
     return f"player-{seat}"
 
 
+def workbook_names(cfg: GameConfig) -> dict[str, str]:
+    """What a local game's workbook files are called: a player's by seat and alias (``03-小明``), the
+    director's and the public one by the game (``spring-cup-director``). The xlsx gateway makes them safe
+    as file names and records them when it creates the files."""
+    width = max(2, len(str(len(cfg.roster))))
+    names = {DIRECTOR: f"{cfg.name}-director", PUBLIC: f"{cfg.name}-public"}
+    return names | {player_key(i): f"{i:0{width}d}-{s.alias}" for i, s in enumerate(cfg.roster, 1)}
+
+
 @dataclass
 class Game:
     folder: Path
@@ -88,7 +97,7 @@ def make_gateway(cfg: GameConfig, folder: Path, login: str = "service", client_s
     if cfg.backend == "xlsx":
         from sheetgm.backends.xlsx import XlsxGateway
 
-        return XlsxGateway(folder / WORKBOOK_DIR)
+        return XlsxGateway(folder / WORKBOOK_DIR, names=workbook_names(cfg))
     from sheetgm.backends.auth import account_email, load_credentials, user_credentials
     from sheetgm.backends.gsheets import GoogleGateway
     from sheetgm.backends.idmap import JsonIdMap

@@ -41,11 +41,12 @@ def new_game(folder: Path, cfg: GameConfig, gateway: Gateway | None = None,
             raise ServiceError("err.svc.workbook_exists", key=key)
     save_config(cfg, folder)
     step = progress or (lambda _key: None)
-    for key, title, ops, tabs in _workbooks(game, state):
-        game.gateway.create(key, title, tabs)
-        game.gateway.write(key, ops)
-        step(key)
-    share_all(game)
+    with game.gateway.batch():  # locally: each file saved once, laid out and shared
+        for key, title, ops, tabs in _workbooks(game, state):
+            game.gateway.create(key, title, tabs)
+            game.gateway.write(key, ops)
+            step(key)
+        share_all(game)
     return game
 
 

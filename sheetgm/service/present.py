@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sheetgm.core.texts import render
-from sheetgm.service.audit import AuditReport
-from sheetgm.service.check import CheckReport
-from sheetgm.service.demo import DemoReport
-from sheetgm.service.game import Game
-from sheetgm.service.new_game import ShareReport
-from sheetgm.service.resolve import ResolveReport
-from sheetgm.service.status import StatusReport
+
+if TYPE_CHECKING:  # only for the annotations: `check` need not import the demo, its bots, audit...
+    from sheetgm.service.audit import AuditReport
+    from sheetgm.service.check import CheckReport
+    from sheetgm.service.demo import DemoReport
+    from sheetgm.service.game import Game
+    from sheetgm.service.new_game import ShareReport
+    from sheetgm.service.resolve import ResolveReport
+    from sheetgm.service.status import StatusReport
 
 
 def created(game: Game, urls: dict[str, str | None]) -> str:

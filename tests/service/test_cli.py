@@ -50,8 +50,9 @@ def test_every_command_has_help() -> None:
 
 
 def test_new_creates_the_workbooks(game: Path) -> None:
+    # named by seat and alias, the director's and the public one by the game (issue 10)
     assert sorted(p.name for p in (game / "workbooks").glob("*.xlsx")) == [
-        "director.xlsx", "player-1.xlsx", "player-2.xlsx", "player-3.xlsx", "public.xlsx"]
+        "01-Ann.xlsx", "02-Bo.xlsx", "03-Hu.xlsx", "cli-director.xlsx", "cli-public.xlsx"]
     again = run("new", "--game", str(game))
     assert again.exit_code == 1
     assert "already exists" in again.stderr
@@ -99,7 +100,7 @@ def test_demo_plays_and_says_where_the_workbooks_are(tmp_path: Path) -> None:
                  "--dir", str(tmp_path / "d"))
     assert result.exit_code == 0, result.output
     assert "Demo over: 4 stages" in result.stdout
-    assert str(tmp_path / "d" / "workbooks" / "player-1.xlsx") in result.stdout
+    assert str(tmp_path / "d" / "workbooks" / "01-S1.xlsx") in result.stdout
     again = run("demo", "--dir", str(tmp_path / "d"), "--lang", "en", "--players", "4")
     assert again.exit_code == 1 and "already exists" in again.stderr
     bad = run("demo", "--players", "1", "--lang", "en", "--dir", str(tmp_path / "e"))

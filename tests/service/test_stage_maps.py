@@ -130,7 +130,9 @@ def test_the_map_history_survives_in_a_workbook_made_before_it(tmp_path: Path) -
     assert run("new", "--game", str(folder)).exit_code == 0
     import openpyxl
 
-    path = folder / "workbooks" / "player-1.xlsx"
+    from sheetgm.service.game import open_game
+
+    path = open_game(folder).gateway.path(player_key(1))  # named by alias (e.g. 01-Ann.xlsx)
     wb = openpyxl.load_workbook(path)
     del wb["地图记录"]
     wb.save(path)

@@ -1,0 +1,94 @@
+"""XML plumbing for the .xlsx codec: namespaces, escaping, and elements kept as text.
+
+Parts are parsed with the standard library's ElementTree (C accelerated) and
+written by string building. Tags are compared by their namespaced names;
+elements the codec keeps without understanding them (a sheet's page setup, a
+font's details) are stored as XML text with local names, so they can be
+written back into the main namespace as they were.
+"""
+
+from __future__ import annotations
+
+import re
+from xml.etree.ElementTree import Element
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
+CT = "http://schemas.openxmlformats.org/package/2006/content-types"
+XML_NS = "http://www.w3.org/XML/1998/namespace"
+RT_SHEET = REL + "/worksheet"
+RT_STYLES = REL + "/styles"
+RT_STRINGS = REL + "/sharedStrings"
+RT_THEME = REL + "/theme"
+RT_COMMENTS = REL + "/comments"
+RT_VML = REL + "/vmlDrawing"
+RT_DOC = REL + "/officeDocument"
+RT_CORE = PKG_REL + "/metadata/core-properties"
+RT_APP = REL + "/extended-properties"
+
+# Characters XML 1.0 cannot hold (the same set openpyxl strips from cell text).
+ILLEGAL = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
+_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
+_ATTR = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;",
+                       "\t": "&#9;"})
+
+
+def m(tag: str) -> str:
+    """A tag of the spreadsheet namespace, as ElementTree names it."""
+    return f"{{{MAIN}}}{tag}"
+
+
+def local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def text(value: str) -> str:
+    return value.translate(_TEXT)
+
+
+def attr(value: str) -> str:
+    return value.translate(_ATTR)
+
+
+def attrs(items: dict[str, str]) -> str:
+    return "".join(f' {k}="{attr(v)}"' for k, v in items.items())
+
+
+def plain_attrs(el: Element) -> dict[str, str]:
+    """An element's attributes without namespaced ones (vendor extensions are not kept)."""
+    out = {}
+    for k, v in el.attrib.items():
+        if k.startswith("{"):
+            if k == f"{{{XML_NS}}}space":
+                out["xml:space"] = v
+            continue
+        out[k] = v
+    return out
+
+
+def to_xml(el: Element) -> str:
+    """An element as XML text with local names; children in other namespaces are dropped."""
+    out = [f"<{local(el.tag)}{attrs(plain_attrs(el))}"]
+    inner = [to_xml(child) for child in el if child.tag.startswith(f"{{{MAIN}}}") or not child.tag.startswith("{")]
+    body = text(el.text) if el.text and el.text.strip() else ""
+    if not inner and not body:
+        out.append("/>")
+    else:
+        out.append(">" + body + "".join(inner) + f"</{local(el.tag)}>")
+    return "".join(out)
+
+
+def run_text(el: Element | None) -> str:
+    """The text of a string item (``<si>``, ``<is>``, a comment's ``<text>``): its runs, without phonetics."""
+    if el is None:
+        return ""
+    if len(el) == 1 and el[0].tag == _T:  # the usual shape: one plain text
+        return el[0].text or ""
+    found = el.find(_T)
+    if found is not None and el.find(_R) is None:
+        return found.text or ""
+    return "".join(t.text or "" for r in el.iter(_R) for t in r.iter(_T))
+
+
+_T, _R = m("t"), m("r")
