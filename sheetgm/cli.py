@@ -207,6 +207,9 @@ cli_desk.register(app)
 from sheetgm import cli_replay  # noqa: E402
 
 cli_replay.register(app)
+from sheetgm import cli_sim  # noqa: E402
+
+cli_sim.register(app)
 
 
 def main() -> None:

@@ -127,7 +127,7 @@ def test_hunter_walks_to_the_nearest_noise_and_attacks_there() -> None:
         p.pos = T("J1")  # out of his senses
     st.noise = [T("C10")]
     order = bot_order(st, 9, random.Random(0))
-    assert order.steps == (Move(T("B10")), Move(T("C10")), Attack())
+    assert order.steps[:3] == (Move(T("B10")), Move(T("C10")), Attack())  # then what is left: listen, a board
 
 
 def test_hunter_view_is_his_briefing() -> None:
@@ -193,3 +193,40 @@ def test_roster_and_scaled_options_follow_the_map() -> None:
     eight = roster_for(ready_map("standard"))
     assert scaled_options(eight) == {}
     assert roster_for(teach, roles=("doctor",))[0] == SeatSpec("S1", "survivor", "doctor")
+
+
+def reference_field(st: State, mover_seat: int, targets: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """A plain Dijkstra over edge_cost and the usable passages, to check the fast cached one against."""
+    import heapq
+
+    from sheetgm.bots.paths import SCALE, _passage_links, edge_cost
+
+    mover = st.players[mover_seat]
+    links = _passage_links(st, mover)
+    dist = {t: 0 for t in targets}
+    heap = [(0, t) for t in targets]
+    while heap:
+        d, cur = heapq.heappop(heap)
+        if d > dist[cur]:
+            continue
+        steps = [(n, edge_cost(st, mover, cur, n)) for n in st.board.neighbours(cur)]
+        steps += [(b if a == cur else a, 1) for a, b in links if cur in (a, b)]
+        for n, c in steps:
+            if c is not None and d + c * SCALE + 1 < dist.get(n, 10**9):
+                dist[n] = d + c * SCALE + 1
+                heapq.heappush(heap, (dist[n], n))
+    return dist
+
+
+def test_cost_fields_are_shortest_paths_with_boards_and_passages() -> None:
+    st = game(roles=("mercenary",) + (None,) * 7 + ("assassin", "clown"))
+    st.boards |= {(T("C3"), T("C4")), (T("E5"), T("F5")), (T("B7"), T("B8"))}
+    for p in st.passages:
+        p.discovered = False
+    rng = random.Random(3)
+    for _ in range(12):
+        targets = [st.board.tile_list[rng.randrange(len(st.board.tile_list))] for _ in range(rng.randint(1, 3))]
+        for seat in (1, 2, 9, 10):
+            assert cost_field(st, st.players[seat], targets) == reference_field(st, seat, targets)
+        if st.passages:
+            st.passages[0].discovered = not st.passages[0].discovered

@@ -1,16 +1,27 @@
-"""The hunter bot: go where survivors were sensed or heard, and attack there.
+"""The hunter bot: go where survivors were sensed or heard, attack there, and spend what is left on
+sensing, boards and the role's skills.
 
-Every step comes from ``legal_steps`` for the order written so far. The bot
-acts on its briefing (R-SENSE-5), which ``hunter_view`` rebuilds from the
-state with the briefing's own rules: noise markers (limited by a Jammer),
-Downed survivors within 3, survivors sensed one tile around, the Clown's
-resonance, the Werewolf's sense, and the Open-Door reveal. It does not
-remember earlier nights; with nothing to follow it patrols a generator (or a
-gate once they are powered), chosen from the night and its seat.
+The order is written on one dry ``Draft`` of the state (every step is kept
+only if the checker accepts it). The bot acts on its briefing (R-SENSE-5),
+which ``hunter_view`` rebuilds from the state with the briefing's own rules:
+noise markers (limited by a Jammer), Downed survivors within 3, survivors
+sensed one tile around, the Clown's resonance, the Werewolf's sense, and the
+Open-Door reveal; then on what its camp learned the night before (``Intel``:
+sensing, discoveries, attacks, the Assassin's deduction and trace). With
+nothing to follow it patrols a generator (or a gate once they are powered),
+chosen from the night and its seat.
 
-Where it cheats: only the Werewolf's Bloodlust: the bot knows whether any
-survivor is Injured (the checker assumes he is, a player learns it from his
-own attacks). Boards and traps are public anyway; it uses only the passages it knows.
+Skills: the Bane's chain reaches a survivor up to 2 tiles away in a line and
+his traps guard generators and gates; the Ripper's mist blade strikes the
+next tile from Stealth and his appearance jumps to a noise; the Clown dashes
+when walking is too slow; the Ember's fury buys an action point; the
+Assassin traces and deduces (at the nearest generators) when he knows
+nothing; leftover action points gaze or listen (for tomorrow) or block.
+
+It does not cheat: boards and traps are public, and it uses only the
+passages it knows. (The Werewolf's Bloodlust MP goes unused: the checker
+cannot know who is Injured, so it accepts no step that needs it, and the bot
+writes only what it accepts.)
 """
 
 from __future__ import annotations
@@ -18,18 +29,20 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from sheetgm.bots.paths import cost, cost_field, points
-from sheetgm.core.board import Tile, distance
+from sheetgm.bots.intel import Intel
+from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, points
+from sheetgm.core.board import DIRECTIONS, Board, Edge, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
-from sheetgm.core.check import budget_of, legal_steps
+from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.hunting import around
 from sheetgm.core.state import Player, State
-from sheetgm.core.steps import Attack, Block, Cross, Force, Move, Order, Skill, Step, Vault
+from sheetgm.core.steps import Attack, Block, Gaze, Listen, Order, Skill, Step
 
 MAX_STEPS = 12
 BLOCK_CHANCE = 0.25
 TRAP_CHANCE = 0.5
+LONG_SIGHT = 10  # tiles seen along the four lines above which a hunter gazes rather than listens
 
 
 @dataclass(frozen=True)
@@ -40,8 +53,11 @@ class View:
     noise: list[Tile]
 
 
+_NO_DRAW = random.Random(0)  # a dry context never draws from its random source
+
+
 def hunter_view(state: State, h: Player) -> View:
-    ctx = Ctx(state, random.Random(0), "hunter", dry=True)
+    ctx = Ctx(state, _NO_DRAW, "hunter", dry=True)
     survivors = state.survivors(robots=True)
     dark = state.board.dark
     noise = list(state.noise)
@@ -68,14 +84,40 @@ def hunter_view(state: State, h: Player) -> View:
     return View(seen=seen, noise=noise)
 
 
+_sights: dict[int, tuple[Board, dict[Tile, int]]] = {}
+
+
+def _sight(board: Board, tile: Tile) -> int:
+    """How many tiles a gaze from ``tile`` sees on the bare map (boards left out: a planning figure)."""
+    entry = _sights.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_sights) > 16:
+            _sights.clear()
+        entry = (board, {})
+        _sights[id(board)] = entry
+    seen = entry[1].get(tile)
+    if seen is None:
+        seen = 0
+        for dx, dy in DIRECTIONS.values():
+            cur = tile
+            while board.edge(cur, (cur[0] + dx, cur[1] + dy)) is Edge.OPEN:
+                cur = (cur[0] + dx, cur[1] + dy)
+                seen += 1
+        entry[1][tile] = seen
+    return seen
+
+
 def _patrol(state: State, h: Player) -> Tile:
     pool = sorted(state.board.gates if state.gates_powered else state.board.generators, key=lambda t: (t[1], t[0]))
     pick = random.Random(f"patrol/{h.seat}/{state.night // 2}")
     return pool[pick.randrange(len(pool))]
 
 
-def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Random) -> tuple[Tile, bool]:
+def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Random,
+                memory: list[Tile] | None = None) -> tuple[Tile, bool]:
     """The tile to go to and whether a survivor is likely there (worth an attack)."""
+    if not (view.seen or view.noise or memory):
+        return _patrol(state, h), False
     fld = cost_field(state, h, [h.pos])
     known = [t for t in view.seen if points(fld, t) <= reach]
     if known:
@@ -85,84 +127,188 @@ def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Ran
         return min(view.seen, key=lambda t: (cost(fld, t), t)), True
     if view.noise:
         return min(view.noise, key=lambda t: (cost(fld, t), rng.random())), True
+    if memory:
+        return min(memory, key=lambda t: (cost(fld, t), t)), False
     return _patrol(state, h), False
 
 
-def _landing(step: Step) -> Tile | None:
-    if isinstance(step, (Move, Cross, Vault, Force)):
-        return step.to
-    return None
+def _step(kind: str, landing: Tile) -> Step:
+    plain = STEP_OF.get(kind)
+    return plain(landing) if plain is not None else Skill("appear", (landing,))
 
 
-def _mp(state: State, pos: Tile, step: Step) -> int:
-    if isinstance(step, Cross):
-        return 2
-    assert isinstance(step, Move)
-    return 0 if state.board.same_flat_region(pos, step.to) else 1
+def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:
+    """Where the Clown's dash in direction d stops, and how many tiles it passes."""
+    dx, dy = DIRECTIONS[d]
+    cur, n = frm, 0
+    while True:
+        nxt = (cur[0] + dx, cur[1] + dy)
+        if state.board.edge(cur, nxt) is not Edge.OPEN or (min(cur, nxt), max(cur, nxt)) in state.boards:
+            return cur, n
+        cur, n = nxt, n + 1
 
 
-def hunter_order(state: State, seat: int, rng: random.Random) -> Order:
-    h = state.players[seat]
-    budget = budget_of(state, seat)
-    mp, ap = budget.mp, budget.ap
-    if h.role == "werewolf" and not any(s.injured for s in state.survivors()):
-        mp -= 1  # the checker grants Bloodlust optimistically; he knows whether his prey bleeds
-    target, likely = pick_target(state, h, hunter_view(state, h), mp + ap - 1, rng)
-    fld = cost_field(state, h, [target])
-    steps: list[Step] = []
-    pos = h.pos
-    attacked = False
-    for _ in range(MAX_STEPS):
-        legal = legal_steps(state, seat, after=steps)
-        if not legal:
-            break
-        if pos == target and likely and not attacked and Attack() in legal:
-            steps.append(Attack())
-            attacked, ap = True, ap - 1
-            continue
-        here = cost(fld, pos)
-        options: list[tuple[int, int, Step]] = []
-        for step in legal:
-            landing = _landing(step)
-            if landing is None or cost(fld, landing) >= here:
+def _line(state: State, frm: Tile, d: str) -> list[Tile]:
+    """The first 2 tiles of a chain in direction d (none if a high wall or the border cuts it)."""
+    dx, dy = DIRECTIONS[d]
+    out, cur = [], frm
+    for _ in range(2):
+        nxt = (cur[0] + dx, cur[1] + dy)
+        if state.board.edge(cur, nxt) is Edge.WALL:
+            return []
+        out.append(nxt)
+        cur = nxt
+    return out
+
+
+class HunterBot:
+    """Writes one hunter's order for the hunter stage."""
+
+    def __init__(self, state: State, seat: int, rng: random.Random, intel: Intel | None,
+                 shared: State | None) -> None:
+        self.state, self.rng = state, rng
+        self.h = state.players[seat]
+        self.draft = Draft(state, seat, shared)
+        self.view = hunter_view(state, self.h)
+        memory = intel.recent(state.night) if intel is not None else []
+        b = self.draft.budget
+        self.target, self.likely = pick_target(state, self.h, self.view, b.mp + b.ap - 1, rng, memory)
+        self.fld = cost_field(state, self.h, [self.target])
+        self.attacked = False
+
+    @property
+    def pos(self) -> Tile:
+        return self.draft.p.pos
+
+    @property
+    def mp(self) -> int:
+        return self.draft.budget.mp
+
+    @property
+    def ap(self) -> int:
+        return self.draft.budget.ap
+
+    def write(self) -> Order:
+        for _ in range(MAX_STEPS):
+            if not self.attacked and self.ap >= 1 and self.attack():
                 continue
-            uses_ap = isinstance(step, (Force, Vault))
-            if uses_ap and (ap < 2 or not likely or attacked):
-                continue  # keep the last action point for the attack
-            if not uses_ap and _mp(state, pos, step) > mp:
+            if self.movement():
                 continue
-            options.append((cost(fld, landing), 1 if uses_ap else 0, step))
-        if options:
-            best = min((o[0], o[1]) for o in options)
-            picks = [o[2] for o in options if (o[0], o[1]) == best]
-            step = picks[rng.randrange(len(picks))]
-            landing = _landing(step)
-            assert landing is not None
-            if isinstance(step, (Force, Vault)):
-                ap -= 1
-            else:
-                mp -= _mp(state, pos, step)
-            pos = landing
-            steps.append(step)
-            continue
-        extra = _leftover(state, h, legal, ap, attacked, rng)
-        if extra is None:
-            break
-        steps.append(extra)
-        ap -= 2 if isinstance(extra, Block) else 1
-    return Order(tuple(steps))
+            if not self.leftover():
+                break
+        self.draft.release()
+        return Order(tuple(self.draft.steps))
+
+    # -- the attack -------------------------------------------------------------------------
+    def attack(self) -> bool:
+        h, here, d = self.draft.p, self.pos, self.draft
+        tries: list[Step] = []
+        seen = self.view.seen
+        if h.role == "ripper" and h.stealth and self.likely and distance(here, self.target) == 1:
+            tries.append(Attack(at=self.target))  # the mist blade
+        if h.role == "bane":
+            for direction in "NESW":
+                line = _line(self.state, here, direction)
+                if any(t in seen for t in line) and (here == self.target or self.target in line):
+                    tries.append(Attack(direction=direction))
+        if here == self.target and self.likely:
+            tries.append(Attack())
+        for step in tries:
+            if d.add(step):
+                self.attacked = True
+                return True
+        return False
+
+    # -- the chase --------------------------------------------------------------------------
+    def movement_options(self) -> list[tuple[Tile, bool, int, str]]:
+        """Every movement step from here as (landing, paid with an action point, mp, kind); the steps
+        themselves are made only for the landings worth trying."""
+        board, here, h = self.state.board, self.pos, self.draft.p
+        out: list[tuple[Tile, bool, int, str]] = []
+        for n in board.neighbour_map[here]:
+            kind = board.edge(here, n)
+            if kind is Edge.OPEN:
+                out.append((n, False, 0 if board.same_flat_region(here, n) else 1, "move"))
+                out.append((n, True, 0, "force"))
+            elif kind is Edge.OBSTACLE:
+                out.append((n, False, 2, "cross"))
+                out.append((n, True, 0, "vault"))
+        passage = self.state.passage_at(here)
+        if passage is not None:
+            out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], False, 1, "move"))
+        if h.role == "ripper" and h.stealth:
+            out += [(t, False, 3, "appear") for t in self.view.noise if 0 < distance(t, here) <= 2]
+        return out
+
+    def movement(self) -> bool:
+        fld = self.fld
+        here = cost(fld, self.pos)
+        if here == 0:
+            return False
+        if self.draft.p.role == "clown" and self.likely and not self.attacked and self.ap >= 2 \
+                and points(fld, self.pos) > self.mp:
+            # Walking cannot get there tonight: a grand entrance that beats the whole walk.
+            dashes = [o for o in self.dashes(here) if o[0] < here - self.mp * SCALE]
+            if any(self.draft.add(o[3]) for o in sorted(dashes, key=lambda o: o[:3])):
+                return True
+        spare_ap = self.ap >= 2 and self.likely and not self.attacked  # else keep the last one for the attack
+        mp_left = self.mp
+        options: list[tuple[int, int, float, Step]] = []
+        for landing, uses_ap, mp, kind in self.movement_options():
+            left = fld.get(landing, UNREACHABLE)
+            if left >= here or (uses_ap and not spare_ap) or mp > mp_left:
+                continue
+            options.append((left, 1 if uses_ap else 0, self.rng.random(), _step(kind, landing)))
+        if not options and self.draft.p.role == "clown" and self.ap >= 2 and self.likely and not self.attacked:
+            options = self.dashes(here)
+        options.sort(key=lambda o: o[:3])
+        return any(self.draft.add(o[3]) for o in options)
+
+    def squares(self) -> list[tuple[Tile, ...]]:
+        """2x2 squares at the generators nearest to the Assassin, for his deduction."""
+        board = self.state.board
+        out: list[tuple[Tile, ...]] = []
+        for g in sorted(board.generators, key=lambda t: (distance(t, self.pos), t[1], t[0]))[:2]:
+            c = min(g[0], board.width - 2)
+            r = min(g[1], board.height - 2)
+            out.append(((c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)))
+        return out
+
+    def dashes(self, here: int) -> list[tuple[int, int, float, Step]]:
+        """The Clown's grand entrance when walking cannot get closer tonight."""
+        out: list[tuple[int, int, float, Step]] = []
+        for direction in "NESW":
+            end, passed = _dash_end(self.state, self.pos, direction)
+            if passed and cost(self.fld, end) < here and passed <= 5:
+                out.append((cost(self.fld, end), 0, self.rng.random(), Skill("dash", direction=direction)))
+        return out
+
+    # -- what is left -------------------------------------------------------------------------
+    def leftover(self) -> bool:
+        """Action points the chase did not need: a trap, sensing for tomorrow, a board."""
+        state, h, d, rng = self.state, self.draft.p, self.draft, self.rng
+        tries: list[Step] = []
+        if h.role == "ember" and self.ap == 1 and self.mp >= 1 and not d.budget.fury_used and self.attacked:
+            tries.append(Skill("fury"))  # a second action point: room for a board
+        if self.ap >= 1 and (self.attacked or not self.likely or cost(self.fld, self.pos) > 0):
+            if h.role == "bane" and rng.random() < TRAP_CHANCE:
+                guard = state.board.generators | state.board.gates
+                spots = [t for t in guard if distance(t, self.pos) <= 2 and t not in state.traps]
+                tries += [Skill("trap", (t,)) for t in sorted(spots, key=lambda t: (rng.random(), t))]
+            if h.role == "assassin" and not self.likely:
+                tries.append(Skill("trace"))  # where the nearest survivor is, for tomorrow
+                tries += [Skill("deduce", sq) for sq in self.squares()]  # is anybody cracking there?
+            if self.ap >= 2 and rng.random() < BLOCK_CHANCE:
+                here = self.pos
+                tries += [Block(n) for n in state.board.neighbour_map[here] if state.board.edge(here, n) is Edge.OPEN]
+            if not (h.role == "ripper" and h.stealth) and Listen() not in d.steps and Gaze() not in d.steps:
+                # Who is around, for tomorrow's chase: along the lines of sight where they are long, else within 3.
+                long = _sight(state.board, self.pos) > LONG_SIGHT
+                tries.append(Gaze() if long else Listen())
+        return any(d.add(step) for step in tries)
 
 
-def _leftover(state: State, h: Player, legal: list[Step], ap: int, attacked: bool,
-              rng: random.Random) -> Step | None:
-    """Action points the chase did not need: a trap or a board, sometimes."""
-    if h.role == "bane" and ap >= 1 and rng.random() < TRAP_CHANCE:
-        traps = [s for s in legal if isinstance(s, Skill) and s.skill == "trap"
-                 and s.tiles[0] in state.board.generators | state.board.gates]
-        if traps:
-            return traps[rng.randrange(len(traps))]
-    if ap >= 2 and rng.random() < BLOCK_CHANCE:
-        blocks = [s for s in legal if isinstance(s, Block)]
-        if blocks:
-            return blocks[rng.randrange(len(blocks))]
-    return None
+def hunter_order(state: State, seat: int, rng: random.Random, intel: Intel | None = None,
+                 shared: State | None = None) -> Order:
+    """``shared``: a dry copy of the state the stage's drafts take turns on (see ``Draft``)."""
+    return HunterBot(state, seat, rng, intel, shared).write()

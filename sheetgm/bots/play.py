@@ -7,24 +7,54 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheetgm.bots.hunter import hunter_order
-from sheetgm.bots.survivor import survivor_order
+from sheetgm.bots.intel import Intel
+from sheetgm.bots.survivor import Team, survivor_order, team_of
 from sheetgm.core.board import Board
-from sheetgm.core.check import legal_steps
+from sheetgm.core.check import Draft, legal_steps
 from sheetgm.core.events import Event
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_survivor_stage
 from sheetgm.core.setup import SeatSpec, new_game
-from sheetgm.core.state import SURVIVOR, State
+from sheetgm.core.state import HUNTER, SURVIVOR, State
 from sheetgm.core.steps import Give, Order, Step
 
 Bot = Callable[[State, int, random.Random], Order]
 
 
-def bot_order(state: State, seat: int, rng: random.Random) -> Order:
-    """A purposeful order for ``seat`` in the stage that is due (see the survivor and hunter modules)."""
+def bot_order(state: State, seat: int, rng: random.Random, intel: Intel | None = None) -> Order:
+    """A purposeful order for ``seat`` in the stage that is due (see the survivor and hunter modules);
+    ``intel``: what the seat's camp has learned so far (none: only what the state shows the player)."""
     p = state.players[seat]
     if not p.in_play or state.over():
         return Order()
-    return survivor_order(state, seat, rng) if p.is_survivor else hunter_order(state, seat, rng)
+    return survivor_order(state, seat, rng, intel) if p.is_survivor else hunter_order(state, seat, rng, intel)
+
+
+class Table:
+    """The bots of one game: each camp remembers what its players were told (``Intel``).
+
+    Use ``table.order`` as a ``Bot`` and feed every resolved stage to ``table.learn``."""
+
+    def __init__(self) -> None:
+        self.intel = {SURVIVOR: Intel(SURVIVOR), HUNTER: Intel(HUNTER)}
+        self._stage: tuple[State, State, Team | None] | None = None  # the state, its dry copy, the team
+
+    def order(self, state: State, seat: int, rng: random.Random) -> Order:
+        p = state.players[seat]
+        if not p.in_play or state.over():
+            return Order()
+        if self._stage is None or self._stage[0] is not state:
+            self._stage = (state, Draft.shared_copy(state), None)  # one dry copy for every bot of the stage
+        _, dry, team = self._stage
+        if p.is_hunter:
+            return hunter_order(state, seat, rng, self.intel[HUNTER], dry)
+        if team is None:
+            team = team_of(state, self.intel[SURVIVOR])  # agreed once per stage
+            self._stage = (state, dry, team)
+        return survivor_order(state, seat, rng, self.intel[SURVIVOR], team, dry)
+
+    def learn(self, state: State, events: Sequence[Event]) -> None:
+        for intel in self.intel.values():
+            intel.learn(state, events)
 
 
 def random_order(state: State, seat: int, rng: random.Random, max_steps: int = 4) -> Order:
@@ -74,24 +104,35 @@ def scaled_options(roster: Sequence[SeatSpec]) -> dict[str, bool]:
     return {"scale_targets": True} if n != 8 else {}
 
 
-def play_night(state: State, seed: int, bot: Bot, rng: random.Random) -> tuple[State, list[Event]]:
-    """Both stages of one night: survivors' orders, then hunters' orders on the stage's result."""
+def play_night(state: State, seed: int, bot: Bot, rng: random.Random,
+               table: Table | None = None) -> tuple[State, list[Event]]:
+    """Both stages of one night: survivors' orders, then hunters' orders on the stage's result
+    (``table``: bots that learn from each stage's events)."""
     orders = {p.seat: bot(state, p.seat, rng) for p in state.survivors()}
     state, events = resolve_survivor_stage(state, orders, seed)
+    if table is not None:
+        table.learn(state, events)
     orders = {h.seat: bot(state, h.seat, rng) for h in state.hunters()}
     state, more = resolve_hunter_stage(state, orders, seed)
+    if table is not None:
+        table.learn(state, more)
     return state, events + more
 
 
-def play_game(board: Board, roster: Sequence[SeatSpec], seed: int, bot: Bot = bot_order,
+def play_game(board: Board, roster: Sequence[SeatSpec], seed: int, bot: Bot | None = None,
               max_nights: int = 30, options: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
     """A whole game from setup until a camp wins, a draw, or ``max_nights`` nights.
 
-    ``options`` are game options over ``scaled_options(roster)`` (the house rule for small rosters)."""
+    ``bot`` None: the purposeful bots, each camp remembering what it was told
+    (``Table``). ``options`` are game options over ``scaled_options(roster)``
+    (the house rule for small rosters)."""
     st = new_game(board, roster, seed, options={**scaled_options(roster), **(options or {})})
     rng = random.Random(f"sheetgm-bots/{seed}")
+    table = Table() if bot is None else None
+    play = table.order if table is not None else bot
+    assert play is not None
     events: list[Event] = []
     while not st.over() and st.night <= max_nights:
-        st, evs = play_night(st, seed, bot, rng)
+        st, evs = play_night(st, seed, play, rng, table)
         events += evs
     return st, events

@@ -1,14 +1,17 @@
-"""The survivor bot: crack generators, rescue Downed friends, run for the gates.
+"""The survivor bot: crack generators, loot chests, rescue Downed friends, keep away from known hunters,
+run for the gates.
 
-Every step comes from ``legal_steps`` for the order written so far, so the
-order is legal when checked. The bot mostly uses what its player knows: its
-own piece, the public progress, the gates, and what lies on its tile.
+The order is written on one dry ``Draft`` of the state: every step is kept
+only if the checker accepts it there, so the order is legal when checked.
+The bot mostly uses what its player knows: its own piece, the public
+progress, boards and traps, the gates, what lies on its tile, and what its
+camp was told (``Intel``: where hunters were seen, the Map).
 
 Where it cheats (what real players would learn only by talking in the day):
 - survivors share their positions, so they split the generators between them,
   the nearest healthy friend comes to heal a Downed one (who crawls towards a
   friend), and they know how many can still crack tonight (the final push);
-- it reads ``state.chests`` to know whether a chest on its way is still full
+- it reads ``state.chests`` to know whether a chest near its way is still full
   (players learn that only by standing on it or from friends);
 - the Revolver is fired at a tile within 1 where a hunter actually stands.
 """
@@ -16,64 +19,52 @@ Where it cheats (what real players would learn only by talking in the day):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from sheetgm.bots.paths import SCALE, cost, cost_field, points
-from sheetgm.core.board import Tile, distance
-from sheetgm.core.check import budget_of, legal_steps
+from sheetgm.bots.intel import Intel
+from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, points
+from sheetgm.core.board import Board, Edge, Tile, distance
+from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.state import Player, State
 from sheetgm.core.steps import (
     Crack,
-    Cross,
+    DayStep,
     Escape,
     Heal,
     Move,
     Order,
+    Pray,
     Search,
     Skill,
     Step,
     UseItem,
-    Vault,
 )
 
 MAX_STEPS = 12
 HEAL_REACH = 6  # a healthy friend farther than this does not come to heal (Manhattan)
+LOOT_REACH = 2  # a full chest this many movement points away is worth the detour while empty-handed
+DANGER = 2  # tiles this close to a known hunter are avoided
 CRACK = "crack"
 ESCAPE = "escape"
 RESCUE = "rescue"
+LOOT = "loot"
 WAIT = "wait"
 SILENT = ("magician", "gardener")
 
 
-@dataclass
-class Draft:
-    """The order being written and what the bot expects from it."""
-
-    p: Player
-    pos: Tile
-    mp: int
-    ap: int
-    items: list[str]
-    steps: list[Step] = field(default_factory=list)
-
-    def add(self, step: Step, landing: Tile | None = None, mp: int = 0, ap: int = 0) -> None:
-        self.steps.append(step)
-        if landing is not None:
-            self.pos = landing
-        self.mp -= mp
-        self.ap -= ap
-
-
-def generator_plan(state: State) -> dict[int, Tile]:
+def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]:
     """Split the healthy survivors over the generators (cheat: shared positions).
 
     Seat by seat, each takes the generator minimising distance plus a charge
-    for the points already planned there (a generator takes 4 a night)."""
+    for the points already planned there (a generator takes 4 a night) and
+    for a hunter known near it."""
     cap = int(state.opt("generator_cap"))
     load: dict[Tile, int] = {g: 0 for g in state.board.generators}
     plan: dict[int, Tile] = {}
     gens = sorted(state.board.generators, key=lambda t: (t[1], t[0]))
+    risk = {g: 6 if any(distance(g, h) <= DANGER for h in danger) else 0 for g in gens}
     for s in state.survivors():
         if s.downed:
             continue
@@ -81,7 +72,7 @@ def generator_plan(state: State) -> dict[int, Tile]:
 
         def score(g: Tile, s: Player = s, gain: int = gain) -> int:
             over = 100 if load[g] + gain > cap else 0
-            return distance(s.pos, g) + 3 * load[g] + over
+            return distance(s.pos, g) + 3 * load[g] + over + risk[g]
 
         best = min(gens, key=score)
         load[best] += gain
@@ -98,137 +89,66 @@ def rescuer_of(state: State, downed: Player) -> Player | None:
     return min(near, key=lambda s: (distance(s.pos, downed.pos), s.seat))
 
 
-def crawl_to(state: State, p: Player) -> Tile:
+def crawl_to(state: State, p: Player, draft: Draft | None = None) -> Tile:
     """Where a Downed survivor crawls tonight, off the tile where it was attacked.
 
     It waits for a rescuer who acts before it (seat order: the heal comes
-    first, then the crawl); otherwise it crawls towards the nearest friend."""
+    first, then the crawl); otherwise it crawls one tile towards the nearest
+    friend (as the crow flies: a path field for one step is not worth it)."""
     rescuer = rescuer_of(state, p)
     if rescuer is not None and rescuer.seat > p.seat:
         return p.pos
     friends = [s.pos for s in state.survivors() if not s.downed and s.seat != p.seat and s.pos != p.pos]
     if not friends:
         return p.pos
-    fld = cost_field(state, p, friends)
-    moves = [s.to for s in legal_steps(state, p.seat) if isinstance(s, Move)]
-    return min(moves, key=lambda t: (cost(fld, t), t)) if moves else p.pos
+    draft = draft if draft is not None else Draft(state, p.seat)
+    moves = [n for n in state.board.neighbour_map[p.pos] if draft.legal(Move(n))]
+    return min(moves, key=lambda t: (min(distance(t, f) for f in friends), t)) if moves else p.pos
 
 
-def goal_of(state: State, p: Player) -> tuple[str, list[Tile]]:
-    """What the survivor works towards tonight and the tiles where it is done."""
+def _full_chests(state: State) -> list[Tile]:
+    return sorted((t for t in state.board.chests if state.chests.get(t)), key=lambda t: (t[1], t[0]))
+
+
+@dataclass
+class Team:
+    """What the survivors agree on in the day, once per stage: where hunters were seen, who cracks where,
+    who rescues whom, which chests are still full, whether tonight is the final push."""
+
+    danger: list[Tile]
+    plan: dict[int, Tile]
+    rescuers: dict[int, int]  # Downed survivor's seat -> the seat of the friend who comes to heal her
+    full_chests: list[Tile]
+    final_push: bool
+
+
+def team_of(state: State, intel: Intel | None) -> Team:
+    danger = intel.recent(state.night) if intel is not None else []
+    rescuers = {}
+    for d in state.survivors():
+        rescuer = rescuer_of(state, d) if d.downed else None
+        if rescuer is not None:
+            rescuers[d.seat] = rescuer.seat
+    return Team(danger, generator_plan(state, danger), rescuers, _full_chests(state), final_push(state))
+
+
+def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
+    """What the survivor works towards tonight and the tiles where it is done (``draft``: the order's)."""
     if p.downed:
-        return WAIT, [crawl_to(state, p)]
+        return WAIT, [crawl_to(state, p, draft)]
     if state.gates_powered or p.keys >= int(state.opt("keys_to_escape")):
         return ESCAPE, sorted(state.board.gates)
-    mine = [d for d in state.survivors() if d.downed and rescuer_of(state, d) is p]
+    mine = [state.players[d] for d, r in team.rescuers.items() if r == p.seat]
     if mine:
-        return RESCUE, [min(mine, key=lambda d: distance(d.pos, p.pos)).pos]
+        return RESCUE, [min(mine, key=lambda d: (distance(d.pos, p.pos), d.seat)).pos]
     if state.progress >= int(state.opt("crack_target")):
         return ESCAPE, sorted(state.board.gates)
-    return CRACK, [generator_plan(state)[p.seat]]
-
-
-def _room(state: State, p: Player, items: list[str], item: str) -> bool:
-    probe = Player(seat=p.seat, alias=p.alias, camp=p.camp, role=p.role, items=list(items))
-    return Ctx(state, random.Random(0), "survivor", dry=True).has_room(probe, item)
-
-
-def _worth_searching(state: State, d: Draft) -> bool:
-    here = d.pos
-    if state.keys_on.get(here):
-        return True
-    things = list(state.lying.get(here, []))
-    if here in state.board.chests and state.chests.get(here):
-        things.append(state.chests[here] or "")
-    return any(_room(state, d.p, d.items, t) for t in things if t)
-
-
-def _main_action(state: State, d: Draft, purpose: str, targets: list[Tile], legal: list[Step],
-                 reach: int) -> Step | None:
-    """The main action to take now, if any (reach: cost still to go to the goal)."""
-    p = d.p
-    if Escape() in legal and purpose == ESCAPE and d.pos in state.board.gates:
-        return Escape()
-    for friend in state.at(d.pos, "survivor"):
-        if friend.downed and friend.seat != p.seat:
-            heal = Heal(friend.alias)
-            if heal in legal:
-                return heal
-    for h in state.hunters():
-        if "revolver" in d.items and distance(h.pos, d.pos) <= 1 and UseItem("revolver", h.pos) in legal:
-            return UseItem("revolver", h.pos)
-    if purpose == CRACK and d.pos in targets and Crack() in legal:
-        return Crack()
-    if Search() in legal and _worth_searching(state, d) and (d.pos not in targets or purpose == WAIT):
-        if reach > d.mp or purpose in (WAIT, ESCAPE):
-            return Search()
-    return None
-
-
-def _landing(step: Step) -> Tile | None:
-    if isinstance(step, (Move, Cross, Vault)):
-        return step.to
-    if isinstance(step, UseItem) and step.item in ("doorkey", "wings"):
-        return step.target
-    if isinstance(step, Skill) and step.skill in ("gate", "sprint") and step.tiles:
-        return step.tiles[-1]
-    return None
-
-
-def _step_price(state: State, d: Draft, step: Step) -> tuple[int, int, int]:
-    """(mp, ap, preference penalty) of a movement step, as the bot plans it."""
-    if isinstance(step, Move):
-        flat = state.board.same_flat_region(d.pos, step.to)
-        return (0 if flat else 1), 0, 0
-    if isinstance(step, Cross):
-        return 3, 0, 1
-    if isinstance(step, Vault):
-        return (1, 0, 0) if d.p.role == "mercenary" else (0, 1, 2)
-    if isinstance(step, Skill) and step.skill == "sprint":
-        return 3, 0, 0
-    if isinstance(step, UseItem) and step.item == "wings":
-        return 0, 1, 3
-    return 0, 0, 2  # Door Key item or the Priestess's skill: limited uses
-
-
-def _movement(state: State, d: Draft, fld: dict[Tile, int], legal: list[Step], purpose: str,
-              rng: random.Random) -> tuple[Step, Tile, int, int] | None:
-    here = cost(fld, d.pos)
-    if here == 0:
-        return None
-    options: list[tuple[int, int, Step, Tile, int, int]] = []
-    for step in legal:
-        landing = _landing(step)
-        if landing is None:
-            continue
-        mp, ap, penalty = _step_price(state, d, step)
-        gain = here - cost(fld, landing)
-        if gain <= 0:
-            continue
-        if ap and (purpose != ESCAPE or points(fld, d.pos) <= d.mp + 1):
-            continue  # keep the action point for the goal
-        if isinstance(step, Skill) and step.skill == "sprint" and gain <= min(d.mp * SCALE, here):
-            continue  # a sprint must beat walking
-        if penalty >= 2 and gain < 2 * SCALE and any(isinstance(s, Move) for s in legal):
-            continue  # limited teleports only where they beat the walk
-        options.append((-gain, penalty, step, landing, mp, ap))
-    if not options:
-        return None
-    best = min((o[0], o[1]) for o in options)
-    picks = [o for o in options if (o[0], o[1]) == best]
-    _, _, step, landing, mp, ap = picks[rng.randrange(len(picks))]
-    return step, landing, mp, ap
-
-
-def _step_off(state: State, d: Draft, fld: dict[Tile, int], legal: list[Step],
-              rng: random.Random) -> Move | None:
-    """After a noisy action, one step off the marked tile (hunters follow noise), staying near the
-    goal and off tiles where friends stand (one attack hits everybody on a tile)."""
-    moves = [s for s in legal if isinstance(s, Move) and s.to not in state.traps]
-    if not moves:
-        return None
-    crowded = {s.pos for s in state.survivors() if s.seat != d.p.seat}
-    return min(moves, key=lambda s: (s.to in crowded, cost(fld, s.to), rng.random()))
+    chests = team.full_chests if not p.items else []
+    if chests and not team.final_push:
+        fld = cost_field(state, p, chests)
+        if points(fld, p.pos) <= LOOT_REACH:
+            return LOOT, [min(chests, key=lambda t: (distance(t, p.pos), t[1], t[0]))]
+    return CRACK, [team.plan[p.seat]]
 
 
 def final_push(state: State) -> bool:
@@ -237,73 +157,236 @@ def final_push(state: State) -> bool:
     return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
 
 
-def _extra(state: State, d: Draft, purpose: str, legal: list[Step], reached: bool) -> Step | None:
-    """Free or leftover actions once the bot cannot move on usefully."""
-    p = d.p
-    if p.downed and "adrenaline" in d.items and UseItem("adrenaline") in legal:
-        return UseItem("adrenaline")
-    if not reached and "stimulant" in d.items and d.mp == 0 and UseItem("stimulant") in legal:
-        return UseItem("stimulant")
-    if d.ap >= 1:
-        if p.fear >= 2 and not p.downed and Heal(p.alias) in legal:
-            return Heal(p.alias)  # clears her own Fear before the third one makes her scream
-        if p.role == "doctor" and Skill("brew") in legal and _room(state, p, d.items, "stimulant"):
-            return Skill("brew")
-    if "map" in d.items and purpose == ESCAPE and UseItem("map") in legal:
-        return UseItem("map")
-    return None
+def _room(ctx: Ctx, p: Player, items: list[str], item: str) -> bool:
+    probe = p.copy()
+    probe.items = list(items)
+    return ctx.has_room(probe, item)
 
 
-def survivor_order(state: State, seat: int, rng: random.Random) -> Order:
-    p = state.players[seat]
-    budget = budget_of(state, seat)
-    d = Draft(p=p, pos=p.pos, mp=budget.mp, ap=budget.ap, items=list(p.items))
-    purpose, targets = goal_of(state, p)
-    fld = cost_field(state, p, targets)
-    noisy = stepped_off = False
-    for _ in range(MAX_STEPS):
-        legal = legal_steps(state, seat, after=d.steps)
-        if not legal:
-            break
-        reach = points(fld, d.pos)
-        if d.ap >= 1:
-            main = _main_action(state, d, purpose, targets, legal, reach)
-            if main is not None:
-                if isinstance(main, Crack) and "jammer" in d.items and UseItem("jammer") in legal:
-                    d.items.remove("jammer")
-                    d.add(UseItem("jammer"))
+def _step(kind: str, landing: Tile, arg: object) -> Step:
+    plain = STEP_OF.get(kind)
+    if plain is not None:
+        return plain(landing)
+    if kind == "sprint":
+        assert isinstance(arg, tuple)
+        return Skill("sprint", arg)
+    return UseItem(kind, landing)  # wings, doorkey (the Priestess's skill when she holds none)
+
+
+_walk_cache: dict[int, tuple[Board, dict[tuple[Tile, bool], tuple[tuple[Tile, int, int, int, str, object], ...]]]] = {}
+
+
+def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[Tile, int, int, int, str, object], ...]:
+    """The moves, vaults and crossings from a tile on the bare map, priced (computed once per map)."""
+    entry = _walk_cache.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_walk_cache) > 16:
+            _walk_cache.clear()
+        entry = (board, {})
+        _walk_cache[id(board)] = entry
+    found = entry[1].get((here, mercenary))
+    if found is None:
+        out: list[tuple[Tile, int, int, int, str, object]] = []
+        for n in board.neighbour_map[here]:
+            kind = board.edge(here, n)
+            if kind is Edge.OPEN:
+                out.append((n, 0 if board.same_flat_region(here, n) else 1, 0, 0, "move", None))
+            elif kind is Edge.OBSTACLE:
+                out.append((n, 1, 0, 0, "vault", None) if mercenary else (n, 0, 1, 2, "vault", None))
+                out.append((n, 3, 0, 1, "cross", None))
+        found = entry[1][(here, mercenary)] = tuple(out)
+    return found
+
+
+class SurvivorBot:
+    """Writes one survivor's order for the stage that is due."""
+
+    def __init__(self, state: State, seat: int, rng: random.Random, team: Team, shared: State | None) -> None:
+        self.state, self.rng, self.team = state, rng, team
+        self.p = state.players[seat]
+        self.draft = Draft(state, seat, shared)
+        self.danger = list(team.danger)
+        self._risky: set[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
+        self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
+        self.fld = cost_field(state, self.p, self.targets)
+        self.noisy = self.stepped_off = False
+
+    # -- what the draft says ---------------------------------------------------------
+    @property
+    def pos(self) -> Tile:
+        return self.draft.p.pos
+
+    @property
+    def items(self) -> list[str]:
+        return self.draft.p.items
+
+    def risky(self, t: Tile) -> bool:
+        if self._risky is None:
+            self._risky = {n for h in self.danger for n in self.state.board.within(h, DANGER)}
+        return t in self._risky
+
+    def write(self) -> Order:
+        for _ in range(MAX_STEPS):
+            if self.draft.budget.ap >= 1:
+                main = self.main_action()
+                if main is not None:
+                    if isinstance(main, Escape):
+                        break
                     continue
-                if isinstance(main, UseItem):
-                    d.items.remove(main.item)
-                d.add(main, ap=1)
-                if isinstance(main, Escape):
-                    break
-                noisy = isinstance(main, (Crack, Heal)) or (isinstance(main, Search) and p.role not in SILENT)
+            if self.noisy and not self.stepped_off:
+                self.stepped_off = True
+                if self.final_dash() or self.step_off():
+                    continue
+            if not self.stepped_off and self.movement():
                 continue
-        if noisy and not stepped_off:
-            stepped_off = True
-            if final_push(state) and purpose == CRACK:
-                fld = cost_field(state, p, sorted(state.board.gates))  # the reveal comes: run for the gates
-                purpose, targets = ESCAPE, sorted(state.board.gates)
-                noisy = stepped_off = False
+            if not self.extra():
+                break
+        self.draft.release()
+        return Order(tuple(self.draft.steps), self.day_orders())
+
+    # -- main actions ----------------------------------------------------------------
+    def main_action(self) -> Step | None:
+        state, d, p = self.state, self.draft, self.p
+        here = self.pos
+        tries: list[Step] = []
+        if self.purpose == ESCAPE and here in state.board.gates:
+            tries.append(Escape())
+        tries += [Heal(f.alias) for f in state.at(here, "survivor") if f.downed and f.seat != p.seat]
+        if "revolver" in self.items:
+            tries += [UseItem("revolver", h.pos) for h in state.hunters() if distance(h.pos, here) <= 1]
+        if self.purpose == CRACK and here in self.targets:
+            if "jammer" in self.items and d.legal(Crack()):
+                d.add(UseItem("jammer"))  # tonight no hunter hears the crack from afar
+            tries.append(Crack())
+        if self.worth_searching() and (here not in self.targets or self.purpose in (WAIT, LOOT)):
+            if points(self.fld, here) > d.budget.mp or self.purpose in (WAIT, ESCAPE, LOOT):
+                tries.append(Search())
+        for step in tries:
+            if d.add(step):
+                self.noisy = isinstance(step, (Crack, Heal)) or (isinstance(step, Search) and p.role not in SILENT)
+                if isinstance(step, Search) and self.purpose == LOOT:
+                    self.retarget(CRACK, [self.team.plan[p.seat]])
+                return step
+        return None
+
+    def worth_searching(self) -> bool:
+        state, here = self.state, self.pos
+        if state.keys_on.get(here):
+            return True
+        things = list(state.lying.get(here, []))
+        if here in state.board.chests and state.chests.get(here):
+            things.append(state.chests[here] or "")
+        return any(_room(self.draft.ctx, self.p, self.items, t) for t in things if t)
+
+    def retarget(self, purpose: str, targets: list[Tile]) -> None:
+        self.purpose, self.targets = purpose, targets
+        self.fld = cost_field(self.state, self.p, targets)
+
+    # -- after a noisy action ------------------------------------------------------------
+    def final_dash(self) -> bool:
+        """The gates are about to be powered (the Open-Door reveal comes): run for them."""
+        if not (self.team.final_push and self.purpose == CRACK):
+            return False
+        self.retarget(ESCAPE, sorted(self.state.board.gates))
+        self.noisy = self.stepped_off = False
+        return True
+
+    def step_off(self) -> bool:
+        """One step off the marked tile (hunters follow noise), near the goal, off friends' tiles
+        (one attack hits everybody on a tile) and away from known hunters; a Magician leaves a decoy."""
+        state, here = self.state, self.pos
+        if self.p.role == "magician":
+            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t)]
+            if decoys:
+                self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
+        crowded = {s.pos for s in state.survivors() if s.seat != self.p.seat}
+        moves = [n for n in state.board.neighbour_map[here] if n not in state.traps]
+        moves.sort(key=lambda t: (t in crowded, self.risky(t), cost(self.fld, t), self.rng.random()))
+        return any(self.draft.add(Move(t)) for t in moves)
+
+    # -- movement ----------------------------------------------------------------------
+    def movement_options(self) -> list[tuple[Tile, int, int, int, str, object]]:
+        """Every movement step from here as (landing, mp, ap, preference penalty, kind, argument), as the
+        bot prices it; the steps themselves are made only for the landings worth trying."""
+        state, p, here = self.state, self.p, self.pos
+        board = state.board
+        out = list(_walks(board, here, p.role == "mercenary"))
+        passage = state.passage_at(here)
+        if passage is not None and passage.discovered:
+            out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], 1, 0, 0, "move", None))
+        if p.role == "athlete":
+            for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+                path = tuple((here[0] + dx * k, here[1] + dy * k) for k in range(1, 5))
+                out.append((path[-1], 3, 0, 0, "sprint", path))
+        if "wings" in self.items:
+            out += [(t, 0, 1, 3, "wings", None) for t in board.within(here, 3) if t != here]
+        if "doorkey" in self.items or p.role == "priestess":
+            out += [(t, 0, 0, 2, "doorkey", None) for t in board.neighbour_map[here]]  # limited uses
+        return out
+
+    def movement(self) -> bool:
+        fld, d, pos = self.fld, self.draft, self.pos
+        here = cost(fld, pos)
+        if here == 0:
+            return False
+        reach = points(fld, pos)
+        board = self.state.board
+        has_walk = any(board.edge(pos, n) is Edge.OPEN for n in board.neighbour_map[pos])
+        mp_left, ap_left = d.budget.mp, d.budget.ap
+        wary = bool(self.danger) and not self.risky(pos)
+        options: list[tuple[int, int, float, Step]] = []
+        for landing, mp, ap, penalty, kind, arg in self.movement_options():
+            left = fld.get(landing, UNREACHABLE)
+            gain = here - left
+            if gain <= 0 or mp > mp_left or ap > ap_left:
                 continue
-            off = _step_off(state, d, fld, legal, rng)
-            if off is not None:
-                d.add(off, off.to, mp=0 if state.board.same_flat_region(d.pos, off.to) else 1)
-                continue
-        moved = None if stepped_off else _movement(state, d, fld, legal, purpose, rng)
-        if moved is not None:
-            step, landing, mp, ap = moved
-            if isinstance(step, UseItem):
-                d.items.remove(step.item)
-            d.add(step, landing, mp=mp, ap=ap)
-            continue
-        extra = _extra(state, d, purpose, legal, reach == 0)
-        if extra is None:
-            break
-        if isinstance(extra, UseItem):
-            d.items.remove(extra.item)
-            if extra.item == "stimulant":
-                d.mp += 1
-        d.add(extra, ap=1 if isinstance(extra, (Heal, Skill)) else 0)
-    return Order(tuple(d.steps))
+            if ap and (self.purpose != ESCAPE or reach <= mp_left + 1):
+                continue  # keep the action point for the goal
+            if kind == "sprint" and gain <= min(mp_left * SCALE, here):
+                continue  # a sprint must beat walking
+            if penalty >= 2 and gain < 2 * SCALE and has_walk:
+                continue  # limited teleports only where they beat the walk
+            if wary and left > 0 and self.risky(landing):
+                penalty += 2  # keep away from a hunter we know of, unless the goal is there
+            options.append((-gain, penalty, self.rng.random(), _step(kind, landing, arg)))
+        options.sort(key=lambda o: o[:3])
+        for _, _, _, step in options:
+            if d.add(step):
+                return True
+        return False
+
+    # -- free and leftover actions ----------------------------------------------------------
+    def extra(self) -> bool:
+        d, p, items = self.draft, self.p, self.items
+        tries: list[Step] = []
+        if d.p.downed and "adrenaline" in items:
+            tries.append(UseItem("adrenaline"))
+        if cost(self.fld, self.pos) > 0 and "stimulant" in items and d.budget.mp == 0:
+            tries.append(UseItem("stimulant"))
+        if d.budget.ap >= 1:
+            if p.fear >= 2 and not d.p.downed:
+                tries.append(Heal(p.alias))  # clears her own Fear before the third one makes her scream
+            if p.role == "doctor" and _room(d.ctx, p, items, "stimulant"):
+                tries.append(Skill("brew"))
+        if "map" in items and (self.purpose == ESCAPE or p.fear >= 1):
+            tries.append(UseItem("map"))
+        for step in tries:
+            if d.add(step):
+                if step == UseItem("map"):
+                    self.danger += [h.pos for h in self.state.hunters() if not h.stealth]  # what the Map shows
+                    self._risky = None
+                return True
+        return False
+
+    def day_orders(self) -> tuple[DayStep, ...]:
+        """The Lucky Guy prays for the Map or a dagger when he goes looting (R-ROLE-LUCKY)."""
+        if self.p.role == "lucky" and self.purpose in (LOOT, CRACK) and not self.p.items:
+            return (Pray("dagger" if self.state.night % 2 else "map"),)
+        return ()
+
+
+def survivor_order(state: State, seat: int, rng: random.Random, intel: Intel | None = None,
+                   team: Team | None = None, shared: State | None = None) -> Order:
+    """``team``: ``team_of(state, intel)``, shared by the survivors of one stage (made here when None);
+    ``shared``: a dry copy of the state the stage's drafts take turns on (see ``Draft``)."""
+    return SurvivorBot(state, seat, rng, team if team is not None else team_of(state, intel), shared).write()

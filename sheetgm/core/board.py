@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 Tile = tuple[int, int]
 EdgeKey = tuple[Tile, Tile]
@@ -33,7 +33,9 @@ def col_name(col: int) -> str:
     return chr(ord("A") + col // 26 - 1) + chr(ord("A") + col % 26)
 
 
+@lru_cache(maxsize=65536)
 def tile_name(tile: Tile) -> str:
+    """``(2, 3)`` → ``"C4"`` (memoised: every event names tiles)."""
     return f"{col_name(tile[0])}{tile[1] + 1}"
 
 
@@ -101,26 +103,54 @@ class Board:
         return 0 <= t[0] < self.width and 0 <= t[1] < self.height
 
     def tiles(self) -> list[Tile]:
-        return [(c, r) for r in range(self.height) for c in range(self.width)]
+        return list(self.tile_list)
 
     def neighbours(self, t: Tile) -> list[Tile]:
-        out = []
-        for d in ("N", "E", "S", "W"):
-            n = (t[0] + DIRECTIONS[d][0], t[1] + DIRECTIONS[d][1])
-            if self.in_bounds(n):
-                out.append(n)
-        return out
+        """In-bounds 4-neighbours in N, E, S, W order."""
+        return list(self.neighbour_map.get(t, ()))
 
     def edge(self, a: Tile, b: Tile) -> Edge:
         """The static kind of the edge between adjacent a and b (border = wall)."""
-        if not (self.in_bounds(a) and self.in_bounds(b) and adjacent(a, b)):
-            return Edge.WALL
-        k = edge_key(a, b)
-        if k in self.walls:
-            return Edge.WALL
-        if k in self.obstacles:
-            return Edge.OBSTACLE
-        return Edge.OPEN
+        return self.edge_kinds.get((a, b), Edge.WALL)
+
+    def within(self, t: Tile, reach: int) -> tuple[Tile, ...]:
+        """In-bounds tiles within Manhattan distance ``reach`` of t, row by row (as ``tiles()`` orders them)."""
+        near = self.within_cache.get((t, reach))
+        if near is None:
+            c, r = t
+            near = tuple((x, y) for y in range(max(0, r - reach), min(self.height, r + reach + 1))
+                         for x in range(max(0, c - (reach - abs(y - r))), min(self.width, c + reach - abs(y - r) + 1)))
+            self.within_cache[(t, reach)] = near
+        return near
+
+    @cached_property
+    def within_cache(self) -> dict[tuple[Tile, int], tuple[Tile, ...]]:
+        return {}
+
+    # -- precomputed once per board (the engine and the bots ask these thousands of times a game) ----
+    @cached_property
+    def tile_list(self) -> tuple[Tile, ...]:
+        """Every tile, row by row."""
+        return tuple((c, r) for r in range(self.height) for c in range(self.width))
+
+    @cached_property
+    def neighbour_map(self) -> dict[Tile, tuple[Tile, ...]]:
+        """Tile → its in-bounds 4-neighbours in N, E, S, W order."""
+        out: dict[Tile, tuple[Tile, ...]] = {}
+        for t in self.tile_list:
+            near = ((t[0] + DIRECTIONS[d][0], t[1] + DIRECTIONS[d][1]) for d in ("N", "E", "S", "W"))
+            out[t] = tuple(n for n in near if self.in_bounds(n))
+        return out
+
+    @cached_property
+    def edge_kinds(self) -> dict[tuple[Tile, Tile], Edge]:
+        """(a, b) → the static kind of the edge, for both orders of every pair of adjacent in-bounds tiles."""
+        out: dict[tuple[Tile, Tile], Edge] = {}
+        for a, near in self.neighbour_map.items():
+            for b in near:
+                k = edge_key(a, b)
+                out[(a, b)] = Edge.WALL if k in self.walls else Edge.OBSTACLE if k in self.obstacles else Edge.OPEN
+        return out
 
     @cached_property
     def flat_region(self) -> dict[Tile, int]:

@@ -9,15 +9,14 @@ optimistic: it never rejects an order that could turn out legal.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
 from sheetgm.core.actions import day_step
-from sheetgm.core.board import Edge, Tile, distance
+from sheetgm.core.board import Edge, Tile
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
 from sheetgm.core.observe import display_params
@@ -77,11 +76,25 @@ class Review:
     notes: list[Problem] = field(default_factory=list)
 
 
+class _NoDraws(random.Random):
+    """The random source of every dry context: the checker never draws (were it to, its answers would
+    depend on what was checked before), so one instance serves them all and seeding it is not paid per call."""
+
+    def random(self) -> float:
+        raise RuntimeError("a dry (checker) context drew a random number")
+
+    def getrandbits(self, k: int) -> int:
+        raise RuntimeError("a dry (checker) context drew a random number")
+
+
+_NO_DRAWS = _NoDraws(0)
+
+
 def _dry(state: State, p: Player) -> tuple[State, Ctx, Player]:
     """The checker's private copy, as it will stand when p's stage starts (the night's resets applied)."""
     st = state.copy()
     stage = HUNTER_STAGE if p.is_hunter else SURVIVOR_STAGE
-    ctx = Ctx(st, random.Random(0), stage, dry=True)
+    ctx = Ctx(st, _NO_DRAWS, stage, dry=True)
     if not (state.stage == HUNTER_STAGE and p.is_hunter):
         start_night(ctx)
     return st, ctx, st.players[p.seat]
@@ -147,25 +160,115 @@ def assume_arrival(p: Player, step: Step) -> None:
         p.pos = target
 
 
-_TRIED = ("pos", "items", "keys", "uses", "flags", "stealth", "fear", "downed")
-_TRIED_STATE = ("boards", "traps")  # what a tried step may change on the board (passages: their flags)
+class Draft:
+    """One player's order being written: its steps played in dry mode on one private copy of the state.
+
+    ``play`` adds a step as the checker would (an illegal move still lands, so
+    that the next steps are judged from there); ``legal`` tests one step
+    without keeping it; ``add`` keeps it only if it is legal; ``legal_steps``
+    tests every candidate. Each try saves and restores what a dry step may
+    change (the player, the Mechanic's robot, boards, traps, passages found and by whom)
+    instead of copying the state. The bots write a whole order on one Draft."""
+
+    def __init__(self, state: State, seat: int, shared: State | None = None) -> None:
+        """``shared``: ``Draft.shared_copy(state)``, that the drafts of the players due in this stage
+        take turns on, each calling ``release`` when done; None: the draft makes its own copy."""
+        if shared is None:
+            self.state, self.ctx, self.p = _dry(state, state.players[seat])
+        else:
+            self.p = shared.players[seat]
+            self.state = shared
+            self.ctx = Ctx(shared, _NO_DRAWS, HUNTER_STAGE if self.p.is_hunter else SURVIVOR_STAGE, dry=True)
+        self.budget = budget_for(self.ctx, self.p)
+        self.steps: list[Step] = []
+        self._robot_seat = ROBOT_SEAT_BASE + seat
+        self._found = self._save() if shared is not None else None
+
+    @staticmethod
+    def shared_copy(state: State) -> State:
+        """A dry copy for the drafts of the players due in this stage: as ``_dry`` makes it for each
+        (the night's resets applied, except for hunters in the hunter stage)."""
+        st = state.copy()
+        if state.stage != HUNTER_STAGE:
+            start_night(Ctx(st, _NO_DRAWS, SURVIVOR_STAGE, dry=True))
+        return st
+
+    def _save(self) -> _Saved:
+        st = self.state
+        robot = st.players.get(self._robot_seat)
+        return (self.p.copy(), robot.copy() if robot is not None else None, set(st.boards), dict(st.traps),
+                [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages])
+
+    def _restore(self, saved: _Saved) -> None:
+        st, (player, robot_was, boards, traps, passages) = self.state, saved
+        _undo(self.p, player)
+        robot = st.players.get(self._robot_seat)
+        if robot_was is not None and robot is not None:
+            _undo(robot, robot_was)
+        elif robot is not None:
+            del st.players[self._robot_seat]
+        if st.boards != boards:
+            st.boards = boards
+        if st.traps != traps:
+            st.traps = traps
+        if len(st.passages) != len(passages) or any(pa.discovered != found or pa.known_by != known
+                                                    for pa, found, known in passages):
+            st.passages = [pa for pa, _, _ in passages]
+            for pa, found, known in passages:
+                pa.discovered, pa.known_by = found, list(known)
+
+    def release(self) -> None:
+        """Give a shared copy back as the draft found it (its steps are still in ``steps``)."""
+        if self._found is not None:
+            self._restore(self._found)
+            self._found = None
+
+    def play(self, step: Step) -> bool:
+        """Add a step; False when it is illegal here (it is kept all the same, as in ``legal_steps(after=...)``)."""
+        self.steps.append(step)
+        try:
+            do_step(self.ctx, self.p, self.budget, step)
+            return True
+        except Illegal:
+            assume_arrival(self.p, step)
+            return False
+
+    def legal(self, step: Step) -> bool:
+        """Whether the step may come next; nothing of it is kept."""
+        return self._attempt(step, keep=False)
+
+    def add(self, step: Step) -> bool:
+        """Add the step if it may come next (True); otherwise leave the draft as it was (False)."""
+        return self._attempt(step, keep=True)
+
+    def _attempt(self, step: Step, keep: bool) -> bool:
+        saved, budget = self._save(), dict(self.budget.__dict__)
+        ok = False
+        try:
+            do_step(self.ctx, self.p, self.budget, step)
+            ok = True
+        except Illegal:
+            pass
+        finally:
+            if not (ok and keep):
+                self._restore(saved)
+                self.budget.__dict__.update(budget)
+        if ok and keep:
+            self.steps.append(step)
+        return ok
+
+    def legal_steps(self) -> list[Step]:
+        return [c for c in candidates(self.state, self.p) if self.legal(c)]
 
 
-def _snapshot(st: State, p: Player) -> dict[str, Any]:
-    snap = {k: copy.copy(getattr(p, k)) for k in _TRIED}
-    snap |= {f"state.{k}": copy.copy(getattr(st, k)) for k in _TRIED_STATE}
-    snap["state.passages"] = [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages]
-    return snap
+# What a tried step may change: the player, the robot, boards, traps, which passages are found and by whom.
+_Saved = tuple[Player, Player | None, set[tuple[Tile, Tile]], dict[Tile, int], list[tuple[Any, bool, list[int]]]]
 
 
-def _restore(st: State, p: Player, snap: dict[str, Any]) -> None:
-    for k in _TRIED:
-        setattr(p, k, copy.copy(snap[k]))
-    for k in _TRIED_STATE:
-        setattr(st, k, copy.copy(snap[f"state.{k}"]))
-    st.passages = [pa for pa, _, _ in snap["state.passages"]]
-    for pa, discovered, known_by in snap["state.passages"]:
-        pa.discovered, pa.known_by = discovered, list(known_by)
+def _undo(p: Player, saved: Player) -> None:
+    if p.pos != saved.pos:
+        p.pos = saved.pos  # through Player.__setattr__: the state's index follows
+    p.__dict__.update(saved.__dict__)
 
 
 def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Step]:
@@ -174,35 +277,14 @@ def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Ste
     p0 = state.players.get(seat)
     if p0 is None or not p0.in_play or state.over():
         return []
-    st, ctx, p = _dry(state, p0)
-    b = budget_for(ctx, p)
+    draft = Draft(state, seat)
     for step in after:
-        try:
-            do_step(ctx, p, b, step)
-        except Illegal:
-            assume_arrival(p, step)
-    out: list[Step] = []
-    robot_seat = ROBOT_SEAT_BASE + seat
-    for cand in candidates(st, p):
-        snap, bsnap = _snapshot(st, p), replace(b)
-        robot = copy.deepcopy(st.players.get(robot_seat))
-        try:
-            do_step(ctx, p, b, cand)
-            out.append(cand)
-        except Illegal:
-            pass
-        finally:
-            _restore(st, p, snap)
-            b.__dict__.update(bsnap.__dict__)
-            if robot is None:
-                st.players.pop(robot_seat, None)
-            else:
-                st.players[robot_seat] = robot
-    return out
+        draft.play(step)
+    return draft.legal_steps()
 
 
 def _near(st: State, tile: Tile, reach: int) -> list[Tile]:
-    return [t for t in st.board.tiles() if distance(t, tile) <= reach]
+    return list(st.board.within(tile, reach))
 
 
 def candidates(st: State, p: Player) -> list[Step]:

@@ -5,7 +5,7 @@ random source, the events so far, and helpers every rule module shares
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from sheetgm.core.board import Edge, Tile, distance, edge_key, tile_name
@@ -13,6 +13,8 @@ from sheetgm.core.events import Event
 from sheetgm.core.state import ELIMINATED, HUNTER_STAGE, Player, State
 from sheetgm.core.steps import POTIONS
 
+# Ctx.emit fills an Event's fields itself while they are exactly these (a new field falls back to Event(...)).
+_FAST_EVENT = tuple(f.name for f in fields(Event)) == ("kind", "night", "stage", "params", "public", "to", "actor")
 JAMMER_REACH = 3  # R-ITEM-JAMMER: hunters learn no noise farther than this while jammed
 
 
@@ -79,11 +81,16 @@ class Ctx:
              **params: Any) -> None:
         if self.dry:
             return
-        readers = {self._reader(s) for s in to}
-        self.events.append(
-            Event(kind=kind, night=self.state.night, stage=self.stage, params=params, public=public,
-                  to=tuple(sorted(readers)), actor=actor)
-        )
+        readers = (self._reader(to[0]),) if len(to) == 1 else tuple(sorted({self._reader(s) for s in to}))
+        if not _FAST_EVENT:
+            self.events.append(Event(kind=kind, night=self.state.night, stage=self.stage, params=params,
+                                     public=public, to=readers, actor=actor))
+            return
+        # Event(...) field by field, without the frozen dataclass's __init__ (hundreds of events a night).
+        event = object.__new__(Event)
+        event.__dict__.update(kind=kind, night=self.state.night, stage=self.stage, params=params, public=public,
+                              to=readers, actor=actor)
+        self.events.append(event)
 
     def _reader(self, seat: int) -> int:
         """What happens to the robot is told to the Mechanic who runs it."""

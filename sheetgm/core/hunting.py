@@ -49,7 +49,7 @@ def listen(ctx: Ctx, p: Player, b: Budget) -> None:
     spend_ap(p, b)
     end_stealth(ctx, p)
     if not ctx.dry:
-        tiles = [t for t in ctx.state.board.tiles() if distance(t, p.pos) <= 3]
+        tiles = ctx.state.board.within(p.pos, 3)
         sense(ctx, p, tiles, "listen")
 
 

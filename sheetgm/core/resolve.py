@@ -57,7 +57,13 @@ def fear_check(ctx: Ctx, seat: int) -> None:
     p = st.players[seat]
     if not p.in_play:
         return
-    if any(distance(h.pos, p.pos) <= 2 for h in st.hunters() if not h.stealth):
+    hunters = st.hunters()
+    near = st.board.within(p.pos, 2)
+    if len(hunters) <= len(near):
+        frightened = any(distance(h.pos, p.pos) <= 2 for h in hunters if not h.stealth)
+    else:  # many hunters (a big game): look at the tiles within 2 instead, so that a night stays linear
+        frightened = any(not h.stealth for t in near for h in st.at(t, "hunter"))
+    if frightened:
         ctx.add_fear(p, "hunter_near")
 
 

@@ -2,6 +2,12 @@
 
 A ``State`` is a plain mutable dataclass so that a stage can be resolved on
 a private copy (``state.copy()``); the resolvers never mutate their input.
+The copy is written field by field (a deepcopy cost 97% of a bot game): every
+list, dict and set is new, the frozen ``Board`` is shared, and a field this
+module does not know (added later) falls back to ``copy.deepcopy``.
+``State.at`` answers from an index of who stands where, kept up to date by
+``Player.__setattr__`` on ``pos``, so that a night grows linearly with the
+number of players.
 It round-trips through JSON (``to_dict`` / ``from_dict``) for the journal,
 and ``digest()`` gives the hash that ``verify`` compares stage by stage.
 """
@@ -11,11 +17,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, cast
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.errors import StateError
+from sheetgm.core.seating import Seats, Where
 
 SURVIVOR = "survivor"
 HUNTER = "hunter"
@@ -68,6 +75,32 @@ class Player:
     flags: dict[str, Any] = field(default_factory=dict)
     lang: str = "zh"
     result: str | None = None  # won | lost | draw: an escaped survivor has won; the rest at the game's end
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "pos":
+            ref = self.__dict__.get("_where")
+            where = ref() if ref is not None else None
+            if where is not None:
+                where.move(self, self.__dict__.get("pos"), value)
+        object.__setattr__(self, name, value)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle and deepcopy leave out the state's index (a weak reference)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_where"}
+
+    def copy(self) -> Player:
+        """A true copy: new ``items``, ``uses`` and ``flags`` (see ``_PLAYER_DEEP`` for other fields)."""
+        d = dict(self.__dict__)
+        d.pop("_where", None)
+        d["items"] = list(self.items)
+        d["uses"] = dict(self.uses)
+        flags = self.flags
+        d["flags"] = _copy_values(flags) if flags else {}
+        for name in _PLAYER_DEEP:
+            d[name] = copy.deepcopy(d[name])
+        dup = object.__new__(Player)
+        object.__setattr__(dup, "__dict__", d)
+        return dup
 
     @property
     def in_play(self) -> bool:
@@ -135,7 +168,7 @@ class Card:
 @dataclass
 class State:
     board: Board
-    players: dict[int, Player]
+    players: dict[int, Player]  # always a Seats: State.__setattr__ makes it one
     night: int = 1
     stage: str = SURVIVOR_STAGE
     boards: set[EdgeKey] = field(default_factory=set)
@@ -159,36 +192,62 @@ class State:
     spent: list[str] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_OPTIONS))
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "players" and type(value) is not Seats:
+            value = Seats(value)
+        object.__setattr__(self, name, value)
+
     # -- queries -----------------------------------------------------------
     def copy(self) -> State:
-        board = self.board
-        self.board = None  # type: ignore[assignment]
-        try:
-            dup = copy.deepcopy(self)
-        finally:
-            self.board = board
-        dup.board = board
+        """A true copy for everything a resolution mutates; the frozen board is shared."""
+        d = {k: v for k, v in self.__dict__.items() if k != "_where"}
+        d["players"] = Seats({seat: p.copy() for seat, p in self.players.items()})
+        d["boards"] = set(self.boards)
+        d["traps"] = dict(self.traps)
+        d["chests"] = dict(self.chests)
+        d["lying"] = {t: list(items) for t, items in self.lying.items()}
+        d["keys_on"] = dict(self.keys_on)
+        d["passages"] = [_copy_record(p) for p in self.passages]
+        d["cracked_tonight"] = dict(self.cracked_tonight)
+        d["noise"] = list(self.noise)
+        d["cards"] = [_copy_record(c) for c in self.cards]
+        d["eliminated"] = list(self.eliminated)
+        d["escaped"] = list(self.escaped)
+        d["spent"] = list(self.spent)
+        d["options"] = _copy_values(self.options)
+        for name in _STATE_DEEP:
+            d[name] = copy.deepcopy(d[name])
+        dup = object.__new__(State)
+        dup.__dict__.update(d)
         return dup
+
+    def _located(self) -> Where:
+        where = self.__dict__.get("_where")
+        players = cast(Seats, self.players)
+        if where is None or where.players is not players or where.changes != players.changes:
+            where = Where(players)
+            self.__dict__["_where"] = where
+        return where
 
     def seats(self) -> list[int]:
         return sorted(self.players)
 
     def survivors(self, in_play: bool = True, robots: bool = False) -> list[Player]:
+        # The properties is_survivor, in_play and is_robot, spelt out: this runs thousands of times a night.
         return [
             p
-            for _, p in sorted(self.players.items())
-            if p.is_survivor and (p.in_play or not in_play) and (robots or not p.is_robot)
+            for p in self._located().camps.get(SURVIVOR, ())
+            if (p.status == IN_PLAY or not in_play) and (robots or "robot_of" not in p.flags)
         ]
 
     def hunters(self, in_play: bool = True) -> list[Player]:
-        return [p for _, p in sorted(self.players.items()) if p.is_hunter and (p.in_play or not in_play)]
+        return [p for p in self._located().camps.get(HUNTER, ()) if p.status == IN_PLAY or not in_play]
 
     def at(self, tile: Tile, camp: str | None = None) -> list[Player]:
-        return [
-            p
-            for _, p in sorted(self.players.items())
-            if p.in_play and p.pos == tile and (camp is None or p.camp == camp)
-        ]
+        where = self.__dict__.get("_where")  # _located() inlined: this runs thousands of times a night
+        if where is None or where.players is not self.players or where.changes != cast(Seats, self.players).changes:
+            where = self._located()
+        return [p for p in where.tiles.get(tile, ()) if p.status == IN_PLAY and (camp is None or p.camp == camp)]
 
     def by_alias(self, alias: str) -> Player | None:
         folded = alias.strip().casefold()
@@ -311,3 +370,46 @@ class State:
 
     def digest(self) -> str:
         return hashlib.sha256(self.to_json().encode("utf-8")).hexdigest()[:16]
+
+
+_ATOMIC = (int, str, bool, float, type(None))
+
+
+def _frozen(v: Any) -> bool:
+    return type(v) in _ATOMIC or (type(v) is tuple and all(_frozen(x) for x in v))
+
+
+def _dup(v: Any) -> Any:
+    """A value as a true copy: scalars and tuples of them as they are, a list of scalars (a passage's
+    ``known_by``) copied flat, anything else deep-copied."""
+    if _frozen(v):
+        return v
+    if type(v) is list and all(type(x) in _ATOMIC for x in v):
+        return list(v)
+    return copy.deepcopy(v)
+
+
+def _copy_values(d: dict[Any, Any]) -> dict[Any, Any]:
+    """A new dict whose mutable values are true copies (options and flags hold scalars in practice)."""
+    for v in d.values():
+        if type(v) not in _ATOMIC:
+            return {k: _dup(v) for k, v in d.items()}
+    return dict(d)
+
+
+def _copy_record(obj: Any) -> Any:
+    """A new Passage or Card: scalar fields shared, anything else a true copy (``_dup``)."""
+    dup = object.__new__(type(obj))
+    dup.__dict__.update(_copy_values(obj.__dict__))
+    return dup
+
+
+# Fields that copy() above does not copy by hand: mutable ones are deep-copied, so a field added
+# later is a true copy without anyone remembering to come here.
+_PLAYER_SCALARS = {"seat", "alias", "camp", "role", "pos", "hp", "downed", "fear", "stealth", "keys", "status",
+                   "escaping", "stunned", "lang", "result", "items", "uses", "flags"}
+_PLAYER_DEEP = tuple(f.name for f in fields(Player) if f.name not in _PLAYER_SCALARS)
+_STATE_KNOWN = {"board", "players", "night", "stage", "boards", "traps", "chests", "lying", "keys_on", "passages",
+                "progress", "cracked_tonight", "gates_powered", "odb_left", "odb_reveal", "noise", "jammed", "cards",
+                "winner", "end_reason", "eliminated", "escaped", "spent", "options"}
+_STATE_DEEP = tuple(f.name for f in fields(State) if f.name not in _STATE_KNOWN)

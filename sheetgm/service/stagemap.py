@@ -1,16 +1,21 @@
-"""The public map of each stage as a PNG beside the game: ``maps/N3-hunter.png`` in the game folder.
+"""The public map of each night as a PNG beside the game: ``maps/N3-hunter.png`` in the game folder.
 
-`resolve` writes it once the stage is published, for a local game and a
-Google one alike (for a Google game it is a local file the director can
-upload to an image host or attach to the forum post). It is drawn from the
-public view alone (``render.views.public_view``), which never reads a
-position: nothing private can be in it. `publish --map` links it.
+`resolve` writes it once a night, when the night's last stage (the hunters')
+or the stage that ends the game is published, for a local game and a Google
+one alike (for a Google game it is a local file the director can upload to
+an image host or attach to the forum post). `publish --map` links the map of
+the stage it announces and draws it first if it is missing (a survivor
+stage's, or a map drawn on another machine). It is drawn from the public
+view alone (``render.views.public_view``), which never reads a position:
+nothing private can be in it. A map costs about 50 ms to draw and encode,
+which is why a survivor stage does not draw one unasked.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from sheetgm.core.state import HUNTER_STAGE
 from sheetgm.core.texts import render
 from sheetgm.render.draw import DEFAULT_SCALE, draw_map
 from sheetgm.render.views import after, public_view
@@ -45,7 +50,10 @@ def _write(game: Game, entry: Entry) -> tuple[Path, str | None]:
 
 
 def write_stage_map(game: Game, entry: Entry) -> list[str]:
-    """Write the stage's public map; a file that cannot be written is a warning, never a failed stage."""
+    """Write the night's public map after its last stage (or the stage that ends the game); a file that cannot
+    be written is a warning, never a failed stage."""
+    if parse_key(entry.key)[1] != HUNTER_STAGE and not entry.state(game.board).over():
+        return []
     out, trouble = _write(game, entry)
     return [render(game.lang, "svc.map_unwritable", file=str(out), detail=trouble)] if trouble else []
 

@@ -1,7 +1,8 @@
 """Issue 8.6: one resolve at a time, for real.
 
-Two real `sheetgm resolve` processes started at the same instant on one xlsx game, 20 times: exactly one
-resolves, the other is refused with the "locked" message, and every workbook still opens and verifies.
+Two real `sheetgm resolve` processes started at the same instant on one xlsx game, 20 times, meeting at the
+game folder's lock after each has read the journal: exactly one resolves, the other is refused with the
+"locked" message, and every workbook still opens and verifies.
 The Google token: a loser reads someone else's token and backs off; freeing after a failure clears only
 our own token; the same holder does not wait out its own stale lock; `sheetgm unlock` clears a stuck lock,
 recorded (who, when, why) and shown by `sheetgm status`.
@@ -11,10 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -27,7 +32,7 @@ from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.backends.xlsx import FILES
 from sheetgm.cli import main
-from sheetgm.service import stamps
+from sheetgm.service import gamelock, stamps
 from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, WORKBOOK_DIR, open_game
 from sheetgm.service.gamelock import LOCK_FILE, folder_lock, take_lock, try_release
@@ -38,9 +43,28 @@ from sheetgm.service.verify import verify
 RUNS = 20
 
 
-def _spawn(folder: Path, go: int, out: Path) -> int:
+@dataclass
+class Pipes:
+    """The start signal, the meeting at the lock and the winner's hold (read ends, write ends)."""
+
+    go: tuple[int, int] = field(default_factory=os.pipe)
+    ready: tuple[int, int] = field(default_factory=os.pipe)
+    race: tuple[int, int] = field(default_factory=os.pipe)
+    hold: tuple[int, int] = field(default_factory=os.pipe)
+
+    def close(self) -> None:
+        for r, w in (self.go, self.ready, self.race, self.hold):
+            os.close(r)
+            os.close(w)
+
+
+def _spawn(folder: Path, pipes: Pipes, out: Path) -> int:
     """A real `sheetgm resolve` process, forked from this one (sheetgm already imported: no start-up skew),
-    that waits for a byte on ``go``; its stdout and stderr go to ``out``.{1,2}; returns its pid."""
+    that starts on a byte on ``go``; its stdout and stderr go to ``out``.{1,2}; returns its pid.
+
+    Once it has read the journal it says so and waits at the game folder's OS lock until both runs are
+    there, so both race for the lock with the same journal; the one that gets it holds it until the test
+    lets it go on (after the other run has ended), so the run that lost always finds the lock taken."""
     pid = os.fork()
     if pid:
         return pid
@@ -50,7 +74,20 @@ def _spawn(folder: Path, go: int, out: Path) -> int:
             target = os.open(str(out) + suffix, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             os.dup2(target, fd)
         sys.stdout, sys.stderr = (open(fd, "w", encoding="utf-8", closefd=False) for fd in (1, 2))  # not pytest's
-        os.read(go, 1)
+        for fd in (pipes.go[1], pipes.ready[0], pipes.race[1], pipes.hold[1]):
+            os.close(fd)  # only the test writes the signals: if it stops, the reads here end
+        real = gamelock.folder_lock
+
+        @contextmanager
+        def at_the_lock(where: Path, holder: str, since: str) -> Iterator[None]:
+            os.write(pipes.ready[1], b"r")
+            os.read(pipes.race[0], 1)
+            with real(where, holder, since):
+                os.read(pipes.hold[0], 1)
+                yield
+
+        gamelock.folder_lock = at_the_lock  # type: ignore[assignment]  # this child process only
+        os.read(pipes.go[0], 1)
         sys.argv = ["sheetgm", "resolve", "--game", str(folder), "--stage", "N1-survivor"]
         try:
             main()
@@ -61,6 +98,33 @@ def _spawn(folder: Path, go: int, out: Path) -> int:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+
+
+def _read(fd: int, n: int) -> bytes:
+    """``n`` bytes from ``fd``, or fail after a minute (a child that died before its signal)."""
+    got = b""
+    while len(got) < n:
+        assert select.select([fd], [], [], 60)[0], f"no signal from the runs after {got!r}"
+        got += os.read(fd, n - len(got))
+    return got
+
+
+def _wait_for_one(pids: list[int], statuses: dict[int, int]) -> None:
+    """Wait until one more of ``pids`` has ended (its wait status in ``statuses``), or fail after a minute."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for pid in pids:
+            if pid not in statuses:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    statuses[pid] = status
+                    return
+        time.sleep(0.005)
+    for pid in pids:
+        if pid not in statuses:
+            os.kill(pid, 9)
+            statuses[pid] = os.waitpid(pid, 0)[1]
+    raise AssertionError("neither run ended while the other waited at the lock: both held it?")
 
 
 def _lock_cells(game) -> list[str]:  # type: ignore[no-untyped-def]
@@ -79,16 +143,22 @@ def test_two_resolves_started_together_twenty_times(tmp_path: Path) -> None:
     for run in range(RUNS):
         folder = tmp_path / f"run{run}"
         shutil.copytree(template, folder)
-        go_r, go_w = os.pipe()
-        pids = [_spawn(folder, go_r, tmp_path / f"out{run}-{i}") for i in range(2)]
-        os.write(go_w, b"go")  # both start now
-        os.close(go_r)
-        os.close(go_w)
+        pipes = Pipes()
+        pids = [_spawn(folder, pipes, tmp_path / f"out{run}-{i}") for i in range(2)]
+        statuses: dict[int, int] = {}
+        try:
+            os.write(pipes.go[1], b"go")  # both start now
+            _read(pipes.ready[0], 2)  # both have read the journal, neither has the lock
+            os.write(pipes.race[1], b"rr")  # both try the lock at once
+            _wait_for_one(pids, statuses)  # one ends (refused) while the other holds the lock
+            os.write(pipes.hold[1], b"h")  # the holder goes on
+            _wait_for_one(pids, statuses)
+        finally:
+            pipes.close()
         results = []
         for i, pid in enumerate(pids):
-            status = os.waitpid(pid, 0)[1]
             texts = [(tmp_path / f"out{run}-{i}.{n}").read_text("utf-8") for n in (1, 2)]
-            results.append((os.waitstatus_to_exitcode(status), *texts))
+            results.append((os.waitstatus_to_exitcode(statuses[pid]), *texts))
         won = [r for r in results if r[0] == 0]
         lost = [r for r in results if r[0] != 0]
         assert len(won) == 1 and len(lost) == 1, results

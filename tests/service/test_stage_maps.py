@@ -19,7 +19,7 @@ from sheetgm.service import mapdraw
 from sheetgm.service.game import open_game, player_key
 from sheetgm.service.journal import read_director
 from sheetgm.service.resolve import resolve
-from sheetgm.service.stagemap import map_file
+from sheetgm.service.stagemap import ensure_stage_map
 from sheetgm.service.stages import parse_key
 
 runner = CliRunner()
@@ -53,12 +53,13 @@ def _game(tmp_path: Path, extra: str = "") -> Path:
     return tmp_path
 
 
-def test_resolve_writes_each_stages_public_map_with_nothing_private(tmp_path: Path) -> None:
+def test_resolve_writes_each_nights_public_map_with_nothing_private(tmp_path: Path) -> None:
     folder = _game(tmp_path)
     game = open_game(folder)
     entries = read_director(game)[0]
+    assert sorted(p.name for p in (folder / "maps").iterdir()) == ["N1-hunter.png"]  # once a night
     for entry in entries[1:]:
-        png = map_file(game, entry.key).read_bytes()
+        png = ensure_stage_map(game, entry).read_bytes()  # the survivor stage's is drawn when asked
         state = entry.state(game.board)
         night, stage = parse_key(entry.key)
         assert png == draw_map(game.board, after(public_view(state), night, stage), DEFAULT_SCALE, "en")
