@@ -13,11 +13,18 @@ imports included), so what is measured is what a director waits for:
   `resolve` (counted in one in-process demo by wrapping the functions that parse and write a file).
 
 CPU time is what to compare between runs: the machine is shared and wall time follows its load (and the
-disk, for the fsync of every save). ``--src DIR`` measures another source tree of sheetgm instead of the
+disk, for the fsync of every save).
+
+Bytecode: an installed sheetgm has its modules compiled (pip compiles them at install; Python caches them at
+the first run), so by default every child process reads compiled bytecode from a cache in the benchmark's
+temporary folder (``PYTHONPYCACHEPREFIX``, filled by one run first), whatever ``PYTHONDONTWRITEBYTECODE`` says.
+``--no-bytecode-cache`` leaves the environment as it is: where ``PYTHONDONTWRITEBYTECODE`` is set (as on the
+project's machine) an editable install compiles every module of sheetgm from source in every process, which
+costs 0.05-0.1 s a command. ``--src DIR`` measures another source tree of sheetgm instead of the
 installed one (e.g. ``git archive main | tar -x -C /tmp/main``), which is how the "before" figures in
 ``benchmarks/README.md`` were taken.
 
-Run: ``python benchmarks/bench_local.py [--players 10] [--repeat 5] [--src DIR]``.
+Run: ``python benchmarks/bench_local.py [--players 10] [--repeat 5] [--src DIR] [--no-bytecode-cache]``.
 """
 
 from __future__ import annotations
@@ -145,6 +152,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--demos", type=int, default=3, help="how many whole demos to time")
     ap.add_argument("--src", type=Path, help="measure this source tree of sheetgm instead of the installed one")
+    ap.add_argument("--no-bytecode-cache", action="store_true",
+                    help="leave PYTHONDONTWRITEBYTECODE as the environment has it (sheetgm compiled in every process)")
     opts = ap.parse_args()
     env = dict(os.environ)
     if opts.src:
@@ -152,7 +161,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-local-") as tmp:
         work = Path(tmp)
         source = f" from {opts.src}" if opts.src else ""
-        print(f"sheetgm{source}, {opts.players} players, Python {sys.version.split()[0]}, {os.cpu_count()} cores")
+        if opts.no_bytecode_cache:
+            bytecode = "no bytecode cache" if env.get("PYTHONDONTWRITEBYTECODE") else "bytecode as the environment has it"
+        else:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+            run(["-c", CLI, "--help"], env, work)
+            run(["-c", CLI, "demo", "--dir", str(work / "warm-up"), "--players", str(opts.players)], env, work)
+            bytecode = "bytecode cached"
+        print(f"sheetgm{source}, {opts.players} players, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+              f"{bytecode}")
 
         helps = [run(["-c", CLI, "--help"], env, work)[:2] for _ in range(opts.repeat)]
         print(f"sheetgm --help        {figures(helps)}")
