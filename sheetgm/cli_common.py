@@ -3,10 +3,8 @@ error exit, the director's language, and the lock holder's name."""
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
-import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -28,7 +26,7 @@ def fail(message: str) -> NoReturn:
 def config_lang(path: Path) -> str | None:
     """The language of the game's config at ``path`` (its ``lang`` even when another field is wrong, so the
     error about that field is in the director's language), None if there is no config that reads."""
-    from sheetgm.service.config import declared_lang
+    from sheetgm.service.configfile import declared_lang
 
     return declared_lang(path)
 
@@ -55,6 +53,9 @@ def holder() -> str:
     again takes its own stale lock over at once: ``SHEETGM_HOLDER`` if set; in GitHub Actions the
     repository's workflow (its runs of one game never overlap: see the workflow's concurrency group);
     otherwise the user on this machine."""
+    import getpass
+    import socket
+
     env = os.environ
     if env.get("SHEETGM_HOLDER", "").strip():
         return env["SHEETGM_HOLDER"].strip()

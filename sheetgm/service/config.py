@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -36,10 +35,10 @@ from sheetgm.core.state import DEFAULT_OPTIONS
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
 from sheetgm.core.texts import LANGS, has, render
 from sheetgm.notation.order_format import valid_alias
+from sheetgm.service.configfile import find_config, read_config
 from sheetgm.service.errors import ConfigError
 from sheetgm.service.stages import parse_key
 
-CONFIG_NAMES = ("game.toml", "game.json")
 NO_SERVICE_ACCOUNT = ("a google game needs service_account: the email of the service account that the scheduled "
                       "runs act as (sheetgm new shares every file with it; without it no run could open them)")
 
@@ -181,33 +180,10 @@ def camp_counts(cfg: GameConfig) -> tuple[int, int]:
     return len(camps) - hunters, hunters
 
 
-def find_config(path: Path) -> Path:
-    """``path`` is a game folder or its config file."""
-    if path.is_file():
-        return path
-    for name in CONFIG_NAMES:
-        if (path / name).is_file():
-            return path / name
-    raise ConfigError(path=str(path), detail="no game.toml here (use --game PATH or run `sheetgm new`)")
-
-
-def declared_lang(path: Path) -> str | None:
-    """The ``lang`` a config file declares, read without validating the rest; None without one."""
-    try:
-        file = find_config(path)
-        text = file.read_text("utf-8")
-        data = json.loads(text) if file.suffix == ".json" else tomllib.loads(text)
-    except (SheetgmError, OSError, UnicodeDecodeError, ValueError):
-        return None
-    lang = data.get("lang", "zh") if isinstance(data, dict) else None
-    return lang if lang in LANGS else None
-
-
 def load_config(path: Path) -> GameConfig:
     file = find_config(path)
     try:
-        text = file.read_text("utf-8")
-        data = json.loads(text) if file.suffix == ".json" else tomllib.loads(text)
+        data = read_config(file)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ConfigError(path=str(file), detail=str(exc)) from None
     return parse_config(data, str(file))

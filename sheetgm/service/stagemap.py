@@ -8,7 +8,7 @@ the stage it announces and draws it first if it is missing (a survivor
 stage's, or a map drawn on another machine). It is drawn from the public
 view alone (``render.views.public_view``), which never reads a position:
 nothing private can be in it. A map costs about 50 ms to draw and encode,
-which is why a survivor stage does not draw one unasked.
+which is why a survivor stage does not draw one unasked (nor imports Pillow).
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from pathlib import Path
 
 from sheetgm.core.state import HUNTER_STAGE
 from sheetgm.core.texts import render
-from sheetgm.render.draw import DEFAULT_SCALE, draw_map
-from sheetgm.render.views import after, public_view
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game
 from sheetgm.service.journal import Entry
@@ -33,6 +31,9 @@ def map_file(game: Game, key: str) -> Path:
 
 def stage_png(game: Game, entry: Entry) -> bytes:
     """The public map after ``entry``'s stage, labelled with it, in the director's language."""
+    from sheetgm.render.draw import DEFAULT_SCALE, draw_map  # Pillow: only for a stage that draws its map
+    from sheetgm.render.views import after, public_view
+
     night, stage = parse_key(entry.key)
     view = after(public_view(entry.state(game.board)), night, stage)
     return draw_map(game.board, view, DEFAULT_SCALE, game.lang)

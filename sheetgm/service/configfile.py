@@ -1,0 +1,55 @@
+"""Finding and reading a game's config file, without validating it (``config.py`` validates).
+
+Kept apart from ``config.py`` so that what only needs the director's language (the command line's help and
+error messages) does not import pydantic. A file is parsed once per process: its parsed data is kept with its
+bytes and parsed again only when they change (reading a small file costs far less than parsing it; a
+modification time can miss a quick rewrite). Callers must not change the data they are given.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from sheetgm.core.errors import SheetgmError
+from sheetgm.core.texts import LANGS
+from sheetgm.service.errors import ConfigError
+
+CONFIG_NAMES = ("game.toml", "game.json")
+
+_parsed: dict[Path, tuple[bytes, Any]] = {}
+
+
+def find_config(path: Path) -> Path:
+    """``path`` is a game folder or its config file."""
+    if path.is_file():
+        return path
+    for name in CONFIG_NAMES:
+        if (path / name).is_file():
+            return path / name
+    raise ConfigError(path=str(path), detail="no game.toml here (use --game PATH or run `sheetgm new`)")
+
+
+def read_config(file: Path) -> Any:
+    """The parsed TOML (or JSON) of ``file``; OSError, UnicodeDecodeError or ValueError if it does not read."""
+    key = file.absolute()
+    raw = key.read_bytes()
+    kept = _parsed.get(key)
+    if kept is not None and kept[0] == raw:
+        return kept[1]
+    text = raw.decode("utf-8")
+    data = json.loads(text) if file.suffix == ".json" else tomllib.loads(text)
+    _parsed[key] = (raw, data)
+    return data
+
+
+def declared_lang(path: Path) -> str | None:
+    """The ``lang`` a config file declares, read without validating the rest; None without one."""
+    try:
+        data = read_config(find_config(path))
+    except (SheetgmError, OSError, UnicodeDecodeError, ValueError):
+        return None
+    lang = data.get("lang", "zh") if isinstance(data, dict) else None
+    return lang if lang in LANGS else None
