@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sheetgm.backends.errors import RangeError
 
@@ -106,8 +107,10 @@ def split_tab(text: str) -> tuple[str, str]:
     return tab, cells
 
 
+@lru_cache(maxsize=8192)
 def parse_range(text: str) -> A1:
-    """Parse an A1 range that names its tab; raise `RangeError` saying what is wrong."""
+    """Parse an A1 range that names its tab; raise `RangeError` saying what is wrong. Memoized: a stage
+    writes the same few thousand ranges again (the maps' cells), and an `A1` is immutable."""
     tab, cells = split_tab(text)
     if not tab or (not cells and not text.strip().startswith("'") and (":" in tab or _LOOKS_LIKE_CELL.match(tab))):
         raise RangeError(range=text, detail="the range must name its tab, e.g. Orders!A1:F40")

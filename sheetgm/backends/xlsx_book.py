@@ -68,8 +68,21 @@ class Sheet:
     notes: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)  # cell -> (text, author)
     kept: dict[str, list[str]] = field(default_factory=dict)
     written: tuple[str, str] | None = None  # (sheet, comments) XML as last written; None: changed since
+    row_xml: dict[int, str] = field(default_factory=dict)  # 0-based row -> its <row> XML as last written
 
     def touch(self) -> None:
+        """Anything in the sheet may have changed: it is written anew, every row."""
+        self.written = None
+        self.row_xml.clear()
+
+    def touch_row(self, r: int) -> None:
+        """Row ``r`` changed (a cell's value or format, the row's height): the sheet is written anew, but of
+        its rows only this one (a long tab, such as the Map history, grows by a few rows a stage)."""
+        self.written = None
+        self.row_xml.pop(r, None)
+
+    def touch_outside_rows(self) -> None:
+        """Something outside the cells changed (notes, dropdowns, frozen rows, column widths)."""
         self.written = None
 
     def extent(self) -> tuple[int, int]:

@@ -52,6 +52,7 @@ def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
         if not text:
             return
         cell = sheet.cells[(r, c)] = Cell()
+    sheet.touch_row(r)
     # Always text, as with Sheets' stringValue: a text starting with "=" stays text.
     cell.kind, cell.value, cell.formula = ("s", text, None) if text else ("", "", None)
     if "\n" in text:
@@ -87,11 +88,16 @@ def _restyle(book: Book, sheet: Sheet, cells: list[tuple[int, int]], change: tup
         cell = sheet.cells.get(rc)
         if cell is None:
             cell = sheet.cells[rc] = Cell()
-        cell.style = derive(cell.style, change)
+        style = derive(cell.style, change)
+        if style != cell.style:
+            cell.style = style
+            sheet.touch_row(rc[0])
 
 
 def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
-    sheet.touch()
+    """Apply one op. The rows it changes are marked (``Sheet.touch_row``) cell by cell, only where a value, a
+    format or a height really changes, so that saving serializes those rows alone; what lies outside the cells
+    marks the sheet (``touch_outside_rows``)."""
     if isinstance(op, port.SetValues):
         box = port.values_area(op, rng)
         for r, c in box.cells(0, 0):
@@ -100,8 +106,9 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
     elif isinstance(op, port.ClearRange):
         for rc in area(sheet, rng):
             cell = sheet.cells.get(rc)
-            if cell is not None:
+            if cell is not None and (cell.kind or cell.value or cell.formula is not None):
                 cell.kind, cell.value, cell.formula = "", "", None
+                sheet.touch_row(rc[0])
     elif isinstance(op, port.SetBackground):
         _restyle(book, sheet, area(sheet, rng), ("fill", op.rgb))
     elif isinstance(op, port.SetBold):
@@ -110,22 +117,29 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
         for r, c, side, style in model.border_plan(area(sheet, rng), {s: op.style for s in op.sides}):
             _restyle(book, sheet, [(r, c)], ("border", side, _STYLE_IN[style]))
     elif isinstance(op, port.SetNote):
+        sheet.touch_outside_rows()
         for rc in area(sheet, rng):
             if op.text:
                 sheet.notes[rc] = (op.text, NOTE_AUTHOR)
             else:
                 sheet.notes.pop(rc, None)
     elif isinstance(op, port.SetValidation):
+        sheet.touch_outside_rows()
         set_validation(book, sheet, set(area(sheet, rng)), op)
     elif isinstance(op, port.FreezeRows):
+        sheet.touch_outside_rows()
         sheet.frozen = (op.rows, 0)
     elif isinstance(op, port.ResizeColumns):
+        sheet.touch_outside_rows()
         for c in range(rng.start_col, rng.end_col if rng.end_col is not None else model.GRID_COLS):
             set_width(sheet, c, op.width / PX_PER_CHAR)
     elif isinstance(op, port.ResizeRows):
+        height = _num(op.height * PT_PER_PX)
         for r in range(rng.start_row, rng.end_row if rng.end_row is not None else model.GRID_ROWS):
             dim = sheet.rows.setdefault(r, {})
-            dim["ht"], dim["customHeight"] = _num(op.height * PT_PER_PX), "1"
+            if dim.get("ht") != height or dim.get("customHeight") != "1":
+                dim["ht"], dim["customHeight"] = height, "1"
+                sheet.touch_row(r)
 
 
 def set_width(sheet: Sheet, c: int, width: float) -> None:

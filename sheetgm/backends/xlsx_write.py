@@ -3,7 +3,9 @@
 Text is written as inline strings (no shared-string table to rebuild), notes
 as a comments part with the VML drawing Excel needs to show them. A sheet's
 XML is kept after it is written and reused until the sheet changes, so saving
-a workbook after a write to one tab serializes only that tab.
+a workbook after a write to one tab serializes only that tab; and a row's XML
+is kept until that row changes, so a tab that grows (the Map history) is not
+serialized whole again for a few new rows.
 """
 
 from __future__ import annotations
@@ -198,19 +200,24 @@ def _views(sheet: Sheet) -> str:
 
 
 def _data(sheet: Sheet) -> str:
+    """The sheet's cells; a row's XML is kept in ``sheet.row_xml`` and made again only when the row changed."""
+    kept = sheet.row_xml
     by_row: dict[int, list[tuple[int, Cell]]] = {}
     for (r, c), cell in sheet.cells.items():
-        if cell.kind or cell.style or cell.formula:
+        if r not in kept and (cell.kind or cell.style or cell.formula):
             by_row.setdefault(r, []).append((c, cell))
-    out = ["<sheetData>"]
-    for r in sorted(by_row.keys() | sheet.rows.keys()):
-        n = r + 1
-        extra = sheet.rows.get(r)
-        out.append(f'<row r="{n}"{X.attrs(extra) if extra else ""}>')
-        for c, cell in sorted(by_row.get(r, ()), key=_first):
-            out.append(_cell(f"{letters(c)}{n}", cell))
-        out.append("</row>")
-    out.append("</sheetData>")
+    for r in by_row.keys() | sheet.rows.keys():
+        if r not in kept:
+            kept[r] = _row(r, by_row.get(r, []), sheet.rows.get(r))
+    return "<sheetData>" + "".join([kept[r] for r in sorted(kept)]) + "</sheetData>"
+
+
+def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
+    n = r + 1
+    out = [f'<row r="{n}"{X.attrs(extra) if extra else ""}>']
+    for c, cell in sorted(cells, key=_first):
+        out.append(_cell(f"{letters(c)}{n}", cell))
+    out.append("</row>")
     return "".join(out)
 
 

@@ -13,6 +13,7 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -107,11 +108,13 @@ def player_colour(p: Piece | Trail) -> str:
     return palette[(p.seat - 1) % len(palette)]
 
 
-class _Painter:
-    def __init__(self, board: Board, view: MapView, geo: Geometry, lang: str, font: FontChoice) -> None:
-        self.board, self.view, self.geo, self.font = board, view, geo, font
+class _Canvas:
+    """An image of the board's size and what is drawn the same on every map of that board: the ground."""
+
+    def __init__(self, board: Board, geo: Geometry, lang: str, font: FontChoice, img: Image.Image) -> None:
+        self.board, self.geo, self.font = board, geo, font
         self.lang = lang if font.cjk else "en"
-        self.img = Image.new("RGB", (geo.width, geo.height), BACKGROUND)
+        self.img = img
         self.d = ImageDraw.Draw(self.img)
         self.s = geo.scale
 
@@ -123,15 +126,6 @@ class _Painter:
         if self.font.cjk or text.isascii():
             return text
         return text.encode("ascii", "replace").decode("ascii")
-
-    def alias(self, p: Piece | Trail) -> str:
-        return p.alias if self.font.cjk or p.alias.isascii() else f"#{p.seat}"
-
-    def viewer(self) -> str:
-        mine = [p for p in self.view.pieces if p.you]
-        if mine:
-            return self.alias(mine[0])
-        return self.label(self.view.viewer)
 
     def text(self, xy: tuple[float, float], text: str, size: float, fill: str = TEXT, anchor: str = "la") -> None:
         self.d.text(xy, self.label(text), font=self.f(size), fill=fill, anchor=anchor)
@@ -188,6 +182,7 @@ class _Painter:
         return (x, y), (x + s, y)  # a is north of b
 
     def edges(self) -> None:
+        """Obstacles and walls (the stage's boards are drawn over them: `boards`)."""
         s = self.s
         for key in sorted(self.board.obstacles):
             (x1, y1), (x2, y2) = self.edge_line(key)
@@ -203,6 +198,26 @@ class _Painter:
         m = self.geo.margin
         self.d.rectangle((m - wall_w // 2, m - wall_w // 2, m + self.board.width * s + wall_w // 2,
                           m + self.board.height * s + wall_w // 2), outline=WALL, width=wall_w)
+
+
+class _Painter(_Canvas):
+    """One map: the ground of its board (drawn once per process), then what the view shows."""
+
+    def __init__(self, board: Board, view: MapView, geo: Geometry, lang: str, font: FontChoice) -> None:
+        super().__init__(board, geo, lang, font, _ground(board, geo, lang, font).copy())
+        self.view = view
+
+    def alias(self, p: Piece | Trail) -> str:
+        return p.alias if self.font.cjk or p.alias.isascii() else f"#{p.seat}"
+
+    def viewer(self) -> str:
+        mine = [p for p in self.view.pieces if p.you]
+        if mine:
+            return self.alias(mine[0])
+        return self.label(self.view.viewer)
+
+    def boards(self) -> None:
+        s = self.s
         bar = max(3, s // 7)
         for key in sorted(self.view.boards):
             (x1, y1), (x2, y2) = self.edge_line(key)
@@ -359,9 +374,7 @@ class _Painter:
             self.piece(Piece(1, "", camp, (0, 0), you=key == "you"), cx, cy, r * 0.9, "#757575")
 
     def png(self) -> bytes:
-        self.tiles()
-        self.margins()
-        self.edges()
+        self.boards()
         self.passages()
         self.traps()
         self.noise()
@@ -372,6 +385,18 @@ class _Painter:
         buf = io.BytesIO()
         self.img.save(buf, "PNG")
         return buf.getvalue()
+
+
+@lru_cache(maxsize=4)
+def _ground(board: Board, geo: Geometry, lang: str, font: FontChoice) -> Image.Image:
+    """The tiles with their names and marks, the margins' letters and numbers, the obstacles and walls: the
+    same on every map of ``board`` at this size, so drawn once (a third of a map's drawing); each map draws
+    on a copy, in the same order as if it drew them itself."""
+    ground = _Canvas(board, geo, lang, font, Image.new("RGB", (geo.width, geo.height), BACKGROUND))
+    ground.tiles()
+    ground.margins()
+    ground.edges()
+    return ground.img
 
 
 def draw_map(board: Board, view: MapView, scale: int = DEFAULT_SCALE, lang: str = "zh",
