@@ -132,21 +132,33 @@ class Entry:
         return ServiceError("err.svc.journal_cell", stage=self.key, row=self.where, column=column, detail=detail)
 
     def state(self, board: Board) -> State:
-        data = self._data("G", self.state_json)
-        try:
-            return State.from_dict(data, board)
-        except (SheetgmError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            detail = exc.message("en") if isinstance(exc, SheetgmError) else f"{type(exc).__name__}: {exc}"
-            raise self.broken("G", detail[:160]) from None
+        """The state after the stage: a new copy at each call (the caller may change it). Publishing a stage
+        asks for it once per player and report; the cell is parsed once per process (a copy costs a tenth)."""
+        key = (self.state_json, board)
+        kept = _STATES.get(key)
+        if kept is None:
+            data = self._data("G", self.state_json)
+            try:
+                kept = State.from_dict(data, board)
+            except (SheetgmError, KeyError, TypeError, ValueError, AttributeError) as exc:
+                detail = exc.message("en") if isinstance(exc, SheetgmError) else f"{type(exc).__name__}: {exc}"
+                raise self.broken("G", detail[:160]) from None
+            _keep(_STATES, key, kept)
+        return kept.copy()
 
     def events(self) -> list[Event]:
+        """The stage's events (frozen values, shared between calls; the list is new), parsed once per process."""
         if not self.events_json:
             return []
-        data = self._data("H", self.events_json)
-        try:
-            return [Event.from_dict(d) for d in data]
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise self.broken("H", f"{type(exc).__name__}: {exc}") from None
+        kept = _EVENTS.get(self.events_json)
+        if kept is None:
+            data = self._data("H", self.events_json)
+            try:
+                kept = tuple(Event.from_dict(d) for d in data)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise self.broken("H", f"{type(exc).__name__}: {exc}") from None
+            _keep(_EVENTS, self.events_json, kept)
+        return list(kept)
 
     def orders(self) -> dict[int, dict[str, Any]]:
         """seat -> {"text", "used", "problems", "stamp"} as archived at resolve (a desk entry: its actions)."""
@@ -194,6 +206,17 @@ class Entry:
 
     def with_status(self, status: str) -> Entry:
         return replace(self, status=status)
+
+
+_STATES: dict[tuple[str, Board], State] = {}  # (state cell, board) -> the state it holds
+_EVENTS: dict[str, tuple[Event, ...]] = {}  # events cell -> its events
+_KEEP = 64  # the last stages' cells: a process publishes one stage and reads back the few before it
+
+
+def _keep(store: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(store) >= _KEEP:
+        del store[next(iter(store))]
+    store[key] = value
 
 
 def _entry(cells: list[str], row: int) -> Entry:
