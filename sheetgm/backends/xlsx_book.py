@@ -81,6 +81,12 @@ class Sheet:
         self.written = None
         self.row_xml.pop(r, None)
 
+    def touch_rows(self, rows: set[int]) -> None:
+        if rows:
+            self.written = None
+            for r in rows:
+                self.row_xml.pop(r, None)
+
     def touch_outside_rows(self) -> None:
         """Something outside the cells changed (notes, dropdowns, frozen rows, column widths)."""
         self.written = None

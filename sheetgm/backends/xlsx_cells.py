@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from sheetgm.backends import model, port
 from sheetgm.backends.a1 import A1, cell_name, col_letters
@@ -82,16 +82,18 @@ def _grown_rows(sheet: Sheet) -> dict[int, float]:
     return {r: wrapped_height(n) for r, n in lines.items()}
 
 
-def _restyle(book: Book, sheet: Sheet, cells: list[tuple[int, int]], change: tuple[object, ...]) -> None:
-    derive = book.styles.derive
-    for rc in cells:
-        cell = sheet.cells.get(rc)
+def _restyle(book: Book, sheet: Sheet, changes: Iterable[tuple[tuple[int, int], tuple[object, ...]]]) -> None:
+    """Each (cell, change) in turn (a map is thousands of them: the loop is kept lean)."""
+    derive, cells, rows = book.styles.derive, sheet.cells, set()
+    for rc, change in changes:
+        cell = cells.get(rc)
         if cell is None:
-            cell = sheet.cells[rc] = Cell()
+            cell = cells[rc] = Cell()
         style = derive(cell.style, change)
         if style != cell.style:
             cell.style = style
-            sheet.touch_row(rc[0])
+            rows.add(rc[0])
+    sheet.touch_rows(rows)
 
 
 def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
@@ -110,12 +112,14 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
                 cell.kind, cell.value, cell.formula = "", "", None
                 sheet.touch_row(rc[0])
     elif isinstance(op, port.SetBackground):
-        _restyle(book, sheet, area(sheet, rng), ("fill", op.rgb))
+        fill = ("fill", op.rgb)
+        _restyle(book, sheet, [(rc, fill) for rc in area(sheet, rng)])
     elif isinstance(op, port.SetBold):
-        _restyle(book, sheet, area(sheet, rng), ("bold", op.bold))
+        bold = ("bold", op.bold)
+        _restyle(book, sheet, [(rc, bold) for rc in area(sheet, rng)])
     elif isinstance(op, port.SetBorders):
-        for r, c, side, style in model.border_plan(area(sheet, rng), {s: op.style for s in op.sides}):
-            _restyle(book, sheet, [(r, c)], ("border", side, _STYLE_IN[style]))
+        plan = model.border_plan(area(sheet, rng), {s: op.style for s in op.sides})
+        _restyle(book, sheet, [((r, c), ("border", side, _STYLE_IN[style])) for r, c, side, style in plan])
     elif isinstance(op, port.SetNote):
         sheet.touch_outside_rows()
         for rc in area(sheet, rng):

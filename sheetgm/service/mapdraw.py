@@ -17,6 +17,7 @@ dismantled leaves nothing stale.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 from sheetgm.backends.a1 import col_letters, quote_tab
 from sheetgm.backends.port import Op, ResizeColumns, ResizeRows, SetBackground, SetBold, SetBorders, SetValues
@@ -61,13 +62,20 @@ def _kind(board: Board, t: Tile) -> str | None:
 
 
 def tile_text(board: Board, t: Tile, lang: str, passages: Iterable[Tile] = ()) -> str:
-    marks = []
-    for kind, tiles in (("generator", board.generators), ("chest", board.chests), ("gate", board.gates)):
-        if t in tiles:
-            marks.append(render(lang, f"sheet.map.{kind}"))
+    marks = [_feature_texts(board, lang).get(t, "")]
     if t in passages:
         marks.append(render(lang, "sheet.map.passage"))
     return "".join(marks)
+
+
+@lru_cache(maxsize=16)
+def _feature_texts(board: Board, lang: str) -> dict[Tile, str]:
+    """The marks of the generators, chests and gates (every map of a game draws them: computed once)."""
+    out: dict[Tile, str] = {}
+    for kind, tiles in (("generator", board.generators), ("chest", board.chests), ("gate", board.gates)):
+        for t in tiles:
+            out[t] = out.get(t, "") + render(lang, f"sheet.map.{kind}")
+    return out
 
 
 def draw(tab: str, board: Board, top: int, lang: str, marks: Mapping[Tile, str] | None = None,
@@ -79,17 +87,26 @@ def draw(tab: str, board: Board, top: int, lang: str, marks: Mapping[Tile, str] 
     pas = set(passages)
     w, h = board.width, board.height
     q = quote_tab(tab)
-    last, label_col = col_letters(w - 1), col_letters(w)
+    label_col = col_letters(w)
     rows = []
     for r in range(h):
         row = [f"{tile_text(board, (c, r), lang, pas)} {marks.get((c, r), '')}".strip() for c in range(w)]
         rows.append([*row, str(r + 1)])
     rows.append([col_name(c) for c in range(w)] + [""])
     ops: list[Op] = [SetValues(f"{q}!A{top}:{label_col}{top + h}", tuple(tuple(r) for r in rows))]
-    if not formats:
-        return ops
+    if formats:
+        ops += _format_ops(q, board, top, frozenset(boards))
+    return ops
+
+
+@lru_cache(maxsize=64)
+def _format_ops(q: str, board: Board, top: int, boards: frozenset[EdgeKey]) -> tuple[Op, ...]:
+    """The formats of a map drawn at row ``top``: the same for every player's map of a stage (ops are values,
+    so the same tuple serves them all)."""
+    w, h = board.width, board.height
+    last, label_col = col_letters(w - 1), col_letters(w)
     grid = f"{q}!A{top}:{last}{top + h - 1}"
-    ops += [
+    ops: list[Op] = [
         ResizeColumns(f"{q}!A:{last}", CELL_PX),
         ResizeColumns(f"{q}!{label_col}:{label_col}", LABEL_PX),
         ResizeColumns(f"{q}!{col_letters(w + 1)}:{col_letters(w + 1)}", GAP_PX),
@@ -109,7 +126,7 @@ def draw(tab: str, board: Board, top: int, lang: str, marks: Mapping[Tile, str] 
     styled += [(e, EDGE_STYLES["board"]) for e in sorted(boards)]
     for (a, b), style in styled:
         ops += _edge(q, a, b, top, style)
-    return ops
+    return tuple(ops)
 
 
 def _edge(q: str, a: Tile, b: Tile, top: int, style: str) -> list[Op]:
