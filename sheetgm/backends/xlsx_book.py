@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+import re
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -54,6 +55,9 @@ class Validation:
     formula2: str | None = None
 
 
+_ROW = re.compile(r'<row r="([0-9]+)"[^>]*>.*?</row>', re.S)  # as sheetgm writes a row: values escaped
+
+
 @dataclass(eq=False)
 class Sheet:
     name: str
@@ -69,27 +73,38 @@ class Sheet:
     kept: dict[str, list[str]] = field(default_factory=dict)
     written: tuple[str, str] | None = None  # (sheet, comments) XML as last written; None: changed since
     row_xml: dict[int, str] = field(default_factory=dict)  # 0-based row -> its <row> XML as last written
+    rows_in_written: bool = False  # ``written`` was read from a file sheetgm wrote: its rows can be kept
 
     def touch(self) -> None:
         """Anything in the sheet may have changed: it is written anew, every row."""
-        self.written = None
+        self.written, self.rows_in_written = None, False
         self.row_xml.clear()
 
     def touch_row(self, r: int) -> None:
         """Row ``r`` changed (a cell's value or format, the row's height): the sheet is written anew, but of
         its rows only this one (a long tab, such as the Map history, grows by a few rows a stage)."""
-        self.written = None
+        self.touch_outside_rows()
         self.row_xml.pop(r, None)
 
     def touch_rows(self, rows: set[int]) -> None:
         if rows:
-            self.written = None
+            self.touch_outside_rows()
             for r in rows:
                 self.row_xml.pop(r, None)
 
     def touch_outside_rows(self) -> None:
         """Something outside the cells changed (notes, dropdowns, frozen rows, column widths)."""
-        self.written = None
+        if self.rows_in_written and self.written is not None:
+            self.row_xml = self._written_rows(self.written[0])
+        self.written, self.rows_in_written = None, False
+
+    def _written_rows(self, xml: str) -> dict[int, str]:
+        """The rows of sheet XML that sheetgm's writer made, each as it would make it again: a row it would
+        leave out now (one that read back empty) is left out."""
+        live = {r for (r, _c), cell in self.cells.items() if cell.kind or cell.style or cell.formula}
+        live.update(self.rows)
+        found = {int(m.group(1)) - 1: m.group(0) for m in _ROW.finditer(xml)}
+        return {r: row for r, row in found.items() if r in live}
 
     def extent(self) -> tuple[int, int]:
         """Rows and columns up to the last cell that exists (has a value or a format), at least 1 each."""
@@ -203,6 +218,7 @@ def read_book(data: bytes) -> Book:
                 sheet.notes = _read_notes(fromstring(raw_notes))
             if ours:
                 sheet.written = (raw.decode("utf-8"), raw_notes.decode("utf-8"))
+                sheet.rows_in_written = True
             book.sheets.append(sheet)
         if "docProps/core.xml" in names:
             core = fromstring(z.read("docProps/core.xml"))

@@ -84,15 +84,18 @@ def _grown_rows(sheet: Sheet) -> dict[int, float]:
 
 def _restyle(book: Book, sheet: Sheet, changes: Iterable[tuple[tuple[int, int], tuple[object, ...]]]) -> None:
     """Each (cell, change) in turn (a map is thousands of them: the loop is kept lean)."""
-    derive, cells, rows = book.styles.derive, sheet.cells, set()
+    derive, cells, rows, created = book.styles.derive, sheet.cells, set(), False
     for rc, change in changes:
         cell = cells.get(rc)
         if cell is None:
             cell = cells[rc] = Cell()
+            created = True
         style = derive(cell.style, change)
         if style != cell.style:
             cell.style = style
             rows.add(rc[0])
+    if created:  # a cell without a format is not written, but it counts in the sheet's dimension
+        sheet.touch_outside_rows()
     sheet.touch_rows(rows)
 
 
