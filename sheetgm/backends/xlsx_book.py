@@ -16,7 +16,9 @@ from __future__ import annotations
 import io
 import posixpath
 import re
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from xml.etree.ElementTree import Element, fromstring
@@ -178,10 +180,51 @@ def _date_text(serial: float, date1904: bool) -> str:
 # -- reading a package -------------------------------------------------------
 
 
+class _Package:
+    """The parts of a zip package. A deflated part is inflated from its bytes in the file (zipfile's reader
+    costs more than the inflating, for parts this small), and its compressed bytes are kept: the writer
+    reuses them for a part it would write the same (``Book.packed``), so a new process saving a workbook it
+    read compresses only the parts that changed."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.zip = zipfile.ZipFile(io.BytesIO(data))
+        self.infos = {info.filename: info for info in self.zip.infolist()}
+        self.packed: dict[str, tuple[str | bytes, int, int, bytes]] = {}
+
+    def read(self, name: str) -> bytes:
+        info = self.infos[name]  # KeyError for a missing part, as zipfile
+        raw = self._deflated(info)
+        if raw is None:
+            return self.zip.read(name)
+        out = zlib.decompress(raw, -15)
+        if len(out) != info.file_size or zlib.crc32(out) != info.CRC:
+            raise zipfile.BadZipFile(f"Bad CRC-32 for file {name!r}")
+        try:
+            self.packed[name] = (out.decode("utf-8"), info.CRC, info.file_size, raw)
+        except UnicodeDecodeError:
+            pass
+        return out
+
+    def _deflated(self, info: zipfile.ZipInfo) -> bytes | None:
+        """The part's compressed bytes; None if zipfile must read it (stored, encrypted, another method)."""
+        if info.compress_type != zipfile.ZIP_DEFLATED or info.flag_bits & 0x1:
+            return None
+        at = info.header_offset
+        head = self.data[at:at + 30]
+        if len(head) < 30 or head[:4] != b"PK\x03\x04":
+            return None
+        name_len, extra_len = struct.unpack("<HH", head[26:30])
+        start = at + 30 + name_len + extra_len
+        raw = self.data[start:start + info.compress_size]
+        return raw if len(raw) == info.compress_size else None
+
+
 def read_book(data: bytes) -> Book:
     """Parse an .xlsx package (zip bytes). Raises zipfile.BadZipFile, KeyError or BadPackage if it is not one."""
-    with zipfile.ZipFile(io.BytesIO(data)) as z:
-        names = set(z.namelist())
+    z = _Package(data)
+    with z.zip:
+        names = set(z.infos)
         doc = _target(_rels(z, names, "_rels/.rels"), X.RT_DOC, "", "xl/workbook.xml")
         wb_rels = _rels(z, names, _rels_path(doc))
         root = fromstring(z.read(doc))
@@ -225,6 +268,8 @@ def read_book(data: bytes) -> Book:
             book.title = _core(core, "{http://purl.org/dc/elements/1.1/}title")
             book.creator = _core(core, "{http://purl.org/dc/elements/1.1/}creator") or book.creator
             book.created = _core(core, "{http://purl.org/dc/terms/}created")
+        if ours:
+            book.packed = z.packed
     if not book.sheets:
         raise BadPackage("the workbook has no worksheet")
     return book
@@ -246,7 +291,7 @@ def _resolve(base: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
 
 
-def _rels(z: zipfile.ZipFile, names: set[str], path: str) -> dict[str, tuple[str, str]]:
+def _rels(z: _Package, names: set[str], path: str) -> dict[str, tuple[str, str]]:
     """Relationship id -> (type, target) of a part's relationships."""
     if path not in names:
         return {}
