@@ -128,8 +128,8 @@ def border_plan(cells: list[tuple[int, int]], sides: dict[str, str]) -> list[tup
     cells of the range, inner lines on both neighbours; style "none" removes a side."""
     if not cells:
         return []
-    top, bottom = min(r for r, _ in cells), max(r for r, _ in cells)
-    left, right = min(c for _, c in cells), max(c for _, c in cells)
+    rows, cols = [r for r, _ in cells], [c for _, c in cells]
+    top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
     plan = []
     for r, c in cells:
         for side, style in sides.items():

@@ -68,6 +68,13 @@ def tile_text(board: Board, t: Tile, lang: str, passages: Iterable[Tile] = ()) -
     return "".join(marks)
 
 
+@lru_cache(maxsize=64)
+def _tile_texts(board: Board, lang: str, passages: frozenset[Tile]) -> tuple[tuple[str, ...], ...]:
+    """Each tile's own text, row by row (the same for most maps of a game: what a player knows changes slowly)."""
+    return tuple(tuple(tile_text(board, (c, r), lang, passages) for c in range(board.width))
+                 for r in range(board.height))
+
+
 @lru_cache(maxsize=16)
 def _feature_texts(board: Board, lang: str) -> dict[Tile, str]:
     """The marks of the generators, chests and gates (every map of a game draws them: computed once)."""
@@ -84,16 +91,16 @@ def draw(tab: str, board: Board, top: int, lang: str, marks: Mapping[Tile, str] 
 
     ``formats=False`` writes the cell texts only: enough when no board was put up or taken down."""
     marks = marks or {}
-    pas = set(passages)
     w, h = board.width, board.height
     q = quote_tab(tab)
     label_col = col_letters(w)
+    texts = _tile_texts(board, lang, frozenset(passages))
     rows = []
     for r in range(h):
-        row = [f"{tile_text(board, (c, r), lang, pas)} {marks.get((c, r), '')}".strip() for c in range(w)]
-        rows.append([*row, str(r + 1)])
-    rows.append([col_name(c) for c in range(w)] + [""])
-    ops: list[Op] = [SetValues(f"{q}!A{top}:{label_col}{top + h}", tuple(tuple(r) for r in rows))]
+        row = [f"{texts[r][c]} {marks[(c, r)]}".strip() if (c, r) in marks else texts[r][c].strip() for c in range(w)]
+        rows.append((*row, str(r + 1)))
+    rows.append((*(col_name(c) for c in range(w)), ""))
+    ops: list[Op] = [SetValues(f"{q}!A{top}:{label_col}{top + h}", tuple(rows))]
     if formats:
         ops += _format_ops(q, board, top, frozenset(boards))
     return ops
