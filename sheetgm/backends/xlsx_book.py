@@ -89,13 +89,15 @@ class Sheet:
         self.row_xml.pop(r, None)
 
     def touch_rows(self, rows: set[int]) -> None:
+        """`touch_row` for each of ``rows`` (none: nothing changed)."""
         if rows:
             self.touch_outside_rows()
             for r in rows:
                 self.row_xml.pop(r, None)
 
     def touch_outside_rows(self) -> None:
-        """Something outside the cells changed (notes, dropdowns, frozen rows, column widths)."""
+        """Something outside the cells changed (notes, dropdowns, frozen rows, column widths). Rows XML read
+        from a file sheetgm wrote is kept from it, row by row, before the whole XML is dropped."""
         if self.rows_in_written and self.written is not None:
             self.row_xml = self._written_rows(self.written[0])
         self.written, self.rows_in_written = None, False

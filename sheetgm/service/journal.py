@@ -210,12 +210,12 @@ class Entry:
 
 _STATES: dict[tuple[str, Board], State] = {}  # (state cell, board) -> the state it holds
 _EVENTS: dict[str, tuple[Event, ...]] = {}  # events cell -> its events
-_KEEP = 64  # the last stages' cells: a process publishes one stage and reads back the few before it
+_KEEP = 64  # cells kept: a command publishes a stage or two; a long process (a demo, the tests) starts over
 
 
 def _keep(store: dict[Any, Any], key: Any, value: Any) -> None:
     if len(store) >= _KEEP:
-        del store[next(iter(store))]
+        store.clear()
     store[key] = value
 
 
