@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # only for the annotations: `check` need not import the demo,
 
 def created(game: Game, urls: dict[str, str | None]) -> str:
     lines = [render(game.lang, "cli.created", folder=str(game.folder), n=len(urls))]
-    lines += [f"  {key}: {url or '-'}" for key, url in urls.items()]
+    lines += [f"  {key}: {shown(url)}" for key, url in urls.items()]
     return "\n".join(lines)
 
 
@@ -81,7 +81,7 @@ def statused(lang: str, rep: StatusReport) -> str:
     for p in rep.players:
         camp, st = render(lang, "sheet.camp." + p["camp"]), render(lang, "word." + p["status"])
         lines.append(f"  {p['seat']:>2} {p['alias']}  {camp}  {st}" + _result(lang, p.get("result")))
-    lines += [f"  {k}: {u or '-'}" for k, u in rep.workbooks.items()]
+    lines += [f"  {k}: {shown(u)}" for k, u in rep.workbooks.items()]
     return "\n".join(lines)
 
 
@@ -117,3 +117,15 @@ def demoed(lang: str, rep: DemoReport) -> str:
     lines += [f"  {p}" for p in rep.workbooks]
     lines += [f"! {w}" for w in rep.warnings]
     return "\n".join(lines)
+
+
+def shown(url: str | None) -> str:
+    """A workbook's address as a director reads it: a local file as its path (not a %-escaped file: URL)."""
+    if not url:
+        return "-"
+    if url.startswith("file://"):
+        from urllib.parse import urlparse
+        from urllib.request import url2pathname
+
+        return url2pathname(urlparse(url).path)
+    return url

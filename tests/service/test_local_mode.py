@@ -35,7 +35,7 @@ def test_audit_of_a_local_game_says_its_protection_has_no_password(tmp_path: Pat
     result = runner.invoke(app, ["audit", "--game", str(tmp_path)])
     assert result.exit_code == 0
     assert render("zh", "svc.audit.local_no_password") in result.stdout
-    assert "没有密码" in result.stdout and "player-N.xlsx" in result.stdout
+    assert "没有密码" in result.stdout and "编号-马甲.xlsx" in result.stdout
 
 
 def _guard() -> str:

@@ -1,6 +1,8 @@
 """Issue 10 items 1-3 through the CLI, on xlsx and on the Google fake: recurring deadlines, stamps kept
 by the tool and judged at the deadline, orders found by their stage label, ticks, undone results."""
 
+# covers: R-PHASE-3, RUL-37, RUL-38
+
 from __future__ import annotations
 
 import json
