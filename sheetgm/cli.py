@@ -76,7 +76,8 @@ def new_cmd(
 ) -> None:
     """Create a game: folder, config, seeded role deal and every workbook (shared one call at a time)."""
     from sheetgm.service import present
-    from sheetgm.service.config import find_config, load_config, with_backend
+    from sheetgm.service.config import load_config, with_backend
+    from sheetgm.service.configfile import find_config
     from sheetgm.service.game import make_gateway
     from sheetgm.service.new_game import new_game
 
