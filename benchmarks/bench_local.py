@@ -162,7 +162,8 @@ def main() -> None:
         work = Path(tmp)
         source = f" from {opts.src}" if opts.src else ""
         if opts.no_bytecode_cache:
-            bytecode = "no bytecode cache" if env.get("PYTHONDONTWRITEBYTECODE") else "bytecode as the environment has it"
+            no_cache = env.get("PYTHONDONTWRITEBYTECODE")
+            bytecode = "no bytecode cache" if no_cache else "bytecode as the environment has it"
         else:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
