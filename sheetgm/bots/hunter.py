@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, points
+from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
 from sheetgm.core.board import DIRECTIONS, Board, Edge, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
 from sheetgm.core.check import Draft
@@ -89,13 +89,8 @@ _sights: dict[int, tuple[Board, dict[Tile, int]]] = {}
 
 def _sight(board: Board, tile: Tile) -> int:
     """How many tiles a gaze from ``tile`` sees on the bare map (boards left out: a planning figure)."""
-    entry = _sights.get(id(board))
-    if entry is None or entry[0] is not board:
-        if len(_sights) > 16:
-            _sights.clear()
-        entry = (board, {})
-        _sights[id(board)] = entry
-    seen = entry[1].get(tile)
+    sights = per_map(_sights, board, dict)
+    seen = sights.get(tile)
     if seen is None:
         seen = 0
         for dx, dy in DIRECTIONS.values():
@@ -103,7 +98,7 @@ def _sight(board: Board, tile: Tile) -> int:
             while board.edge(cur, (cur[0] + dx, cur[1] + dy)) is Edge.OPEN:
                 cur = (cur[0] + dx, cur[1] + dy)
                 seen += 1
-        entry[1][tile] = seen
+        sights[tile] = seen
     return seen
 
 

@@ -19,7 +19,8 @@ survivor and every night until a board or a passage changes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from sheetgm.core.board import Board, Edge, Tile, edge_key
 from sheetgm.core.state import Player, State
@@ -35,7 +36,19 @@ STEP_OF: dict[str, type[Move] | type[Force] | type[Cross] | type[Vault]] = {
 
 _Adjacency = dict[Tile, tuple[tuple[Tile, int, bool], ...]]  # tile -> (neighbour, cost, open edge)
 _Field = dict[Tile, int]
-_maps: dict[int, tuple[Board, dict[str, _Adjacency], dict[object, _Field]]] = {}
+_maps: dict[int, tuple[Board, tuple[dict[str, _Adjacency], dict[object, _Field]]]] = {}
+_T = TypeVar("_T")
+
+
+def per_map(store: dict[int, tuple[Board, _T]], board: Board, make: Callable[[], _T]) -> _T:
+    """What a bot computes once per map, kept by the board's identity (a process sees a few maps at most)."""
+    entry = store.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(store) > 16:
+            store.clear()
+        entry = (board, make())
+        store[id(board)] = entry
+    return entry[1]
 
 
 def _kind(mover: Player) -> str:
@@ -54,10 +67,7 @@ def _static_cost(board: Board, kind: str, a: Tile, b: Tile) -> int | None:
 
 
 def _tables(board: Board) -> tuple[dict[str, _Adjacency], dict[object, _Field]]:
-    entry = _maps.get(id(board))
-    if entry is None or entry[0] is not board:
-        if len(_maps) > 16:
-            _maps.clear()
+    def make() -> tuple[dict[str, _Adjacency], dict[object, _Field]]:
         adjacency: dict[str, _Adjacency] = {}
         for kind in ("hunter", "survivor", "mercenary"):
             table: _Adjacency = {}
@@ -69,9 +79,9 @@ def _tables(board: Board) -> tuple[dict[str, _Adjacency], dict[object, _Field]]:
                         near.append((n, c * SCALE + 1, board.edge(t, n) is Edge.OPEN))
                 table[t] = tuple(near)
             adjacency[kind] = table
-        entry = (board, adjacency, {})
-        _maps[id(board)] = entry
-    return entry[1], entry[2]
+        return adjacency, {}
+
+    return per_map(_maps, board, make)
 
 
 def _passage_links(state: State, mover: Player) -> tuple[tuple[Tile, Tile], ...]:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, points
+from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
 from sheetgm.core.board import Board, Edge, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
@@ -178,13 +178,8 @@ _walk_cache: dict[int, tuple[Board, dict[tuple[Tile, bool], tuple[tuple[Tile, in
 
 def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[Tile, int, int, int, str, object], ...]:
     """The moves, vaults and crossings from a tile on the bare map, priced (computed once per map)."""
-    entry = _walk_cache.get(id(board))
-    if entry is None or entry[0] is not board:
-        if len(_walk_cache) > 16:
-            _walk_cache.clear()
-        entry = (board, {})
-        _walk_cache[id(board)] = entry
-    found = entry[1].get((here, mercenary))
+    walks = per_map(_walk_cache, board, dict)
+    found = walks.get((here, mercenary))
     if found is None:
         out: list[tuple[Tile, int, int, int, str, object]] = []
         for n in board.neighbour_map[here]:
@@ -194,7 +189,7 @@ def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[Tile, int, 
             elif kind is Edge.OBSTACLE:
                 out.append((n, 1, 0, 0, "vault", None) if mercenary else (n, 0, 1, 2, "vault", None))
                 out.append((n, 3, 0, 1, "cross", None))
-        found = entry[1][(here, mercenary)] = tuple(out)
+        found = walks[(here, mercenary)] = tuple(out)
     return found
 
 
