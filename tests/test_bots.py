@@ -15,7 +15,7 @@ from sheetgm.core.check import check_order, legal_steps
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_stage, resolve_survivor_stage
 from sheetgm.core.setup import SeatSpec, new_game
 from sheetgm.core.state import HUNTER_STAGE, State
-from sheetgm.core.steps import Attack, Crack, Escape, Heal, Move, Order
+from sheetgm.core.steps import Attack, Crack, Escape, Heal, Move, Order, Skill
 from sheetgm.notation.mapfile import ready_map
 
 SEEDS = range(20)
@@ -70,6 +70,20 @@ def test_survivor_on_a_generator_cracks_then_steps_off_the_noise() -> None:
     order = bot_order(st, 1, random.Random(0))
     assert order.steps[0] == Crack()
     assert isinstance(order.steps[1], Move)  # hunters follow noise markers
+
+
+def test_the_magician_s_decoy_does_not_depend_on_where_hunters_stand() -> None:
+    """A survivor bot plays on what its player knows: a hunter she has not seen changes nothing."""
+    st = game(roles=("magician",))
+    st.players[1].pos = T("C2")  # a generator: she cracks, then leaves a decoy 2 tiles away
+    for h in st.hunters():
+        h.pos = T("J10")
+    alone = bot_order(st, 1, random.Random(0))
+    assert any(isinstance(s, Skill) and s.skill == "magic" for s in alone.steps)
+    for t in st.board.within(T("C2"), 2):
+        near = st.copy()
+        near.hunters()[0].pos = t
+        assert bot_order(near, 1, random.Random(0)) == alone, f"a hunter on {tile_name(t)}"
 
 
 def test_survivors_head_for_generators_along_the_shortest_path() -> None:

@@ -27,7 +27,7 @@ from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, pe
 from sheetgm.core.board import Board, Edge, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
-from sheetgm.core.state import Player, State
+from sheetgm.core.state import SURVIVOR, Player, State
 from sheetgm.core.steps import (
     Crack,
     DayStep,
@@ -290,8 +290,8 @@ class SurvivorBot:
         """One step off the marked tile (hunters follow noise), near the goal, off friends' tiles
         (one attack hits everybody on a tile) and away from known hunters; a Magician leaves a decoy."""
         state, here = self.state, self.pos
-        if self.p.role == "magician":
-            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t)]
+        if self.p.role == "magician":  # not on a friend's tile; where hunters stand she does not know
+            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t, SURVIVOR)]
             if decoys:
                 self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
         crowded = {s.pos for s in state.survivors() if s.seat != self.p.seat}
