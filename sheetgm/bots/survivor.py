@@ -157,12 +157,6 @@ def final_push(state: State) -> bool:
     return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
 
 
-def _room(ctx: Ctx, p: Player, items: list[str], item: str) -> bool:
-    probe = p.copy()
-    probe.items = list(items)
-    return ctx.has_room(probe, item)
-
-
 def _step(kind: str, landing: Tile, arg: object) -> Step:
     plain = STEP_OF.get(kind)
     if plain is not None:
@@ -271,7 +265,7 @@ class SurvivorBot:
         things = list(state.lying.get(here, []))
         if here in state.board.chests and state.chests.get(here):
             things.append(state.chests[here] or "")
-        return any(_room(self.draft.ctx, self.p, self.items, t) for t in things if t)
+        return any(Ctx.fits(self.p, [*self.items, t]) for t in things if t)
 
     def retarget(self, purpose: str, targets: list[Tile]) -> None:
         self.purpose, self.targets = purpose, targets
@@ -361,7 +355,7 @@ class SurvivorBot:
         if d.budget.ap >= 1:
             if p.fear >= 2 and not d.p.downed:
                 tries.append(Heal(p.alias))  # clears her own Fear before the third one makes her scream
-            if p.role == "doctor" and _room(d.ctx, p, items, "stimulant"):
+            if p.role == "doctor" and Ctx.fits(p, [*items, "stimulant"]):
                 tries.append(Skill("brew"))
         if "map" in items and (self.purpose == ESCAPE or p.fear >= 1):
             tries.append(UseItem("map"))
