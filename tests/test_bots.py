@@ -10,6 +10,7 @@ import pytest
 from sheetgm.bots import bot_order, hunter_view, play_game, random_order, roster_for, scaled_options
 from sheetgm.bots.paths import cost_field, points
 from sheetgm.bots.play import play_night
+from sheetgm.bots.survivor import SurvivorBot, team_of
 from sheetgm.core.board import parse_tile, tile_name
 from sheetgm.core.check import check_order, legal_steps
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_stage, resolve_survivor_stage
@@ -84,6 +85,20 @@ def test_the_magician_s_decoy_does_not_depend_on_where_hunters_stand() -> None:
         near = st.copy()
         near.hunters()[0].pos = t
         assert bot_order(near, 1, random.Random(0)) == alone, f"a hunter on {tile_name(t)}"
+
+
+def test_a_survivor_bot_plans_only_through_passages_she_found() -> None:
+    """A passage another survivor found is hers to use only when she finds it too (RUL-36)."""
+    st = game()
+    passage = st.passages[0]
+    here, there = passage.ends
+    st.players[1].pos = here
+    passage.discovered, passage.known_by = True, [2]  # found by a friend: she does not know where it leads
+    landings = [o[0] for o in SurvivorBot(st, 1, random.Random(0), team_of(st, None), None).movement_options()]
+    assert there not in landings
+    passage.known_by = [1, 2]
+    landings = [o[0] for o in SurvivorBot(st, 1, random.Random(0), team_of(st, None), None).movement_options()]
+    assert there in landings
 
 
 def test_survivors_head_for_generators_along_the_shortest_path() -> None:

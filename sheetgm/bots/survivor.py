@@ -301,7 +301,7 @@ class SurvivorBot:
         board = state.board
         out = list(_walks(board, here, p.role == "mercenary"))
         passage = state.passage_at(here)
-        if passage is not None and passage.discovered:
+        if passage is not None and passage.known_to(p):  # only the passages she found herself (RUL-36)
             out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], 1, 0, 0, "move", None))
         if p.role == "athlete":
             for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
