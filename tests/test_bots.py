@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from sheetgm.bots import bot_order, hunter_view, play_game, random_order, roster_for, scaled_options
+from sheetgm.bots.hunter import HunterBot
 from sheetgm.bots.paths import cost_field, points
 from sheetgm.bots.play import play_night
 from sheetgm.bots.survivor import SurvivorBot, team_of
@@ -15,7 +16,7 @@ from sheetgm.core.board import parse_tile, tile_name
 from sheetgm.core.check import check_order, legal_steps
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_stage, resolve_survivor_stage
 from sheetgm.core.setup import SeatSpec, new_game
-from sheetgm.core.state import HUNTER_STAGE, State
+from sheetgm.core.state import HUNTER_STAGE, Passage, State
 from sheetgm.core.steps import Attack, Crack, Escape, Heal, Move, Order, Skill
 from sheetgm.notation.mapfile import ready_map
 
@@ -157,6 +158,18 @@ def test_hunter_walks_to_the_nearest_noise_and_attacks_there() -> None:
     st.noise = [T("C10")]
     order = bot_order(st, 9, random.Random(0))
     assert order.steps[:3] == (Move(T("B10")), Move(T("C10")), Attack())  # then what is left: listen, a board
+
+
+def test_a_hunter_bot_plans_only_through_passages_he_knows() -> None:
+    """Another Assassin's passage is hers alone (RUL-1); the map's passages every hunter knows."""
+    st = _hunter_stage(game(roles=(None,) * 8 + ("ember", "clown")))
+    map_passage = st.passages[0]
+    laid = Passage(ends=(T("B2"), T("B6")), owner=10)  # laid by the other hunter
+    st.passages.append(laid)
+    for passage, known in ((laid, False), (map_passage, True)):
+        st.players[9].pos = passage.ends[0]
+        landings = [o[0] for o in HunterBot(st, 9, random.Random(0), None, None).movement_options()]
+        assert (passage.ends[1] in landings) is known
 
 
 def test_hunter_view_is_his_briefing() -> None:

@@ -229,7 +229,7 @@ class HunterBot:
                 out.append((n, False, 2, "cross"))
                 out.append((n, True, 0, "vault"))
         passage = self.state.passage_at(here)
-        if passage is not None:
+        if passage is not None and passage.known_to(h):  # the map's, and an Assassin's own (RUL-1)
             out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], False, 1, "move"))
         if h.role == "ripper" and h.stealth:
             out += [(t, False, 3, "appear") for t in self.view.noise if 0 < distance(t, here) <= 2]
