@@ -167,6 +167,25 @@ def test_clearing_keeps_formats_and_empty_text_creates_no_cell(gw: XlsxGateway) 
     assert gw.read("player-1", ["命令!Z1:Z60"]) == {"命令!Z1:Z60": []}
 
 
+
+def test_characters_xml_cannot_hold_never_make_a_file_unreadable(tmp_path: Path) -> None:
+    """A control character, U+FFFE or a lone surrogate in any text (not only a cell's) is dropped: one of them
+    in a note, a prompt, a dropdown, a title or a tab name would make the whole workbook unreadable."""
+    gw = XlsxGateway(tmp_path)
+    gw.create("player-1", "游戏\x01", ["命令"])
+    gw.write("player-1", [
+        SetValues("命令!A1", [["x\ufffey\ud800z\x0b"]]), SetNote("命令!A1", "写\x01指令"),
+        SetValidation("命令!B1", ["移动\x02", "搜索"], help="提\x03示"), Protect("命令!A1", ("gm@x.com",), "lock\x04"),
+        AddTab("新\x05"),
+    ])
+    fresh = XlsxGateway(tmp_path).view("player-1")
+    tab = fresh.tabs[0]
+    assert fresh.title == "游戏" and [t.name for t in fresh.tabs] == ["命令", "新"]
+    assert tab.values == [["xyz"]] and tab.notes == {"A1": "写指令"}
+    assert (tab.validations["B1"].choices, tab.validations["B1"].help) == (("移动", "搜索"), "提示")
+    assert openpyxl.load_workbook(tmp_path / "player-1.xlsx")["命令"]["A1"].value == "xyz"
+
+
 LIBREOFFICE_SHEET = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"
  xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"
