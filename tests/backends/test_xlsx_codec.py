@@ -34,7 +34,7 @@ from sheetgm.backends.port import (
     SetValues,
 )
 from sheetgm.backends.xlsx import XlsxGateway
-from sheetgm.backends.xlsx_book import read_book
+from sheetgm.backends.xlsx_book import Book, Cell, Sheet, read_book, text_of
 from sheetgm.backends.xlsx_write import write_book
 
 OPS = [
@@ -184,6 +184,15 @@ def test_characters_xml_cannot_hold_never_make_a_file_unreadable(tmp_path: Path)
     assert tab.values == [["xyz"]] and tab.notes == {"A1": "写指令"}
     assert (tab.validations["B1"].choices, tab.validations["B1"].help) == (("移动", "搜索"), "提示")
     assert openpyxl.load_workbook(tmp_path / "player-1.xlsx")["命令"]["A1"].value == "xyz"
+
+
+
+def test_a_number_cell_holding_markup_is_written_back_escaped() -> None:
+    """A number cell of a malformed file may hold any text (``<v>1&amp;2</v>``): it is kept as read, and written
+    back escaped, not as markup that would make the sheet unreadable."""
+    book = Book("t", [Sheet("A", cells={(0, 0): Cell("n", "1&2<3")})])
+    back = read_book(write_book(book))
+    assert text_of(back, back.sheets[0].cells[(0, 0)]) == "1&2<3"
 
 
 LIBREOFFICE_SHEET = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
