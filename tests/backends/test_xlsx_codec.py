@@ -19,6 +19,8 @@ import pytest
 from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 
+from sheetgm.backends import xlsx_cells
+from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.port import (
     AddTab,
     ClearRange,
@@ -193,6 +195,24 @@ def test_a_number_cell_holding_markup_is_written_back_escaped() -> None:
     book = Book("t", [Sheet("A", cells={(0, 0): Cell("n", "1&2<3")})])
     back = read_book(write_book(book))
     assert text_of(back, back.sheets[0].cells[(0, 0)]) == "1&2<3"
+
+
+@pytest.mark.parametrize("op", [SetValues("A!A1", [["新"]]), ClearRange("A!A1")])
+def test_overwriting_a_shared_formula_leaves_no_cell_pointing_at_it(op: SetValues | ClearRange) -> None:
+    """A formula Excel filled down is written once (in A1) and shared (by A2): when A1 is overwritten, A2 keeps
+    its value without the formula, instead of sharing one that no longer exists (a damaged file to Excel)."""
+    book = Book("t", [Sheet("A", cells={
+        (0, 0): Cell("n", "1", formula=({"t": "shared", "ref": "A1:A2", "si": "0"}, "B1")),
+        (1, 0): Cell("n", "2", formula=({"t": "shared", "si": "0"}, "")),
+        (2, 0): Cell("n", "3", formula=({"t": "shared", "ref": "A3:A4", "si": "1"}, "B3")),
+        (3, 0): Cell("n", "4", formula=({"t": "shared", "si": "1"}, "")),
+    })])
+    xlsx_cells.apply(book, book.sheets[0], op, parse_range(op.range))
+    back = read_book(write_book(book)).sheets[0].cells
+    masters = {c.formula[0]["si"] for c in back.values() if c.formula and "ref" in c.formula[0]}
+    assert all(c.formula[0]["si"] in masters for c in back.values() if c.formula) and masters == {"1"}
+    assert [text_of(book, back.get((r, 0))) for r in range(4)] == ["新" if isinstance(op, SetValues) else "", "2",
+                                                                   "3", "4"]
 
 
 LIBREOFFICE_SHEET = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
