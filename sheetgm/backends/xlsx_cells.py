@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from sheetgm.backends import model, port
-from sheetgm.backends.a1 import A1, cell_name, col_letters
-from sheetgm.backends.xlsx_book import Book, Cell, Col, Sheet, Validation, col_of, text_of
+from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters
+from sheetgm.backends.xlsx_book import Book, Cell, Col, Sheet, Validation, text_of
 from sheetgm.backends.xlsx_xml import ILLEGAL
 
 LISTS_TAB = "_sheetgm_lists"
@@ -186,7 +186,7 @@ def set_width(sheet: Sheet, c: int, width: float) -> None:
 
 def _ref(text: str) -> tuple[int, int] | None:
     found = _REF.match(text)
-    return (int(found.group(2)) - 1, col_of(found.group(1))) if found else None
+    return (int(found.group(2)) - 1, col_index(found.group(1))) if found else None
 
 
 def _rects(sqref: str) -> list[tuple[int, int, int, int]]:
