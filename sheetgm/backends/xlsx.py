@@ -264,6 +264,7 @@ class XlsxGateway(port.Gateway):
         return key in self._dirty or self.path(key).exists()
 
     def create(self, key: str, title: str, tabs: Sequence[str]) -> None:
+        self._files = None  # the record read again: another process may have added a workbook to it since
         if self.exists(key):
             raise WorkbookExistsError(key=key)
         port.check_tabs(tabs)

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from xml.etree.ElementTree import Element, fromstring
 
 from sheetgm.backends import xlsx_xml as X
+from sheetgm.backends.a1 import col_index
 from sheetgm.backends.xlsx_styles import Styles
 
 # Sheet elements kept as they were, written back in the schema's order (CT_Worksheet).
@@ -387,12 +388,7 @@ _COLUMNS: dict[str, int] = {}  # cell reference -> column: the same few hundred 
 
 def col_of(ref: str) -> int:
     """0-based column of a cell reference like "AB12"."""
-    n = 0
-    for ch in ref:
-        if ch.isdigit():
-            break
-        n = n * 26 + (ord(ch.upper()) - 64)
-    return n - 1
+    return col_index(ref.rstrip("0123456789"))
 
 
 def _read_notes(root: Element) -> dict[tuple[int, int], tuple[str, str]]:

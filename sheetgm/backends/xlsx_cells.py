@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from sheetgm.backends import model, port
-from sheetgm.backends.a1 import A1, cell_name, col_letters
-from sheetgm.backends.xlsx_book import Book, Cell, Col, Sheet, Validation, col_of, text_of
+from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters
+from sheetgm.backends.xlsx_book import Book, Cell, Col, Sheet, Validation, text_of
 from sheetgm.backends.xlsx_xml import ILLEGAL
 
 LISTS_TAB = "_sheetgm_lists"
@@ -53,6 +53,8 @@ def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
             return
         cell = sheet.cells[(r, c)] = Cell()
     sheet.touch_row(r)
+    if cell.formula is not None:
+        _unshare(sheet, cell)
     # Always text, as with Sheets' stringValue: a text starting with "=" stays text.
     cell.kind, cell.value, cell.formula = ("s", text, None) if text else ("", "", None)
     if "\n" in text:
@@ -63,6 +65,22 @@ def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
         dim = sheet.rows.setdefault(r, {})
         if "ht" not in dim or float(dim["ht"]) < want:
             dim["ht"], dim["customHeight"] = _num(want), "1"
+
+
+def _unshare(sheet: Sheet, cell: Cell) -> None:
+    """``cell`` is about to lose its formula. If it holds a shared formula's text (Excel writes a formula filled
+    down once, in its first cell: ``<f t="shared" ref="D3:D9" si="0">``, the others ``<f t="shared" si="0"/>``),
+    the cells sharing it would point at nothing, which Excel reports as a damaged file: they keep their last
+    values, without the formula."""
+    attrs = cell.formula[0] if cell.formula is not None else {}
+    if attrs.get("t") != "shared" or "ref" not in attrs:
+        return
+    si = attrs.get("si")
+    for (r, _c), other in sheet.cells.items():
+        theirs = other.formula[0] if other.formula is not None else {}
+        if other is not cell and theirs.get("t") == "shared" and theirs.get("si") == si:
+            other.formula = None
+            sheet.touch_row(r)
 
 
 def wrapped_height(lines: int) -> float:
@@ -112,6 +130,8 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
         for rc in area(sheet, rng):
             cell = sheet.cells.get(rc)
             if cell is not None and (cell.kind or cell.value or cell.formula is not None):
+                if cell.formula is not None:
+                    _unshare(sheet, cell)
                 cell.kind, cell.value, cell.formula = "", "", None
                 sheet.touch_row(rc[0])
     elif isinstance(op, port.SetBackground):
@@ -166,7 +186,7 @@ def set_width(sheet: Sheet, c: int, width: float) -> None:
 
 def _ref(text: str) -> tuple[int, int] | None:
     found = _REF.match(text)
-    return (int(found.group(2)) - 1, col_of(found.group(1))) if found else None
+    return (int(found.group(2)) - 1, col_index(found.group(1))) if found else None
 
 
 def _rects(sqref: str) -> list[tuple[int, int, int, int]]:

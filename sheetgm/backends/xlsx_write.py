@@ -234,8 +234,8 @@ def _cell(ref: str, cell: Cell) -> str:
             return f'<c r="{ref}"{style} t="str">{formula}<v>{X.text(value)}</v></c>'
         space = ' xml:space="preserve"' if value != value.strip() else ""
         return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{X.text(value)}</t></is></c>'
-    if kind == "n":
-        return f'<c r="{ref}"{style}>{formula}<v>{value}</v></c>'
+    if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
+        return f'<c r="{ref}"{style}>{formula}<v>{X.text(value)}</v></c>'
     if kind in ("b", "e", "d"):
         return f'<c r="{ref}"{style} t="{kind}">{formula}<v>{X.text(value)}</v></c>'
     return f'<c r="{ref}"{style}>{formula}</c>' if formula else f'<c r="{ref}"{style}/>'

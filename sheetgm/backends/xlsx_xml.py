@@ -27,11 +27,16 @@ RT_DOC = REL + "/officeDocument"
 RT_CORE = PKG_REL + "/metadata/core-properties"
 RT_APP = REL + "/extended-properties"
 
-# Characters XML 1.0 cannot hold (the same set openpyxl strips from cell text).
-ILLEGAL = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
-_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
-_ATTR = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;",
-                       "\t": "&#9;"})
+# Characters XML 1.0 cannot hold, even escaped: control characters but tab and line breaks (the set openpyxl
+# strips from cell text), lone surrogates, U+FFFE and U+FFFF. Cell text is stripped of them when it is set;
+# the escaping below drops them from every other text too (a note, a prompt, a title, a tab name), since one
+# of them anywhere makes the part, and so the whole workbook, unreadable.
+_NOT_XML = [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]
+ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_DROP: dict[str, str | None] = {chr(c): None for c in _NOT_XML}
+_TEXT = str.maketrans({**_DROP, "&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
+_ATTR = str.maketrans({**_DROP, "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;",
+                       "\n": "&#10;", "\t": "&#9;"})
 
 
 def m(tag: str) -> str:

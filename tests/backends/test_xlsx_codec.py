@@ -19,6 +19,8 @@ import pytest
 from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 
+from sheetgm.backends import xlsx_cells
+from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.port import (
     AddTab,
     ClearRange,
@@ -34,7 +36,7 @@ from sheetgm.backends.port import (
     SetValues,
 )
 from sheetgm.backends.xlsx import XlsxGateway
-from sheetgm.backends.xlsx_book import read_book
+from sheetgm.backends.xlsx_book import Book, Cell, Sheet, read_book, text_of
 from sheetgm.backends.xlsx_write import write_book
 
 OPS = [
@@ -165,6 +167,52 @@ def test_clearing_keeps_formats_and_empty_text_creates_no_cell(gw: XlsxGateway) 
     view = gw.view("player-1").tab("命令")
     assert view.values[0][:2] == ["", ""] and "A1" in view.bold
     assert gw.read("player-1", ["命令!Z1:Z60"]) == {"命令!Z1:Z60": []}
+
+
+
+def test_characters_xml_cannot_hold_never_make_a_file_unreadable(tmp_path: Path) -> None:
+    """A control character, U+FFFE or a lone surrogate in any text (not only a cell's) is dropped: one of them
+    in a note, a prompt, a dropdown, a title or a tab name would make the whole workbook unreadable."""
+    gw = XlsxGateway(tmp_path)
+    gw.create("player-1", "游戏\x01", ["命令"])
+    gw.write("player-1", [
+        SetValues("命令!A1", [["x\ufffey\ud800z\x0b"]]), SetNote("命令!A1", "写\x01指令"),
+        SetValidation("命令!B1", ["移动\x02", "搜索"], help="提\x03示"), Protect("命令!A1", ("gm@x.com",), "lock\x04"),
+        AddTab("新\x05"),
+    ])
+    fresh = XlsxGateway(tmp_path).view("player-1")
+    tab = fresh.tabs[0]
+    assert fresh.title == "游戏" and [t.name for t in fresh.tabs] == ["命令", "新"]
+    assert tab.values == [["xyz"]] and tab.notes == {"A1": "写指令"}
+    assert (tab.validations["B1"].choices, tab.validations["B1"].help) == (("移动", "搜索"), "提示")
+    assert openpyxl.load_workbook(tmp_path / "player-1.xlsx")["命令"]["A1"].value == "xyz"
+
+
+
+def test_a_number_cell_holding_markup_is_written_back_escaped() -> None:
+    """A number cell of a malformed file may hold any text (``<v>1&amp;2</v>``): it is kept as read, and written
+    back escaped, not as markup that would make the sheet unreadable."""
+    book = Book("t", [Sheet("A", cells={(0, 0): Cell("n", "1&2<3")})])
+    back = read_book(write_book(book))
+    assert text_of(back, back.sheets[0].cells[(0, 0)]) == "1&2<3"
+
+
+@pytest.mark.parametrize("op", [SetValues("A!A1", [["新"]]), ClearRange("A!A1")])
+def test_overwriting_a_shared_formula_leaves_no_cell_pointing_at_it(op: SetValues | ClearRange) -> None:
+    """A formula Excel filled down is written once (in A1) and shared (by A2): when A1 is overwritten, A2 keeps
+    its value without the formula, instead of sharing one that no longer exists (a damaged file to Excel)."""
+    book = Book("t", [Sheet("A", cells={
+        (0, 0): Cell("n", "1", formula=({"t": "shared", "ref": "A1:A2", "si": "0"}, "B1")),
+        (1, 0): Cell("n", "2", formula=({"t": "shared", "si": "0"}, "")),
+        (2, 0): Cell("n", "3", formula=({"t": "shared", "ref": "A3:A4", "si": "1"}, "B3")),
+        (3, 0): Cell("n", "4", formula=({"t": "shared", "si": "1"}, "")),
+    })])
+    xlsx_cells.apply(book, book.sheets[0], op, parse_range(op.range))
+    back = read_book(write_book(book)).sheets[0].cells
+    masters = {c.formula[0]["si"] for c in back.values() if c.formula and "ref" in c.formula[0]}
+    assert all(c.formula[0]["si"] in masters for c in back.values() if c.formula) and masters == {"1"}
+    assert [text_of(book, back.get((r, 0))) for r in range(4)] == ["新" if isinstance(op, SetValues) else "", "2",
+                                                                   "3", "4"]
 
 
 LIBREOFFICE_SHEET = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>

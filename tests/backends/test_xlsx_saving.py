@@ -136,6 +136,16 @@ def test_files_are_named_as_suggested_and_the_names_are_recorded(tmp_path: Path)
     assert renamed.path("player-3").name == "03-小明.xlsx" and renamed.exists("player-3")
 
 
+
+def test_a_workbook_another_gateway_created_keeps_its_record(tmp_path: Path) -> None:
+    names = {"player-3": "03-小明", "player-4": "04-小红"}
+    first, second = XlsxGateway(tmp_path, names=names), XlsxGateway(tmp_path, names=names)
+    assert not first.exists("player-3")  # the (empty) record is read
+    second.create("player-4", "spring · 小红", ["Orders"])
+    first.create("player-3", "spring · 小明", ["Orders"])
+    assert json.loads((tmp_path / FILES).read_text("utf-8")) == {"player-3": "03-小明.xlsx", "player-4": "04-小红.xlsx"}
+
+
 def test_a_folder_made_before_names_keeps_its_files(tmp_path: Path) -> None:
     XlsxGateway(tmp_path).create("player-3", "old", ["Orders"])
     gw = XlsxGateway(tmp_path, names={"player-3": "03-小明"})
