@@ -15,7 +15,7 @@ from sheetgm.notation import vocab
 from sheetgm.notation.hints import camp_of_word, head_words, near_words, one_edit
 from sheetgm.notation.orders import parse_order, parse_order_all
 
-SEED = Path(__file__).resolve().parents[2] / "shared" / "seed" / "000_44a3137ecc3cb6d0.txt"
+SEED = Path(__file__).resolve().parents[1] / "docs" / "original-rules.zh.txt"  # the seed, as the repository keeps it
 
 # Every action the seed names, as it names it: the actions, the active skills and the items.
 SEED_WORDS = (
