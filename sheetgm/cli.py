@@ -122,7 +122,7 @@ def check_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     try:
         g = open_at(game)
         with _progress(lang, "cli.progress_check", len(g.seats)) as step:
-            rep = check(g, step)
+            rep = check(g, step, holder())
     except SheetgmError as exc:
         fail(exc.message(lang))
         return

@@ -193,8 +193,9 @@ def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
     try:
         return GameConfig.model_validate(data)
     except ValidationError as exc:
-        lang = data.get("lang") if data.get("lang") in LANGS else "zh"
-        lines = [f"{field_path(err['loc'], data, str(lang))}: {err['msg']}" for err in exc.errors()]
+        given = data if isinstance(data, dict) else {}  # a game.json may hold a list: the error says so
+        lang = given.get("lang") if given.get("lang") in LANGS else "zh"
+        lines = [f"{field_path(err['loc'], given, str(lang))}: {err['msg']}" for err in exc.errors()]
         raise ConfigError(path=where, detail="; ".join(lines)) from None
 
 

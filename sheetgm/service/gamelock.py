@@ -4,8 +4,8 @@ Two locks, taken in this order and held for the whole run:
 
 1. an OS lock on ``<game folder>/.sheetgm.lock`` (``fcntl.flock``; ``msvcrt`` on
    Windows). It excludes every other sheetgm process on this machine, so local
-   .xlsx workbooks are never written by two runs at once. The OS frees it when
-   the process ends, even when it is killed.
+   .xlsx workbooks are never written by two runs at once (``check`` takes it
+   too, alone). The OS frees it when the process ends, even when it is killed.
 2. a token in the director workbook's Lock tab (A2 token, B2 holder, C2 since),
    for runs on other machines (a Google game run by the scheduled job and by the
    director). A run writes its token and reads it back with the journal: a loser

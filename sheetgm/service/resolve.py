@@ -199,9 +199,9 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
             return _report(game, cur, "republished", warnings)
         got = read_orders(game, cur, entries, archive_rows, deadline, progress)
         when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
-        if when in ("waiting", "no-deadline"):
-            try_release(game, held.token)
-            return ResolveReport(due, str(when), warnings=got.warnings, notes=[why])
+        if when in ("waiting", "no-deadline"):  # nothing resolved; reports owed to repaired workbooks are written
+            owed_now = _settle_owed(game, entries, held.token)
+            return ResolveReport(due, str(when), warnings=owed_now[1] + got.warnings, notes=[why])
         state = cur.state(game.board)
         new, events = resolve_stage(state, got.orders, game.cfg.seed, got.priority)
         entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in got.archive.items()}), entry_hash(new, events),
@@ -217,14 +217,20 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
 
 def _deliver(game: Game, cur: Entry, entries: list[Entry], stage: str | None, token: str) -> ResolveReport:
     """Nothing to resolve: write the reports still owed to repaired workbooks (and free the lock)."""
-    winner = cur.state(game.board).winner
+    done, warnings = _settle_owed(game, entries, token)
+    return ResolveReport(stage or cur.key, "delivered" if done else "nothing", warnings=warnings,
+                         winner=cur.state(game.board).winner)
+
+
+def _settle_owed(game: Game, entries: list[Entry], token: str) -> tuple[list[str], list[str]]:
+    """Write the reports still owed, if any, and free the lock either way: (delivered to, warnings)."""
     if not _owing(game, entries):
         try_release(game, token)
-        return ResolveReport(stage or cur.key, "nothing", winner=winner)
+        return [], []
     done, warnings = deliver(game, entries)
     if done:
         warnings.insert(0, render(game.lang, "svc.delivered", aliases=", ".join(done)))
-    return ResolveReport(stage or cur.key, "delivered" if done else "nothing", warnings=warnings, winner=winner)
+    return done, warnings
 
 
 def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> ResolveReport:

@@ -240,3 +240,22 @@ def test_google_unable_to_parse_range_names_the_renamed_tab() -> None:
         assert fake.log[-1].kind == "values_get"
         assert err.value.params["tab"] == RESULTS and err.value.params["key"] == "player-2"
         assert "没有「结果」标签" in err.value.message("zh")
+
+
+def test_a_plain_resolve_that_waits_for_orders_still_writes_the_owed_reports(tmp_path: Path) -> None:
+    """The guide says: once the file is repaired, run `sheetgm resolve` again. Before the next stage is due
+    that run waits for its orders; it writes the reports owed meanwhile, as a run with nothing due does."""
+    with cli_game("google", tmp_path, schedule=None) as game:  # no deadline: a stage waits for every order
+        g = game.open()
+        write_order(g, 2, "破解")
+        repair = _google_tab(game)
+        assert game.run("resolve", "--stage", "N1-survivor").exit_code == 0  # S2's Results tab is renamed
+        repair()
+        again = game.run("resolve")  # N1-hunter is due, and its hunter has not written an order
+        assert again.exit_code == 0, again.output
+        assert "已把欠下的结果补写进修好的工作簿：S2" in again.stdout, again.stdout
+        rows = _results(game, 2)
+        assert rows[0][0] == "N1-survivor" and rows[0][1]
+        entries, lock = read_director(game.open())
+        assert entries[-1].key == "N1-survivor"  # nothing resolved: the hunters' stage still waits
+        assert not entries[-1].undelivered and not (lock and lock[0])

@@ -95,6 +95,13 @@ def test_bad_config_names_the_field(tmp_path: Path) -> None:
     assert result.stderr.startswith("The game config")
 
 
+def test_a_config_that_is_not_a_table_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "game.json").write_text('["not", "a", "table"]', "utf-8")
+    result = run("status", "--game", str(tmp_path))
+    assert result.exit_code == 1
+    assert "game.json" in result.stderr and "Traceback" not in result.output
+
+
 def test_demo_plays_and_says_where_the_workbooks_are(tmp_path: Path) -> None:
     result = run("demo", "--players", "4", "--seed", "2", "--max-nights", "2", "--lang", "en",
                  "--dir", str(tmp_path / "d"))

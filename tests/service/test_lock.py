@@ -287,3 +287,18 @@ def test_unlock_never_frees_a_run_alive_on_this_machine(tmp_path: Path) -> None:
             refused = game.run("unlock", "--reason", "impatient")
         assert refused.exit_code == 1 and "本机另一个 sheetgm 进程" in refused.stderr
         assert _lock_cells(game.open())[1] == "ann@box"
+
+
+def test_a_check_is_refused_while_another_process_holds_the_local_files(tmp_path: Path) -> None:
+    """A check saves the director's and the players' .xlsx files whole: while another process holds the game
+    folder (a resolve publishing), a check that wrote them could lose that run's cells. It is refused instead,
+    and writes nothing; once the folder is free it runs."""
+    with cli_game("xlsx", tmp_path) as game:
+        write_order(game.open(), 1, "破解")
+        before = {p.name: p.read_bytes() for p in (tmp_path / WORKBOOK_DIR).iterdir()}
+        with folder_lock(tmp_path, "ann@box", "2024-05-01T12:00:00"):
+            refused = game.run("check")
+        assert refused.exit_code == 1 and "本机另一个 sheetgm 进程正在处理这局游戏" in refused.stderr, refused.output
+        assert "Traceback" not in refused.output
+        assert {p.name: p.read_bytes() for p in (tmp_path / WORKBOOK_DIR).iterdir()} == before
+        assert game.run("check").exit_code == 0
