@@ -368,3 +368,12 @@ def test_a_manual_run_naming_the_other_camp_stops_before_resolving(resolve_wf: d
     assert [(name, rc) for name, rc, _ in done] == [("Check the orders", 0), ("Resolve the stage", 1)], done
     assert "The stage due is N1-survivor, not a hunter stage: nothing was resolved" in done[-1][2]
     assert due_now(repo) == "N1-survivor"
+
+
+def test_the_resolve_job_ends_before_its_lock_expires() -> None:
+    """A job GitHub kills for its time must not outlive the game lock it holds (another run would take it)."""
+    from sheetgm.service.gamelock import LOCK_TTL
+
+    text = (Path(__file__).resolve().parent.parent / ".github" / "workflows" / "resolve.yml").read_text("utf-8")
+    minutes = [int(m) for m in re.findall(r"timeout-minutes:\s*(\d+)", text)]
+    assert minutes and all(m * 60 < LOCK_TTL.total_seconds() for m in minutes)

@@ -15,7 +15,7 @@ from typing import Any
 
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.texts import LANGS
-from sheetgm.service.errors import ConfigError
+from sheetgm.service.errors import NoConfigError
 
 CONFIG_NAMES = ("game.toml", "game.json")
 
@@ -29,7 +29,7 @@ def find_config(path: Path) -> Path:
     for name in CONFIG_NAMES:
         if (path / name).is_file():
             return path / name
-    raise ConfigError(path=str(path), detail="no game.toml here (use --game PATH or run `sheetgm new`)")
+    raise NoConfigError(path=str(path))
 
 
 def read_config(file: Path) -> Any:

@@ -17,6 +17,24 @@ class ConfigError(ServiceError):
     code = "err.svc.config"
 
 
+class NoConfigError(ConfigError):
+    """No game.toml (or game.json) where the command looked (params: path)."""
+
+    code = "err.svc.no_config"
+
+
+class MapFileMissingError(ConfigError):
+    """The config names a map file that is not there (params: path, map)."""
+
+    code = "err.svc.map_missing"
+
+
+class NoServiceAccountError(ConfigError):
+    """A Google game's config lacks the service account the scheduled runs act as (params: path)."""
+
+    code = "err.svc.no_service_account"
+
+
 class LockedError(ServiceError):
     """Another run holds the game lock (params: holder, since)."""
 

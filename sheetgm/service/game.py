@@ -12,8 +12,8 @@ from sheetgm.backends.port import Gateway
 from sheetgm.core.board import Board
 from sheetgm.core.setup import SeatSpec
 from sheetgm.notation.mapfile import load_map_file, ready_map
-from sheetgm.service.config import NO_SERVICE_ACCOUNT, GameConfig, camp_counts, load_config
-from sheetgm.service.errors import ConfigError, ServiceError
+from sheetgm.service.config import GameConfig, camp_counts, load_config
+from sheetgm.service.errors import MapFileMissingError, NoServiceAccountError, ServiceError
 
 DIRECTOR, PUBLIC = "director", "public"
 IDS_FILE = "spreadsheets.json"
@@ -81,7 +81,7 @@ def load_board(cfg: GameConfig, folder: Path) -> Board:
     if cfg.map.endswith(".map"):
         path = Path(cfg.map) if Path(cfg.map).is_absolute() else folder / cfg.map
         if not path.is_file():
-            raise ConfigError(path=str(folder / "game.toml"), detail=f"map file {path} not found")
+            raise MapFileMissingError(path=str(folder / "game.toml"), map=str(path))
         return load_map_file(path, options=opts)
     return ready_map(cfg.map, options=opts)
 
@@ -103,7 +103,7 @@ def make_gateway(cfg: GameConfig, folder: Path, login: str = "service", client_s
     from sheetgm.backends.idmap import JsonIdMap
 
     if not cfg.service_account:  # the config's validation says so too; a draft copied by hand may lack it
-        raise ConfigError(path=str(folder / "game.toml"), detail=NO_SERVICE_ACCOUNT)
+        raise NoServiceAccountError(path=str(folder / "game.toml"))
     ids = JsonIdMap(folder / IDS_FILE)
     if login == "director":
         if client_secrets is None:

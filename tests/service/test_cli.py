@@ -83,8 +83,10 @@ def test_check_resolve_status_audit(game: Path) -> None:
 def test_missing_game_is_a_one_line_error(tmp_path: Path) -> None:
     result = run("status", "--game", str(tmp_path / "nowhere"))
     assert result.exit_code == 1
-    assert "no game.toml here" in result.stderr
-    assert "Traceback" not in result.output
+    assert result.stderr.strip() == f"{tmp_path / 'nowhere'} 里没有 game.toml（用 --game 路径 指明游戏文件夹，或先运行 `sheetgm new`）"
+    english = runner.invoke(app, ["status", "--game", str(tmp_path / "nowhere")], env={"SHEETGM_LANG": "en"})
+    assert english.exit_code == 1 and english.stderr.startswith("No game.toml in ")
+    assert "Traceback" not in result.output + english.output
 
 
 def test_bad_config_names_the_field(tmp_path: Path) -> None:
@@ -142,3 +144,12 @@ def test_a_roster_without_camps_gets_them_with_the_role_cards(tmp_path: Path) ->
     (tmp_path / "again" / "game.toml").write_text(draft.replace("hunters = 1", "hunters = 3"), "utf-8")
     refused = run("new", "--game", str(tmp_path / "again"))
     assert refused.exit_code == 1 and "roster" in refused.stderr
+
+
+def test_a_missing_map_file_is_named_in_the_directors_language(tmp_path: Path) -> None:
+    text = DRAFT.replace('lang = "en"\n[options]', 'lang = "zh"\nmap = "ours.map"\n[options]', 1)
+    (tmp_path / "game.toml").write_text(text, "utf-8")
+    result = run("new", "--game", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (f"游戏配置 {tmp_path / 'game.toml'} 有误：地图文件 {tmp_path / 'ours.map'} 不存在")
+    assert not (tmp_path / "workbooks").exists()
