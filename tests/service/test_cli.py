@@ -83,7 +83,8 @@ def test_check_resolve_status_audit(game: Path) -> None:
 def test_missing_game_is_a_one_line_error(tmp_path: Path) -> None:
     result = run("status", "--game", str(tmp_path / "nowhere"))
     assert result.exit_code == 1
-    assert result.stderr.strip() == f"{tmp_path / 'nowhere'} 里没有 game.toml（用 --game 路径 指明游戏文件夹，或先运行 `sheetgm new`）"
+    hint = "（用 --game 路径 指明游戏文件夹，或先运行 `sheetgm new`）"
+    assert result.stderr.strip() == f"{tmp_path / 'nowhere'} 里没有 game.toml{hint}"
     english = runner.invoke(app, ["status", "--game", str(tmp_path / "nowhere")], env={"SHEETGM_LANG": "en"})
     assert english.exit_code == 1 and english.stderr.startswith("No game.toml in ")
     assert "Traceback" not in result.output + english.output
