@@ -343,6 +343,8 @@ def _read_sheet(root: Element, name: str, strings: list[str]) -> Sheet:
 
 def _read_cells(data: Element, sheet: Sheet, strings: list[str]) -> None:
     cells, row, columns = sheet.cells, -1, _COLUMNS
+    if len(columns) > 100_000:  # a long-lived process reading many large sheets: start the memo afresh
+        columns.clear()
     for row_el in data:
         ra = row_el.attrib
         row = int(ra["r"]) - 1 if "r" in ra else row + 1

@@ -90,6 +90,11 @@ def write_book(book: Book) -> bytes:
     return _zip(book, parts, now)
 
 
+def _same_bytes(kept: str | bytes, data: str | bytes) -> bool:
+    """A part written as bytes (the theme) that was read as text (every part read is kept decoded)."""
+    return isinstance(data, bytes) and isinstance(kept, str) and kept.encode("utf-8") == data
+
+
 def _zip(book: Book, parts: list[tuple[str, str | bytes]], now: datetime) -> bytes:
     """The parts as a zip (deflated). A part whose text is the same as at the last save of this book is not
     compressed again: its compressed bytes are kept (a save after a write to one tab compresses that tab)."""
@@ -98,7 +103,7 @@ def _zip(book: Book, parts: list[tuple[str, str | bytes]], now: datetime) -> byt
     out, central, packed = bytearray(), bytearray(), {}
     for name, data in parts:
         kept = book.packed.get(name)
-        if kept is not None and kept[0] == data:
+        if kept is not None and (kept[0] == data or _same_bytes(kept[0], data)):
             crc, size, deflated = kept[1], kept[2], kept[3]
         else:
             raw = data.encode("utf-8") if isinstance(data, str) else data

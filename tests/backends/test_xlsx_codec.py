@@ -339,3 +339,34 @@ def test_a_workbook_libreoffice_opened_and_saved_reads_back_as_written(gw: XlsxG
         for part in ("values", "backgrounds", "bold", "borders", "notes", "validations", "row_heights"):
             assert getattr(lo, part) == getattr(mine, part), (mine.name, part)
     assert XlsxGateway(out).protections("player-1") == gw.protections("player-1")
+
+
+def test_a_theme_read_from_a_file_is_not_compressed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every part read from a file sheetgm wrote is kept decoded; the theme is written as bytes: the two must
+    still count as the same, or every process compresses the theme of a workbook that once came from Excel."""
+    from sheetgm.backends import xlsx_write
+    from sheetgm.backends.xlsx_book import read_book
+
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "x"
+    wb.save(tmp_path / "t.xlsx")
+    book = read_book(xlsx_write.write_book(read_book((tmp_path / "t.xlsx").read_bytes())))  # a file sheetgm wrote
+    assert book.theme is not None and book.packed
+    squeezed: list[bytes] = []
+    real = xlsx_write.zlib.compressobj
+
+    class Counting:
+        def __init__(self, *args: object) -> None:
+            self.inner = real(*args)  # type: ignore[arg-type]
+
+        def compress(self, raw: bytes) -> bytes:
+            squeezed.append(raw)
+            return self.inner.compress(raw)
+
+        def flush(self) -> bytes:
+            return self.inner.flush()
+
+    monkeypatch.setattr(xlsx_write.zlib, "compressobj", Counting)
+    again = read_book(xlsx_write.write_book(book))
+    assert squeezed and book.theme not in squeezed
+    assert again.theme == book.theme
