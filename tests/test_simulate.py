@@ -71,6 +71,11 @@ def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
     assert bad.exit_code == 1 and "line" in bad.stderr.lower()
     zero = run("simulate", "--games", "0", "--lang", "en")
     assert zero.exit_code == 1 and "--games must be at least 1" in zero.stderr
+    twice = run("simulate", "--map", "standard", "--map", "standard", "--games", "2", "--lang", "zh",
+                "--out", str(tmp_path / "twice.png"))
+    assert twice.exit_code == 1 and twice.stderr.strip() == (
+        "--map standard 与 --map standard 是同一张地图 standard：每张地图只写一次（要更多局数请用 --games）")
+    assert not (tmp_path / "twice.png").exists()
     assert run("simulate", "--help").exit_code == 0
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sheetgm.bots import play_game, roster_for
 from sheetgm.core.board import Board
+from sheetgm.core.errors import SheetgmError
 from sheetgm.core.setup import SeatSpec
 from sheetgm.core.state import ESCAPED, IN_PLAY, SURVIVOR
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
@@ -85,12 +86,22 @@ def play_one(task: tuple[str, int, int]) -> GameResult:
     return GameResult(board.name, seed, st.winner, st.end_reason, nights, tuple(seats))
 
 
+class SameMapError(SheetgmError):
+    """Two --map values name one board (params: first, second, name): their games would be counted as one map's."""
+
+    code = "err.sim.same_map"
+
+
 def simulate(maps: Sequence[str], games: int, seed: int = 1, workers: int | None = None,
              max_nights: int = MAX_NIGHTS, advance: Callable[[], None] | None = None) -> list[GameResult]:
     """``games`` games on each map (seeds ``seed`` .. ``seed + games - 1``) on ``workers`` processes
     (default: every core); ``advance`` is called once per finished game (a progress bar)."""
+    seen: dict[str, str] = {}
     for spec in maps:
-        board_of(spec)  # a bad map fails here, in this process, with its own error
+        name = board_of(spec).name  # a bad map fails here, in this process, with its own error
+        if name in seen:
+            raise SameMapError(first=seen[name], second=spec, name=name)
+        seen[name] = spec
     tasks = [(spec, seed + i, max_nights) for spec in maps for i in range(games)]
     workers = max(1, min(workers or os.cpu_count() or 1, len(tasks) or 1))
     results: list[GameResult] = []
