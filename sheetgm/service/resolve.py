@@ -200,8 +200,8 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         got = read_orders(game, cur, entries, archive_rows, deadline, progress)
         when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
         if when in ("waiting", "no-deadline"):  # nothing resolved; reports owed to repaired workbooks are written
-            owed_now = _settle_owed(game, entries, held.token)
-            return ResolveReport(due, str(when), warnings=owed_now[1] + got.warnings, notes=[why])
+            _, owed = _settle_owed(game, entries, held.token)
+            return ResolveReport(due, str(when), warnings=owed + got.warnings, notes=[why])
         state = cur.state(game.board)
         new, events = resolve_stage(state, got.orders, game.cfg.seed, got.priority)
         entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in got.archive.items()}), entry_hash(new, events),
