@@ -41,7 +41,7 @@ import tempfile
 import time
 from pathlib import Path
 
-CLI = "import sys; from sheetgm.cli import main; sys.argv[0] = 'sheetgm'; main()"
+CLI = "import sys; from sheetgm.cli.app import main; sys.argv[0] = 'sheetgm'; main()"
 UNNEEDED = ("PIL", "rich", "openpyxl", "gspread", "google.auth", "hypothesis", "requests", "tenacity")
 
 MAKE_GAME = """
@@ -61,7 +61,7 @@ for p in state.survivors():
 COUNTING = """
 import json, sys
 from pathlib import Path
-import sheetgm.backends.xlsx as X
+import sheetgm.backends.xlsx.gateway as X
 n = [0, 0]  # workbook files parsed, written
 def counted(i, fn):
     def wrapper(*a, **k):

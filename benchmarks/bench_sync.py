@@ -3,7 +3,7 @@
 For a 10-player game (standard map) and a 30-player game (large4x), bots write every due order into the
 players' workbooks, then one stage is resolved:
 
-- on "Google" (the stateful fake in ``sheetgm.backends.fake_google``, which checks every request and answer
+- on "Google" (the stateful fake in ``fakes.google``, which checks every request and answer
   against Google's discovery documents): the calls of the resolve, as a fresh scheduled run makes them,
   against the floor of one read per workbook that must be read (the director's and the due players') and
   one write per workbook touched, plus the journal. Above the floor: the lock (one write and one read-back
@@ -28,6 +28,7 @@ import argparse
 import dataclasses
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -35,19 +36,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sheetgm.backends.fake_google import FakeGoogle
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the Google fake lives with the tests
+
+from fakes.google import FakeGoogle  # noqa: E402
+
 from sheetgm.backends.port import Gateway, SetValues
-from sheetgm.backends.xlsx import XlsxGateway
+from sheetgm.backends.xlsx.gateway import XlsxGateway
 from sheetgm.bots import bot_order
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
 from sheetgm.notation.order_format import format_order
-from sheetgm.service import layout as L
 from sheetgm.service.config import parse_config
 from sheetgm.service.game import DIRECTOR, Game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.new_game import new_game
 from sheetgm.service.resolve import resolve
-from sheetgm.service.stages import order_row
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import order_row
 
 SIZES = ((10, "standard"), (30, "large4x"))
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from sheetgm.casebook import Engine, load_file, load_paths, run_case
 from sheetgm.casebook import runner as runner_mod
 from sheetgm.casebook.index import rewrite_index
-from sheetgm.cli import app
+from sheetgm.cli.app import app
 from sheetgm.core.board import Board, parse_tile, tile_name
 from sheetgm.core.errors import CaseError, MapError, OrderSyntaxError
 from sheetgm.core.events import Event

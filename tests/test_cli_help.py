@@ -10,8 +10,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from sheetgm.cli import app
-from sheetgm.cli_help import command_paths
+from sheetgm.cli.app import app
+from sheetgm.cli.helptext import command_paths
 from sheetgm.core.texts import has, render
 
 runner = CliRunner()

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from sheetgm.cli import app
+from sheetgm.cli.app import app
 from sheetgm.core.board import Board, Tile, edge_key, parse_tile
 from sheetgm.core.events import Event
 from sheetgm.core.setup import SeatSpec, new_game
@@ -19,10 +19,10 @@ from sheetgm.notation.mapfile import ready_map
 from sheetgm.render import draw as D
 from sheetgm.render import fonts
 from sheetgm.render.fonts import DEFAULT, find_font
-from sheetgm.render.game_map import game_map
 from sheetgm.render.views import MapView, director_view, player_view, public_view
 from sheetgm.service.demo import demo
 from sheetgm.service.game import open_game
+from sheetgm.service.mapview import game_map
 
 S = 48
 ROSTER = [SeatSpec(f"S{i}", "survivor") for i in range(1, 9)] + [SeatSpec("H1", "hunter"), SeatSpec("H2", "hunter")]
@@ -304,8 +304,8 @@ def test_game_map_reads_the_journal(game_dir: Path) -> None:
     assert pixels(director.png).size == (director.width, director.height) == (
         game.board.width * S + 2 * (S // 2) + D.LEGEND_TILES * S, game.board.height * S + 2 * (S // 2))
     assert director.png != public.png
-    from sheetgm.render.game_map import build_view
     from sheetgm.service.journal import read_director
+    from sheetgm.service.mapview import build_view
 
     entries = read_director(game)[0]
     view = build_view(game, entries, "N2-hunter", "director", None)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheetgm.core.texts import has
-from sheetgm.schedule import (
+from sheetgm.service.schedule import (
     CronEntry,
     ScheduleError,
     cron_entries,

@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image
 from typer.testing import CliRunner
 
-from sheetgm.cli import app
+from sheetgm.cli.app import app
 from sheetgm.sim import simulate, summarise
 
 runner = CliRunner()

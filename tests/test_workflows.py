@@ -15,7 +15,7 @@ import pytest
 import typer
 from ruamel.yaml import YAML
 
-from sheetgm.schedule import render_schedule_block
+from sheetgm.service.schedule import render_schedule_block
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOW_DIR = ROOT / ".github" / "workflows"
@@ -255,17 +255,17 @@ def test_the_workflow_runs_check_and_resolve_with_these_options(resolve_wf: dict
 
 def cli_commands() -> dict[str, Any]:
     """The commands of the Typer app by name (Typer >= 0.26 bundles its own click: no isinstance on click)."""
-    from sheetgm.cli import app
+    from sheetgm.cli.app import app
 
     group = typer.main.get_command(app)
-    assert hasattr(group, "commands"), "sheetgm.cli's app has no sub-commands"
+    assert hasattr(group, "commands"), "sheetgm.cli.app's app has no sub-commands"
     return dict(group.commands)
 
 
 def test_the_cli_has_every_command_and_option_the_workflow_runs(resolve_wf: dict[str, Any]) -> None:
     commands = cli_commands()
     for name, options in sorted(workflow_calls(resolve_wf).items()):
-        assert name in commands, (f"resolve.yml runs `sheetgm {name}` but sheetgm.cli has no such command "
+        assert name in commands, (f"resolve.yml runs `sheetgm {name}` but sheetgm.cli.app has no such command "
                                   f"(it has: {', '.join(sorted(commands))})")
         params = {opt: p for p in commands[name].params for opt in p.opts}
         for option in sorted(options):
@@ -300,7 +300,7 @@ def repo(tmp_path: Path, made_game: Path) -> Path:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     shim = bin_dir / "sheetgm"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "from sheetgm.cli import main; main()" "$@"\n', "utf-8")
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "from sheetgm.cli.app import main; main()" "$@"\n', "utf-8")
     shim.chmod(0o755)
     (bin_dir / "python").symlink_to(sys.executable)
     return tmp_path
@@ -372,7 +372,7 @@ def test_a_manual_run_naming_the_other_camp_stops_before_resolving(resolve_wf: d
 
 def test_the_resolve_job_ends_before_its_lock_expires() -> None:
     """A job GitHub kills for its time must not outlive the game lock it holds (another run would take it)."""
-    from sheetgm.service.gamelock import LOCK_TTL
+    from sheetgm.service.lock import LOCK_TTL
 
     text = (Path(__file__).resolve().parent.parent / ".github" / "workflows" / "resolve.yml").read_text("utf-8")
     minutes = [int(m) for m in re.findall(r"timeout-minutes:\s*(\d+)", text)]

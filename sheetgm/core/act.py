@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sheetgm.core import actions, hunting, items, moves, roles
+from sheetgm.core import hunting, items, moves, roles
+from sheetgm.core import survivor_actions as actions
 from sheetgm.core.board import DIRECTIONS
 from sheetgm.core.context import (
     HUNTER_AP,
@@ -127,7 +128,7 @@ def _survivor_main(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
 def _hunter_main(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
     if isinstance(step, Attack):
         if step.direction is not None and step.direction in DIRECTIONS and p.role == "bane":
-            roles.chain_check(ctx, p, step.direction)
+            hunting.chain_check(ctx, p, step.direction)
         hunting.attack(ctx, p, b, step.direction, step.at)
     elif isinstance(step, Block):
         hunting.block(ctx, p, b, step.a, step.b)

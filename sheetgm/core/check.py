@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
-from sheetgm.core.actions import day_step
 from sheetgm.core.board import Edge, Tile
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
@@ -45,6 +44,7 @@ from sheetgm.core.steps import (
     UseItem,
     Vault,
 )
+from sheetgm.core.survivor_actions import day_step
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import CHAIN, Unknowns
 

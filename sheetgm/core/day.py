@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sheetgm.core import actions
+from sheetgm.core import survivor_actions as actions
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.state import Player
 from sheetgm.core.steps import Give, Order

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sheetgm.core.actions import spend_ap
 from sheetgm.core.board import DIRECTIONS, Edge, Tile, adjacent, distance, edge_key, edge_name, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal
+from sheetgm.core.moves import relocate
 from sheetgm.core.state import Player
+from sheetgm.core.survivor_actions import spend_ap
 
 
 def sense(ctx: Ctx, hunter: Player, tiles: Iterable[Tile], how: str) -> None:
@@ -107,8 +108,6 @@ def attack(ctx: Ctx, p: Player, b: Budget, direction: str | None, at: Tile | Non
     ctx.emit("attack", to=(p.seat,), actor=p.seat, tile=tile_name(target))
     victims = st.at(target, "survivor")
     if direction is not None:
-        from sheetgm.core.roles import chain_claw
-
         victims = victims + chain_claw(ctx, p, direction)
     for v in victims:
         land_attack(ctx, p, v)
@@ -144,3 +143,44 @@ def land_attack(ctx: Ctx, hunter: Player, v: Player) -> None:
     ctx.emit("attack_hit", to=(hunter.seat,), actor=hunter.seat, alias=v.alias, result="downed")
     if v.hp <= 0:
         ctx.eliminate(v, "hp")
+
+
+def chain_claw(ctx: Ctx, p: Player, direction: str) -> list[Player]:
+    """Bane's chain (R-ROLE-BANE): pull the nearest survivors within 2 tiles, else drag the hunter up to 3."""
+    dx, dy = DIRECTIONS[direction]
+    st = ctx.state
+    line: list[Tile] = []
+    cur = p.pos
+    for _ in range(2):
+        nxt = (cur[0] + dx, cur[1] + dy)
+        if not st.board.in_bounds(nxt) or st.board.edge(cur, nxt) is Edge.WALL:
+            break
+        line.append(nxt)
+        cur = nxt
+    for t in line:
+        caught = st.at(t, "survivor")
+        if caught:
+            for s in caught:
+                relocate(ctx, s, p.pos, how="chain")
+                ctx.emit("pulled", to=(s.seat, p.seat), actor=s.seat, alias=s.alias, frm=tile_name(t),
+                         tile=tile_name(p.pos))
+            return caught
+    cur = p.pos
+    for _ in range(3):
+        nxt = (cur[0] + dx, cur[1] + dy)
+        if not st.board.in_bounds(nxt) or st.board.edge(cur, nxt) is Edge.WALL:
+            break
+        relocate(ctx, p, nxt, how="chain")
+        cur = nxt
+    return []
+
+
+def chain_check(ctx: Ctx, p: Player, direction: str) -> None:
+    """The named direction must have no high wall (or border) within its first 2 tiles."""
+    dx, dy = DIRECTIONS[direction]
+    cur = p.pos
+    for _ in range(2):
+        nxt = (cur[0] + dx, cur[1] + dy)
+        if not ctx.state.board.in_bounds(nxt) or ctx.state.board.edge(cur, nxt) is Edge.WALL:
+            raise Illegal("err.rule.chain_wall", direction=direction)
+        cur = nxt

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sheetgm.core.actions import beside, named, spend_ap
 from sheetgm.core.board import Tile, distance, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal, lift_downed_limits
 from sheetgm.core.moves import relocate, teleport_check
 from sheetgm.core.state import Player
+from sheetgm.core.survivor_actions import beside, named, spend_ap
 
 # item -> (AP cost, reach of its tile target or None when it takes no tile)
 ITEM_RULES: dict[str, tuple[int, int | None]] = {

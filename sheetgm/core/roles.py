@@ -9,12 +9,13 @@ briefing extras in ``brief``).
 from __future__ import annotations
 
 from sheetgm.core import passages
-from sheetgm.core.actions import spend_ap
-from sheetgm.core.board import DIRECTIONS, Edge, Tile, adjacent, distance, tile_name
+from sheetgm.core.board import DIRECTIONS, Edge, Tile, adjacent, compass, distance, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal
+from sheetgm.core.hunting import end_stealth
 from sheetgm.core.moves import leave_check, relocate, spring_trap, step_cost, teleport_check
 from sheetgm.core.state import IN_PLAY, Player
 from sheetgm.core.steps import SKILLS, Skill
+from sheetgm.core.survivor_actions import spend_ap
 
 SKILL_USES = {"magic": 2, "gate": 2}
 MAX_TRAPS = 7
@@ -181,8 +182,6 @@ def _dash(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     spend_ap(p, b)
     if len(path) > 5:
         b.ap = max(0, b.ap - 1)
-    from sheetgm.core.hunting import end_stealth
-
     end_stealth(ctx, p)
     for t in path:
         relocate(ctx, p, t, how="dash")
@@ -207,8 +206,6 @@ def _trap(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
         if old not in mine:
             raise Illegal("err.rule.no_trap", tile=tile_name(old))
     spend_ap(p, b)
-    from sheetgm.core.hunting import end_stealth
-
     end_stealth(ctx, p)
     if old is not None and old in st.traps and len(mine) >= MAX_TRAPS:
         del st.traps[old]
@@ -252,8 +249,6 @@ def _deduce(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     if len(set(tiles)) != 4 or not all(ctx.state.board.in_bounds(t) for t in tiles) or not connected(tiles):
         raise Illegal("err.rule.deduce_tiles")
     spend_ap(p, b)
-    from sheetgm.core.hunting import end_stealth
-
     end_stealth(ctx, p)
     if ctx.dry:
         return
@@ -264,9 +259,6 @@ def _deduce(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
 
 
 def _trace(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
-    from sheetgm.core.board import compass
-    from sheetgm.core.hunting import end_stealth
-
     spend_ap(p, b)
     end_stealth(ctx, p)
     if ctx.dry:
@@ -278,47 +270,6 @@ def _trace(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     best = min(distance(p.pos, s.pos) for s in survivors)
     dirs = sorted({compass(p.pos, s.pos) or "here" for s in survivors if distance(p.pos, s.pos) == best})
     ctx.emit("trace", to=(p.seat,), actor=p.seat, distance=best, directions=dirs)
-
-
-def chain_claw(ctx: Ctx, p: Player, direction: str) -> list[Player]:
-    """Bane's chain (R-ROLE-BANE): pull the nearest survivors within 2 tiles, else drag the hunter up to 3."""
-    dx, dy = DIRECTIONS[direction]
-    st = ctx.state
-    line: list[Tile] = []
-    cur = p.pos
-    for _ in range(2):
-        nxt = (cur[0] + dx, cur[1] + dy)
-        if not st.board.in_bounds(nxt) or st.board.edge(cur, nxt) is Edge.WALL:
-            break
-        line.append(nxt)
-        cur = nxt
-    for t in line:
-        caught = st.at(t, "survivor")
-        if caught:
-            for s in caught:
-                relocate(ctx, s, p.pos, how="chain")
-                ctx.emit("pulled", to=(s.seat, p.seat), actor=s.seat, alias=s.alias, frm=tile_name(t),
-                         tile=tile_name(p.pos))
-            return caught
-    cur = p.pos
-    for _ in range(3):
-        nxt = (cur[0] + dx, cur[1] + dy)
-        if not st.board.in_bounds(nxt) or st.board.edge(cur, nxt) is Edge.WALL:
-            break
-        relocate(ctx, p, nxt, how="chain")
-        cur = nxt
-    return []
-
-
-def chain_check(ctx: Ctx, p: Player, direction: str) -> None:
-    """The named direction must have no high wall (or border) within its first 2 tiles."""
-    dx, dy = DIRECTIONS[direction]
-    cur = p.pos
-    for _ in range(2):
-        nxt = (cur[0] + dx, cur[1] + dy)
-        if not ctx.state.board.in_bounds(nxt) or ctx.state.board.edge(cur, nxt) is Edge.WALL:
-            raise Illegal("err.rule.chain_wall", direction=direction)
-        cur = nxt
 
 
 def _infiltrate(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:

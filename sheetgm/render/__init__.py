@@ -1,6 +1,5 @@
-"""The map drawn as a PNG: view models (views), the pure drawing (draw), fonts, and `sheetgm map` (game_map)."""
+"""Pure drawing: the map as a PNG (views: what each viewer may see; draw; fonts) and the forum announcement as
+BBCode (bbcode). Nothing here reads a game: the use cases in ``service`` hand it a state and its events.
 
-from sheetgm.render.draw import DEFAULT_SCALE, draw_map, geometry
-from sheetgm.render.views import MapView, director_view, player_view, public_view
-
-__all__ = ["DEFAULT_SCALE", "MapView", "director_view", "draw_map", "geometry", "player_view", "public_view"]
+Import the module you need (``sheetgm.render.draw``): this package imports nothing, so BBCode does not pay for
+Pillow."""

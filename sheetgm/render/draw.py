@@ -29,7 +29,7 @@ LINE = 0.42  # legend line height, in tiles
 
 BACKGROUND = "#ffffff"
 PLAIN = "#ffffff"
-COLOURS = {  # tile fills, the same as the sheets' map (service/mapdraw.py)
+COLOURS = {  # tile fills, the same as the sheets' map (sheets/mapcells.py)
     "gate": "#b6d7a8",
     "generator": "#ffe599",
     "chest": "#f9cb9c",

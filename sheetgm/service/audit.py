@@ -25,9 +25,9 @@ from sheetgm.backends.a1 import normalize
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Permission, Protect, Protection
 from sheetgm.core.texts import render
-from sheetgm.service import layout as L
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game
 from sheetgm.service.new_game import sharing_plan
+from sheetgm.sheets import layout as L
 
 ABOVE_READER = ("commenter", "writer", "fileOrganizer", "organizer", "owner")
 OWNING = ("owner", "organizer", "fileOrganizer")

@@ -18,13 +18,13 @@ from sheetgm.backends.port import Op
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.service import deadlines as D
-from sheetgm.service import playersheet as P
 from sheetgm.service import stamps as S
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.gamelock import folder_lock
 from sheetgm.service.journal import latest
+from sheetgm.service.lock import folder_lock
 from sheetgm.service.sheetorders import SheetOrder, read_player, review
-from sheetgm.service.stages import stage_key
+from sheetgm.sheets import player as P
+from sheetgm.sheets.stages import stage_key
 
 
 @dataclass
@@ -62,7 +62,7 @@ class CheckReport:
 
 
 def check(game: Game, progress: Callable[[str], None] | None = None, holder: str = "sheetgm") -> CheckReport:
-    """Under the game folder's OS lock (gamelock.py): a check writes the director's and the players' workbooks,
+    """Under the game folder's OS lock (service/lock.py): a check writes the director's and the players' workbooks,
     and a local .xlsx file is saved whole, so a resolve saving the same file at the same moment would lose its
     cells (or the check its stamps). Across machines (Google) cells are written one range at a time: no token."""
     with folder_lock(game.folder, holder, game.now().isoformat(timespec="seconds")):

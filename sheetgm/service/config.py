@@ -37,7 +37,7 @@ from sheetgm.core.texts import LANGS, has, render
 from sheetgm.notation.order_format import valid_alias
 from sheetgm.service.configfile import find_config, read_config
 from sheetgm.service.errors import ConfigError
-from sheetgm.service.stages import parse_key
+from sheetgm.sheets.stages import parse_key
 
 NO_SERVICE_ACCOUNT = ("a google game needs service_account: the email of the service account that the scheduled "
                       "runs act as (sheetgm new shares every file with it; without it no run could open them)")

@@ -31,10 +31,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sheetgm.backends.port import Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, State
 from sheetgm.core.texts import render
-from sheetgm.service import layout as L
 from sheetgm.service.config import GameConfig
 from sheetgm.service.game import Game
-from sheetgm.service.stages import log_row, parse_key, stage_key
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import log_row, parse_key, stage_key
 
 CAMPS = (SURVIVOR_STAGE, HUNTER_STAGE)
 REMINDER_COL = "C"  # column of the reminder line in the public Log tab (A: stage, B: public log)

@@ -27,7 +27,6 @@ from sheetgm.bots import bot_order, scaled_options
 from sheetgm.core.setup import SeatSpec
 from sheetgm.core.state import State
 from sheetgm.notation.order_format import format_order
-from sheetgm.service import layout as L
 from sheetgm.service.check import check
 from sheetgm.service.config import parse_config
 from sheetgm.service.errors import ServiceError
@@ -35,7 +34,8 @@ from sheetgm.service.game import WORKBOOK_DIR, Game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.new_game import new_game
 from sheetgm.service.resolve import ResolveReport, resolve
-from sheetgm.service.stages import order_row, stage_key
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import order_row, stage_key
 
 NOTHING = {"zh": "无", "en": "pass"}
 

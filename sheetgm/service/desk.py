@@ -22,13 +22,11 @@ from sheetgm.core.observe import director_log, event_line, name, public_log
 from sheetgm.core.override import GAME_FIELDS, PLAYER_FIELDS, apply_override
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.service import bbcode, stagemap
-from sheetgm.service import layout as L
-from sheetgm.service import playersheet as P
+from sheetgm.render import bbcode
+from sheetgm.service import stagemap
 from sheetgm.service.deadlines import deadline_of
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.gamelock import holding
 from sheetgm.service.journal import (
     DESK_FIRST_ROW,
     PUBLISHED,
@@ -45,9 +43,12 @@ from sheetgm.service.journal import (
     release_op,
     split_desk_key,
 )
-from sheetgm.service.limits import fit
-from sheetgm.service.publicsheet import card_rows, progress_rows
-from sheetgm.service.stages import SETUP_KEY, log_row
+from sheetgm.service.lock import holding
+from sheetgm.sheets import layout as L
+from sheetgm.sheets import player as P
+from sheetgm.sheets.limits import fit
+from sheetgm.sheets.public import card_rows, progress_rows
+from sheetgm.sheets.stages import SETUP_KEY, log_row
 
 LAST_GRID_ROW = 1000  # Google's default grid; desk rows must stay inside it
 GAME_TARGETS = ("game", "全局", "游戏")

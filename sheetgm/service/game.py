@@ -95,12 +95,12 @@ def make_gateway(cfg: GameConfig, folder: Path, login: str = "service", client_s
     with the director's own OAuth login (``login="director"``: ``new`` and ``share``, since a service
     account can neither own files nor be trusted to give them away)."""
     if cfg.backend == "xlsx":
-        from sheetgm.backends.xlsx import XlsxGateway
+        from sheetgm.backends.xlsx.gateway import XlsxGateway
 
         return XlsxGateway(folder / WORKBOOK_DIR, names=workbook_names(cfg))
-    from sheetgm.backends.auth import account_email, load_credentials, user_credentials
-    from sheetgm.backends.gsheets import GoogleGateway
-    from sheetgm.backends.idmap import JsonIdMap
+    from sheetgm.backends.google.auth import account_email, load_credentials, user_credentials
+    from sheetgm.backends.google.gateway import GoogleGateway
+    from sheetgm.backends.google.idmap import JsonIdMap
 
     if not cfg.service_account:  # the config's validation says so too; a draft copied by hand may lack it
         raise NoServiceAccountError(path=str(folder / "game.toml"))

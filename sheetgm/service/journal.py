@@ -32,10 +32,10 @@ from sheetgm.core.board import Board
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
-from sheetgm.service import layout as L
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.stages import journal_row, key_of_index, parse_key, stage_index
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import journal_row, key_of_index, parse_key, stage_index
 
 RESOLVED, PUBLISHED, SUPERSEDED = "resolved", "published", "superseded"
 STATUSES = (RESOLVED, PUBLISHED, SUPERSEDED)

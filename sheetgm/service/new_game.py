@@ -13,15 +13,15 @@ from sheetgm.backends.port import Gateway, Op
 from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.service import layout as L
 from sheetgm.service.config import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
-from sheetgm.service.helpsheet import help_ops
 from sheetgm.service.journal import PUBLISHED, Entry, digest, entry_hash, pack
-from sheetgm.service.playersheet import current_ops, open_row_ops
-from sheetgm.service.publicsheet import public_ops
-from sheetgm.service.stages import SETUP_KEY
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.helptab import help_ops
+from sheetgm.sheets.player import current_ops, open_row_ops
+from sheetgm.sheets.public import public_ops
+from sheetgm.sheets.stages import SETUP_KEY
 
 Progress = Callable[[str], None]
 

@@ -19,15 +19,15 @@ from dataclasses import replace
 from sheetgm.backends.errors import UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
-from sheetgm.service import layout as L
-from sheetgm.service import playersheet as P
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
-from sheetgm.service.publicsheet import director_ops, public_ops
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
 from sheetgm.service.stagemap import write_stage_map
-from sheetgm.service.stages import journal_row, key_of_index, log_row, order_row, parse_key
+from sheetgm.sheets import layout as L
+from sheetgm.sheets import player as P
+from sheetgm.sheets.public import director_ops, public_ops
+from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key
 
 
 def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> tuple[str, list[str]]:

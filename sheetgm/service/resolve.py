@@ -26,7 +26,6 @@ from sheetgm.service import deadlines as D
 from sheetgm.service import stamps as S
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.gamelock import holding, try_release
 from sheetgm.service.journal import (
     PUBLISHED,
     RESOLVED,
@@ -36,11 +35,12 @@ from sheetgm.service.journal import (
     latest,
     pack,
 )
-from sheetgm.service.layout import tab
-from sheetgm.service.limits import kept_order
+from sheetgm.service.lock import holding, try_release
 from sheetgm.service.publish import deliver, owed, publish
 from sheetgm.service.sheetorders import SheetOrder, judge, priority, read_player
-from sheetgm.service.stages import parse_key, stage_key
+from sheetgm.sheets.layout import tab
+from sheetgm.sheets.limits import kept_order
+from sheetgm.sheets.stages import parse_key, stage_key
 
 
 @dataclass

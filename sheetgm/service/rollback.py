@@ -25,11 +25,8 @@ from sheetgm.backends.port import Op, Protect, SetBold, SetValues, Unprotect
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, public_log, report
 from sheetgm.core.texts import render
-from sheetgm.service import layout as L
-from sheetgm.service import playersheet as P
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.gamelock import holding
 from sheetgm.service.journal import (
     HISTORY_FIRST_ROW,
     SUPERSEDED,
@@ -40,9 +37,12 @@ from sheetgm.service.journal import (
     parse_entries,
     release_op,
 )
-from sheetgm.service.limits import fit
-from sheetgm.service.publicsheet import public_ops
-from sheetgm.service.stages import SETUP_KEY, archive_row, journal_row, log_row, order_row, parse_key, stage_key
+from sheetgm.service.lock import holding
+from sheetgm.sheets import layout as L
+from sheetgm.sheets import player as P
+from sheetgm.sheets.limits import fit
+from sheetgm.sheets.public import public_ops
+from sheetgm.sheets.stages import SETUP_KEY, archive_row, journal_row, log_row, order_row, parse_key, stage_key
 
 OLD_COL = "D"  # public Log: the superseded text of a corrected line (C holds the deadline reminders)
 

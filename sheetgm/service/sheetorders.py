@@ -23,11 +23,11 @@ from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.orders import parse_order_numbered
-from sheetgm.service import layout as L
 from sheetgm.service.game import Game, player_key
-from sheetgm.service.limits import order_too_long
-from sheetgm.service.rows import Located, locate
-from sheetgm.service.stages import order_row, stage_key
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.limits import order_too_long
+from sheetgm.sheets.rows import Located, locate
+from sheetgm.sheets.stages import order_row, stage_key
 
 # Failures that pass: the run stops and is run again, instead of reading the player's order as "nothing".
 TRANSIENT = (NetworkError, QuotaError)

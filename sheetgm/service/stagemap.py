@@ -20,7 +20,7 @@ from sheetgm.core.texts import render
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game
 from sheetgm.service.journal import Entry
-from sheetgm.service.stages import parse_key
+from sheetgm.sheets.stages import parse_key
 
 MAPS_DIR = "maps"
 

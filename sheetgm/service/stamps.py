@@ -31,10 +31,10 @@ from datetime import datetime
 from typing import Any
 
 from sheetgm.backends.port import Op, SetValues
-from sheetgm.service import layout as L
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
-from sheetgm.service.stages import archive_row
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import archive_row
 
 COLS = 9  # A stage, B seat, C alias, D stamped text, E problems, F stamp, G fingerprint, H checked, I seen
 OK, FALLBACK, LATE, UNJUDGED = "ok", "fallback", "late", "unjudged"

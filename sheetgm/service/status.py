@@ -10,7 +10,6 @@ from sheetgm.core.observe import shown_progress
 from sheetgm.core.texts import render
 from sheetgm.service import deadlines as D
 from sheetgm.service.game import DIRECTOR, Game, player_key
-from sheetgm.service.gamelock import lock_is_free, parse_unlocks, unlocks_range
 from sheetgm.service.journal import (
     RESOLVED,
     SUPERSEDED,
@@ -21,7 +20,8 @@ from sheetgm.service.journal import (
     lock_range,
     parse_entries,
 )
-from sheetgm.service.stages import stage_key
+from sheetgm.service.lock import lock_is_free, parse_unlocks, unlocks_range
+from sheetgm.sheets.stages import stage_key
 
 
 @dataclass

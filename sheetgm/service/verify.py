@@ -31,7 +31,6 @@ from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.service import desk
-from sheetgm.service import layout as L
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
@@ -48,7 +47,8 @@ from sheetgm.service.journal import (
     scan_entries,
 )
 from sheetgm.service.sheetorders import judge, priority
-from sheetgm.service.stages import SETUP_KEY, key_of_index, stage_index
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import SETUP_KEY, key_of_index, stage_index
 
 OK = "ok"
 

@@ -7,13 +7,11 @@ font on the machine, Chinese labels fall back to English (as the map does).
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from sheetgm.core.texts import render
 from sheetgm.render.fonts import find_font
-from sheetgm.service.errors import ServiceError
 from sheetgm.sim.summary import OUTCOMES, Summary
 
 WIDTH = 960
@@ -103,12 +101,3 @@ def plot_png(summary: Summary, title: str, lang: str) -> tuple[bytes, bool]:
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue(), font.cjk and lang == "zh"
-
-
-def write_plot(png: bytes, out: Path) -> Path:
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(png)
-    except OSError as exc:
-        raise ServiceError("err.render.write", file=str(out), detail=exc.strerror or str(exc)) from exc
-    return out

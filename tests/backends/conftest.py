@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 import pytest
+from fakes.google import FakeClock, FakeGoogle
 
-from sheetgm.backends.fake_google import FakeClock, FakeGoogle
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import Gateway
-from sheetgm.backends.xlsx import XlsxGateway
+from sheetgm.backends.xlsx.gateway import XlsxGateway
 
 
 @pytest.fixture

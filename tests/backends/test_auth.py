@@ -11,12 +11,12 @@ import google.auth
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
+from fakes.google import FakeGoogle
 from google.auth.exceptions import DefaultCredentialsError
 
-from sheetgm.backends import auth
 from sheetgm.backends.errors import CredentialsError
-from sheetgm.backends.fake_google import FakeGoogle
-from sheetgm.backends.gsheets import GoogleGateway
+from sheetgm.backends.google import auth
+from sheetgm.backends.google.gateway import GoogleGateway
 from sheetgm.backends.port import SetValues
 from sheetgm.service.config import parse_config
 from sheetgm.service.game import IDS_FILE, make_gateway

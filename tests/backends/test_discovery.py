@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 import requests
+from fakes import errors as fe
+from fakes.discovery import DISCOVERY_DIR, ConformanceError, Discovery
+from fakes.google import DRIVE, SHEETS, FakeClock, FakeGoogle
 
-from sheetgm.backends import fake_errors as fe
 from sheetgm.backends.errors import BackendError, CreateDeniedError, NetworkError, NotSharedError
-from sheetgm.backends.fake_discovery import DISCOVERY_DIR, ConformanceError, Discovery
-from sheetgm.backends.fake_google import DRIVE, SHEETS, FakeClock, FakeGoogle
 from sheetgm.backends.port import SetValues
 
 SA = "bot@game-1.iam.gserviceaccount.com"
@@ -128,7 +128,7 @@ def test_drive_errors_carry_reasons_and_ignore_unknown_body_fields(fake: FakeGoo
 def test_an_answer_google_would_never_give_is_a_conformance_error(fake: FakeGoogle,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     sid = fake.add_spreadsheet("t", ["Orders"])
-    from sheetgm.backends import fake_sheets
+    from fakes import sheets as fake_sheets
 
     real = fake_sheets.value_range
     monkeypatch.setattr(fake_sheets, "value_range", lambda book, text: {**real(book, text), "colour": "red"})
@@ -146,7 +146,7 @@ def test_an_answer_google_would_never_give_is_a_conformance_error(fake: FakeGoog
 
 
 def test_every_method_the_fake_answers_is_in_the_documents() -> None:
-    from sheetgm.backends.fake_google import KINDS
+    from fakes.google import KINDS
 
     ids = {m.id for api in Discovery().apis.values() for m in api.methods}
     assert set(KINDS) <= ids
@@ -216,5 +216,5 @@ def test_a_reader_cannot_write_or_share(fake: FakeGoogle, clock: FakeClock) -> N
 
 
 def test_the_discovery_folder_is_required(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="tests/discovery"):
+    with pytest.raises(FileNotFoundError, match="tests/fakes/discovery_docs"):
         Discovery(tmp_path)

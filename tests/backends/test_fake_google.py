@@ -5,8 +5,7 @@ from __future__ import annotations
 import gspread
 import pytest
 import requests
-
-from sheetgm.backends.fake_google import SHEETS, FakeGoogle
+from fakes.google import SHEETS, FakeGoogle
 
 
 def test_batch_get_trims_like_the_api(fake: FakeGoogle) -> None:

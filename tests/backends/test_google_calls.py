@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 
 import pytest
+from fakes.google import FakeClock, FakeGoogle
 
-from sheetgm.backends import gsheets_requests as gr
 from sheetgm.backends.errors import (
     AccessError,
     BackendError,
@@ -15,8 +15,8 @@ from sheetgm.backends.errors import (
     QuotaError,
     RangeError,
 )
-from sheetgm.backends.fake_google import FakeClock, FakeGoogle
-from sheetgm.backends.gsheets import GoogleGateway
+from sheetgm.backends.google import translate as gr
+from sheetgm.backends.google.gateway import GoogleGateway
 from sheetgm.backends.port import AddTab, Protect, SetBackground, SetBorders, SetNote, SetValidation, SetValues
 
 STAGE = [

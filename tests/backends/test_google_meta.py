@@ -4,9 +4,10 @@ never loses or doubles a write."""
 
 from __future__ import annotations
 
-from sheetgm.backends.fake_google import FakeClock, FakeGoogle
-from sheetgm.backends.gsheets import GoogleGateway
-from sheetgm.backends.gsheets_meta import META_TAB
+from fakes.google import FakeClock, FakeGoogle
+
+from sheetgm.backends.google.gateway import GoogleGateway
+from sheetgm.backends.google.meta import META_TAB
 from sheetgm.backends.port import AddTab, Protect, SetValues, Unprotect
 
 GM = ("gm@example.com",)

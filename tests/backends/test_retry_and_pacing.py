@@ -6,13 +6,13 @@ import json
 
 import pytest
 import requests
+from fakes.google import FakeClock
 from gspread.exceptions import APIError
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sheetgm.backends.fake_google import FakeClock
-from sheetgm.backends.ratelimit import RateLimiter
-from sheetgm.backends.retry import RetryPolicy, is_transient
+from sheetgm.backends.google.ratelimit import RateLimiter
+from sheetgm.backends.google.retry import RetryPolicy, is_transient
 
 
 def api_error(code: int, reason: str | None = None, headers: dict[str, str] | None = None) -> APIError:

@@ -19,7 +19,6 @@ import pytest
 from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 
-from sheetgm.backends import xlsx_cells
 from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.port import (
     AddTab,
@@ -35,9 +34,10 @@ from sheetgm.backends.port import (
     SetValidation,
     SetValues,
 )
-from sheetgm.backends.xlsx import XlsxGateway
-from sheetgm.backends.xlsx_book import Book, Cell, Sheet, read_book, text_of
-from sheetgm.backends.xlsx_write import write_book
+from sheetgm.backends.xlsx import cells as xlsx_cells
+from sheetgm.backends.xlsx.book import Book, Cell, Sheet, read_book, text_of
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.backends.xlsx.write import write_book
 
 OPS = [
     SetValues("命令!A1:C2", [["阶段", "指令", "=SUM(1)"], ["N1-survivor", "移动 B3\n搜索", " 空格 "]]),
@@ -344,8 +344,8 @@ def test_a_workbook_libreoffice_opened_and_saved_reads_back_as_written(gw: XlsxG
 def test_a_theme_read_from_a_file_is_not_compressed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every part read from a file sheetgm wrote is kept decoded; the theme is written as bytes: the two must
     still count as the same, or every process compresses the theme of a workbook that once came from Excel."""
-    from sheetgm.backends import xlsx_write
-    from sheetgm.backends.xlsx_book import read_book
+    from sheetgm.backends.xlsx import write as xlsx_write
+    from sheetgm.backends.xlsx.book import read_book
 
     wb = openpyxl.Workbook()
     wb.active["A1"] = "x"

@@ -10,7 +10,7 @@ import pytest
 
 from sheetgm.backends.errors import FileError, OpError, RangeError
 from sheetgm.backends.port import Protect, SetNote, SetValidation, SetValues, Unprotect
-from sheetgm.backends.xlsx import META_TAB, XlsxGateway
+from sheetgm.backends.xlsx.gateway import META_TAB, XlsxGateway
 
 
 @pytest.fixture

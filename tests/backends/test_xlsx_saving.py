@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sheetgm.backends import xlsx
 from sheetgm.backends.errors import FileError, RangeError
 from sheetgm.backends.port import SetValues
-from sheetgm.backends.xlsx import FILES, XlsxGateway, safe_name
+from sheetgm.backends.xlsx import gateway as xlsx
+from sheetgm.backends.xlsx.gateway import FILES, XlsxGateway, safe_name
 
 
 @pytest.fixture

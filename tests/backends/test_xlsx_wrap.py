@@ -7,7 +7,7 @@ from pathlib import Path
 import openpyxl
 
 from sheetgm.backends.port import SetValues
-from sheetgm.backends.xlsx import XlsxGateway
+from sheetgm.backends.xlsx.gateway import XlsxGateway
 
 
 def test_a_multi_line_cell_wraps_at_the_top_and_its_row_grows(tmp_path: Path) -> None:

@@ -20,15 +20,15 @@ from typing import Any
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
+from fakes.google import FakeGoogle
 from svc_helpers import make_game, roster
 from typer.testing import CliRunner, Result
 
-from sheetgm.backends.auth import ENV_B64
-from sheetgm.backends.fake_google import FakeGoogle
-from sheetgm.backends.idmap import JsonIdMap
+from sheetgm.backends.google.auth import ENV_B64
+from sheetgm.backends.google.idmap import JsonIdMap
 from sheetgm.backends.port import Gateway
-from sheetgm.backends.xlsx import XlsxGateway
-from sheetgm.cli import app
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.cli.app import app
 from sheetgm.service.config import load_config
 from sheetgm.service.game import DIRECTOR, IDS_FILE, Game, make_gateway, open_game
 

@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fakes.google import FakeGoogle
 from svc_helpers import Clock
 
-from sheetgm.backends.fake_google import FakeGoogle
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import Gateway
-from sheetgm.backends.xlsx import XlsxGateway
+from sheetgm.backends.xlsx.gateway import XlsxGateway
 
 
 @pytest.fixture(params=["memory", "xlsx", "google"])

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from sheetgm.backends.port import Gateway, Op, SetValues
-from sheetgm.service import layout as L
 from sheetgm.service.config import parse_config
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.new_game import new_game
-from sheetgm.service.stages import order_row
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import order_row
 
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 # The default game's recurring deadlines are long past at START (night 1 on 2024-01-01): a resolve

@@ -11,7 +11,7 @@ from svc_helpers import make_game, state_of
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.core.events import Event
 from sheetgm.core.state import Card
-from sheetgm.service import bbcode
+from sheetgm.render import bbcode
 
 SAMPLES = Path(__file__).resolve().parents[2] / "docs" / "samples"
 TAG = re.compile(r"\[(/?)([a-z*]+)(=[^\]]*)?\]")

@@ -24,7 +24,7 @@ from sheetgm.backends.errors import AccessError, FileError, MissingTabError, Mis
 from sheetgm.backends.port import SetValues
 from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
 from sheetgm.service.journal import PUBLISHED, read_director
-from sheetgm.service.playersheet import text_hash
+from sheetgm.sheets.player import text_hash
 
 RESULTS, ORDERS, MAPS = "结果", "指令", "地图记录"
 
@@ -185,7 +185,7 @@ def test_a_report_owed_to_a_repaired_workbook_is_written_with_the_next_stage(tmp
 
 def test_every_damaged_file_reads_as_a_file_error(tmp_path: Path) -> None:
     """Whatever openpyxl raises on a damaged file (BadZipFile, zlib.error, KeyError, ...) is one FileError."""
-    from sheetgm.backends.xlsx import XlsxGateway
+    from sheetgm.backends.xlsx.gateway import XlsxGateway
 
     gw = XlsxGateway(tmp_path)
     gw.create("p", "t", ["A"])
@@ -211,7 +211,7 @@ def test_every_damaged_file_reads_as_a_file_error(tmp_path: Path) -> None:
 def test_a_zip_marked_for_a_newer_version_or_encrypted_is_a_file_error(offset: int, value: int, kind: str,
                                                                        tmp_path: Path) -> None:
     """Flags in the zip's central directory make zipfile raise what no reader of parts would: still a FileError."""
-    from sheetgm.backends.xlsx import XlsxGateway
+    from sheetgm.backends.xlsx.gateway import XlsxGateway
 
     gw = XlsxGateway(tmp_path)
     gw.create("p", "t", ["A"])
@@ -228,7 +228,7 @@ def test_a_zip_marked_for_a_newer_version_or_encrypted_is_a_file_error(offset: i
 
 def test_google_unable_to_parse_range_names_the_renamed_tab() -> None:
     """The 400 "Unable to parse range" Google answers for a tab renamed after the workbook was first read."""
-    from sheetgm.backends.fake_google import FakeGoogle
+    from fakes.google import FakeGoogle
 
     with FakeGoogle() as fake:
         gw = fake.gateway()

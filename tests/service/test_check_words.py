@@ -16,12 +16,12 @@ from pathlib import Path
 from svc_helpers import make_game, orders_row, state_of, write_order
 from typer.testing import CliRunner
 
-from sheetgm.cli import app
+from sheetgm.cli.app import app
 from sheetgm.core.board import tile_name
-from sheetgm.service import layout as L
 from sheetgm.service.check import check
 from sheetgm.service.game import open_game, player_key
 from sheetgm.service.resolve import resolve
+from sheetgm.sheets import layout as L
 
 
 def test_an_order_that_depends_on_a_search_is_complete(gw, tmp_path: Path, clock) -> None:

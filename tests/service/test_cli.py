@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sheetgm.cli import app
+from sheetgm.cli.app import app
 
 runner = CliRunner()
 DRAFT = """name = "cli"

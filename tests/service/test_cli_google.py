@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 from cli_games import service_account_key
+from fakes.google import FakeGoogle
 from svc_helpers import write_order
 from typer.testing import CliRunner, Result
 
-from sheetgm.backends.auth import ENV_B64
-from sheetgm.backends.fake_google import FakeGoogle
-from sheetgm.backends.idmap import JsonIdMap
-from sheetgm.cli import app
+from sheetgm.backends.google.auth import ENV_B64
+from sheetgm.backends.google.idmap import JsonIdMap
+from sheetgm.cli.app import app
 from sheetgm.service.game import IDS_FILE, open_game
 
 SA = "gm-bot@game-123.iam.gserviceaccount.com"

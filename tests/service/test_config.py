@@ -10,7 +10,7 @@ from svc_helpers import roster
 
 from sheetgm.service.config import load_config, parse_config, save_config, to_toml
 from sheetgm.service.errors import ConfigError
-from sheetgm.service.stages import archive_row, journal_row, key_of_index, log_row, stage_index
+from sheetgm.sheets.stages import archive_row, journal_row, key_of_index, log_row, stage_index
 
 
 def _cfg(**extra):  # type: ignore[no-untyped-def]

@@ -13,14 +13,14 @@ from sheetgm.core.check import legal_steps
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_step
 from sheetgm.service import deadlines as D
-from sheetgm.service import layout as L
 from sheetgm.service.check import check
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import PUBLIC, Game, player_key
 from sheetgm.service.journal import read_director
 from sheetgm.service.resolve import resolve
-from sheetgm.service.stages import log_row
 from sheetgm.service.status import status
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import log_row
 
 DEADLINE = "2024-05-01T21:00:00+08:00"  # the clock starts at 20:00 in Shanghai: one hour before
 SHOWN = "2024-05-01 21:00 (Asia/Shanghai)"
@@ -221,7 +221,7 @@ def test_the_report_of_a_player_without_an_order_says_they_stayed(gw, tmp_path: 
 # --- the command line
 
 def test_cli_resolve_takes_a_camp_and_says_when_it_resolved_early(tmp_path: Path) -> None:
-    from sheetgm.cli import app
+    from sheetgm.cli.app import app
 
     (tmp_path / "game.toml").write_text(
         'name = "d"\nseed = 3\nlang = "en"\n[deadlines]\n"N1-survivor" = "2999-01-01T21:00:00+08:00"\n'

@@ -11,13 +11,13 @@ from svc_helpers import FlakyGateway, cells, make_game, snapshot, state_of, writ
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.core.observe import event_line
 from sheetgm.service import desk
-from sheetgm.service import layout as L
 from sheetgm.service.demo import demo
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, open_game, player_key
 from sheetgm.service.journal import DESK_FIRST_ROW, PUBLISHED, RESOLVED, entry_hash, latest, read_director, unpack
-from sheetgm.service.playersheet import info_range
 from sheetgm.service.resolve import resolve
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.player import info_range
 
 
 def night_one(game, survivors: tuple[int, ...] = (1, 2, 3)) -> None:  # type: ignore[no-untyped-def]

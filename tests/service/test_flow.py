@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from svc_helpers import make_game, orders_row, snapshot, state_of, write_order
 
-from sheetgm.service import layout as L
 from sheetgm.service.check import check
 from sheetgm.service.demo import demo
 from sheetgm.service.errors import NotDueError
@@ -15,6 +14,7 @@ from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
 from sheetgm.service.journal import PUBLISHED, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.status import status
+from sheetgm.sheets import layout as L
 
 
 def test_new_game_lays_out_every_workbook(gw, tmp_path: Path) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fakes.google import FakeGoogle
 from svc_helpers import make_game, snapshot, write_order
 
-from sheetgm.backends.fake_google import FakeGoogle
 from sheetgm.core.errors import SheetgmError
 from sheetgm.service.game import Game
 from sheetgm.service.journal import PUBLISHED, read_director

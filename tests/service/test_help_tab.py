@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sheetgm.backends.xlsx import XlsxGateway
-from sheetgm.cli import app
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.cli.app import app
 from sheetgm.core.observe import name
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
 from sheetgm.core.texts import render
 from sheetgm.notation.orders import parse_order
 from sheetgm.service.game import open_game, player_key
-from sheetgm.service.helpsheet import help_rows
 from sheetgm.service.journal import latest, read_director
+from sheetgm.sheets.helptab import help_rows
 
 ROLES = [("survivor", r) for r in SURVIVOR_ROLES] + [("hunter", r) for r in HUNTER_ROLES]
 

@@ -14,21 +14,21 @@ from pathlib import Path
 
 import pytest
 from cli_games import cli_game
+from fakes.google import FakeGoogle
 from svc_helpers import make_game, orders_row, roster, state_of, write_order
 
 from sheetgm.backends.errors import CellTooLongError
-from sheetgm.backends.fake_google import FakeGoogle
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import CELL_LIMIT, GOOGLE_CELL_LIMIT, XLSX_CELL_LIMIT, Gateway, SetValues
-from sheetgm.backends.xlsx import XlsxGateway
-from sheetgm.service import layout as L
+from sheetgm.backends.xlsx.gateway import XlsxGateway
 from sheetgm.service.game import DIRECTOR
 from sheetgm.service.journal import CHUNK, PUBLISHED, Entry, journal_range, pack, parse_entries, read_director
-from sheetgm.service.limits import MAX_ORDER_CHARS, fit
-from sheetgm.service.playersheet import results_op
 from sheetgm.service.resolve import resolve
-from sheetgm.service.stages import archive_row
 from sheetgm.service.verify import verify
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.limits import MAX_ORDER_CHARS, fit
+from sheetgm.sheets.player import results_op
+from sheetgm.sheets.stages import archive_row
 
 
 def _noise(n: int, seed: int = 1) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
-from sheetgm.cli import app
+from sheetgm.cli.app import app
 from sheetgm.core.texts import render
 
 ROOT = Path(__file__).resolve().parents[2]

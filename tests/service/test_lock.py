@@ -30,13 +30,14 @@ from svc_helpers import FlakyGateway, make_game, write_order
 
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import Op, SetValues
-from sheetgm.backends.xlsx import FILES
-from sheetgm.cli import main
-from sheetgm.service import gamelock, stamps
+from sheetgm.backends.xlsx.gateway import FILES
+from sheetgm.cli.app import main
+from sheetgm.service import lock as gamelock
+from sheetgm.service import stamps
 from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, WORKBOOK_DIR, open_game
-from sheetgm.service.gamelock import LOCK_FILE, folder_lock, take_lock, try_release
 from sheetgm.service.journal import PUBLISHED, lock_range, read_director
+from sheetgm.service.lock import LOCK_FILE, folder_lock, take_lock, try_release
 from sheetgm.service.resolve import resolve
 from sheetgm.service.verify import verify
 
@@ -137,7 +138,7 @@ def test_two_resolves_started_together_twenty_times(tmp_path: Path) -> None:
     game = make_game(template, None, backend="xlsx")  # the gateway the config names: files named by alias
     for seat in (1, 2, 3):
         write_order(game, seat, "破解")
-    import sheetgm.service.present  # noqa: F401 - loaded before the children start, as the command would
+    import sheetgm.cli.present  # noqa: F401 - loaded before the children start, as the command would
 
     outcomes = []
     for run in range(RUNS):
@@ -207,7 +208,7 @@ class _Racer(FlakyGateway):
 
 @pytest.mark.parametrize("backend", ["memory", "google"])
 def test_a_loser_reads_someone_elses_token_and_backs_off(backend: str, tmp_path: Path) -> None:
-    from sheetgm.backends.fake_google import FakeGoogle
+    from fakes.google import FakeGoogle
 
     with FakeGoogle() as fake:
         inner = MemoryGateway() if backend == "memory" else fake.gateway()

@@ -14,15 +14,16 @@ import pytest
 from svc_helpers import Clock, make_game, orders_row, roster, state_of, write_order
 from typer.testing import CliRunner
 
-from sheetgm import cli, cli_common
 from sheetgm.backends.port import SetValues
+from sheetgm.cli import app as cli
+from sheetgm.cli import common as cli_common
 from sheetgm.core.check import legal_steps
 from sheetgm.notation.order_format import format_step
-from sheetgm.service import layout as L
 from sheetgm.service.config import parse_config
 from sheetgm.service.deadlines import night_deadlines
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, open_game, player_key
-from sheetgm.service.stages import archive_row, log_row
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import archive_row, log_row
 
 SCHEDULE = {"survivors": "21:00", "hunters": "23:00", "start": "2024-05-01"}  # the clock starts at 20:00 there
 runner = CliRunner()
@@ -31,8 +32,9 @@ runner = CliRunner()
 @pytest.fixture(params=["xlsx", "google"])
 def played(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """A factory of games whose CLI commands run on the chosen gateway, with a test clock."""
-    from sheetgm.backends.fake_google import FakeGoogle
-    from sheetgm.backends.xlsx import XlsxGateway
+    from fakes.google import FakeGoogle
+
+    from sheetgm.backends.xlsx.gateway import XlsxGateway
 
     with FakeGoogle() as fake:
         gw = XlsxGateway(tmp_path / "workbooks") if request.param == "xlsx" else fake.gateway()
@@ -42,7 +44,6 @@ def played(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.M
             game = make_game(tmp_path, gw, clock, **{"schedule": SCHEDULE, **cfg})
             game.clock = clock
             opened = lambda path: open_game(path, gw, clock)  # noqa: E731 - the CLI's game, on this gateway
-            monkeypatch.setattr(cli, "open_at", opened)
             monkeypatch.setattr(cli_common, "open_at", opened)
             return game
 

@@ -9,13 +9,13 @@ from svc_helpers import FlakyGateway, cells, make_game, orders_row, roster, snap
 
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.core.errors import SheetgmError
-from sheetgm.service import layout as L
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import PUBLISHED, SUPERSEDED, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.rollback import HISTORY_FIRST_ROW, rollback, stage_arg
 from sheetgm.service.verify import verify
+from sheetgm.sheets import layout as L
 
 REASON = "S1 的第 2 夜指令被误读"
 LATER = ["N2-survivor", "N2-hunter", "N3-survivor", "N3-hunter"]

@@ -9,12 +9,12 @@ from svc_helpers import Clock, FlakyGateway, cells, make_game, orders_row, snaps
 
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import SetValues
-from sheetgm.service import layout as L
 from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, Game, player_key
-from sheetgm.service.gamelock import take_lock
 from sheetgm.service.journal import PUBLISHED, RESOLVED, read_director
+from sheetgm.service.lock import take_lock
 from sheetgm.service.resolve import resolve
+from sheetgm.sheets import layout as L
 
 
 def _orders(game: Game) -> None:
@@ -142,7 +142,7 @@ def test_a_missing_workbook_is_named_and_does_not_block_the_others(tmp_path: Pat
 
 
 def test_google_resolve_stays_within_the_call_budget(tmp_path: Path) -> None:
-    from sheetgm.backends.fake_google import FakeGoogle
+    from fakes.google import FakeGoogle
 
     with FakeGoogle() as fake:
         game = make_game(tmp_path, fake.gateway())

@@ -8,15 +8,15 @@ from pathlib import Path
 from svc_helpers import cells, make_game, write_order
 from typer.testing import CliRunner
 
-from sheetgm.backends.xlsx import XlsxGateway
-from sheetgm.cli import app
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.cli.app import app
 from sheetgm.core.board import tile_name
 from sheetgm.core.texts import render
-from sheetgm.service import layout as L
-from sheetgm.service import mapdraw
 from sheetgm.service.game import PUBLIC, open_game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.resolve import resolve
+from sheetgm.sheets import layout as L
+from sheetgm.sheets import mapcells
 
 DRAFT = """name = "m"
 seed = 5
@@ -55,7 +55,7 @@ def test_every_named_tile_is_in_the_cell_of_its_name(tmp_path: Path) -> None:
         view = gw.view(key).tab(L.tab(lang, tab))
         rows = _grid(view, 1, board.width, board.height)
         for t in board.tiles():
-            assert mapdraw.cell(t) == tile_name(t), t  # the cell's own A1 name is the tile's name
+            assert mapcells.cell(t) == tile_name(t), t  # the cell's own A1 name is the tile's name
             text = rows[t[1]][t[0]]
             if t in board.generators:
                 assert render(lang, "sheet.map.generator") in text, (key, tile_name(t), text)
@@ -89,16 +89,16 @@ def test_walls_obstacles_and_boards_are_drawn_differently_and_dark_stays_dark(gw
     for kind, edges in (("wall", board.walls), ("obstacle", board.obstacles)):
         a, b = sorted(edges)[0]
         side = "right" if a[1] == b[1] else "bottom"
-        styles[kind] = view.borders[mapdraw.cell(a)][side]
+        styles[kind] = view.borders[mapcells.cell(a)][side]
     after = latest(read_director(game)[0]).state(board)
     assert after.boards, "the hunter's board is up"
     a, b = sorted(after.boards)[0]
-    styles["board"] = view.borders[mapdraw.cell(a)]["right" if a[1] == b[1] else "bottom"]
+    styles["board"] = view.borders[mapcells.cell(a)]["right" if a[1] == b[1] else "bottom"]
     assert styles == {"wall": "thick", "obstacle": "dashed", "board": "double"}
     dark_features = [t for t in board.dark if t in board.generators | board.chests | board.gates]
     for t in dark_features:
-        assert view.backgrounds[mapdraw.cell(t)] == mapdraw.COLOURS["dark"], tile_name(t)
-    assert all(view.backgrounds[mapdraw.cell(t)] == mapdraw.COLOURS["generator"]
+        assert view.backgrounds[mapcells.cell(t)] == mapcells.COLOURS["dark"], tile_name(t)
+    assert all(view.backgrounds[mapcells.cell(t)] == mapcells.COLOURS["generator"]
                for t in board.generators - board.dark)
 
 
@@ -114,6 +114,6 @@ def test_the_legend_uses_the_seeds_terms_in_the_players_language(tmp_path: Path)
     assert "Obstacle" in texts[player_key(2)] and "障碍物" not in texts[player_key(2)]
     assert render("zh", "sheet.legend.noise") in texts[player_key(3)]  # the hunter's noise markers
     assert render("zh", "sheet.legend.noise") not in texts[player_key(1)]
-    swatch = L.col(mapdraw.side_col(board))
-    legend = cells(open_game(folder), PUBLIC, L.rng("地图", f"{swatch}1:{L.col(mapdraw.side_col(board) + 1)}12"))
+    swatch = L.col(mapcells.side_col(board))
+    legend = cells(open_game(folder), PUBLIC, L.rng("地图", f"{swatch}1:{L.col(mapcells.side_col(board) + 1)}12"))
     assert legend[0][0] == "图例" and legend[1] == ["机", render("zh", "sheet.legend.generator")]

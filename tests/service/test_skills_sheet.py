@@ -5,7 +5,7 @@ from __future__ import annotations
 from sheetgm.backends.port import SetValues
 from sheetgm.core.setup import SeatSpec, new_game
 from sheetgm.notation.mapfile import ready_map
-from sheetgm.service.playersheet import current_ops, info_range
+from sheetgm.sheets.player import current_ops, info_range
 
 
 def _skills_cell(state, seat: int, lang: str) -> str:  # type: ignore[no-untyped-def]

@@ -10,17 +10,17 @@ from pathlib import Path
 from svc_helpers import make_game, write_order
 from typer.testing import CliRunner
 
-from sheetgm.backends.xlsx import XlsxGateway
-from sheetgm.cli import app
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.cli.app import app
 from sheetgm.core.board import tile_name
 from sheetgm.render.draw import DEFAULT_SCALE, draw_map
 from sheetgm.render.views import after, public_view
-from sheetgm.service import mapdraw
 from sheetgm.service.game import open_game, player_key
 from sheetgm.service.journal import read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.stagemap import ensure_stage_map
-from sheetgm.service.stages import parse_key
+from sheetgm.sheets import mapcells
+from sheetgm.sheets.stages import parse_key
 
 runner = CliRunner()
 DRAFT = """name = "sm"
@@ -122,7 +122,7 @@ def test_each_players_map_history_keeps_every_stage(gw, tmp_path: Path) -> None:
             row = view.values[top + pos[1]]
             assert "★" in row[pos[0]], (seat, entry.key, tile_name(pos))
             assert row[game.board.width] == str(pos[1] + 1)  # the map's own row label beside it
-        assert view.borders[mapdraw.cell(sorted(game.board.walls)[0][0], 2)]
+        assert view.borders[mapcells.cell(sorted(game.board.walls)[0][0], 2)]
 
 
 def test_the_map_history_survives_in_a_workbook_made_before_it(tmp_path: Path) -> None:

@@ -10,14 +10,14 @@ from svc_helpers import make_game, write_order
 from typer.testing import CliRunner
 
 from sheetgm.backends.port import SetValues
-from sheetgm.cli import app
+from sheetgm.cli.app import app
 from sheetgm.service import desk
-from sheetgm.service import layout as L
 from sheetgm.service.game import DIRECTOR, Game, open_game
 from sheetgm.service.journal import pack, read_director, unpack
 from sheetgm.service.resolve import resolve
-from sheetgm.service.stages import archive_row, journal_row
 from sheetgm.service.verify import verify
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import archive_row, journal_row
 
 
 def play(game: Game, nights: int = 2) -> None:
@@ -116,7 +116,7 @@ def play_night_two(game: Game) -> None:
 
 
 def test_verify_command_exit_codes_and_json(tmp_path: Path) -> None:
-    from sheetgm.backends.xlsx import XlsxGateway
+    from sheetgm.backends.xlsx.gateway import XlsxGateway
 
     game = make_game(tmp_path, XlsxGateway(tmp_path / "workbooks"), backend="xlsx")
     play(game, nights=1)
@@ -135,7 +135,7 @@ def test_verify_command_exit_codes_and_json(tmp_path: Path) -> None:
 
 
 def test_rollback_command(tmp_path: Path) -> None:
-    from sheetgm.backends.xlsx import XlsxGateway
+    from sheetgm.backends.xlsx.gateway import XlsxGateway
 
     game = make_game(tmp_path, XlsxGateway(tmp_path / "workbooks"), backend="xlsx")
     play(game, nights=1)

@@ -19,12 +19,12 @@ from cli_games import cli_game
 from svc_helpers import write_order
 
 from sheetgm.backends.port import SetValues
-from sheetgm.service import layout as L
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import HISTORY_FIRST_ROW, journal_range, pack, unpack
 from sheetgm.service.resolve import resolve
 from sheetgm.service.rollback import rollback
-from sheetgm.service.stages import journal_row
+from sheetgm.sheets import layout as L
+from sheetgm.sheets.stages import journal_row
 
 
 def _play(game: Game) -> None:

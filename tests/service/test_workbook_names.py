@@ -8,7 +8,7 @@ from pathlib import Path
 from svc_helpers import Clock, make_game, roster, write_order
 
 from sheetgm.backends.port import Gateway
-from sheetgm.backends.xlsx import FILES, XlsxGateway
+from sheetgm.backends.xlsx.gateway import FILES, XlsxGateway
 from sheetgm.service.game import DIRECTOR, PUBLIC, open_game, player_key
 from sheetgm.service.resolve import resolve
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from svc_helpers import Clock, FlakyGateway, make_game, snapshot, write_order
 
-from sheetgm.backends.xlsx import XlsxGateway
-from sheetgm.backends.xlsx_book import Book
+from sheetgm.backends.xlsx.book import Book
+from sheetgm.backends.xlsx.gateway import XlsxGateway
 from sheetgm.service.demo import demo
 from sheetgm.service.game import Game, open_game
 from sheetgm.service.journal import PUBLISHED, read_director

@@ -1,0 +1,1 @@
+"""The Google adapter: Sheets and Drive through gspread's HTTP client, our retry and pacing."""

@@ -1,0 +1,1 @@
+"""The xlsx adapter, the local default: our own reader and writer of .xlsx packages."""

@@ -1,0 +1,319 @@
+"""Port ops applied to a sheet of an xlsx `Book`, and a sheet read back as a TabView."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from sheetgm.backends import model, port
+from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters
+from sheetgm.backends.xlsx.book import Book, Cell, Col, Sheet, Validation, text_of
+from sheetgm.backends.xlsx.xmlkit import ILLEGAL
+
+LISTS_TAB = "_sheetgm_lists"
+NOTE_AUTHOR = "sheetgm"
+PX_PER_CHAR = 7.0  # column width unit (characters of the default font) in pixels
+PT_PER_PX = 0.75
+LINE_PT = 15.0  # height of one line of text in a wrapped cell
+# "dashed" is drawn medium-dashed: a thin dashed line is hard to tell from the thin grid in LibreOffice
+_STYLE_IN = {"thin": "thin", "medium": "medium", "thick": "thick", "dashed": "mediumDashed", "double": "double",
+             "none": None}
+_STYLE_OUT = {"thin": "thin", "medium": "medium", "thick": "thick", "double": "double", "mediumDashed": "dashed",
+              "dashed": "dashed"}
+EXPAND_LIMIT = 100_000  # a dropdown over more cells than this (a whole column) is left as it is
+_REF = re.compile(r"^\$?([A-Za-z]{1,3})\$?([0-9]+)$")
+
+
+def area(sheet: Sheet, rng: A1) -> list[tuple[int, int]]:
+    """0-based cells of a range; open ends stop at the Google-like grid or the data, whichever is further."""
+    if rng.bounded:
+        return rng.cells(0, 0)
+    rows, cols = sheet.extent()
+    return rng.cells(max(rows, model.GRID_ROWS), max(cols, model.GRID_COLS))
+
+
+def read(book: Book, sheet: Sheet, rng: A1) -> list[list[str]]:
+    rows, cols = sheet.extent()
+    r1 = min(rows, rng.end_row) if rng.end_row is not None else rows
+    c1 = min(cols, rng.end_col) if rng.end_col is not None else cols
+    if r1 <= rng.start_row or c1 <= rng.start_col:
+        return []
+    get = sheet.cells.get
+    return port.trim([[text_of(book, get((r, c))) for c in range(rng.start_col, c1)]
+                      for r in range(rng.start_row, r1)])
+
+
+def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
+    cell = sheet.cells.get((r, c))
+    if cell is not None and cell.value == text and cell.kind == "s" and cell.formula is None and "\n" not in text:
+        return  # already so (a map or a tab written again with mostly the same cells)
+    text = ILLEGAL.sub("", text)
+    if cell is None:
+        if not text:
+            return
+        cell = sheet.cells[(r, c)] = Cell()
+    sheet.touch_row(r)
+    if cell.formula is not None:
+        _unshare(sheet, cell)
+    # Always text, as with Sheets' stringValue: a text starting with "=" stays text.
+    cell.kind, cell.value, cell.formula = ("s", text, None) if text else ("", "", None)
+    if "\n" in text:
+        # Sheets shows a multi-line cell wrapped; LibreOffice and Excel need wrap and top alignment said,
+        # and LibreOffice does not grow the row itself (reports and logs are several lines long).
+        cell.style = book.styles.derive(cell.style, ("wrap",))
+        want = wrapped_height(text.count("\n") + 1)
+        dim = sheet.rows.setdefault(r, {})
+        if "ht" not in dim or float(dim["ht"]) < want:
+            dim["ht"], dim["customHeight"] = _num(want), "1"
+
+
+def _unshare(sheet: Sheet, cell: Cell) -> None:
+    """``cell`` is about to lose its formula. If it holds a shared formula's text (Excel writes a formula filled
+    down once, in its first cell: ``<f t="shared" ref="D3:D9" si="0">``, the others ``<f t="shared" si="0"/>``),
+    the cells sharing it would point at nothing, which Excel reports as a damaged file: they keep their last
+    values, without the formula."""
+    attrs = cell.formula[0] if cell.formula is not None else {}
+    if attrs.get("t") != "shared" or "ref" not in attrs:
+        return
+    si = attrs.get("si")
+    for (r, _c), other in sheet.cells.items():
+        theirs = other.formula[0] if other.formula is not None else {}
+        if other is not cell and theirs.get("t") == "shared" and theirs.get("si") == si:
+            other.formula = None
+            sheet.touch_row(r)
+
+
+def wrapped_height(lines: int) -> float:
+    return min(409.0, LINE_PT * lines)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _grown_rows(sheet: Sheet) -> dict[int, float]:
+    """Rows whose height was set only to show wrapped text: a display detail, not part of the view."""
+    lines: dict[int, int] = {}
+    for (r, _c), cell in sheet.cells.items():
+        if cell.kind == "s" and "\n" in cell.value:
+            lines[r] = max(lines.get(r, 1), cell.value.count("\n") + 1)
+    return {r: wrapped_height(n) for r, n in lines.items()}
+
+
+def _restyle(book: Book, sheet: Sheet, changes: Iterable[tuple[tuple[int, int], tuple[object, ...]]]) -> None:
+    """Each (cell, change) in turn (a map is thousands of them: the loop is kept lean)."""
+    derive, cells, rows, created = book.styles.derive, sheet.cells, set(), False
+    for rc, change in changes:
+        cell = cells.get(rc)
+        if cell is None:
+            cell = cells[rc] = Cell()
+            created = True
+        style = derive(cell.style, change)
+        if style != cell.style:
+            cell.style = style
+            rows.add(rc[0])
+    if created:  # a cell without a format is not written, but it counts in the sheet's dimension
+        sheet.touch_outside_rows()
+    sheet.touch_rows(rows)
+
+
+def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
+    """Apply one op. The rows it changes are marked (``Sheet.touch_row``) cell by cell, only where a value, a
+    format or a height really changes, so that saving serializes those rows alone; what lies outside the cells
+    marks the sheet (``touch_outside_rows``)."""
+    if isinstance(op, port.SetValues):
+        box = port.values_area(op, rng)
+        for r, c in box.cells(0, 0):
+            i, j = r - box.start_row, c - box.start_col
+            set_text(book, sheet, r, c, op.rows[i][j] if i < len(op.rows) and j < len(op.rows[i]) else "")
+    elif isinstance(op, port.ClearRange):
+        for rc in area(sheet, rng):
+            cell = sheet.cells.get(rc)
+            if cell is not None and (cell.kind or cell.value or cell.formula is not None):
+                if cell.formula is not None:
+                    _unshare(sheet, cell)
+                cell.kind, cell.value, cell.formula = "", "", None
+                sheet.touch_row(rc[0])
+    elif isinstance(op, port.SetBackground):
+        fill = ("fill", op.rgb)
+        _restyle(book, sheet, [(rc, fill) for rc in area(sheet, rng)])
+    elif isinstance(op, port.SetBold):
+        bold = ("bold", op.bold)
+        _restyle(book, sheet, [(rc, bold) for rc in area(sheet, rng)])
+    elif isinstance(op, port.SetBorders):
+        plan = model.border_plan(area(sheet, rng), {s: op.style for s in op.sides})
+        _restyle(book, sheet, [((r, c), ("border", side, _STYLE_IN[style])) for r, c, side, style in plan])
+    elif isinstance(op, port.SetNote):
+        sheet.touch_outside_rows()
+        for rc in area(sheet, rng):
+            if op.text:
+                sheet.notes[rc] = (op.text, NOTE_AUTHOR)
+            else:
+                sheet.notes.pop(rc, None)
+    elif isinstance(op, port.SetValidation):
+        sheet.touch_outside_rows()
+        set_validation(book, sheet, set(area(sheet, rng)), op)
+    elif isinstance(op, port.FreezeRows):
+        sheet.touch_outside_rows()
+        sheet.frozen = (op.rows, 0)
+    elif isinstance(op, port.ResizeColumns):
+        sheet.touch_outside_rows()
+        for c in range(rng.start_col, rng.end_col if rng.end_col is not None else model.GRID_COLS):
+            set_width(sheet, c, op.width / PX_PER_CHAR)
+    elif isinstance(op, port.ResizeRows):
+        height = _num(op.height * PT_PER_PX)
+        for r in range(rng.start_row, rng.end_row if rng.end_row is not None else model.GRID_ROWS):
+            dim = sheet.rows.setdefault(r, {})
+            if dim.get("ht") != height or dim.get("customHeight") != "1":
+                dim["ht"], dim["customHeight"] = height, "1"
+                sheet.touch_row(r)
+
+
+def set_width(sheet: Sheet, c: int, width: float) -> None:
+    n = c + 1
+    for i, col in enumerate(sheet.cols):
+        if col.min <= n <= col.max:
+            pieces = [Col(col.min, n - 1, dict(col.attrs))] if col.min < n else []
+            pieces.append(Col(n, n, {**col.attrs, "width": repr(width), "customWidth": "1"}))
+            pieces += [Col(n + 1, col.max, dict(col.attrs))] if n < col.max else []
+            sheet.cols[i:i + 1] = pieces
+            return
+    sheet.cols.append(Col(n, n, {"width": repr(width), "customWidth": "1"}))
+
+
+# -- dropdowns ---------------------------------------------------------------
+
+
+def _ref(text: str) -> tuple[int, int] | None:
+    found = _REF.match(text)
+    return (int(found.group(2)) - 1, col_index(found.group(1))) if found else None
+
+
+def _rects(sqref: str) -> list[tuple[int, int, int, int]]:
+    """(row0, col0, row1, col1), 0-based and inclusive, of each part of a space-separated range list."""
+    out = []
+    for part in sqref.split():
+        ends = [_ref(p) for p in part.split(":", 1)]
+        first, last = ends[0], ends[-1]
+        if first is not None and last is not None:
+            out.append((min(first[0], last[0]), min(first[1], last[1]), max(first[0], last[0]), max(first[1], last[1])))
+    return out
+
+
+def _sqref_cells(sqref: str) -> set[tuple[int, int]] | None:
+    """The cells of a range list; None when there are too many to list (then it is left alone)."""
+    rects = _rects(sqref)
+    if sum((r1 - r0 + 1) * (c1 - c0 + 1) for r0, c0, r1, c1 in rects) > EXPAND_LIMIT:
+        return None
+    return {(r, c) for r0, c0, r1, c1 in rects for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
+
+
+def _sqref(cells: set[tuple[int, int]]) -> str:
+    """Cells as space-separated ranges, one run of rows per column."""
+    parts = []
+    for col in sorted({c for _, c in cells}):
+        rows = sorted(r for r, c in cells if c == col)
+        start = prev = rows[0]
+        for r in [*rows[1:], None]:
+            if r is not None and r == prev + 1:
+                prev = r
+                continue
+            parts.append(cell_name(start, col) + (f":{cell_name(prev, col)}" if prev != start else ""))
+            if r is not None:
+                start = prev = r
+    return " ".join(parts)
+
+
+def set_validation(book: Book, sheet: Sheet, cells: set[tuple[int, int]], op: port.SetValidation) -> None:
+    kept = []
+    for dv in sheet.validations:
+        have = _sqref_cells(dv.sqref)
+        if have is None or not have & cells:
+            kept.append(dv)
+        elif have - cells:
+            dv.sqref = _sqref(have - cells)
+            kept.append(dv)
+    sheet.validations = kept
+    if not op.choices or not cells:
+        return
+    inline = ",".join(op.choices)
+    if len(inline) <= 250 and not any("," in c or '"' in c for c in op.choices):
+        formula = f'"{inline}"'
+    else:
+        formula = _listed(book, op.choices)
+    attrs = {"type": "list", "allowBlank": "1", "showErrorMessage": "1",
+             "errorStyle": "stop" if op.strict else "warning"}
+    if op.help:
+        attrs |= {"showInputMessage": "1", "prompt": op.help}
+    sheet.validations.append(Validation(_sqref(cells), attrs, formula))
+
+
+def _listed(book: Book, choices: Sequence[str]) -> str:
+    """Long choices go in a column of a hidden tab; the dropdown points there."""
+    lists = book.sheet(LISTS_TAB)
+    if lists is None:
+        lists = Sheet(LISTS_TAB, state="hidden")
+        book.sheets.append(lists)
+    lists.touch()
+    col = lists.extent()[1] if lists.cells else 0
+    for i, choice in enumerate(choices):
+        lists.cells[(i, col)] = Cell("s", ILLEGAL.sub("", choice))
+    letters = col_letters(col)
+    return f"{LISTS_TAB}!${letters}$1:${letters}${len(choices)}"
+
+
+def _choices(book: Book, formula: str) -> tuple[str, ...]:
+    if formula.startswith('"'):
+        return tuple(formula.strip('"').split(","))
+    tab, _, ref = formula.partition("!")
+    lists = book.sheet(tab.strip("'"))
+    rects = _rects(ref)
+    if lists is None or not rects:
+        return ()
+    r0, c0, r1, _c1 = rects[0]
+    return tuple(text_of(book, lists.cells.get((r, c0))) for r in range(r0, r1 + 1))
+
+
+# -- the view ----------------------------------------------------------------
+
+
+def view(book: Book, sheet: Sheet) -> port.TabView:
+    backgrounds, borders, bold = {}, {}, set()
+    for (row, col), cell in sorted(sheet.cells.items()):
+        if not cell.style:
+            continue
+        name = cell_name(row, col)
+        fill, is_bold, sides = book.styles.look(cell.style)
+        if fill:
+            backgrounds[name] = fill
+        if is_bold:
+            bold.add(name)
+        if sides:
+            borders[name] = {s: _STYLE_OUT.get(style, "thin") for s, style in sides.items()}
+    notes = {cell_name(*rc): text for rc, (text, _author) in sorted(sheet.notes.items()) if text}
+    validations = {}
+    for dv in sheet.validations:
+        if dv.attrs.get("type") == "list" and dv.formula1:
+            rule = port.Validation(_choices(book, dv.formula1), dv.attrs.get("errorStyle", "stop") == "stop",
+                                   dv.attrs.get("prompt", ""))
+            for r, c in sorted(_sqref_cells(dv.sqref) or ()):
+                validations[cell_name(r, c)] = rule
+    widths = {}
+    for dim in sheet.cols:
+        if dim.attrs.get("customWidth") in ("1", "true") and "width" in dim.attrs:
+            px = round(float(dim.attrs["width"]) * PX_PER_CHAR)
+            if px != port.DEFAULT_WIDTH:
+                widths.update({col_letters(c - 1): px for c in range(dim.min, min(dim.max, dim.min + 255) + 1)})
+    grown = _grown_rows(sheet)
+    heights = {}
+    for r, attrs in sheet.rows.items():
+        if "ht" in attrs and attrs.get("customHeight") in ("1", "true"):  # LibreOffice notes every row's height
+            ht = float(attrs["ht"])
+            if round(ht / PT_PER_PX) != port.DEFAULT_HEIGHT and ht != grown.get(r):
+                heights[r + 1] = round(ht / PT_PER_PX)
+    rows_frozen, cols_frozen = sheet.frozen
+    return port.TabView(
+        name=sheet.name, values=read(book, sheet, A1(sheet.name)), frozen_rows=0 if cols_frozen else rows_frozen,
+        backgrounds=backgrounds, bold=frozenset(bold), borders=borders, notes=notes, validations=validations,
+        column_widths=dict(sorted(widths.items())), row_heights=dict(sorted(heights.items())),
+    )

@@ -1,0 +1,417 @@
+"""The local adapter: one real .xlsx file per workbook key in a game folder.
+
+Files open in LibreOffice and Excel. What a file cannot express natively is
+kept in a hidden ``_sheetgm`` tab: protections (with their editors and
+descriptions) and the sharing list, so that the service layer runs unchanged.
+A whole-tab protection also turns on the sheet protection (no password) so
+that LibreOffice shows the tab as protected; per-range protections are only
+recorded (a spreadsheet file has no per-editor ranges).
+
+Speed: a workbook is parsed once per gateway and kept, and parsed again only
+when its file changed (another process, or a person in LibreOffice, saved it:
+its modification time, size or inode differ). Every ``write`` applies all its
+ops and saves once.
+
+Safety: a save writes a uniquely named temporary file in the same folder,
+fsyncs it and ``os.replace``s it over the workbook, so a reader (or a second
+process) sees the old file or the new one, never a torn one, whatever else
+runs; a failing op leaves the file untouched.
+
+File names: a workbook's file is named when it is created, from the name the
+caller suggests for its key (``03-小明``, ``spring-cup-director``), made safe
+for every file system; the key -> file map is recorded in ``files.json`` in
+the folder, so a later rename of an alias does not lose a file. A folder made
+before names existed keeps its ``<key>.xlsx`` files.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import tempfile
+import unicodedata
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from xml.etree.ElementTree import ParseError
+
+from sheetgm.backends import port
+from sheetgm.backends.a1 import A1, format_range, normalize, parse_range
+from sheetgm.backends.errors import FileError, MissingTabError, MissingWorkbookError, OpError, WorkbookExistsError
+from sheetgm.backends.xlsx import cells as xlsx_cells
+from sheetgm.backends.xlsx.book import Book, Cell, Sheet, read_book, text_of
+from sheetgm.backends.xlsx.write import write_book
+
+META_TAB = "_sheetgm"
+FILES = "files.json"
+_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]+')
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+# What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parser.
+_UNREADABLE = (zipfile.BadZipFile, zlib.error, ParseError, KeyError, ValueError, IndexError, EOFError)
+# openpyxl's SheetProtection(sheet=True): LibreOffice and Excel show the tab as protected.
+_SHEET_LOCK = {"sheet": "1", "objects": "0", "scenarios": "0", "formatCells": "1", "formatRows": "1",
+               "formatColumns": "1", "insertColumns": "1", "insertRows": "1", "insertHyperlinks": "1",
+               "deleteColumns": "1", "deleteRows": "1", "selectLockedCells": "0", "selectUnlockedCells": "0",
+               "sort": "1", "autoFilter": "1", "pivotTables": "1"}
+
+
+def safe_name(name: str) -> str:
+    """A file name stem that every common file system accepts: no separators, reserved characters or
+    names, no leading or trailing dots and spaces, at most 80 characters. Letters of any script stay."""
+    stem = _UNSAFE.sub("_", unicodedata.normalize("NFC", name)).strip(" .")[:80].strip(" .")
+    if not stem or stem.split(".")[0].lower() in _RESERVED:
+        stem = f"_{stem}"
+    return stem
+
+
+class XlsxGateway(port.Gateway):
+    def __init__(self, folder: Path | str, names: Mapping[str, str] | None = None) -> None:
+        self.folder = Path(folder)
+        self.names = dict(names or {})  # key -> suggested file name (without .xlsx) for workbooks to create
+        self._files: dict[str, str] | None = None
+        self._books: dict[str, tuple[tuple[int, int, int], Path, Book]] = {}
+        self._dirty: dict[str, None] = {}  # inside a batch: workbooks changed and not saved yet, in order
+        self._depth = 0
+        self.loads = 0  # files parsed, and saved, by this gateway (benchmarks count them)
+        self.saves = 0
+
+    # -- file names -------------------------------------------------------
+
+    def _recorded(self) -> dict[str, str]:
+        if self._files is None:
+            record = self.folder / FILES
+            try:
+                data = json.loads(record.read_text("utf-8"))
+            except FileNotFoundError:
+                data = {}
+            except (OSError, ValueError) as exc:
+                raise FileError(path=str(record), detail=f"{type(exc).__name__}: {exc}") from exc
+            if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+                raise FileError(path=str(record), detail="not a map of workbook keys to file names")
+            self._files = {k: v for k, v in data.items() if "/" not in v and "\\" not in v}
+        return self._files
+
+    def path(self, key: str) -> Path:
+        if not _KEY.match(key) or key.endswith(".xlsx"):
+            raise OpError(op="workbook key", detail=f"'{key}' must be letters, digits, '-', '_' or '.'")
+        name = self._recorded().get(key)
+        if name is None:
+            plain = f"{key}.xlsx"
+            name = plain if key not in self.names or (self.folder / plain).exists() else self._new_name(key)
+        return self.folder / name
+
+    def _new_name(self, key: str) -> str:
+        taken = {n.casefold() for k, n in self._recorded().items() if k != key}
+        stem = safe_name(self.names[key])
+        name = f"{stem}.xlsx"
+        if name.casefold() in taken:
+            name = f"{stem} ({key}).xlsx"
+        return name
+
+    def _record(self, key: str, path: Path) -> None:
+        files = self._recorded()
+        if path.name == f"{key}.xlsx" or files.get(key) == path.name:
+            return
+        files[key] = path.name
+        text = json.dumps(files, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+        _replace(self.folder / FILES, text.encode("utf-8"))
+
+    # -- load and save ----------------------------------------------------
+
+    def _load(self, key: str) -> Book:
+        """The workbook, parsed again only if its file changed since this gateway last read or wrote it."""
+        if key in self._dirty:
+            return self._books[key][2]
+        path = self.path(key)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            raise MissingWorkbookError(key=key) from None
+        except OSError as exc:
+            raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
+        cached = self._books.get(key)
+        if cached is not None and cached[1] == path and cached[0] == (st.st_mtime_ns, st.st_size, st.st_ino):
+            return cached[2]
+        try:
+            with open(path, "rb") as f:
+                st = os.fstat(f.fileno())
+                data = f.read()
+            book = read_book(data)
+        except FileNotFoundError:
+            raise MissingWorkbookError(key=key) from None
+        except (OSError, *_UNREADABLE) as exc:
+            raise FileError(path=str(path), detail=f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+        except Exception as exc:
+            # A damaged file fails in more ways still (zipfile: NotImplementedError for an unknown version or
+            # compression, RuntimeError for an entry marked encrypted): each means this one file cannot be read,
+            # and says nothing of the others.
+            raise FileError(path=str(path), detail=f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+        self.loads += 1
+        self._books[key] = ((st.st_mtime_ns, st.st_size, st.st_ino), path, book)
+        return book
+
+    def _save(self, key: str, book: Book) -> None:
+        path = self.path(key)
+        try:
+            st = _replace(path, write_book(book))
+        except BaseException:
+            self._books.pop(key, None)
+            raise
+        self.saves += 1
+        self._books[key] = ((st.st_mtime_ns, st.st_size, st.st_ino), path, book)
+
+    @staticmethod
+    def _records(book: Book) -> list[list[str]]:
+        meta = book.sheet(META_TAB)
+        if meta is None:
+            return []
+        rows = sorted({r for r, _c in meta.cells})
+        found = [[text_of(book, meta.cells.get((r, c))) for c in range(4)] for r in rows]
+        return [row for row in found if row[0]]
+
+    def _store(self, book: Book, records: list[list[str]]) -> None:
+        meta = book.sheet(META_TAB)
+        if meta is None:
+            meta = Sheet(META_TAB)
+            book.sheets.append(meta)
+        meta.state = "hidden"
+        before = self._records(book)
+        if before != records:
+            meta.cells = {(r, c): Cell("s", v) for r, row in enumerate(records) for c, v in enumerate(row) if v}
+            meta.touch()
+        # Our whole-tab protections are on; one we remove is turned off; a person's own is left alone.
+        ours, dropped = _whole_tabs(records), _whole_tabs(before) - _whole_tabs(records)
+        for sheet in book.sheets:
+            on = sheet.protection is not None and sheet.protection.get("sheet") in ("1", "true")
+            if sheet.name in ours and not on:
+                sheet.protection = {**(sheet.protection or _SHEET_LOCK), "sheet": "1"}
+                sheet.touch()
+            elif sheet.name in dropped and on:
+                sheet.protection = None
+                sheet.touch()
+
+    @staticmethod
+    def _sheet(book: Book, rng: A1, key: str = "?") -> Sheet:
+        sheet = book.sheet(rng.tab)
+        if sheet is None or rng.tab.startswith(META_TAB):
+            raise MissingTabError(range=format_range(rng), tab=rng.tab, key=key)
+        return sheet
+
+    def _change(self, key: str, book: Book, change: Callable[[], None]) -> None:
+        """Apply ``change`` to the kept workbook and save it (at the end of the batch, inside one). Ops are
+        checked before, so this does not fail; if it still does, the kept copy is dropped (with the unsaved
+        writes of the batch to it): the file is untouched and is read again next time."""
+        try:
+            change()
+        except BaseException:
+            self._books.pop(key, None)
+            self._dirty.pop(key, None)
+            raise
+        self._commit(key, book)
+
+    def _commit(self, key: str, book: Book) -> None:
+        if self._depth:
+            self._dirty[key] = None
+        else:
+            self._save(key, book)
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        self._depth += 1
+        finished = False
+        try:
+            yield
+            finished = True
+        finally:
+            self._depth -= 1
+            if not self._depth and finished:
+                self._flush()
+            elif not self._depth:
+                self._drop()
+
+    def _flush(self) -> None:
+        """Save every workbook the batch changed, once, in the order they were first changed."""
+        try:
+            for key in list(self._dirty):
+                self._save(key, self._books[key][2])
+                del self._dirty[key]
+        except BaseException:
+            self._drop()
+            raise
+
+    def _drop(self) -> None:
+        for key in self._dirty:
+            self._books.pop(key, None)
+        self._dirty.clear()
+
+    @staticmethod
+    def _check_tabs(key: str, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]]) -> None:
+        """Every op's tab exists (or an earlier AddTab makes it): so applying the ops cannot stop half-way."""
+        names = {s.name for s in book.sheets if not s.name.startswith(META_TAB)}
+        for op, found in zip(ops, ranges, strict=True):
+            if isinstance(op, port.AddTab):
+                names.add(op.name)
+            elif found and found[0].tab not in names:
+                raise MissingTabError(range=format_range(found[0]), tab=found[0].tab, key=key)
+
+    # -- the port ---------------------------------------------------------
+
+    def exists(self, key: str) -> bool:
+        return key in self._dirty or self.path(key).exists()
+
+    def create(self, key: str, title: str, tabs: Sequence[str]) -> None:
+        self._files = None  # the record read again: another process may have added a workbook to it since
+        if self.exists(key):
+            raise WorkbookExistsError(key=key)
+        port.check_tabs(tabs)
+        book = Book(title, [Sheet(name) for name in tabs])
+        self._store(book, [])
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.path(key)
+        self._record(key, path)  # before the file: a file is never left without its record
+        self._books[key] = ((0, 0, 0), path, book)
+        self._commit(key, book)
+
+    def tabs(self, key: str) -> list[str]:
+        return _tabs(self._load(key))
+
+    def read(self, key: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+        parsed = [parse_range(text) for text in ranges]
+        book = self._load(key)
+        return {text: xlsx_cells.read(book, self._sheet(book, rng, key), rng)
+                for text, rng in zip(ranges, parsed, strict=True)}
+
+    def write(self, key: str, ops: Sequence[port.Op]) -> None:
+        # every op checked, each range parsed once; a longer text than Excel's cell limit is refused, not cut
+        ranges = port.check_ops(ops, port.XLSX_CELL_LIMIT)
+        if not ops:
+            return
+        book = self._load(key)
+        self._check_tabs(key, book, ops, ranges)
+        self._change(key, book, lambda: self._apply(book, ops, ranges))
+
+    def _apply(self, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]]) -> None:
+        records = self._records(book)
+        for op, found in zip(ops, ranges, strict=True):
+            if isinstance(op, port.AddTab):
+                if book.sheet(op.name) is None:
+                    book.sheets.append(Sheet(op.name))
+            elif isinstance(op, port.Protect | port.Unprotect):
+                records = [r for r in records if not (r[0] == "protection" and r[3] == op.description)]
+                if isinstance(op, port.Protect):
+                    records.append(["protection", normalize(op.range), ",".join(op.editors), op.description])
+            else:
+                xlsx_cells.apply(book, self._sheet(book, found[0]), op, found[0])
+        self._store(book, records)
+
+    def protections(self, key: str) -> list[port.Protection]:
+        return [
+            port.Protection(r[1], tuple(e for e in r[2].split(",") if e), r[3])
+            for r in self._records(self._load(key))
+            if r[0] == "protection"
+        ]
+
+    def permissions(self, key: str) -> list[port.Permission]:
+        found = [port.Permission(r[1], r[2]) for r in self._records(self._load(key)) if r[0] == "permission"]
+        return sorted(found, key=lambda p: (p.email, p.role))
+
+    def share(self, key: str, email: str, role: str) -> None:
+        port.check_role(role)
+        self._set_permission(key, email, role)
+
+    def unshare(self, key: str, email: str) -> None:
+        self._set_permission(key, email, None)
+
+    def _set_permission(self, key: str, email: str, role: str | None) -> None:
+        book = self._load(key)
+        records = [r for r in self._records(book) if not (r[0] == "permission" and r[1].lower() == email.lower())]
+        if role is not None:
+            records.append(["permission", email, role, ""])
+        self._change(key, book, lambda: self._store(book, records))
+
+    def url(self, key: str) -> str | None:
+        path = self.path(key)
+        if not path.exists():
+            raise MissingWorkbookError(key=key)
+        return path.resolve().as_uri()
+
+    def view(self, key: str) -> port.WorkbookView:
+        book = self._load(key)
+        return port.WorkbookView(book.title, tuple(xlsx_cells.view(book, s) for s in book.sheets
+                                                   if not s.name.startswith(META_TAB)))
+
+
+def _whole_tabs(records: list[list[str]]) -> set[str]:
+    return {tab for r in records if r[0] == "protection" and (tab := _whole_tab(r[1])) is not None}
+
+
+@functools.lru_cache(maxsize=512)
+def _whole_tab(text: str) -> str | None:
+    """The tab a protected range covers whole, None for part of a tab (the same few ranges recur)."""
+    rng = parse_range(text)
+    return rng.tab if rng.whole_tab else None
+
+
+def _tabs(book: Book) -> list[str]:
+    return [s.name for s in book.sheets if not s.name.startswith(META_TAB)]
+
+
+_UMASK: int | None = None
+
+
+def _new_file_mode() -> int:
+    global _UMASK
+    if _UMASK is None:
+        _UMASK = os.umask(0o022)
+        os.umask(_UMASK)
+    return 0o666 & ~_UMASK
+
+
+def _replace(path: Path, data: bytes) -> os.stat_result:
+    """Write ``data`` to ``path`` atomically and durably: a unique temporary file in the same folder,
+    fsync, ``os.replace``, fsync of the folder. Returns the new file's stat (taken before the rename,
+    so that it describes our file even if another process replaces it right after)."""
+    folder = path.parent
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        mode = _new_file_mode()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), mode)
+            st = os.fstat(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
+        raise
+    _sync_folder(folder)
+    return st
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); where a folder cannot be opened this is skipped."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,303 @@
+"""A workbook's style table (``xl/styles.xml``): what a cell's style index means, and new styles made from old.
+
+Every entry (a font, a fill, a border, a cell format ``xf``) is kept as the XML text it was read as, so
+that every detail a person gave it in LibreOffice or Excel survives, reading is slicing text (no tree to
+build for a table of hundreds of entries) and writing is joining it. An entry is parsed only when a
+cell's look is asked for or a new style is made from it. The gateway changes one thing at a time (a
+fill, bold, one border side, wrapping); each change of each style is computed once and reused, and a new
+entry equal to an existing one is that one: a map of a hundred cells costs a handful of new styles, and a
+second process making the same change finds the entry the first one added.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+from xml.etree.ElementTree import Element, fromstring
+
+from sheetgm.backends.xlsx.xmlkit import MAIN, attr, attrs, local, m, plain_attrs, to_xml
+
+SIDES = ("left", "right", "top", "bottom")
+_BORDER_ORDER = ("start", "end", "left", "right", "top", "bottom", "diagonal", "vertical", "horizontal")
+# No theme colour or theme font: a workbook written from scratch has no theme part.
+DEFAULT_FONT = '<font><sz val="11"/><color rgb="FF000000"/><name val="Calibri"/><family val="2"/></font>'
+_NO_FILL = '<fill><patternFill/></fill>'
+_GRAY_FILL = '<fill><patternFill patternType="gray125"/></fill>'
+_NO_BORDER = "<border><left/><right/><top/><bottom/><diagonal/></border>"
+_PLAIN_XF = '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
+_NORMAL_STYLE = '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
+_NORMAL_NAME = '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
+# Built-in number formats that show dates or times (ECMA-376 18.8.30).
+_DATE_IDS = frozenset(range(14, 23)) | {45, 46, 47}
+_LITERALS = re.compile(r'"[^"]*"|\[(?!hh?\]|mm?\]|ss?\])[^\]]*\]|\\.')
+_ELAPSED = re.compile(r"\[(hh?|mm?|ss?)\]", re.I)
+_TAIL = ("dxfs", "tableStyles", "colors")  # kept as they are, written after the cell styles
+_GROUPS = {"fonts": "font", "fills": "fill", "borders": "border", "cellXfs": "xf"}
+_PREFIXED = re.compile(r"</?[A-Za-z_][\w.-]*:|\s(?!xml:)[A-Za-z_][\w.-]*:[\w.-]+\s*=|<!--|<\?|<!\[")
+
+
+class Xf(NamedTuple):
+    """One cell format: indices into the number formats, fonts, fills and borders, and its alignment."""
+
+    num_fmt: int = 0
+    font: int = 0
+    fill: int = 0
+    border: int = 0
+    xf_id: int = 0
+    alignment: tuple[tuple[str, str], ...] = ()
+    protection: tuple[tuple[str, str], ...] = ()
+    extra: tuple[tuple[str, str], ...] = ()  # other attributes (quotePrefix...), as read
+
+
+class Styles:
+    def __init__(self) -> None:
+        self.num_fmts: dict[int, str] = {}
+        self.fonts: list[str] = [DEFAULT_FONT]
+        self.fills: list[str] = [_NO_FILL, _GRAY_FILL]
+        self.borders: list[str] = [_NO_BORDER]
+        self.xfs: list[str] = [_PLAIN_XF]
+        self.head = _NORMAL_STYLE  # cellStyleXfs
+        self.names = _NORMAL_NAME  # cellStyles
+        self.tail: list[str] = []
+        self._parsed: dict[int, Xf] = {}
+        self._index: dict[tuple[str, str], int] = {}
+        self._indexed: set[str] = set()
+        self._derived: dict[tuple[int, tuple[object, ...]], int] = {}
+        self._looks: dict[int, tuple[str | None, bool, dict[str, str]]] = {}
+        self.version = 0  # bumped by every new entry: the writer reuses its text while it stays
+
+    # -- reading ----------------------------------------------------------
+
+    @classmethod
+    def parse(cls, data: bytes) -> Styles:
+        """The table, sliced from the text where it is plain SpreadsheetML; through a tree otherwise (a prefix,
+        a comment: their namespaces and meaning live outside the slices)."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return cls._parse_tree(fromstring(data))
+        head = re.search(r"<styleSheet\b[^>]*>", text)
+        if head is None or f'xmlns="{MAIN}"' not in head.group(0):
+            return cls._parse_tree(fromstring(data))
+        st, slices = cls(), []
+        for tag, item in _GROUPS.items():
+            group = re.search(rf"<{tag}\b[^>]*?(?:/>|>(.*?)</{tag}>)", text, re.S)
+            found = re.findall(rf"<{item}\b[^>]*?(?:/>|>.*?</{item}>)", group.group(1) or "", re.S) if group else []
+            if found:
+                setattr(st, "xfs" if tag == "cellXfs" else tag, found)
+                slices += found
+        for tag, name in (("cellStyleXfs", "head"), ("cellStyles", "names"), *((t, "tail") for t in _TAIL)):
+            found_raw = re.search(rf"<{tag}\b[^>]*?(?:/>|>.*?</{tag}>)", text, re.S)
+            if found_raw is None:
+                continue
+            if name == "tail":
+                st.tail.append(found_raw.group(0))
+            else:
+                setattr(st, name, found_raw.group(0))
+            slices.append(found_raw.group(0))
+        formats = re.search(r"<numFmts\b[^>]*?(?:/>|>.*?</numFmts>)", text, re.S)
+        if formats is not None:
+            slices.append(formats.group(0))
+        if _PREFIXED.search("".join(slices)):
+            return cls._parse_tree(fromstring(data))
+        for nf in fromstring(formats.group(0)) if formats is not None else []:
+            st.num_fmts[int(nf.get("numFmtId", "0"))] = nf.get("formatCode", "")
+        return st
+
+    @classmethod
+    def _parse_tree(cls, root: Element) -> Styles:
+        st = cls()
+        found = root.find(m("numFmts"))
+        for nf in found if found is not None else []:
+            st.num_fmts[int(nf.get("numFmtId", "0"))] = nf.get("formatCode", "")
+        for tag in _GROUPS:
+            group = root.find(m(tag))
+            if group is not None and len(group):
+                setattr(st, "xfs" if tag == "cellXfs" else tag, [to_xml(el) for el in group])
+        for tag, name in (("cellStyleXfs", "head"), ("cellStyles", "names")):
+            el = root.find(m(tag))
+            if el is not None:
+                setattr(st, name, to_xml(el))
+        st.tail = [to_xml(el) for el in root if local(el.tag) in _TAIL and el.tag.startswith(f"{{{MAIN}}}")]
+        return st
+
+    def xf(self, i: int) -> Xf:
+        """Cell format ``i`` (the plain one if there is no such index)."""
+        if i not in self._parsed:
+            self._parsed[i] = _xf_of(self.xfs[i]) if 0 <= i < len(self.xfs) else Xf()
+        return self._parsed[i]
+
+    def is_date(self, xf: int) -> bool:
+        """Whether numbers in cells of this format show as dates or times (then they read as such)."""
+        fmt = self.xf(xf).num_fmt
+        if fmt in _DATE_IDS:
+            return True
+        code = self.num_fmts.get(fmt)
+        if not code or _ELAPSED.search(code.split(";")[0]):
+            return False
+        return re.search(r"[dmhysDMHYS]", _LITERALS.sub("", code.split(";")[0])) is not None
+
+    def look(self, xf: int) -> tuple[str | None, bool, dict[str, str]]:
+        """(background "#rrggbb" or None, bold, border side -> style) of a cell format."""
+        if xf not in self._looks:
+            x = self.xf(xf)
+            fill, font, border = (group[i] if 0 <= i < len(group) else "" for group, i in (
+                (self.fills, x.fill), (self.fonts, x.font), (self.borders, x.border)))
+            self._looks[xf] = (_solid(fill), _bold(font), dict(_sides(border)))
+        return self._looks[xf]
+
+    # -- new styles from old ----------------------------------------------
+
+    def derive(self, xf: int, change: tuple[object, ...]) -> int:
+        """The format ``xf`` with one change: ("fill", rgb|None), ("bold", bool), ("border", side, style|None)
+        or ("wrap",) for wrapped text aligned at the top."""
+        key = (xf, change)
+        if key not in self._derived:
+            x = self.xf(xf)
+            kind = change[0]
+            if kind == "fill":
+                rgb = change[1]
+                new = x._replace(fill=self._add("fills", _fill_xml(rgb) if isinstance(rgb, str) else _NO_FILL))
+            elif kind == "bold":
+                font = self.fonts[x.font] if x.font < len(self.fonts) else DEFAULT_FONT
+                new = x._replace(font=self._add("fonts", _with_bold(font, bool(change[1]))))
+            elif kind == "border":
+                side, style = str(change[1]), change[2]
+                old = self.borders[x.border] if x.border < len(self.borders) else _NO_BORDER
+                border = _with_side(old, side, style if isinstance(style, str) else None)
+                new = x._replace(border=self._add("borders", border))
+            elif kind == "wrap":
+                new = x._replace(alignment=(("vertical", "top"), ("wrapText", "1")))
+            else:
+                raise ValueError(f"unknown style change {change!r}")
+            self._derived[key] = self._add("xfs", _xf_xml(new))
+        return self._derived[key]
+
+    def _add(self, group: str, item: str) -> int:
+        """The index of ``item`` in ``group`` (fonts, fills, borders, xfs), appended if new."""
+        items: list[str] = getattr(self, group)
+        if group not in self._indexed:
+            self._indexed.add(group)
+            for i, known in enumerate(items):
+                self._index.setdefault((group, known), i)
+        if (group, item) not in self._index:
+            items.append(item)
+            self._index[(group, item)] = len(items) - 1
+            self.version += 1
+        return self._index[(group, item)]
+
+    # -- writing ----------------------------------------------------------
+
+    def xml(self) -> str:
+        fmts = "".join(f'<numFmt numFmtId="{i}" formatCode="{attr(c)}"/>' for i, c in sorted(self.num_fmts.items()))
+        parts = [f'<styleSheet xmlns="{MAIN}">']
+        if fmts:
+            parts.append(f'<numFmts count="{len(self.num_fmts)}">{fmts}</numFmts>')
+        for tag, items in (("fonts", self.fonts), ("fills", self.fills), ("borders", self.borders)):
+            parts.append(f'<{tag} count="{len(items)}">{"".join(items)}</{tag}>')
+        parts.append(self.head)
+        parts.append(f'<cellXfs count="{len(self.xfs)}">{"".join(self.xfs)}</cellXfs>')
+        parts.append(self.names)
+        parts.extend(self.tail)
+        parts.append("</styleSheet>")
+        return "".join(parts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _xf_of(xml: str) -> Xf:
+    el = _parse(xml)
+    a = {k: v for k, v in el.attrib.items() if not k.startswith("{") and ":" not in k}
+    num_fmt, font, fill, border, xf_id = (int(a.pop(k, "0") or 0) for k in ("numFmtId", "fontId", "fillId", "borderId",
+                                                                            "xfId"))
+    for flag in ("applyNumberFormat", "applyFont", "applyFill", "applyBorder", "applyAlignment", "applyProtection"):
+        a.pop(flag, None)
+    align, prot = el.find("alignment"), el.find("protection")
+    alignment = tuple(sorted(plain_attrs(align).items())) if align is not None else ()
+    protection = tuple(sorted(plain_attrs(prot).items())) if prot is not None else ()
+    return Xf(num_fmt, font, fill, border, xf_id, alignment, protection, tuple(sorted(a.items())))
+
+
+@functools.lru_cache(maxsize=4096)
+def _xf_xml(x: Xf) -> str:
+    a = {"numFmtId": str(x.num_fmt), "fontId": str(x.font), "fillId": str(x.fill), "borderId": str(x.border),
+         "xfId": str(x.xf_id)}
+    for flag, on in (("applyNumberFormat", x.num_fmt), ("applyFont", x.font), ("applyFill", x.fill),
+                     ("applyBorder", x.border), ("applyAlignment", x.alignment), ("applyProtection", x.protection)):
+        if on:
+            a[flag] = "1"
+    a.update(x.extra)
+    inner = (f"<alignment{attrs(dict(x.alignment))}/>" if x.alignment else "") + (
+        f"<protection{attrs(dict(x.protection))}/>" if x.protection else "")
+    return f"<xf{attrs(a)}>{inner}</xf>" if inner else f"<xf{attrs(a)}/>"
+
+
+def _fill_xml(rgb: str) -> str:
+    argb = "FF" + rgb[1:].upper()
+    return f'<fill><patternFill patternType="solid"><fgColor rgb="{argb}"/><bgColor rgb="{argb}"/></patternFill></fill>'
+
+
+def _parse(xml: str) -> Element:
+    """An entry's tree with plain tags (entries are kept without namespace prefixes)."""
+    root = fromstring(xml)
+    for el in root.iter():
+        el.tag = local(el.tag)
+    return root
+
+
+# The entries are text and the same few recur in every workbook: what is read from them, and the entries
+# made from them, are computed once per process.
+
+
+@functools.lru_cache(maxsize=1024)
+def _solid(fill: str) -> str | None:
+    if "solid" not in fill:
+        return None
+    pattern = _parse(fill).find("patternFill")
+    if pattern is None or pattern.get("patternType") != "solid":
+        return None
+    color = pattern.find("fgColor")
+    rgb = color.get("rgb") if color is not None else None
+    return "#" + rgb[-6:].lower() if rgb and len(rgb) >= 6 else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _bold(font: str) -> bool:
+    if "<b" not in font:
+        return False
+    b = _parse(font).find("b")
+    return b is not None and b.get("val", "1") not in ("0", "false")
+
+
+@functools.lru_cache(maxsize=1024)
+def _sides(border: str) -> tuple[tuple[str, str], ...]:
+    if "style" not in border:
+        return ()
+    el = _parse(border)
+    found = []
+    for side in SIDES:
+        s = el.find(side)
+        if s is not None and s.get("style") and s.get("style") != "none":
+            found.append((side, str(s.get("style"))))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=1024)
+def _with_bold(font: str, bold: bool) -> str:
+    el = _parse(font)
+    for b in el.findall("b"):
+        el.remove(b)
+    if bold:
+        el.insert(0, Element("b"))
+    return to_xml(el)
+
+
+@functools.lru_cache(maxsize=4096)
+def _with_side(border: str, side: str, style: str | None) -> str:
+    el = _parse(border)
+    kids = {child.tag: child for child in el}
+    kids[side] = Element(side, {"style": style} if style else {})
+    order = sorted(kids, key=lambda t: _BORDER_ORDER.index(t) if t in _BORDER_ORDER else len(_BORDER_ORDER))
+    out = Element("border", el.attrib)
+    out.extend(kids[t] for t in order)
+    return to_xml(out)

@@ -1,0 +1,1 @@
+"""The ``sheetgm`` command line: one thin module per command group over ``common``."""

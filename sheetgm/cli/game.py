@@ -1,0 +1,128 @@
+"""The game's own commands: new, share, check, resolve, status, audit, demo (thin: one service call each)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sheetgm.cli.common import GameOpt, JsonOpt, attempt, emit, fail, holder, lang_of, progress, serve
+
+ClientSecretsOpt = Annotated[Path | None, typer.Option("--client-secrets")]
+
+
+def new_cmd(
+    config: Annotated[Path | None, typer.Argument()] = None,
+    game: GameOpt = Path("."),
+    google: Annotated[bool, typer.Option("--google")] = False,
+    client_secrets: ClientSecretsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Create a game: folder, config, seeded role deal and every workbook (shared one call at a time)."""
+    from sheetgm.cli import present
+    from sheetgm.service.config import load_config, with_backend
+    from sheetgm.service.configfile import find_config
+    from sheetgm.service.game import Game, make_gateway
+    from sheetgm.service.new_game import new_game
+
+    def made() -> tuple[Game, dict[str, str | None]]:
+        cfg = load_config(config or find_config(game))
+        if google:
+            cfg = with_backend(cfg, "google")
+        gateway = make_gateway(cfg, game, "director", client_secrets) if cfg.backend == "google" else None
+        with progress(cfg.lang, "cli.progress_new", len(cfg.roster) + 2) as step:
+            g = new_game(game, cfg, gateway, progress=step)
+        return g, {key: g.gateway.url(key) for key in g.keys()}
+
+    g, urls = attempt(lang_of(config or game), made)
+    emit(as_json, {"folder": str(game), "workbooks": urls}, present.created(g, urls))
+
+
+def share_cmd(game: GameOpt = Path("."), client_secrets: ClientSecretsOpt = None, as_json: JsonOpt = False) -> None:
+    """Share every workbook as `new` does, again (idempotent): finishes a `new` whose sharing was cut off."""
+    from sheetgm.cli import present
+    from sheetgm.service.game import open_game
+    from sheetgm.service.new_game import share_all
+
+    lang = lang_of(game)
+    rep = attempt(lang, lambda: share_all(open_game(game, login="director", client_secrets=client_secrets)))
+    emit(as_json, rep.to_dict(), present.shared(lang, rep))
+
+
+def check_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Read the due orders, write every problem back to each player's sheet, stamp complete orders."""
+    from sheetgm.cli import present
+    from sheetgm.service.check import check
+
+    serve(game, as_json, lambda g, step: check(g, step, holder()), present.checked,
+          steps=("cli.progress_check", lambda g: len(g.seats)))
+
+
+def resolve_cmd(
+    game: GameOpt = Path("."),
+    dry_run: Annotated[bool, typer.Option("--dry-run")] = False,
+    stage: Annotated[str | None, typer.Option()] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Resolve the stage that is due (survivors, then hunters) and publish it, safely and idempotently."""
+    from sheetgm.cli import present
+    from sheetgm.service.resolve import resolve
+
+    serve(game, as_json, lambda g, step: resolve(g, dry_run=dry_run, stage=stage, holder=holder(), progress=step),
+          present.resolved, steps=("cli.progress_resolve", lambda g: 2 * len(g.seats) + 2))
+
+
+def status_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Where the game stands: the stage due, the journal, the lock, the workbooks."""
+    from sheetgm.cli import present
+    from sheetgm.service.status import status
+
+    serve(game, as_json, lambda g, _step: status(g), present.statused)
+
+
+def audit_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """List every workbook's sharing and protections; exit 1 if a player can read what they must not."""
+    from sheetgm.cli import present
+    from sheetgm.service.audit import audit
+
+    rep = serve(game, as_json, lambda g, _step: audit(g), present.audited)
+    if not rep.ok:
+        raise typer.Exit(1)
+
+
+def demo_cmd(
+    players: Annotated[int, typer.Option()] = 10,
+    seed: Annotated[int, typer.Option()] = 1,
+    folder: Annotated[Path | None, typer.Option("--dir")] = None,
+    lang: Annotated[str, typer.Option()] = "zh",
+    max_nights: Annotated[int, typer.Option()] = 12,
+    save_each_write: Annotated[bool, typer.Option("--save-each-write")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a whole game with bots on local .xlsx workbooks and print the public log."""
+    from sheetgm.cli import present
+    from sheetgm.service.demo import DemoReport, demo, fresh_folder
+
+    if lang not in ("zh", "en"):
+        from sheetgm.core.texts import render
+
+        fail(render(lang_of(Path(".")), "err.desk.bad_lang", lang=lang))
+    target = folder if folder is not None else fresh_folder(Path("sheetgm-demo").resolve())
+
+    def played() -> DemoReport:
+        with progress(lang, "cli.progress_demo", 2 * max_nights) as step:
+            return demo(target, players, seed, lang, max_nights, progress=step, save_each_write=save_each_write)
+
+    rep = attempt(lang, played)
+    emit(as_json, rep.to_dict(), present.demoed(lang, rep))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("new")(new_cmd)
+    app.command("share")(share_cmd)
+    app.command("check")(check_cmd)
+    app.command("resolve")(resolve_cmd)
+    app.command("status")(status_cmd)
+    app.command("audit")(audit_cmd)
+    app.command("demo")(demo_cmd)

@@ -1,0 +1,114 @@
+"""Tab names, columns and the first write of every workbook.
+
+Tab names and headers come from the texts in the workbook's language (a
+player's workbook in the player's language, the director and public ones in
+the director's), so the service always asks ``tab(lang, "orders")``.
+"""
+
+from __future__ import annotations
+
+from sheetgm.backends.a1 import col_letters, quote_tab
+from sheetgm.backends.port import FreezeRows, Op, Protect, ResizeColumns, SetBold, SetNote, SetValues
+from sheetgm.core.state import State
+from sheetgm.core.texts import render
+from sheetgm.notation.vocab import role_name
+from sheetgm.sheets.limits import MAX_ORDER_CHARS
+
+DIRECTOR_TABS = ("config", "roster", "journal", "archive", "log", "overrides", "cards", "lock")
+PUBLIC_TABS = ("log", "progress", "map", "cards")
+PLAYER_TABS = ("orders", "results", "current", "maps", "help")
+
+# Columns of a player's Orders tab (0-based) and of the Journal.
+O_STAGE, O_TEXT, O_TICK, O_STATUS, O_PROBLEMS, O_STAMP, O_NEXT = range(7)
+J_KEY, J_STATUS, J_ORDERS_HASH, J_STATE_HASH, J_SEED, J_TIME, J_STATE, J_EVENTS, J_ORDERS = range(9)
+# What counts as the submit tick in column C, compared case-insensitively (a Google checkbox reads TRUE).
+TICKS = frozenset({"✓", "✔", "✔️", "☑", "☑️", "✅", "√", "x", "y", "yes", "ok", "okay", "1", "true", "done",
+                   "submit", "submitted", "是", "是的", "好", "好的", "对", "确认", "确定", "提交", "已提交", "完成",
+                   "ok了"})
+
+
+def tab(lang: str, name: str) -> str:
+    return render(lang, f"sheet.tab.{name}")
+
+
+def rng(tab_name: str, a1: str) -> str:
+    return f"{quote_tab(tab_name)}!{a1}"
+
+
+def col(i: int) -> str:
+    return col_letters(i)
+
+
+def headers(lang: str, kind: str) -> tuple[str, ...]:
+    return tuple(render(lang, f"sheet.head.{kind}").split("|"))
+
+
+def header_ops(tab_name: str, heads: tuple[str, ...], widths: tuple[int, ...] = ()) -> list[Op]:
+    end = col(len(heads) - 1)
+    ops: list[Op] = [
+        SetValues(rng(tab_name, f"A1:{end}1"), (heads,)),
+        SetBold(rng(tab_name, f"A1:{end}1")),
+        FreezeRows(tab_name, 1),
+    ]
+    for i, w in enumerate(widths):
+        ops.append(ResizeColumns(rng(tab_name, f"{col(i)}:{col(i)}"), w))
+    return ops
+
+
+def roster_rows(state: State, emails: list[str | None], lang: str) -> tuple[tuple[str, ...], ...]:
+    rows = []
+    for seat in sorted(state.players):
+        p = state.players[seat]
+        if p.is_robot or seat > len(emails):
+            continue
+        rows.append((str(seat), p.alias, render(lang, f"sheet.camp.{p.camp}"), role_name(p.role or "", lang)
+                     if p.role else "", p.lang, emails[seat - 1] or "", render(lang, f"word.{p.status}")))
+    return tuple(rows)
+
+
+def director_ops(lang: str, config_rows: list[tuple[str, str]], state: State, emails: list[str | None]) -> list[Op]:
+    ops: list[Op] = []
+    widths = {"journal": (110, 90, 130, 130, 90, 170, 200, 200, 200), "log": (110, 900), "archive": (110, 50, 100,
+              360, 360, 170)}
+    for name in DIRECTOR_TABS:
+        ops += header_ops(tab(lang, name), headers(lang, f"d_{name}"), widths.get(name, ()))
+    cfg_tab = tab(lang, "config")
+    ops.append(SetValues(rng(cfg_tab, "A2"), tuple(config_rows)))
+    ops.append(SetValues(rng(tab(lang, "roster"), "A2"), roster_rows(state, emails, lang)))
+    ops.append(SetNote(rng(tab(lang, "overrides"), "A1"), render(lang, "sheet.note.overrides")))
+    ops.append(SetNote(rng(tab(lang, "lock"), "A1"), render(lang, "sheet.note.lock")))
+    return ops
+
+
+def public_ops(lang: str, editors: tuple[str, ...]) -> list[Op]:
+    ops: list[Op] = []
+    ops += header_ops(tab(lang, "log"), headers(lang, "p_log"), (110, 900))
+    ops += header_ops(tab(lang, "progress"), headers(lang, "p_progress"), (200, 300))
+    ops += header_ops(tab(lang, "cards"), headers(lang, "p_cards"), (60, 100, 80, 300))
+    for name in PUBLIC_TABS:
+        ops.append(Protect(tab(lang, name), editors, f"sheetgm:public:{name}"))
+    return ops
+
+
+def player_ops(lang: str, editors: tuple[str, ...], camp: str = "survivor") -> list[Op]:
+    """A player's workbook laid out; the order column's help shows examples of the player's camp."""
+    orders, results, current = tab(lang, "orders"), tab(lang, "results"), tab(lang, "current")
+    ops: list[Op] = []
+    ops += header_ops(orders, headers(lang, "orders"), (110, 380, 60, 200, 420, 190, 220))
+    ops += header_ops(results, headers(lang, "results"), (110, 700, 120))
+    ops += [
+        SetNote(rng(orders, "B1"), render(lang, f"sheet.note.order_text_{camp}", max=MAX_ORDER_CHARS)),
+        SetNote(rng(orders, "C1"), render(lang, "sheet.note.tick")),
+        SetNote(rng(orders, "D1"), render(lang, "sheet.note.status")),
+        SetNote(rng(orders, "F1"), render(lang, "sheet.note.stamp")),
+        SetNote(rng(orders, "G1"), render(lang, "sheet.note.next_step")),
+        SetNote(rng(results, "B1"), render(lang, "sheet.note.results")),
+        Protect(results, editors, "sheetgm:results"),
+        Protect(current, editors, "sheetgm:current"),
+        Protect(tab(lang, "maps"), editors, "sheetgm:maps"),
+        Protect(tab(lang, "help"), editors, "sheetgm:help"),
+        Protect(rng(orders, "A1:G1"), editors, "sheetgm:orders:header"),
+        Protect(rng(orders, "D:F"), editors, "sheetgm:orders:tool"),
+        Protect(rng(orders, "A:A"), editors, "sheetgm:orders:stage"),
+    ]
+    return ops

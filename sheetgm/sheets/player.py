@@ -1,0 +1,194 @@
+"""What the tool writes into one player's workbook after a stage (one write)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
+from sheetgm.core import passages
+from sheetgm.core.board import Board, Tile, parse_tile, tile_name
+from sheetgm.core.check import legal_steps
+from sheetgm.core.events import Event
+from sheetgm.core.observe import name
+from sheetgm.core.roles import skills_of
+from sheetgm.core.state import MAX_HP, Player, State
+from sheetgm.core.texts import render
+from sheetgm.notation.order_format import format_step
+from sheetgm.sheets import layout as L
+from sheetgm.sheets import mapcells
+from sheetgm.sheets.limits import fit
+from sheetgm.sheets.rows import free_row
+from sheetgm.sheets.stages import log_row, order_row, parse_key, stage_index, stage_key
+
+MAX_CHOICES = 60
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
+def results_op(lang: str, key: str, text: str) -> Op:
+    r = log_row(key)
+    text = fit(text, lang, "svc.cut_report", stage=key)
+    return SetValues(L.rng(L.tab(lang, "results"), f"A{r}:C{r}"), ((key, text, text_hash(text)),))
+
+
+def edited_rows(rows: list[list[str]]) -> list[int]:
+    """Results rows (1-based) whose text no longer matches the hash written with it."""
+    bad = []
+    for i, raw in enumerate(rows, 2):
+        cells = list(raw) + ["", "", ""]
+        if (cells[0] or cells[1] or cells[2]) and text_hash(cells[1]) != cells[2]:
+            bad.append(i)
+    return bad
+
+
+def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: str | None = None,
+              stage: str = "") -> Op:
+    """The tool's cells D (status), E (problems; cut with a note if too long for a cell, naming ``stage``)
+    and, given a stamp, F of the Orders row ``row``."""
+    r = row
+    cells: tuple[str, ...] = (status, fit("\n".join(problems), lang, "svc.cut_report", stage=stage))
+    end = "E"
+    if stamp is not None:
+        cells += (stamp,)
+        end = "F"
+    return SetValues(L.rng(L.tab(lang, "orders"), f"D{r}:{end}{r}"), (cells,))
+
+
+def freeze_op(lang: str, night: int, editors: tuple[str, ...], row: int | None = None) -> Op:
+    r = row or order_row(night)
+    return Protect(L.rng(L.tab(lang, "orders"), f"A{r}:G{r}"), editors, f"sheetgm:frozen:N{night}")
+
+
+def open_row_ops(state: State, seat: int, lang: str, tab: list[list[str]] | None = None,
+                 label: bool = True) -> list[Op]:
+    """The row of the stage now due for this player: its label and a dropdown of legal first steps.
+
+    The label goes where ``rows.free_row`` says in the Orders tab ``tab`` as last read, else in the
+    night's usual row; ``label=False`` (a row already labelled) writes the dropdown only.
+    """
+    p = state.players[seat]
+    if state.over() or not p.in_play or state.stage != p.camp:
+        return []
+    key = stage_key(state.night, state.stage)
+    r = free_row(tab, key, state.night) if tab is not None else order_row(state.night)
+    orders = L.tab(lang, "orders")
+    choices = tuple(dict.fromkeys(format_step(s, lang) for s in legal_steps(state, seat)))[:MAX_CHOICES]
+    ops: list[Op] = [SetValues(L.rng(orders, f"A{r}"), ((key,),))] if label else []
+    if choices:
+        ops.append(SetValidation(L.rng(orders, f"G{r}"), choices, strict=False,
+                                 help=render(lang, "sheet.note.next_step")))
+    return ops
+
+
+def _noise(events: Iterable[Event], seat: int) -> list[Tile]:
+    tiles: list[Tile] = []
+    for e in events:
+        if e.kind == "brief_noise" and seat in e.to:
+            tiles = [t for t in (parse_tile(x) for x in e.params.get("tiles", [])) if t is not None]
+    return tiles
+
+
+INFO_ROWS = 11  # the player's numbers beside the map: 10 rows, then the skills
+LEGEND_ROW = INFO_ROWS + 2
+INFO_PX = (110, 380)
+
+
+def info_range(board: Board) -> str:
+    """Where a player's numbers sit in the Current tab: right of the map and its legend's swatch column."""
+    side = mapcells.side_col(board)
+    return f"{L.col(side + 1)}1:{L.col(side + 2)}{INFO_ROWS}"
+
+
+def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = (), formats: bool = True) -> list[Op]:
+    """The Current tab: the player's map view (tile B3 in cell B3), their numbers beside it, then the legend
+    (``formats``: redraw colours and borders)."""
+    p = state.players[seat]
+    tab = L.tab(lang, "current")
+    evs = list(events)
+    noise = _noise(evs, seat) if p.is_hunter else []
+    statuses = [render(lang, "word.downed")] if p.downed else []
+    if p.fear:
+        statuses.append(render(lang, "word.fear_n", n=p.fear))
+    if p.stealth:
+        statuses.append(render(lang, "word.stealth"))
+    if p.stunned:
+        statuses.append(render(lang, "sheet.cur.stunned"))
+    sep, none = render(lang, "word.sep"), render(lang, "word.none")
+    rows = [
+        (render(lang, "sheet.cur.alias"), p.alias),
+        (render(lang, "sheet.cur.role"), name(lang, "role", p.role)),
+        (render(lang, "sheet.cur.stage"), render(lang, "sheet.cur.stage_value", night=state.night,
+                                                 stage=name(lang, "word", state.stage))),
+        (render(lang, "sheet.cur.status"), name(lang, "word", p.status)),
+        (render(lang, "sheet.cur.position"), tile_name(p.pos)),
+        (render(lang, "sheet.cur.hp"), f"{p.hp}/{MAX_HP}" if p.is_survivor else "-"),
+        (render(lang, "sheet.cur.statuses"), sep.join(statuses) or render(lang, "word.none")),
+        (render(lang, "sheet.cur.items"), sep.join(name(lang, "item", i) for i in p.items) or none),
+        (render(lang, "sheet.cur.keys"), str(p.keys)),
+        (render(lang, "sheet.cur.noise"), (sep.join(tile_name(t) for t in noise) or none) if p.is_hunter else "-"),
+        (render(lang, "sheet.cur.skills"), _skills(p, lang)),
+    ]
+    ops: list[Op] = [SetValues(L.rng(tab, info_range(state.board)), tuple(rows))]
+    ops += view_ops(state, seat, lang, tab, 1, noise, formats)
+    side = mapcells.side_col(state.board)
+    keys = mapcells.HUNTER_LEGEND if p.is_hunter else mapcells.PLAYER_LEGEND
+    ops += mapcells.legend(tab, LEGEND_ROW, side, lang, keys, formats)
+    if formats:
+        ops += [ResizeColumns(L.rng(tab, f"{L.col(side + 1 + i)}:{L.col(side + 1 + i)}"), px)
+                for i, px in enumerate(INFO_PX)]
+        ops.append(SetBold(L.rng(tab, f"{L.col(side + 1)}1:{L.col(side + 1)}{INFO_ROWS}")))
+    return ops
+
+
+def view_ops(state: State, seat: int, lang: str, tab: str, top: int, noise: Iterable[Tile] = (),
+             formats: bool = True) -> list[Op]:
+    """One player's map view drawn from sheet row ``top``: the board, boards, traps, the passages they know,
+    their noise markers (a hunter) and where they are."""
+    p = state.players[seat]
+    marks: dict[Tile, str] = {t: render(lang, "sheet.map.trap") for t in state.traps}
+    for t in noise:
+        marks[t] = marks.get(t, "") + render(lang, "sheet.map.noise")
+    if p.in_play:
+        marks[p.pos] = marks.get(p.pos, "") + render(lang, "sheet.map.you")
+    return mapcells.draw(tab, state.board, top, lang, marks, state.boards, known_passages(state, seat), formats)
+
+
+def history_ops(state: State, seat: int, lang: str, key: str, events: Iterable[Event], editors: tuple[str, ...]
+                ) -> list[Op]:
+    """The stage's map view kept in the player's Map history tab, one block a stage at rows fixed by the stage
+    (a title row, the map, its letters row, a blank row), so a repeated publish writes the same cells. Maps in
+    cells rather than pictures: the same on Google and in an .xlsx, and the port writes cells only. The tab is
+    added if the workbook predates it."""
+    tab = L.tab(lang, "maps")
+    h = state.board.height
+    top = (stage_index(key) - 1) * (h + 3) + 1
+    night, stage = parse_key(key)
+    words = render(lang, "sheet.cur.stage_value", night=night, stage=name(lang, "word", stage))
+    p = state.players[seat]
+    noise = _noise(events, seat) if p.is_hunter else []
+    title = render(lang, "sheet.maps.title", stage_words=words, key=key)
+    ops: list[Op] = [AddTab(tab), Protect(tab, editors, "sheetgm:maps"), SetValues(L.rng(tab, f"A{top}"), ((title,),)),
+                     SetBold(L.rng(tab, f"A{top}"))]
+    return ops + view_ops(state, seat, lang, tab, top + 1, noise)
+
+
+def _skills(p: Player, lang: str) -> str:
+    """What the role can use tonight, with its tag, cost and uses left (R-ROLE-*)."""
+    parts = []
+    for skill, tag, cost, left in skills_of(p):
+        details = [render(lang, f"sheet.tag.{tag}")]
+        if cost:
+            details.append(render(lang, "sheet.cur.cost", n=cost))
+        if left is not None:
+            details.append(render(lang, "sheet.cur.uses_left", n=left))
+        parts.append(render(lang, "sheet.cur.skill", skill=name(lang, "skill", skill),
+                            details=render(lang, "sheet.cur.detail_sep").join(details)))
+    return render(lang, "word.sep").join(parts) or render(lang, "word.none")
+
+
+def known_passages(state: State, seat: int | None = None) -> list[Tile]:
+    """Passage ends the seat knows (None: everyone: the map's own), R-MAP-7, RUL-36."""
+    return [t for pa in passages.known_passages(state, seat) for t in pa.ends]

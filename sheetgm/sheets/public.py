@@ -1,0 +1,76 @@
+"""What the tool writes into the public and director workbooks after a stage."""
+
+from __future__ import annotations
+
+from sheetgm.backends.port import Op, SetValues
+from sheetgm.core.events import Event
+from sheetgm.core.observe import director_log, name, public_log, shown_progress
+from sheetgm.core.state import Card, State
+from sheetgm.core.texts import render
+from sheetgm.sheets import layout as L
+from sheetgm.sheets import mapcells
+from sheetgm.sheets.limits import fit
+from sheetgm.sheets.player import known_passages
+from sheetgm.sheets.stages import archive_row, journal_row, log_row
+
+
+def public_ops(state: State, events: list[Event], key: str, lang: str, formats: bool = True) -> list[Op]:
+    r = log_row(key)
+    text = fit(public_log(events, lang).strip(), lang, "svc.cut_log", stage=key)
+    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"), ((key, text),))]
+    ops.append(SetValues(L.rng(L.tab(lang, "progress"), "A2:B20"), progress_rows(state, lang)))
+    ops.append(SetValues(L.rng(L.tab(lang, "cards"), "A2:D200"), card_rows(state, lang)))
+    marks = {t: render(lang, "sheet.map.trap") for t in state.traps}
+    tab = L.tab(lang, "map")
+    ops += mapcells.draw(tab, state.board, 1, lang, marks, state.boards, known_passages(state), formats)
+    ops += mapcells.legend(tab, 1, mapcells.side_col(state.board), lang, mapcells.PUBLIC_LEGEND, formats)
+    return ops
+
+
+def progress_rows(state: State, lang: str) -> tuple[tuple[str, str], ...]:
+    sep = render(lang, "word.sep")
+
+    def aliases(seats: list[int]) -> str:
+        return sep.join(state.players[s].alias for s in seats) or render(lang, "word.none")
+
+    rows = [
+        (render(lang, "sheet.prog.stage"), render(lang, "sheet.cur.stage_value", night=state.night,
+                                                  stage=name(lang, "word", state.stage))),
+        (render(lang, "sheet.prog.progress"), shown_progress(state)),
+        (render(lang, "sheet.prog.gates"), render(lang, "word.yes" if state.gates_powered else "word.no")),
+        (render(lang, "sheet.prog.escaped"), aliases(state.escaped)),
+        (render(lang, "sheet.prog.eliminated"), aliases(state.eliminated)),
+        (render(lang, "sheet.prog.winner"), name(lang, "word", state.winner) if state.winner else "-"),
+    ]
+    return tuple(rows)
+
+
+def card_rows(state: State, lang: str) -> tuple[tuple[str, ...], ...]:
+    def reason(c: Card) -> str:
+        text = render(lang, "desk.pub.merge_reason") if c.source == "merge" else c.reason
+        return f"{text} {render(lang, 'desk.pub.merged')}" if c.merged else text
+
+    return tuple(
+        (str(c.night), state.players[c.seat].alias, name(lang, "word", c.colour), reason(c))
+        for c in state.cards
+    )
+
+
+def director_ops(state: State, events: list[Event], key: str, lang: str, seats: int,
+                 orders: dict[int, dict[str, object]]) -> list[Op]:
+    """Director Log row and the order archive rows of this stage (the journal row is written apart)."""
+    r = journal_row(key)
+    text = fit(director_log(events, lang, state).strip(), lang, "svc.cut_log", stage=key)
+    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"), ((key, text),))]
+    archive = L.tab(lang, "archive")
+    for seat in range(1, seats + 1):
+        o = orders.get(seat)
+        if o is None:
+            continue
+        a = archive_row(key, seat, seats)
+        listed = o.get("problems_director", [])
+        problems = "\n".join(str(x) for x in listed) if isinstance(listed, list) else ""
+        problems = fit(problems, lang, "svc.cut_log", stage=key)
+        row = (key, str(seat), state.players[seat].alias, str(o.get("text", "")), problems, str(o.get("stamp", "")))
+        ops.append(SetValues(L.rng(archive, f"A{a}:F{a}"), (row,)))
+    return ops

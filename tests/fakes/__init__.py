@@ -1,0 +1,1 @@
+"""Test doubles: a stateful fake of Google's Sheets and Drive APIs on ``responses``."""

@@ -1,0 +1,381 @@
+"""A stateful fake of the Sheets and Drive APIs on ``responses``, for tests and benchmarks.
+
+Every request is matched to a method of Google's own discovery documents and checked against
+them (`discovery`): a request Google would reject is answered 400 in Google's words, and an
+answer of the fake that Google would never give raises `ConformanceError`. Spreadsheets live in
+memory (`model.Book`); the fake answers ``spreadsheets.get`` (grid data, ``ranges``, a ``fields``
+mask), ``values:batchGet``, ``values:batchUpdate``, ``:batchUpdate``, ``spreadsheets.create``,
+Drive ``files.create`` and the Drive permissions (`drive`).
+
+Callers have identities: the OAuth token endpoint is answered (a service account's signed
+assertion names it, a refresh token names the director's login) and each access token maps back
+to its account; a request with no token (anonymous credentials) acts as ``FakeGoogle.account``.
+What a caller may do follows the file's Drive grants, as on Google: no grant, Sheets answers 403
+and Drive 404; a service account may not create files (403, no reason).
+
+Every call is logged; faults can be injected on the Nth call (an HTTP status in the API's own
+error shape, a named 403, an HTML 502 from the front end, a timeout, a lost reply).
+
+    with FakeGoogle() as fake:
+        gw = fake.gateway()            # a GoogleGateway on a FakeClock: never sleeps
+        gw.create("public", "Game 1", ["Log"])
+        assert fake.count("batch_update") == 0
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import itertools
+import json
+import re
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import requests
+import responses
+from google.auth.credentials import AnonymousCredentials, Credentials
+
+from fakes import errors as fe
+from fakes import sheets as fs
+from fakes.discovery import Discovery, Method
+from fakes.drive import Drive
+from sheetgm.backends import model, port
+from sheetgm.backends.errors import CellTooLongError, OpError
+from sheetgm.backends.google.gateway import GoogleGateway
+from sheetgm.backends.google.ratelimit import RateLimiter
+from sheetgm.backends.google.retry import RetryPolicy
+
+SHEETS = "https://sheets.googleapis.com/v4/spreadsheets"
+DRIVE = "https://www.googleapis.com/drive/v3/files"
+TOKEN = "https://oauth2.googleapis.com/token"
+KINDS = {  # discovery method id -> the short name the log uses
+    "sheets.spreadsheets.get": "meta", "sheets.spreadsheets.values.batchGet": "values_get",
+    "sheets.spreadsheets.values.batchUpdate": "values_update", "sheets.spreadsheets.batchUpdate": "batch_update",
+    "sheets.spreadsheets.create": "create", "drive.files.create": "drive_create",
+    "drive.permissions.list": "perm_list", "drive.permissions.create": "perm_create",
+    "drive.permissions.update": "perm_update", "drive.permissions.delete": "perm_delete",
+}
+SERVICE_ACCOUNT = re.compile(r"@[a-z0-9-]+\.iam\.gserviceaccount\.com$")
+FAULTS = {*fe.NAMED, "timeout", "connection", "lost_reply"}
+TOO_LONG = (f"Your input contains more than the maximum of {port.GOOGLE_CELL_LIMIT} characters "
+            "in a single cell.")  # the API's own words
+Answer = tuple[int, dict[str, str], Any]
+
+
+def _text(body: object) -> str:
+    return body.decode("utf-8") if isinstance(body, bytes) else body if isinstance(body, str) else ""
+
+
+class FakeClock:
+    """Time for the retry policy and the rate limiter: ``sleep`` moves it forward instantly."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self.slept: list[float] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+class ActingAs(Credentials):
+    """Credentials that present a fixed identity to the fake (for tests that need one without keys)."""
+
+    def __init__(self, email: str) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.token = f"as:{email}"
+        self.service_account_email = email
+
+    def refresh(self, request: Any) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class Call:
+    number: int  # 1-based, over all calls including failed ones
+    kind: str  # meta, values_get, values_update, batch_update, create, drive_create, perm_list, ..., token
+    method: str
+    url: str
+    params: dict[str, list[str]]
+    body: Any
+    fault: str | int | None = None
+    who: str = ""  # the account the call acted as
+
+
+class FakeGoogle:
+    def __init__(self, account: str = "director@example.com") -> None:
+        self.account = account
+        self.books: dict[str, model.Book] = {}
+        self.drive = Drive()
+        self.log: list[Call] = []
+        self.faults: dict[int, str | int] = {}
+        self.logins: dict[str, str] = {}  # refresh token -> the account it logs in as
+        self.tokens: dict[str, str] = {}  # access token -> account
+        self.discovery = Discovery()
+        self._ids = itertools.count(1)
+        self.mock = responses.RequestsMock(assert_all_requests_are_fired=False)
+        for verb in ("GET", "POST", "PATCH", "PUT", "DELETE"):
+            for host in (r"https://sheets\.googleapis\.com/", r"https://www\.googleapis\.com/"):
+                self.mock.add_callback(verb, re.compile(host + ".*"), callback=self._callback)
+        self.mock.add_callback("POST", re.compile(re.escape(TOKEN) + r"(\?.*)?$"), callback=self._token)
+        self._handlers: dict[str, Callable[..., tuple[int, Any]]] = {
+            "meta": self._meta, "values_get": self._values_get, "values_update": self._values_update,
+            "batch_update": self._batch_update, "create": self._create, "drive_create": self._drive_create,
+            "perm_list": self._perm_list, "perm_create": self._perm_create, "perm_update": self._perm_update,
+            "perm_delete": self._perm_delete,
+        }
+
+    def __enter__(self) -> FakeGoogle:
+        self.mock.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.mock.stop()
+        self.mock.reset()
+
+    # -- test helpers -----------------------------------------------------
+
+    def gateway(
+        self, ids: MutableMapping[str, str] | None = None, attempts: int = 5, clock: FakeClock | None = None,
+        account: str | None = None, acting_as: str | None = None, meta_home: str | None = None,
+    ) -> GoogleGateway:
+        """A GoogleGateway talking to this fake and a fake clock (``gateway.clock``); retry jitter is
+        fixed at 0.5 s so waits are predictable. It calls anonymously (as ``self.account``), or as
+        ``acting_as``; ``meta_home`` is the key of the workbook that keeps the others' metadata."""
+        clock = clock or FakeClock()
+        creds = ActingAs(acting_as) if acting_as else AnonymousCredentials()  # type: ignore[no-untyped-call]
+        gw = GoogleGateway(
+            creds, {} if ids is None else ids, account=account or acting_as,
+            retry=RetryPolicy(attempts=attempts, sleep=clock.sleep, jitter=lambda: 0.5),
+            limiter=RateLimiter(clock=clock.time, sleep=clock.sleep), meta_home=meta_home,
+        )
+        gw.clock = clock  # type: ignore[attr-defined]
+        return gw
+
+    def add_spreadsheet(self, title: str, tabs: list[str], sid: str | None = None, owner: str | None = None) -> str:
+        """Put a spreadsheet in the fake directly (no call logged), owned by ``owner``; return its id."""
+        sid = sid or self._new_id()
+        book = model.Book(title)
+        for i, name in enumerate(tabs):
+            book.add_sheet(name, i)
+        self.books[sid] = book
+        self.drive.grant(sid, "user", "owner", owner or self.account)
+        return sid
+
+    def grant(self, sid: str, who: str, role: str, type: str = "user", discoverable: bool = False) -> None:
+        """Share a file directly (no call logged): any type and role Drive has."""
+        self.drive.grant(sid, type, role, who, discoverable)
+
+    def login(self, refresh_token: str, account: str) -> None:
+        """An OAuth login (the director's): the refresh token stands for ``account``."""
+        self.logins[refresh_token] = account
+
+    def fail_on(self, call_number: int, fault: str | int, times: int = 1) -> None:
+        """Make calls ``call_number`` .. ``call_number + times - 1`` fail with an HTTP status (in the
+        API's own error shape), "timeout", "connection", a named one ("forbidden", "rate_limit_403",
+        "sharing_rate_limit", "storage_quota", "html_502": a page from Google's front end), or
+        "lost_reply" (the call is applied, then the client times out waiting for the answer)."""
+        if isinstance(fault, str) and fault not in FAULTS:
+            raise ValueError(f"unknown fault {fault!r}")
+        for n in range(call_number, call_number + times):
+            self.faults[n] = fault
+
+    def calls(self, kind: str | None = None) -> list[Call]:
+        return [c for c in self.log if kind is None or c.kind == kind]
+
+    def count(self, kind: str | None = None) -> int:
+        return len(self.calls(kind))
+
+    # -- plumbing ---------------------------------------------------------
+
+    def _new_id(self) -> str:
+        return f"1Fake{next(self._ids):04d}xSheetgm"
+
+    def _callback(self, request: requests.PreparedRequest) -> Answer:
+        url, verb = str(request.url), (request.method or "").upper()
+        raw = _text(request.body)
+        number = len(self.log) + 1
+        fault = self.faults.pop(number, None)
+        params = parse_qs(urlparse(url).query, keep_blank_values=True)
+        found = self.discovery.match(verb, url)
+        kind = KINDS.get(found[0].id, found[0].id) if found else "unknown"
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = raw
+        who = self._who(str(request.headers.get("Authorization", "")))
+        self.log.append(Call(number, kind, verb, url, params, body, fault, who or ""))
+        if found is None:
+            drive = "www.googleapis.com" in url
+            return self._answer(None, fe.drive_error(404, "notFound", "Not Found") if drive
+                                else fe.sheets_error(404, "Method not found."))
+        method, path = found
+        handler = self._handlers.get(kind)
+        if handler is None:
+            raise NotImplementedError(f"the fake does not answer {method.id}")
+        try:
+            if who is None:
+                raise fe.sheets_error(401) if method.api == "sheets" else fe.drive_error(401, location="Authorization",
+                                                                                         location_type="header")
+            if isinstance(body, str):
+                raise fe.bad("Invalid JSON payload received. Unexpected token.", "")
+            self.discovery.check_request(method, path, params, body)
+            if fault is not None and fault not in ("lost_reply", "timeout", "connection"):
+                raise fe.fault(fault, drive=method.api == "drive")
+            if fault in ("timeout", "connection"):
+                return self._network(str(fault))
+            status, doc = handler(*path.values(), who=who, params=params, body=body)
+        except fe.ApiFault as err:
+            return self._answer(method, err)
+        self.discovery.check_response(method, status, doc)
+        if fault == "lost_reply":
+            return self._network("timeout")
+        return status, {"Content-Type": "application/json; charset=UTF-8"}, "" if doc is None else json.dumps(doc)
+
+    def _answer(self, method: Method | None, err: fe.ApiFault) -> Answer:
+        if method is not None:
+            self.discovery.check_response(method, err.status, err.body)
+        text = err.body if isinstance(err.body, str) else json.dumps(err.body)
+        return err.status, {"Content-Type": err.content_type}, text
+
+    @staticmethod
+    def _network(fault: str) -> Answer:
+        if fault == "timeout":
+            return 0, {}, requests.exceptions.ReadTimeout("fake: read timed out")
+        return 0, {}, requests.exceptions.ConnectionError("fake: connection reset")
+
+    def _who(self, header: str) -> str | None:
+        """The account a call acts as: its token's, ``self.account`` with no token, None for a bad token."""
+        if not header:
+            return self.account
+        token = header.removeprefix("Bearer ").strip()
+        if token.startswith("as:"):
+            return token[3:]
+        return self.tokens.get(token)
+
+    def _token(self, request: requests.PreparedRequest) -> Answer:
+        """The OAuth token endpoint: a service account's signed assertion, or a refresh token."""
+        raw = _text(request.body)
+        form = {k: v[0] for k, v in parse_qs(raw).items()}
+        number = len(self.log) + 1
+        fault = self.faults.pop(number, None)
+        self.log.append(Call(number, "token", "POST", TOKEN, {}, None, fault))  # never log the assertion
+        if fault is not None:
+            return 400, {"Content-Type": "application/json"}, json.dumps({"error": "temporarily_unavailable"})
+        who: str | None
+        if "assertion" in form:
+            try:
+                payload = form["assertion"].split(".")[1]
+                who = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["iss"]
+            except (IndexError, ValueError, KeyError):
+                who = None
+        else:
+            who = self.logins.get(form.get("refresh_token", ""), self.account if "refresh_token" in form else None)
+        if who is None:
+            body = {"error": "invalid_grant", "error_description": "Invalid grant: account not found"}
+            return 400, {"Content-Type": "application/json"}, json.dumps(body)
+        token = f"ya29.fake-{next(self._ids)}"
+        self.tokens[token] = who
+        return 200, {"Content-Type": "application/json"}, json.dumps(
+            {"access_token": token, "expires_in": 3599, "token_type": "Bearer"})
+
+    # -- Sheets -----------------------------------------------------------
+
+    def _book(self, sid: str, who: str, write: bool = False) -> model.Book:
+        if sid not in self.books:
+            raise fe.sheets_error(404)
+        if not self.drive.may(sid, who, "writer" if write else "reader"):
+            raise fe.sheets_error(403)
+        return self.books[sid]
+
+    def _meta(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        """``spreadsheets.get``: ``ranges`` (repeated) keep the tabs they touch; a ``fields`` mask
+        selects the answer, grid data included if it asks (``includeGridData`` is then ignored)."""
+        book = self._book(sid, who)
+        fields = params.get("fields", [""])[0]
+        grid = bool(fields) or params.get("includeGridData", ["false"])[0].lower() == "true"
+        doc = fs.document(book, sid, grid, params.get("ranges", []))
+        return 200, fs.select(doc, fields) if fields else doc
+
+    def _values_get(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        book = self._book(sid, who)
+        ranges = [fs.value_range(book, text) for text in params.get("ranges", [])]
+        return 200, {"spreadsheetId": sid, "valueRanges": ranges}
+
+    def _values_update(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        if not body.get("valueInputOption"):
+            raise fe.bad("'valueInputOption' is required but not specified")
+        draft = copy.deepcopy(self._book(sid, who, write=True))
+        cells = 0
+        for item in body.get("data", []):
+            try:
+                op = port.SetValues(item["range"], tuple(tuple(str(v) for v in row) for row in item.get("values", [])))
+                model.apply(draft, op)
+            except CellTooLongError:
+                raise fe.bad(TOO_LONG) from None
+            except OpError as err:
+                raise fe.bad(f"Unable to parse range: {item.get('range')} ({err})") from None
+            except Exception as err:
+                raise fe.bad(f"Unable to parse range: {item.get('range')}") from err
+            cells += sum(len(r) for r in op.rows)
+        self.books[sid] = draft
+        return 200, {"spreadsheetId": sid, "totalUpdatedCells": cells}
+
+    def _batch_update(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        draft = copy.deepcopy(self._book(sid, who, write=True))  # all or nothing, like the API
+        if not body.get("requests"):
+            raise fe.bad("Must specify at least one request.")
+        replies = []
+        for i, req in enumerate(body["requests"]):
+            try:
+                replies.append(fs.apply(draft, req))
+            except fe.ApiFault as err:
+                raise fe.bad(f"Invalid requests[{i}]: {err}") from None
+            except CellTooLongError:
+                raise fe.bad(f"Invalid requests[{i}].updateCells: {TOO_LONG}") from None
+            except Exception as err:  # a request the fake's model cannot apply
+                raise fe.bad(f"Invalid requests[{i}]: {type(err).__name__}: {err}") from None
+        self.books[sid] = draft
+        return 200, {"spreadsheetId": sid, "replies": replies}
+
+    def _create(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        if SERVICE_ACCOUNT.search(who):
+            raise fe.sheets_error(403)  # a service account may no longer create files: a bare 403
+        tabs = [s.get("properties", {}) for s in body.get("sheets", [])] or [{"title": "Sheet1", "sheetId": 0}]
+        sid = self._new_id()
+        book = model.Book(body.get("properties", {}).get("title", "Untitled spreadsheet"))
+        for i, props in enumerate(tabs):
+            book.add_sheet(props.get("title", f"Sheet{i + 1}"), props.get("sheetId", i))
+        self.books[sid] = book
+        self.drive.grant(sid, "user", "owner", who)
+        return 200, fs.document(book, sid, grid=False)
+
+    # -- Drive ------------------------------------------------------------
+
+    def _drive_create(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        if SERVICE_ACCOUNT.search(who):
+            raise fe.drive_error(403, "storageQuotaExceeded", "The user's Drive storage quota has been exceeded.",
+                                 "usageLimits")
+        sid = self.add_spreadsheet(body.get("name", "Untitled"), ["Sheet1"], owner=who)
+        return 200, {"kind": "drive#file", "id": sid, "name": body.get("name"), "mimeType": body.get("mimeType")}
+
+    def _perm_list(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        doc = self.drive.listing(sid, who, sid in self.books)
+        fields = params.get("fields", [""])[0]
+        return 200, fs.select(doc, fields) if fields else doc
+
+    def _perm_create(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        return 200, self.drive.create(sid, who, sid in self.books, body, params)
+
+    def _perm_update(self, sid: str, pid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        return 200, self.drive.update(sid, pid, who, sid in self.books, body)
+
+    def _perm_delete(self, sid: str, pid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        self.drive.delete(sid, pid, who, sid in self.books)
+        return 204, None
