@@ -61,7 +61,10 @@ for p in state.survivors():
 COUNTING = """
 import json, sys
 from pathlib import Path
-import sheetgm.backends.xlsx.gateway as X
+try:  # the xlsx adapter of this tree, or of an older one measured side by side
+    import sheetgm.backends.xlsx.gateway as X
+except ImportError:
+    import sheetgm.backends.xlsx as X
 n = [0, 0]  # workbook files parsed, written
 def counted(i, fn):
     def wrapper(*a, **k):

@@ -50,7 +50,7 @@ from sheetgm.service.game import DIRECTOR, Game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.new_game import new_game
 from sheetgm.service.resolve import resolve
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import order_row
 
 SIZES = ((10, "standard"), (30, "large4x"))
@@ -72,7 +72,7 @@ def write_bot_orders(game: Game, rng: random.Random) -> None:
         lang = game.seat_lang(p.seat)
         text = format_order(bot_order(state, p.seat, rng), lang)
         r = order_row(state.night)
-        game.gateway.write(player_key(p.seat), [SetValues(L.rng(L.tab(lang, "orders"), f"B{r}:C{r}"),
+        game.gateway.write(player_key(p.seat), [SetValues(layout.rng(layout.tab(lang, "orders"), f"B{r}:C{r}"),
                                                           ((text, "✓"),))])
 
 

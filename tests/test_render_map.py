@@ -16,7 +16,7 @@ from sheetgm.core.events import Event
 from sheetgm.core.setup import SeatSpec, new_game
 from sheetgm.core.state import Passage, State
 from sheetgm.notation.mapfile import ready_map
-from sheetgm.render import draw as D
+from sheetgm.render import draw as drawing
 from sheetgm.render import fonts
 from sheetgm.render.fonts import DEFAULT, find_font
 from sheetgm.render.views import MapView, director_view, player_view, public_view
@@ -55,7 +55,7 @@ def pixels(png: bytes) -> Image.Image:
 
 
 def draw(board: Board, view: MapView, lang: str = "zh") -> Image.Image:
-    return pixels(D.draw_map(board, view, S, lang, font=DEFAULT))
+    return pixels(drawing.draw_map(board, view, S, lang, font=DEFAULT))
 
 
 def centre(tile: Tile) -> tuple[int, int]:
@@ -74,26 +74,26 @@ def colours_in(img: Image.Image, tile: Tile) -> set[tuple[int, int, int]]:
 @pytest.mark.parametrize("scale", [24, 48, 64])
 def test_size_is_the_board_times_the_scale_plus_margins_and_legend(board: Board, state: State, scale: int) -> None:
     for view in (public_view(state), director_view(state), player_view(state, 1)):
-        img = pixels(D.draw_map(board, view, scale, font=DEFAULT))
+        img = pixels(drawing.draw_map(board, view, scale, font=DEFAULT))
         margin = scale // 2
-        assert img.size == (board.width * scale + 2 * margin + D.LEGEND_TILES * scale,
+        assert img.size == (board.width * scale + 2 * margin + drawing.LEGEND_TILES * scale,
                             board.height * scale + 2 * margin)
-        geo = D.geometry(board, view, scale)
+        geo = drawing.geometry(board, view, scale)
         assert (geo.width, geo.height) == img.size
 
 
 def test_a_small_map_grows_to_hold_its_legend() -> None:
     teach = ready_map("teach")
     st = new_game(teach, [SeatSpec("A", "survivor"), SeatSpec("B", "survivor"), SeatSpec("H", "hunter")], seed=1)
-    img = pixels(D.draw_map(teach, director_view(st), S, font=DEFAULT))
-    assert img.width == teach.width * S + 2 * (S // 2) + D.LEGEND_TILES * S
+    img = pixels(drawing.draw_map(teach, director_view(st), S, font=DEFAULT))
+    assert img.width == teach.width * S + 2 * (S // 2) + drawing.LEGEND_TILES * S
     assert img.height > teach.height * S + 2 * (S // 2)
 
 
 def test_the_png_is_a_png_and_is_deterministic(board: Board, state: State) -> None:
-    a = D.draw_map(board, public_view(state), S)
+    a = drawing.draw_map(board, public_view(state), S)
     assert a[:8] == b"\x89PNG\r\n\x1a\n"
-    assert D.draw_map(board, public_view(state), S) == a
+    assert drawing.draw_map(board, public_view(state), S) == a
 
 
 # -- colours of known tiles -------------------------------------------------------------------------------------
@@ -104,8 +104,8 @@ def test_tile_colours(board: Board, state: State) -> None:
     expect = {"C2": "generator", "J1": "gate", "A10": "gate", "B2": "dark", "A6": "flat", "E1": "chest",
               "G9": "generator"}
     for name, kind in expect.items():
-        assert img.getpixel(centre(t(name))) == hex_rgb(D.COLOURS[kind]), name
-    assert img.getpixel(centre(t("E5"))) == hex_rgb(D.PLAIN)
+        assert img.getpixel(centre(t(name))) == hex_rgb(drawing.COLOURS[kind]), name
+    assert img.getpixel(centre(t("E5"))) == hex_rgb(drawing.PLAIN)
 
 
 def test_a_dark_generator_keeps_its_colour_inside_a_dark_frame(board: Board, state: State) -> None:
@@ -113,8 +113,8 @@ def test_a_dark_generator_keeps_its_colour_inside_a_dark_frame(board: Board, sta
     assert g9 in board.dark and g9 in board.generators
     img = draw(board, public_view(state))
     x, y = S // 2 + g9[0] * S, S // 2 + g9[1] * S
-    assert img.getpixel((x + 3, y + S // 2)) == hex_rgb(D.COLOURS["dark"])
-    assert img.getpixel(centre(g9)) == hex_rgb(D.COLOURS["generator"])
+    assert img.getpixel((x + 3, y + S // 2)) == hex_rgb(drawing.COLOURS["dark"])
+    assert img.getpixel(centre(g9)) == hex_rgb(drawing.COLOURS["generator"])
 
 
 # -- edges --------------------------------------------------------------------------------------------------------
@@ -132,27 +132,27 @@ def test_walls_obstacles_and_boards_on_their_edges(board: Board, state: State) -
     open_edge = edge_key(t("E5"), t("F5"))
     assert open_edge not in board.walls and open_edge not in board.obstacles
     before = draw(board, public_view(state))
-    assert before.getpixel(edge_mid(*wall)) == hex_rgb(D.WALL)
-    assert before.getpixel(edge_mid(*obstacle)) == hex_rgb(D.OBSTACLE)
-    assert before.getpixel(edge_mid(*open_edge)) != hex_rgb(D.BOARD)
+    assert before.getpixel(edge_mid(*wall)) == hex_rgb(drawing.WALL)
+    assert before.getpixel(edge_mid(*obstacle)) == hex_rgb(drawing.OBSTACLE)
+    assert before.getpixel(edge_mid(*open_edge)) != hex_rgb(drawing.BOARD)
     state.boards.add(open_edge)
     after = draw(board, public_view(state))
-    assert after.getpixel(edge_mid(*open_edge)) == hex_rgb(D.BOARD)
+    assert after.getpixel(edge_mid(*open_edge)) == hex_rgb(drawing.BOARD)
 
 
 def test_the_border_is_a_wall(board: Board, state: State) -> None:
     img = draw(board, public_view(state))
     m = S // 2
-    assert img.getpixel((m, m + S * 3 + S // 2)) == hex_rgb(D.WALL)
-    assert img.getpixel((m + S * 4 + S // 2, m + board.height * S)) == hex_rgb(D.WALL)
+    assert img.getpixel((m, m + S * 3 + S // 2)) == hex_rgb(drawing.WALL)
+    assert img.getpixel((m + S * 4 + S // 2, m + board.height * S)) == hex_rgb(drawing.WALL)
 
 
 def test_traps_and_passages_are_public(board: Board, state: State) -> None:
     state.traps[t("E5")] = 9
     img = draw(board, public_view(state))
-    assert hex_rgb(D.TRAP) in colours_in(img, t("E5"))
-    assert hex_rgb(D.PASSAGE) in colours_in(img, t("A5"))  # the map's passage A5-J6
-    assert hex_rgb(D.PASSAGE) in colours_in(img, t("J6"))
+    assert hex_rgb(drawing.TRAP) in colours_in(img, t("E5"))
+    assert hex_rgb(drawing.PASSAGE) in colours_in(img, t("A5"))  # the map's passage A5-J6
+    assert hex_rgb(drawing.PASSAGE) in colours_in(img, t("J6"))
 
 
 # -- what each view shows -------------------------------------------------------------------------------------------
@@ -174,7 +174,7 @@ def test_the_public_view_does_not_change_when_hidden_things_move(board: Board, s
 def test_the_director_view_shows_a_survivor_where_it_stands(board: Board, state: State) -> None:
     survivor = state.players[1]
     on_a1 = draw(board, director_view(state))
-    colour = hex_rgb(D.player_colour(director_view(state).pieces[0]))
+    colour = hex_rgb(drawing.player_colour(director_view(state).pieces[0]))
     assert colour in colours_in(on_a1, t("A1"))
     survivor.pos = t("J10")
     on_j10 = draw(board, director_view(state))
@@ -191,7 +191,7 @@ def test_a_players_view_shows_only_what_they_know(board: Board, state: State) ->
     assert draw(board, player_view(state, 1)).tobytes() != seen_by_s1.tobytes()
     view = player_view(state, 1)
     assert [(p.alias, p.you) for p in view.pieces] == [("S1", True)]
-    assert hex_rgb(D.YOU) in colours_in(draw(board, view), t("J10"))
+    assert hex_rgb(drawing.YOU) in colours_in(draw(board, view), t("J10"))
 
 
 def test_a_survivor_sees_the_contents_of_their_own_tile_only(board: Board, state: State) -> None:
@@ -218,9 +218,9 @@ def test_a_hunter_sees_the_noise_of_his_last_briefing(board: Board, state: State
     view = player_view(state, hunter.seat, events)
     assert view.noise == frozenset({t("E5"), t("F8")}) and view.noise_night == 2
     img = draw(board, view)
-    assert hex_rgb(D.NOISE) in colours_in(img, t("E5"))
-    assert hex_rgb(D.NOISE) not in colours_in(img, t("C3"))
-    assert hex_rgb(D.NOISE) not in colours_in(img, t("A8"))
+    assert hex_rgb(drawing.NOISE) in colours_in(img, t("E5"))
+    assert hex_rgb(drawing.NOISE) not in colours_in(img, t("C3"))
+    assert hex_rgb(drawing.NOISE) not in colours_in(img, t("A8"))
     assert player_view(state, 1, events).noise == frozenset()  # a survivor is told no briefing
 
 
@@ -230,7 +230,7 @@ def test_hidden_passages_are_the_directors_and_their_owners(board: Board, state:
     assert edge_key(t("B9"), t("H2")) in player_view(state, 9).passages
     assert edge_key(t("B9"), t("H2")) not in public_view(state).passages
     assert edge_key(t("B9"), t("H2")) not in player_view(state, 10).passages
-    assert hex_rgb(D.HIDDEN) in colours_in(draw(board, director_view(state)), t("B9"))
+    assert hex_rgb(drawing.HIDDEN) in colours_in(draw(board, director_view(state)), t("B9"))
     state.passages[-1].discovered = True  # found by survivor 1: hers and the director's, never public (RUL-36)
     state.passages[-1].known_by.append(1)
     assert edge_key(t("B9"), t("H2")) not in public_view(state).passages
@@ -246,7 +246,7 @@ def test_the_director_sees_last_nights_paths(board: Board, state: State) -> None
     view = director_view(state, moves)
     assert [(tr.alias, tr.tiles) for tr in view.trails] == [("S1", (t("A5"), t("B5"), t("C5")))]
     img = draw(board, view)
-    colour = hex_rgb(D.player_colour(view.trails[0]))
+    colour = hex_rgb(drawing.player_colour(view.trails[0]))
     assert img.getpixel(centre(t("B5"))) == colour  # the line passes through the middle tile
     assert colour not in colours_in(draw(board, director_view(state)), t("B5"))
 
@@ -256,18 +256,18 @@ def test_the_director_sees_last_nights_paths(board: Board, state: State) -> None
 
 def test_without_a_cjk_font_labels_fall_back_to_english(board: Board, state: State) -> None:
     state.players[1].alias = "小明"
-    zh = pixels(D.draw_map(board, director_view(state), S, "zh", font=DEFAULT))
-    en = pixels(D.draw_map(board, director_view(state), S, "en", font=DEFAULT))
+    zh = pixels(drawing.draw_map(board, director_view(state), S, "zh", font=DEFAULT))
+    en = pixels(drawing.draw_map(board, director_view(state), S, "en", font=DEFAULT))
     assert zh.tobytes() == en.tobytes()
 
 
 def test_the_found_font_draws_chinese_or_is_the_default(board: Board, state: State) -> None:
     font = find_font()
-    png = D.draw_map(board, public_view(state), S, "zh", font=font)
-    geo = D.geometry(board, public_view(state), S)
+    png = drawing.draw_map(board, public_view(state), S, "zh", font=font)
+    geo = drawing.geometry(board, public_view(state), S)
     assert pixels(png).size == (geo.width, geo.height)
     if font.cjk:
-        en = D.draw_map(board, public_view(state), S, "en", font=font)
+        en = drawing.draw_map(board, public_view(state), S, "en", font=font)
         assert en != png  # the labels really are Chinese
 
 
@@ -279,9 +279,9 @@ def test_no_font_on_the_machine_is_not_an_error(board: Board, state: State, monk
     fonts.find_font.cache_clear()
     try:
         assert fonts.find_font() == DEFAULT
-        png = D.draw_map(board, director_view(state), S, "zh")
-        assert pixels(png).size == (D.geometry(board, director_view(state), S).width,
-                                    D.geometry(board, director_view(state), S).height)
+        png = drawing.draw_map(board, director_view(state), S, "zh")
+        assert pixels(png).size == (drawing.geometry(board, director_view(state), S).width,
+                                    drawing.geometry(board, director_view(state), S).height)
     finally:
         fonts.find_font.cache_clear()
 
@@ -302,7 +302,7 @@ def test_game_map_reads_the_journal(game_dir: Path) -> None:
     public = game_map(game, "public", stage="N2-hunter", scale=S)
     assert director.stage == public.stage == "N2-hunter"
     assert pixels(director.png).size == (director.width, director.height) == (
-        game.board.width * S + 2 * (S // 2) + D.LEGEND_TILES * S, game.board.height * S + 2 * (S // 2))
+        game.board.width * S + 2 * (S // 2) + drawing.LEGEND_TILES * S, game.board.height * S + 2 * (S // 2))
     assert director.png != public.png
     from sheetgm.service.journal import read_director
     from sheetgm.service.mapview import build_view

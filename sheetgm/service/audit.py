@@ -27,7 +27,7 @@ from sheetgm.backends.port import Permission, Protect, Protection
 from sheetgm.core.texts import render
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game
 from sheetgm.service.new_game import sharing_plan
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 
 ABOVE_READER = ("commenter", "writer", "fileOrganizer", "organizer", "owner")
 OWNING = ("owner", "organizer", "fileOrganizer")
@@ -153,9 +153,9 @@ def label(game: Game, key: str) -> str:
 def expected_protections(game: Game, key: str) -> dict[str, str]:
     """description -> canonical range of every protection the layout puts on a workbook."""
     if key == PUBLIC:
-        ops = L.public_ops(game.lang, ())
+        ops = layout.public_ops(game.lang, ())
     elif key.startswith("player-"):
-        ops = L.player_ops(game.seat_lang(int(key.split("-")[1])), ())
+        ops = layout.player_ops(game.seat_lang(int(key.split("-")[1])), ())
     else:
         return {}
     return {op.description: normalize(op.range) for op in ops if isinstance(op, Protect)}

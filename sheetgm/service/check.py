@@ -17,13 +17,12 @@ from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines as D
-from sheetgm.service import stamps as S
+from sheetgm.service import deadlines, stamps
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import latest
 from sheetgm.service.lock import folder_lock
 from sheetgm.service.sheetorders import SheetOrder, read_player, review
-from sheetgm.sheets import player as P
+from sheetgm.sheets import player
 from sheetgm.sheets.stages import stage_key
 
 
@@ -70,37 +69,37 @@ def check(game: Game, progress: Callable[[str], None] | None = None, holder: str
 
 
 def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
-    entries, _lock, archive = S.read_desk(game)
+    entries, _lock, archive = stamps.read_desk(game)
     state = latest(entries).state(game.board)
     if state.over():
         return CheckReport("over", [], [])
     key = stage_key(state.night, state.stage)
-    deadline = D.deadline_of(game, key)
+    deadline = deadlines.deadline_of(game, key)
     now = game.now()
     before = deadline is None or now <= deadline
     ahead = deadline if deadline is not None and now < deadline else None
-    truths = S.truths(archive, key, len(game.seats), entries)
-    seen: dict[int, S.Truth] = {}
+    truths = stamps.truths(archive, key, len(game.seats), entries)
+    seen: dict[int, stamps.Truth] = {}
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
             continue
-        must = D.must_submit(state, seat)
-        sheet = read_player(game, seat, state.night, state.stage, archived=S.archived_texts(entries, seat))
+        must = deadlines.must_submit(state, seat)
+        sheet = read_player(game, seat, state.night, state.stage, archived=stamps.archived_texts(entries, seat))
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
             continue
-        result, problems = _player(game, state, sheet, truths.get(seat, S.Truth()), before, seen)
+        result, problems = _player(game, state, sheet, truths.get(seat, stamps.Truth()), before, seen)
         result.must_submit = must
         rep.warnings += sheet.director_notes
         status = render(game.seat_lang(seat), f"sheet.status.{result.state}", n=len(result.problems),
                         time=now.strftime("%m-%d %H:%M"))
         status = "\n".join([status, *sheet.notes])
         if ahead is not None and result.state != "ok" and must:
-            status += "\n" + D.player_reminder(game, seat, ahead, result.state)
-        write: list[Op] = [*sheet.repairs, P.status_op(game.seat_lang(seat), sheet.row, status, problems,
+            status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
+        write: list[Op] = [*sheet.repairs, player.status_op(game.seat_lang(seat), sheet.row, status, problems,
                                                        result.stamp, stage=key)]
         if sheet.stamp and sheet.stamp != result.stamp:
             rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
@@ -114,18 +113,18 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         if progress:
             progress(player_key(seat))
     if seen:
-        game.gateway.write(DIRECTOR, S.truth_ops(game, key, seen))
+        game.gateway.write(DIRECTOR, stamps.truth_ops(game, key, seen))
     if ahead is not None:
         rep.reminded = rep.missing
         try:
-            game.gateway.write(PUBLIC, D.public_reminder_ops(game, key, ahead, rep.reminded))
+            game.gateway.write(PUBLIC, deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
         except BackendError as exc:
             rep.warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
     return rep
 
 
-def _player(game: Game, state: State, sheet: SheetOrder, truth: S.Truth, before: bool,
-            seen: dict[int, S.Truth]) -> tuple[PlayerCheck, list[str]]:
+def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool,
+            seen: dict[int, stamps.Truth]) -> tuple[PlayerCheck, list[str]]:
     """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
     notes (RUL-27). The truth is noted in ``seen``."""
     seat, lang = sheet.seat, game.seat_lang(sheet.seat)
@@ -141,8 +140,8 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: S.Truth, before:
         result.state = "problems" if mine.problems else ("ok" if sheet.ticked else "unticked")
     complete = result.state == "ok" and not nothing
     if before:
-        truth = seen[seat] = S.observe(truth, sheet.text, complete, game.now())
-    elif S.counted(truth, sheet.text)[2] in (S.LATE, S.FALLBACK):
+        truth = seen[seat] = stamps.observe(truth, sheet.text, complete, game.now())
+    elif stamps.counted(truth, sheet.text)[2] in (stamps.LATE, stamps.FALLBACK):
         result.state = "late"
     result.stamp = truth.stamp_for(sheet.text) if complete else ""
     return result, problems

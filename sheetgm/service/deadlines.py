@@ -33,7 +33,7 @@ from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, State
 from sheetgm.core.texts import render
 from sheetgm.service.config import GameConfig
 from sheetgm.service.game import Game
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import log_row, parse_key, stage_key
 
 CAMPS = (SURVIVOR_STAGE, HUNTER_STAGE)
@@ -155,7 +155,7 @@ def player_reminder(game: Game, seat: int, deadline: datetime, check_state: str)
 def public_reminder_ops(game: Game, key: str, deadline: datetime, missing: Iterable[str]) -> list[Op]:
     """The reminder line of ``key`` in the public Log tab (director's language), and its column header."""
     lang = game.lang
-    tab = L.tab(lang, "log")
+    tab = layout.tab(lang, "log")
     r = log_row(key)
     names = render(lang, "word.sep").join(missing)
     when = game.now().strftime("%m-%d %H:%M")
@@ -163,9 +163,9 @@ def public_reminder_ops(game: Game, key: str, deadline: datetime, missing: Itera
             if names else render(lang, "sheet.remind.public_all", time=when, deadline=local_time(game, deadline)))
     col = REMINDER_COL
     return [
-        SetValues(L.rng(tab, f"{col}1"), ((render(lang, "sheet.remind.head"),),)),
-        SetBold(L.rng(tab, f"{col}1")),
-        ResizeColumns(L.rng(tab, f"{col}:{col}"), REMINDER_WIDTH),
-        SetValues(L.rng(tab, f"A{r}"), ((key,),)),
-        SetValues(L.rng(tab, f"{col}{r}"), ((line,),)),
+        SetValues(layout.rng(tab, f"{col}1"), ((render(lang, "sheet.remind.head"),),)),
+        SetBold(layout.rng(tab, f"{col}1")),
+        ResizeColumns(layout.rng(tab, f"{col}:{col}"), REMINDER_WIDTH),
+        SetValues(layout.rng(tab, f"A{r}"), ((key,),)),
+        SetValues(layout.rng(tab, f"{col}{r}"), ((line,),)),
     ]

@@ -34,7 +34,7 @@ from sheetgm.service.game import WORKBOOK_DIR, Game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.new_game import new_game
 from sheetgm.service.resolve import ResolveReport, resolve
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import order_row, stage_key
 
 NOTHING = {"zh": "无", "en": "pass"}
@@ -83,7 +83,8 @@ def submit(game: Game, state: State, seat: int, rng: random.Random) -> None:
     lang = game.seat_lang(seat)
     text = format_order(bot_order(state, seat, rng), lang) or NOTHING[lang]
     r = order_row(state.night)
-    game.gateway.write(player_key(seat), [SetValues(L.rng(L.tab(lang, "orders"), f"B{r}:C{r}"), ((text, "✓"),))])
+    orders = layout.tab(lang, "orders")
+    game.gateway.write(player_key(seat), [SetValues(layout.rng(orders, f"B{r}:C{r}"), ((text, "✓"),))])
 
 
 def demo(folder: Path, players: int = 10, seed: int = 1, lang: str = "zh", max_nights: int = 12,

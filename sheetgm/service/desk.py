@@ -44,8 +44,7 @@ from sheetgm.service.journal import (
     split_desk_key,
 )
 from sheetgm.service.lock import holding
-from sheetgm.sheets import layout as L
-from sheetgm.sheets import player as P
+from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import card_rows, progress_rows
 from sheetgm.sheets.stages import SETUP_KEY, log_row
@@ -275,7 +274,7 @@ def _publish(game: Game, entries: list[Entry], entry: Entry, before: State, new:
     warnings: list[str] = []
     for seat in _touched(game, before, new, actions):
         lang = game.seat_lang(seat)
-        ops = P.current_ops(new, seat, lang, (), formats=False) + P.open_row_ops(new, seat, lang, label=False)
+        ops = player.current_ops(new, seat, lang, (), formats=False) + player.open_row_ops(new, seat, lang, label=False)
         try:
             game.gateway.write(player_key(seat), ops)
         except UnusableWorkbookError as exc:
@@ -289,17 +288,19 @@ def _publish(game: Game, entries: list[Entry], entry: Entry, before: State, new:
         public_log(e.events(), lang) for e in live if e.kind != "stage" and base_of(e.key) == base)
     r = log_row(base)
     game.gateway.write(PUBLIC, [
-        SetValues(L.rng(L.tab(lang, "log"), f"B{r}"), ((fit(text.strip(), lang, "svc.cut_log", stage=base),),)),
-        SetValues(L.rng(L.tab(lang, "progress"), "A2:B20"), progress_rows(new, lang)),
-        SetValues(L.rng(L.tab(lang, "cards"), "A2:D200"), card_rows(new, lang)),
+        SetValues(layout.rng(layout.tab(lang, "log"), f"B{r}"),
+                  ((fit(text.strip(), lang, "svc.cut_log", stage=base),),)),
+        SetValues(layout.rng(layout.tab(lang, "progress"), "A2:B20"), progress_rows(new, lang)),
+        SetValues(layout.rng(layout.tab(lang, "cards"), "A2:D200"), card_rows(new, lang)),
     ])
     d = entry_row(entry.key)
     emails = [s.email for s in game.cfg.roster]
     game.gateway.write(DIRECTOR, [
-        SetValues(L.rng(L.tab(lang, "log"), f"A{d}:B{d}"), ((entry.key, director_log(events, lang, new).strip()),)),
-        SetValues(L.rng(L.tab(lang, "overrides"), "A2:E500"), _override_rows(game, entries)),
-        SetValues(L.rng(L.tab(lang, "cards"), "A2:D200"), card_rows(new, lang)),
-        SetValues(L.rng(L.tab(lang, "roster"), "A2"), L.roster_rows(new, emails, lang)),
+        SetValues(layout.rng(layout.tab(lang, "log"), f"A{d}:B{d}"),
+                  ((entry.key, director_log(events, lang, new).strip()),)),
+        SetValues(layout.rng(layout.tab(lang, "overrides"), "A2:E500"), _override_rows(game, entries)),
+        SetValues(layout.rng(layout.tab(lang, "cards"), "A2:D200"), card_rows(new, lang)),
+        SetValues(layout.rng(layout.tab(lang, "roster"), "A2"), layout.roster_rows(new, emails, lang)),
         entry.op(lang),
         release_op(lang),
     ])
@@ -324,9 +325,9 @@ def _override_rows(game: Game, entries: list[Entry]) -> tuple[tuple[str, ...], .
 def _lurk_ops(game: Game, state: State, day: int, counts: dict[int, int], voted: dict[int, bool],
               proposals: dict[int, str], accelerated: bool) -> list[Op]:
     lang = game.lang
-    tab = L.tab(lang, "cards")
+    tab = layout.tab(lang, "cards")
     heads = tuple(render(lang, "desk.lurk.head").split("|"))
-    ops: list[Op] = [SetValues(L.rng(tab, "F1:J1"), (heads,))]
+    ops: list[Op] = [SetValues(layout.rng(tab, "F1:J1"), (heads,))]
     seats = len(game.seats)
     for seat in game.seats:
         r = (day - 1) * seats + seat + 1
@@ -336,7 +337,7 @@ def _lurk_ops(game: Game, state: State, day: int, counts: dict[int, int], voted:
             verdict = proposals.get(seat, "") or render(lang, "word.none")
         yes = render(lang, "word.yes" if voted.get(seat, True) else "word.no")
         row = (str(day), state.players[seat].alias, str(counts.get(seat, 0)), yes, verdict)
-        ops.append(SetValues(L.rng(tab, LURK_COLS.format(r=r)), (row,)))
+        ops.append(SetValues(layout.rng(tab, LURK_COLS.format(r=r)), (row,)))
     return ops
 
 

@@ -34,7 +34,7 @@ from sheetgm.core.events import Event
 from sheetgm.core.state import State
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import journal_row, key_of_index, parse_key, stage_index
 
 RESOLVED, PUBLISHED, SUPERSEDED = "resolved", "published", "superseded"
@@ -193,7 +193,7 @@ class Entry:
     def op_at(self, lang: str, row: int, rolled_back: str = "") -> SetValues:
         cells = self.row(rolled_back)
         end = col_letters(len(cells) - 1)
-        return SetValues(L.rng(L.tab(lang, "journal"), f"A{row}:{end}{row}"), (cells,))
+        return SetValues(layout.rng(layout.tab(lang, "journal"), f"A{row}:{end}{row}"), (cells,))
 
     def op(self, lang: str) -> SetValues:
         return self.op_at(lang, entry_row(self.key))
@@ -287,11 +287,11 @@ def latest(entries: list[Entry]) -> Entry:
 
 
 def journal_range(lang: str) -> str:
-    return L.rng(L.tab(lang, "journal"), f"A2:{LAST_COL}")
+    return layout.rng(layout.tab(lang, "journal"), f"A2:{LAST_COL}")
 
 
 def lock_range(lang: str) -> str:
-    return L.rng(L.tab(lang, "lock"), "A2:C2")
+    return layout.rng(layout.tab(lang, "lock"), "A2:C2")
 
 
 def release_op(lang: str) -> SetValues:

@@ -38,7 +38,7 @@ from sheetgm.service.errors import LockedError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import Entry, journal_range, lock_range, parse_entries, release_op
 from sheetgm.service.stamps import archive_range
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 
 LOCK_TTL = timedelta(minutes=15)
 LOCK_FILE = ".sheetgm.lock"
@@ -186,7 +186,7 @@ def holding(game: Game, cells: list[str], holder: str) -> Iterator[Held]:
 # -- sheetgm unlock ------------------------------------------------------------------------------
 
 def unlocks_range(lang: str) -> str:
-    return L.rng(L.tab(lang, "lock"), f"A{UNLOCKS_HEAD_ROW + 1}:E")
+    return layout.rng(layout.tab(lang, "lock"), f"A{UNLOCKS_HEAD_ROW + 1}:E")
 
 
 @dataclass
@@ -217,13 +217,13 @@ def unlock(game: Game, reason: str, holder: str) -> UnlockReport:
         if not token:
             return rep
         r = UNLOCKS_HEAD_ROW + 1 + len(got[unlocks_range(lang)])
-        lock_tab = L.tab(lang, "lock")
+        lock_tab = layout.tab(lang, "lock")
         head = tuple(render(lang, "sheet.head.d_unlocks").split("|"))
         game.gateway.write(DIRECTOR, [
             release_op(lang),
-            SetValues(L.rng(lock_tab, f"A{UNLOCKS_HEAD_ROW}:E{UNLOCKS_HEAD_ROW}"), (head,)),
-            SetBold(L.rng(lock_tab, f"A{UNLOCKS_HEAD_ROW}:E{UNLOCKS_HEAD_ROW}")),
-            SetValues(L.rng(lock_tab, f"A{r}:E{r}"), ((now, holder, who, since, reason),)),
+            SetValues(layout.rng(lock_tab, f"A{UNLOCKS_HEAD_ROW}:E{UNLOCKS_HEAD_ROW}"), (head,)),
+            SetBold(layout.rng(lock_tab, f"A{UNLOCKS_HEAD_ROW}:E{UNLOCKS_HEAD_ROW}")),
+            SetValues(layout.rng(lock_tab, f"A{r}:E{r}"), ((now, holder, who, since, reason),)),
         ])
     return rep
 

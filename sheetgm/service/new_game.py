@@ -17,7 +17,7 @@ from sheetgm.service.config import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
 from sheetgm.service.journal import PUBLISHED, Entry, digest, entry_hash, pack
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.helptab import help_ops
 from sheetgm.sheets.player import current_ops, open_row_ops
 from sheetgm.sheets.public import public_ops
@@ -56,19 +56,19 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
     for seat in game.seats:
         pl = game.seat_lang(seat)
         p = state.players[seat]
-        ops = L.player_ops(pl, editors, p.camp) + current_ops(state, seat, pl) + open_row_ops(state, seat, pl)
+        ops = layout.player_ops(pl, editors, p.camp) + current_ops(state, seat, pl) + open_row_ops(state, seat, pl)
         ops += help_ops(pl, p.alias, p.camp, p.role)
         title = f"{cfg.name} · {game.alias(seat)}"
-        out.append((player_key(seat), title, ops, [L.tab(pl, t) for t in L.PLAYER_TABS]))
-    pub = L.public_ops(lang, editors) + public_ops(state, [], SETUP_KEY, lang)[1:]
-    out.append((PUBLIC, f"{cfg.name} · public", pub, [L.tab(lang, t) for t in L.PUBLIC_TABS]))
+        out.append((player_key(seat), title, ops, [layout.tab(pl, t) for t in layout.PLAYER_TABS]))
+    pub = layout.public_ops(lang, editors) + public_ops(state, [], SETUP_KEY, lang)[1:]
+    out.append((PUBLIC, f"{cfg.name} · public", pub, [layout.tab(lang, t) for t in layout.PUBLIC_TABS]))
     entry = Entry(SETUP_KEY, PUBLISHED, digest({}), entry_hash(state, []), cfg.seed, game.now().isoformat(),
                   pack(state.to_dict()), "", "")
     config_rows = [("name", cfg.name), ("map", cfg.map), ("seed", str(cfg.seed)), ("backend", cfg.backend),
                    ("timezone", cfg.timezone), ("created", game.now().isoformat())]
     emails = [s.email for s in cfg.roster]
-    director = L.director_ops(lang, config_rows, state, emails) + [entry.op(lang)]
-    out.append((DIRECTOR, f"{cfg.name} · director", director, [L.tab(lang, t) for t in L.DIRECTOR_TABS]))
+    director = layout.director_ops(lang, config_rows, state, emails) + [entry.op(lang)]
+    out.append((DIRECTOR, f"{cfg.name} · director", director, [layout.tab(lang, t) for t in layout.DIRECTOR_TABS]))
     return out
 
 

@@ -24,8 +24,7 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
 from sheetgm.service.stagemap import write_stage_map
-from sheetgm.sheets import layout as L
-from sheetgm.sheets import player as P
+from sheetgm.sheets import layout, player
 from sheetgm.sheets.public import director_ops, public_ops
 from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key
 
@@ -79,8 +78,8 @@ def owed_ops(game: Game, seat: int, entries: list[Entry], skip: str = "") -> lis
     ops: list[Op] = []
     for e in owed(entries, seat):
         if e.key != skip:
-            ops.append(P.results_op(lang, e.key, report_text(game, e, entries, seat, lang)))
-            ops += P.history_ops(e.state(game.board), seat, lang, e.key, e.events(), game.editors())
+            ops.append(player.results_op(lang, e.key, report_text(game, e, entries, seat, lang)))
+            ops += player.history_ops(e.state(game.board), seat, lang, e.key, e.events(), game.editors())
     return ops
 
 
@@ -90,29 +89,29 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     state, events = entry.state(game.board), entry.events()
     night, _stage = parse_key(entry.key)
     ops: list[Op] = list(sheet.repairs) if sheet is not None else []  # the tool's own cells (rows.py)
-    ops.append(P.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang)))
+    ops.append(player.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang)))
     ops += owed_ops(game, seat, entries, skip=entry.key)
     info = entry.orders().get(seat)
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time[:16].replace("T", " "))
         row = int(str(info.get("row") or order_row(night)))  # the row its label was found in at resolve
-        ops += [P.status_op(lang, row, status, problems, stage=entry.key),
-                P.freeze_op(lang, night, game.editors(), row)]
+        ops += [player.status_op(lang, row, status, problems, stage=entry.key),
+                player.freeze_op(lang, night, game.editors(), row)]
     if sheet is not None:
         by_key = {e.key: e for e in entries if e.status != SUPERSEDED}
         missing = _missing_rows(sheet.results, entries, entry)
-        for row in P.edited_rows(sheet.results) + missing:
+        for row in player.edited_rows(sheet.results) + missing:
             old = by_key.get(key_of_index(row - 1))
             if old is None or old.key == entry.key or old in owed(entries, seat):
                 continue
             text = report_text(game, old, entries, seat, lang)
-            ops.append(P.results_op(lang, old.key, text))
+            ops.append(player.results_op(lang, old.key, text))
             why = "svc.results_missing" if row in missing else "svc.results_edited"
             warnings.append(render(game.lang, why, alias=game.alias(seat), seat=seat,
-                                   cell=f"{L.tab(lang, 'results')}!B{row}"))
-    ops += P.current_ops(state, seat, lang, events, formats)
-    ops += P.history_ops(state, seat, lang, entry.key, events, game.editors())
-    ops += P.open_row_ops(state, seat, lang, sheet.tab if sheet is not None and sheet.tab else None)
+                                   cell=f"{layout.tab(lang, 'results')}!B{row}"))
+    ops += player.current_ops(state, seat, lang, events, formats)
+    ops += player.history_ops(state, seat, lang, entry.key, events, game.editors())
+    ops += player.open_row_ops(state, seat, lang, sheet.tab if sheet is not None and sheet.tab else None)
     return ops
 
 
@@ -125,7 +124,7 @@ def _write_player(game: Game, seat: int, ops: list[Op], warnings: list[str], set
         why = exc.message(game.lang)
         warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat, reason=why))
         return why
-    results = L.tab(game.seat_lang(seat), "results")
+    results = layout.tab(game.seat_lang(seat), "results")
     warnings += [render(game.lang, "svc.results_missing", alias=game.alias(seat), seat=seat,
                         cell=f"{results}!B{log_row(e.key)}") for e in settled]
     return None
@@ -151,7 +150,7 @@ def delivery_note_op(game: Game, entry: Entry, notes: list[str] | None = None) -
         notes = [render(game.lang, "svc.log_undelivered", alias=game.alias(s), seat=s, key=player_key(s), reason=why)
                  for s, why in entry.undelivered]
         notes = notes or [render(game.lang, "svc.log_delivered", time=game.now().isoformat(timespec="seconds"))]
-    return SetValues(L.rng(L.tab(game.lang, "log"), f"C{journal_row(entry.key)}"), (("\n".join(notes),),))
+    return SetValues(layout.rng(layout.tab(game.lang, "log"), f"C{journal_row(entry.key)}"), (("\n".join(notes),),))
 
 
 def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, SheetOrder] | None = None,
@@ -177,7 +176,7 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     final = director_ops(state, events, entry.key, lang, len(game.seats), entry.orders())
     final += _settled(game, [e for e in entries if e.key != entry.key], failed, game.seats)
     final += [
-        SetValues(L.rng(L.tab(lang, "roster"), "A2"), L.roster_rows(state, emails, lang)),
+        SetValues(layout.rng(layout.tab(lang, "roster"), "A2"), layout.roster_rows(state, emails, lang)),
         done.op(lang),
         delivery_note_op(game, done, (notes or []) + warnings),
         release_op(lang),

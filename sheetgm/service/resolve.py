@@ -22,8 +22,7 @@ from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_order
-from sheetgm.service import deadlines as D
-from sheetgm.service import stamps as S
+from sheetgm.service import deadlines, stamps
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
@@ -67,7 +66,7 @@ def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, st
     """
     cur = latest(entries)
     published = {e.key for e in entries if e.status == PUBLISHED}
-    if asked in D.CAMPS:
+    if asked in deadlines.CAMPS:
         st = cur.state(game.board)
         due_now = cur.key if cur.status == RESOLVED else (None if st.over() else stage_key(st.night, st.stage))
         if due_now is None:
@@ -98,12 +97,13 @@ def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None,
     "no-deadline", a line naming who has not): nothing is resolved. (None, ""): resolve as due."""
     if deadline is not None and game.now() >= deadline:
         return None, ""
-    waiting = D.waiting_for(game, cur.state(game.board), archive)
+    waiting = deadlines.waiting_for(game, cur.state(game.board), archive)
     if not waiting:
         return "early", ""
     if deadline is None:
         return "no-deadline", render(game.lang, "cli.missing", aliases=", ".join(waiting))
-    return "waiting", render(game.lang, "err.deadline.waiting", stage=due, deadline=D.local_time(game, deadline),
+    return "waiting", render(game.lang, "err.deadline.waiting", stage=due,
+                             deadline=deadlines.local_time(game, deadline),
                              aliases=", ".join(waiting))
 
 
@@ -130,7 +130,7 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
     key = stage_key(state.night, state.stage)
     now = game.now()
     after = deadline is not None and now >= deadline
-    truths = S.truths(archive_rows, key, len(game.seats), entries)
+    truths = stamps.truths(archive_rows, key, len(game.seats), entries)
     out = Read({}, {}, {}, [], [])
     unjudged: list[str] = []
     for seat in game.seats:
@@ -138,19 +138,19 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         if p.camp != state.stage or not p.in_play:
             continue  # their workbook is only written this stage
         sheet = read_player(game, seat, state.night, state.stage, with_results=True,
-                            archived=S.archived_texts(entries, seat))
+                            archived=stamps.archived_texts(entries, seat))
         out.sheets[seat] = sheet
         if progress:
             progress(f"player-{seat}")
         out.warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes
         lang = game.seat_lang(seat)
-        text, stamp, verdict = S.counted(truths.get(seat), sheet.text) if after else (sheet.text, "", S.OK)
+        text, stamp, verdict = stamps.counted(truths.get(seat), sheet.text) if after else (sheet.text, "", stamps.OK)
         order, problems, bad = judge(state, seat, text, lang) if text else (Order(), [], False)
         director_problems = judge(state, seat, text, game.lang)[1] if text else []
-        ticked = sheet.ticked or verdict == S.FALLBACK  # the stamped version was ticked
+        ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
         if not after:
             complete = ticked and not problems and not bad and bool(order.steps or order.day)
-            truth = S.observe(truths.get(seat, S.Truth()), text, complete, now)
+            truth = stamps.observe(truths.get(seat, stamps.Truth()), text, complete, now)
             stamp = truth.stamp_for(text) if complete else ""
         if sheet.trouble:
             director_problems = [sheet.trouble]
@@ -160,9 +160,9 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         out.archive[seat] = {"text": kept_order(text), "used": used,
                              "problems": problems, "problems_director": director_problems, "bad": bad,
                              "ticked": ticked, "stamp": stamp, "row": sheet.row, "verdict": verdict}
-        if verdict == S.UNJUDGED and sheet.text and not sheet.trouble:
+        if verdict == stamps.UNJUDGED and sheet.text and not sheet.trouble:
             unjudged.append(p.alias)
-        if verdict in (S.LATE, S.FALLBACK):
+        if verdict in (stamps.LATE, stamps.FALLBACK):
             out.warnings.append(render(game.lang, f"svc.order_{verdict}", alias=p.alias, seat=seat, stamp=stamp))
         if bad:
             out.warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
@@ -170,7 +170,7 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
                                        problems="; ".join(director_problems)))
     if unjudged and deadline is not None:
         out.notes.append(render(game.lang, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
-                                deadline=D.local_time(game, deadline)))
+                                deadline=deadlines.local_time(game, deadline)))
     return out
 
 
@@ -180,12 +180,12 @@ def _owing(game: Game, entries: list[Entry]) -> bool:
 
 def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder: str = "sheetgm",
             progress: Callable[[str], None] | None = None) -> ResolveReport:
-    entries, lock, archive_rows = S.read_desk(game)
+    entries, lock, archive_rows = stamps.read_desk(game)
     cur, due, named = _due(game, entries, stage)
     if due is None and (dry_run or not _owing(game, entries)):
         return ResolveReport(stage or cur.key, "nothing", winner=cur.state(game.board).winner)
     if dry_run and due is not None:
-        deadline = D.deadline_of(game, due) if cur.status != RESOLVED else None
+        deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
         return _dry_run(game, cur, entries, archive_rows, due, deadline, named, progress)
     with holding(game, lock, holder) as held:
         # another run may have resolved a stage, or a check stamped an order, between our first read and the lock
@@ -193,7 +193,7 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         cur, due, named = _due(game, entries, stage)
         if due is None:
             return _deliver(game, cur, entries, stage, held.token)
-        deadline = D.deadline_of(game, due) if cur.status != RESOLVED else None
+        deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
         if cur.status == RESOLVED:
             warnings = publish(game, cur, entries, None, progress)
             return _report(game, cur, "republished", warnings)

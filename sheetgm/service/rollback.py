@@ -38,8 +38,7 @@ from sheetgm.service.journal import (
     release_op,
 )
 from sheetgm.service.lock import holding
-from sheetgm.sheets import layout as L
-from sheetgm.sheets import player as P
+from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import public_ops
 from sheetgm.sheets.stages import SETUP_KEY, archive_row, journal_row, log_row, order_row, parse_key, stage_key
@@ -116,12 +115,13 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
                 for e in stages if seat in e.orders()}
         ops: list[Op] = []
         for night, row in sorted(rows.items()):
-            ops.append(Unprotect(cast(Protect, P.freeze_op(lang, night, ())).description))
-            ops.append(P.status_op(lang, row, render(lang, "replay.status_reopened", reason=reason), ()))
+            ops.append(Unprotect(cast(Protect, player.freeze_op(lang, night, ())).description))
+            ops.append(player.status_op(lang, row, render(lang, "replay.status_reopened", reason=reason), ()))
         mark = render(lang, "replay.superseded_mark", reason=reason)
         for e in stages:
-            ops.append(P.results_op(lang, e.key, mark + "\n" + report(e.state(game.board), e.events(), seat, lang)))
-        ops += P.current_ops(state, seat, lang, events) + P.open_row_ops(state, seat, lang, label=False)
+            text = mark + "\n" + report(e.state(game.board), e.events(), seat, lang)
+            ops.append(player.results_op(lang, e.key, text))
+        ops += player.current_ops(state, seat, lang, events) + player.open_row_ops(state, seat, lang, label=False)
         try:
             game.gateway.write(player_key(seat), ops)
         except UnusableWorkbookError as exc:
@@ -133,29 +133,29 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
 
 def _public_ops(game: Game, kept: list[Entry], gone: list[Entry], reason: str) -> list[Op]:
     lang = game.lang
-    log = L.tab(lang, "log")
+    log = layout.tab(lang, "log")
     state = kept[-1].state(game.board)
     # progress, cards and map of the restored state; the log rows are marked below, not rewritten
     ops = [op for op in public_ops(state, [], SETUP_KEY, lang)
            if not getattr(op, "range", "").startswith(quote_tab(log) + "!")]
-    ops += [SetValues(L.rng(log, f"{OLD_COL}1"), ((render(lang, "replay.public_old_head"),),)),
-            SetBold(L.rng(log, f"{OLD_COL}1"))]
+    ops += [SetValues(layout.rng(log, f"{OLD_COL}1"), ((render(lang, "replay.public_old_head"),),)),
+            SetBold(layout.rng(log, f"{OLD_COL}1"))]
     for e in gone:
         if e.kind != "stage":
             continue
         r = log_row(e.key)
         text = render(lang, "replay.superseded_mark", reason=reason) + "\n" + public_log(e.events(), lang).strip()
-        ops.append(SetValues(L.rng(log, f"B{r}"), ((fit(text, lang, "svc.cut_log", stage=e.key),),)))
+        ops.append(SetValues(layout.rng(log, f"B{r}"), ((fit(text, lang, "svc.cut_log", stage=e.key),),)))
     return ops
 
 
 def _director_ops(game: Game, gone: list[Entry], reason: str, used_rows: int) -> list[Op]:
     lang = game.lang
-    journal, log, archive = L.tab(lang, "journal"), L.tab(lang, "log"), L.tab(lang, "archive")
+    journal, log, archive = layout.tab(lang, "journal"), layout.tab(lang, "log"), layout.tab(lang, "archive")
     seats = len(game.seats)
     now = game.now().isoformat(timespec="seconds")
     heads = (render(lang, "replay.head_note"), render(lang, "replay.head_rolled_back"))
-    ops: list[Op] = [SetValues(L.rng(journal, "J1:K1"), (heads,))]
+    ops: list[Op] = [SetValues(layout.rng(journal, "J1:K1"), (heads,))]
     row = max(HISTORY_FIRST_ROW, used_rows + 2)  # reads drop trailing empty rows: the first free row
     mark = render(lang, "replay.superseded_mark", reason=reason)
     for e in gone:
@@ -167,12 +167,12 @@ def _director_ops(game: Game, gone: list[Entry], reason: str, used_rows: int) ->
         row += 1
         r = journal_row(e.key)
         text = mark + "\n" + director_log(e.events(), lang, e.state(game.board)).strip()
-        ops.append(SetValues(L.rng(log, f"B{r}"), ((fit(text, lang, "svc.cut_log", stage=e.key),),)))
+        ops.append(SetValues(layout.rng(log, f"B{r}"), ((fit(text, lang, "svc.cut_log", stage=e.key),),)))
         old_key = render(lang, "replay.archive_key", stage=e.key)
         for seat in e.orders():
             if 1 <= seat <= seats:
                 a = archive_row(e.key, seat, seats)
-                ops.append(SetValues(L.rng(archive, f"A{a}"), ((old_key,),)))
+                ops.append(SetValues(layout.rng(archive, f"A{a}"), ((old_key,),)))
     ops.append(release_op(lang))
     return ops
 
@@ -209,6 +209,7 @@ def public_correction_ops(game: Game, entry: Entry, entries: list[Entry]) -> lis
     r = log_row(entry.key)
     corrected = render(lang, "replay.correction", reason=old.note or "-") + "\n" + new_text
     superseded = render(lang, "replay.superseded_mark", reason=old.note or "-") + "\n" + old_text
-    log = L.tab(lang, "log")
+    log = layout.tab(lang, "log")
     corrected, superseded = (fit(t, lang, "svc.cut_log", stage=entry.key) for t in (corrected, superseded))
-    return [SetValues(L.rng(log, f"B{r}"), ((corrected,),)), SetValues(L.rng(log, f"{OLD_COL}{r}"), ((superseded,),))]
+    return [SetValues(layout.rng(log, f"B{r}"), ((corrected,),)),
+            SetValues(layout.rng(log, f"{OLD_COL}{r}"), ((superseded,),))]

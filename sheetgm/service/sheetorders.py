@@ -24,7 +24,7 @@ from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service.game import Game, player_key
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.limits import order_too_long
 from sheetgm.sheets.rows import Located, locate
 from sheetgm.sheets.stages import order_row, stage_key
@@ -50,15 +50,15 @@ class SheetOrder:
 
 def is_tick(text: str) -> bool:
     """A submit tick: ✓, ✅, ok, y, yes, 是, 好, TRUE (a checkbox) ... in either language, any case."""
-    return text.strip().casefold() in L.TICKS
+    return text.strip().casefold() in layout.TICKS
 
 
 def orders_range(lang: str) -> str:
-    return L.rng(L.tab(lang, "orders"), "A2:G")
+    return layout.rng(layout.tab(lang, "orders"), "A2:G")
 
 
 def results_range(lang: str) -> str:
-    return L.rng(L.tab(lang, "results"), "A2:C")
+    return layout.rng(layout.tab(lang, "results"), "A2:C")
 
 
 def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool = True,
@@ -87,9 +87,9 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
                             game.alias(seat))
     out.row, out.notes, out.director_notes, out.repairs = found.row, found.notes, found.director_notes, found.repairs
     cells = found.cells
-    out.text = cells[L.O_TEXT].strip()
-    out.ticked = is_tick(cells[L.O_TICK])
-    out.stamp = cells[L.O_STAMP].strip()
+    out.text = cells[layout.O_TEXT].strip()
+    out.ticked = is_tick(cells[layout.O_TICK])
+    out.stamp = cells[layout.O_STAMP].strip()
     return out
 
 

@@ -33,7 +33,7 @@ from typing import Any
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row
 
 COLS = 9  # A stage, B seat, C alias, D stamped text, E problems, F stamp, G fingerprint, H checked, I seen
@@ -57,7 +57,7 @@ class Truth:
 
 
 def archive_range(lang: str) -> str:
-    return L.rng(L.tab(lang, "archive"), "A2:I")
+    return layout.rng(layout.tab(lang, "archive"), "A2:I")
 
 
 def read_desk(game: Game) -> tuple[list[Entry], list[str], list[list[str]]]:
@@ -113,13 +113,13 @@ def counted(truth: Truth | None, text: str) -> tuple[str, str, str]:
 
 def truth_ops(game: Game, key: str, seen: dict[int, Truth]) -> list[Op]:
     """The archive rows of ``key`` for the seats looked at (one write to the director workbook)."""
-    tab, seats = L.tab(game.lang, "archive"), len(game.seats)
+    tab, seats = layout.tab(game.lang, "archive"), len(game.seats)
     ops: list[Op] = []
     for seat, t in sorted(seen.items()):
         r = archive_row(key, seat, seats)
         row = (key, str(seat), game.alias(seat), t.stamped, "", t.stamp, fingerprint(t.stamped) if t.stamped else "",
                t.checked, t.seen)
-        ops.append(SetValues(L.rng(tab, f"A{r}:I{r}"), (row,)))
+        ops.append(SetValues(layout.rng(tab, f"A{r}:I{r}"), (row,)))
     return ops
 
 

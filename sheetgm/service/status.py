@@ -8,7 +8,7 @@ from typing import Any
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.observe import shown_progress
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines as D
+from sheetgm.service import deadlines
 from sheetgm.service.game import DIRECTOR, Game, player_key
 from sheetgm.service.journal import (
     RESOLVED,
@@ -73,8 +73,8 @@ def status(game: Game, with_urls: bool = True) -> StatusReport:
     state = cur.state(game.board)
     pending = cur.status == RESOLVED
     due = cur.key if pending else (None if state.over() else stage_key(state.night, state.stage))
-    deadline = D.deadline_of(game, due) if due else None
-    coming = D.upcoming(game, due, 3) if due and not pending else []
+    deadline = deadlines.deadline_of(game, due) if due else None
+    coming = deadlines.upcoming(game, due, 3) if due and not pending else []
     urls: dict[str, str | None] = {}
     if with_urls:
         for key in game.keys():
@@ -89,7 +89,7 @@ def status(game: Game, with_urls: bool = True) -> StatusReport:
         progress=shown_progress(state), winner=state.winner,
         locked_by=None if lock_is_free(game, lock) else f"{lock[1]} @ {lock[2]}",
         deadline=deadline.isoformat() if deadline else None,
-        next_deadlines=[(k, D.local_time(game, t)) for k, t in coming],
+        next_deadlines=[(k, deadlines.local_time(game, t)) for k, t in coming],
         journal=once(entries), rolled_back=superseded_counts(entries), workbooks=urls, players=players,
         undelivered=undelivered(game, entries), unlocks=parse_unlocks(got[unlocks_range(lang)]),
     )

@@ -47,7 +47,7 @@ from sheetgm.service.journal import (
     scan_entries,
 )
 from sheetgm.service.sheetorders import judge, priority
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import SETUP_KEY, key_of_index, stage_index
 
 OK = "ok"
@@ -102,7 +102,7 @@ class VerifyReport:
 
 
 def archive_range(lang: str) -> str:
-    return L.rng(L.tab(lang, "archive"), "A2:F")
+    return layout.rng(layout.tab(lang, "archive"), "A2:F")
 
 
 def parse_archive(rows: list[list[str]]) -> dict[tuple[str, int], str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from sheetgm.backends.port import Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.observe import name
 from sheetgm.core.texts import render, table
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 
 Row = tuple[str, str, str]  # kind (title, para, head, section, example, gap), column A, column B
 
@@ -48,11 +48,11 @@ def help_rows(lang: str, alias: str, camp: str, role: str | None) -> list[Row]:
 
 def help_ops(lang: str, alias: str, camp: str, role: str | None) -> list[Op]:
     """The tab's one write: the rows, headings in bold, the example column wide enough for an order."""
-    tab = L.tab(lang, "help")
+    tab = layout.tab(lang, "help")
     rows = help_rows(lang, alias, camp, role)
-    ops: list[Op] = [SetValues(L.rng(tab, f"A1:B{len(rows)}"), tuple((a, b) for _kind, a, b in rows)),
-                     ResizeColumns(L.rng(tab, "A:A"), 300), ResizeColumns(L.rng(tab, "B:B"), 620)]
+    ops: list[Op] = [SetValues(layout.rng(tab, f"A1:B{len(rows)}"), tuple((a, b) for _kind, a, b in rows)),
+                     ResizeColumns(layout.rng(tab, "A:A"), 300), ResizeColumns(layout.rng(tab, "B:B"), 620)]
     for i, (kind, _a, _b) in enumerate(rows, 1):
         if kind in ("title", "head", "section"):
-            ops.append(SetBold(L.rng(tab, f"A{i}:B{i}")))
+            ops.append(SetBold(layout.rng(tab, f"A{i}:B{i}")))
     return ops

@@ -15,8 +15,7 @@ from sheetgm.core.roles import skills_of
 from sheetgm.core.state import MAX_HP, Player, State
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_step
-from sheetgm.sheets import layout as L
-from sheetgm.sheets import mapcells
+from sheetgm.sheets import layout, mapcells
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.rows import free_row
 from sheetgm.sheets.stages import log_row, order_row, parse_key, stage_index, stage_key
@@ -31,7 +30,7 @@ def text_hash(text: str) -> str:
 def results_op(lang: str, key: str, text: str) -> Op:
     r = log_row(key)
     text = fit(text, lang, "svc.cut_report", stage=key)
-    return SetValues(L.rng(L.tab(lang, "results"), f"A{r}:C{r}"), ((key, text, text_hash(text)),))
+    return SetValues(layout.rng(layout.tab(lang, "results"), f"A{r}:C{r}"), ((key, text, text_hash(text)),))
 
 
 def edited_rows(rows: list[list[str]]) -> list[int]:
@@ -54,12 +53,12 @@ def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: 
     if stamp is not None:
         cells += (stamp,)
         end = "F"
-    return SetValues(L.rng(L.tab(lang, "orders"), f"D{r}:{end}{r}"), (cells,))
+    return SetValues(layout.rng(layout.tab(lang, "orders"), f"D{r}:{end}{r}"), (cells,))
 
 
 def freeze_op(lang: str, night: int, editors: tuple[str, ...], row: int | None = None) -> Op:
     r = row or order_row(night)
-    return Protect(L.rng(L.tab(lang, "orders"), f"A{r}:G{r}"), editors, f"sheetgm:frozen:N{night}")
+    return Protect(layout.rng(layout.tab(lang, "orders"), f"A{r}:G{r}"), editors, f"sheetgm:frozen:N{night}")
 
 
 def open_row_ops(state: State, seat: int, lang: str, tab: list[list[str]] | None = None,
@@ -74,11 +73,11 @@ def open_row_ops(state: State, seat: int, lang: str, tab: list[list[str]] | None
         return []
     key = stage_key(state.night, state.stage)
     r = free_row(tab, key, state.night) if tab is not None else order_row(state.night)
-    orders = L.tab(lang, "orders")
+    orders = layout.tab(lang, "orders")
     choices = tuple(dict.fromkeys(format_step(s, lang) for s in legal_steps(state, seat)))[:MAX_CHOICES]
-    ops: list[Op] = [SetValues(L.rng(orders, f"A{r}"), ((key,),))] if label else []
+    ops: list[Op] = [SetValues(layout.rng(orders, f"A{r}"), ((key,),))] if label else []
     if choices:
-        ops.append(SetValidation(L.rng(orders, f"G{r}"), choices, strict=False,
+        ops.append(SetValidation(layout.rng(orders, f"G{r}"), choices, strict=False,
                                  help=render(lang, "sheet.note.next_step")))
     return ops
 
@@ -99,14 +98,14 @@ INFO_PX = (110, 380)
 def info_range(board: Board) -> str:
     """Where a player's numbers sit in the Current tab: right of the map and its legend's swatch column."""
     side = mapcells.side_col(board)
-    return f"{L.col(side + 1)}1:{L.col(side + 2)}{INFO_ROWS}"
+    return f"{layout.col(side + 1)}1:{layout.col(side + 2)}{INFO_ROWS}"
 
 
 def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = (), formats: bool = True) -> list[Op]:
     """The Current tab: the player's map view (tile B3 in cell B3), their numbers beside it, then the legend
     (``formats``: redraw colours and borders)."""
     p = state.players[seat]
-    tab = L.tab(lang, "current")
+    tab = layout.tab(lang, "current")
     evs = list(events)
     noise = _noise(evs, seat) if p.is_hunter else []
     statuses = [render(lang, "word.downed")] if p.downed else []
@@ -131,15 +130,15 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
         (render(lang, "sheet.cur.noise"), (sep.join(tile_name(t) for t in noise) or none) if p.is_hunter else "-"),
         (render(lang, "sheet.cur.skills"), _skills(p, lang)),
     ]
-    ops: list[Op] = [SetValues(L.rng(tab, info_range(state.board)), tuple(rows))]
+    ops: list[Op] = [SetValues(layout.rng(tab, info_range(state.board)), tuple(rows))]
     ops += view_ops(state, seat, lang, tab, 1, noise, formats)
     side = mapcells.side_col(state.board)
     keys = mapcells.HUNTER_LEGEND if p.is_hunter else mapcells.PLAYER_LEGEND
     ops += mapcells.legend(tab, LEGEND_ROW, side, lang, keys, formats)
     if formats:
-        ops += [ResizeColumns(L.rng(tab, f"{L.col(side + 1 + i)}:{L.col(side + 1 + i)}"), px)
+        ops += [ResizeColumns(layout.rng(tab, f"{layout.col(side + 1 + i)}:{layout.col(side + 1 + i)}"), px)
                 for i, px in enumerate(INFO_PX)]
-        ops.append(SetBold(L.rng(tab, f"{L.col(side + 1)}1:{L.col(side + 1)}{INFO_ROWS}")))
+        ops.append(SetBold(layout.rng(tab, f"{layout.col(side + 1)}1:{layout.col(side + 1)}{INFO_ROWS}")))
     return ops
 
 
@@ -162,7 +161,7 @@ def history_ops(state: State, seat: int, lang: str, key: str, events: Iterable[E
     (a title row, the map, its letters row, a blank row), so a repeated publish writes the same cells. Maps in
     cells rather than pictures: the same on Google and in an .xlsx, and the port writes cells only. The tab is
     added if the workbook predates it."""
-    tab = L.tab(lang, "maps")
+    tab = layout.tab(lang, "maps")
     h = state.board.height
     top = (stage_index(key) - 1) * (h + 3) + 1
     night, stage = parse_key(key)
@@ -170,8 +169,9 @@ def history_ops(state: State, seat: int, lang: str, key: str, events: Iterable[E
     p = state.players[seat]
     noise = _noise(events, seat) if p.is_hunter else []
     title = render(lang, "sheet.maps.title", stage_words=words, key=key)
-    ops: list[Op] = [AddTab(tab), Protect(tab, editors, "sheetgm:maps"), SetValues(L.rng(tab, f"A{top}"), ((title,),)),
-                     SetBold(L.rng(tab, f"A{top}"))]
+    ops: list[Op] = [AddTab(tab), Protect(tab, editors, "sheetgm:maps"),
+                     SetValues(layout.rng(tab, f"A{top}"), ((title,),)),
+                     SetBold(layout.rng(tab, f"A{top}"))]
     return ops + view_ops(state, seat, lang, tab, top + 1, noise)
 
 

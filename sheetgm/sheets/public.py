@@ -7,8 +7,7 @@ from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, name, public_log, shown_progress
 from sheetgm.core.state import Card, State
 from sheetgm.core.texts import render
-from sheetgm.sheets import layout as L
-from sheetgm.sheets import mapcells
+from sheetgm.sheets import layout, mapcells
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.player import known_passages
 from sheetgm.sheets.stages import archive_row, journal_row, log_row
@@ -17,11 +16,11 @@ from sheetgm.sheets.stages import archive_row, journal_row, log_row
 def public_ops(state: State, events: list[Event], key: str, lang: str, formats: bool = True) -> list[Op]:
     r = log_row(key)
     text = fit(public_log(events, lang).strip(), lang, "svc.cut_log", stage=key)
-    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"), ((key, text),))]
-    ops.append(SetValues(L.rng(L.tab(lang, "progress"), "A2:B20"), progress_rows(state, lang)))
-    ops.append(SetValues(L.rng(L.tab(lang, "cards"), "A2:D200"), card_rows(state, lang)))
+    ops: list[Op] = [SetValues(layout.rng(layout.tab(lang, "log"), f"A{r}:B{r}"), ((key, text),))]
+    ops.append(SetValues(layout.rng(layout.tab(lang, "progress"), "A2:B20"), progress_rows(state, lang)))
+    ops.append(SetValues(layout.rng(layout.tab(lang, "cards"), "A2:D200"), card_rows(state, lang)))
     marks = {t: render(lang, "sheet.map.trap") for t in state.traps}
-    tab = L.tab(lang, "map")
+    tab = layout.tab(lang, "map")
     ops += mapcells.draw(tab, state.board, 1, lang, marks, state.boards, known_passages(state), formats)
     ops += mapcells.legend(tab, 1, mapcells.side_col(state.board), lang, mapcells.PUBLIC_LEGEND, formats)
     return ops
@@ -61,8 +60,8 @@ def director_ops(state: State, events: list[Event], key: str, lang: str, seats: 
     """Director Log row and the order archive rows of this stage (the journal row is written apart)."""
     r = journal_row(key)
     text = fit(director_log(events, lang, state).strip(), lang, "svc.cut_log", stage=key)
-    ops: list[Op] = [SetValues(L.rng(L.tab(lang, "log"), f"A{r}:B{r}"), ((key, text),))]
-    archive = L.tab(lang, "archive")
+    ops: list[Op] = [SetValues(layout.rng(layout.tab(lang, "log"), f"A{r}:B{r}"), ((key, text),))]
+    archive = layout.tab(lang, "archive")
     for seat in range(1, seats + 1):
         o = orders.get(seat)
         if o is None:
@@ -72,5 +71,5 @@ def director_ops(state: State, events: list[Event], key: str, lang: str, seats: 
         problems = "\n".join(str(x) for x in listed) if isinstance(listed, list) else ""
         problems = fit(problems, lang, "svc.cut_log", stage=key)
         row = (key, str(seat), state.players[seat].alias, str(o.get("text", "")), problems, str(o.get("stamp", "")))
-        ops.append(SetValues(L.rng(archive, f"A{a}:F{a}"), (row,)))
+        ops.append(SetValues(layout.rng(archive, f"A{a}:F{a}"), (row,)))
     return ops

@@ -18,7 +18,7 @@ from typing import Any
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.texts import render
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import order_row, parse_key
 
 BLANK = [""] * 7
@@ -63,7 +63,7 @@ def locate(tab: list[list[str]], key: str, night: int, lang: str, dlang: str, ar
     found = [r for r, a in labels.items() if a == key]
     said: list[tuple[str, dict[str, Any]]] = []
     repairs: list[Op] = []
-    orders = L.tab(lang, "orders")
+    orders = layout.tab(lang, "orders")
     if len(found) > 1:
         row = want if want in found else found[0]
         said.append(("duplicate", {"n": len(found), "rows": ", ".join(map(str, found)), "row": row}))
@@ -72,26 +72,26 @@ def locate(tab: list[list[str]], key: str, night: int, lang: str, dlang: str, ar
     else:
         typed_here = labels.get(want, "")
         row = want if typed_here and typed_here not in archived else free_row(tab, key, night)
-        repairs.append(SetValues(L.rng(orders, f"A{row}"), ((key,),)))
+        repairs.append(SetValues(layout.rng(orders, f"A{row}"), ((key,),)))
     cells = list(tab[row - 2]) if 0 <= row - 2 < len(tab) else list(BLANK)
     typed = cells[0].strip()
     if typed and typed != key:  # anything but a label the tool wrote, typed over the label
-        if cells[L.O_TEXT].strip() or is_key(typed):
+        if cells[layout.O_TEXT].strip() or is_key(typed):
             said.append(("typed_label_kept", {"row": row, "text": typed}))
         else:
-            cells[L.O_TEXT] = typed
-            repairs.append(SetValues(L.rng(orders, f"B{row}"), ((typed,),)))
+            cells[layout.O_TEXT] = typed
+            repairs.append(SetValues(layout.rng(orders, f"B{row}"), ((typed,),)))
             said.append(("typed_label_moved", {"row": row, "text": typed}))
     elif row != want:
         said.append(("moved", {"row": row, "want": want}))
     labelled = set(labels.values())
-    text = cells[L.O_TEXT].strip()
+    text = cells[layout.O_TEXT].strip()
     for old, was in archived.items():
         if text and old not in labelled and text == was.strip():
             said.append(("stale_here", {"row": row, "old": old}))
-            cells[L.O_TEXT] = ""
+            cells[layout.O_TEXT] = ""
     for r, a in labels.items():
-        b = tab[r - 2][L.O_TEXT].strip()
+        b = tab[r - 2][layout.O_TEXT].strip()
         if r == row:
             continue
         if a and a not in archived and a != key:

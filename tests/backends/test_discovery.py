@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import requests
-from fakes import errors as fe
+from fakes import errors as fake_errors
 from fakes.discovery import DISCOVERY_DIR, ConformanceError, Discovery
 from fakes.google import DRIVE, SHEETS, FakeClock, FakeGoogle
 
@@ -138,8 +138,9 @@ def test_an_answer_google_would_never_give_is_a_conformance_error(fake: FakeGoog
     with pytest.raises(ConformanceError, match="UP"):
         requests.get(f"{SHEETS}/{sid}/values:batchGet", params={"ranges": "Orders!A1"})
     monkeypatch.setattr(fake_sheets, "value_range", real)
-    monkeypatch.setitem(fe.NAMED, "forbidden", (lambda: fe.ApiFault(403, {"error": {"code": 403, "message": "no"}}),
-                                                lambda: fe.drive_error(403)))
+    monkeypatch.setitem(fake_errors.NAMED, "forbidden",
+                        (lambda: fake_errors.ApiFault(403, {"error": {"code": 403, "message": "no"}}),
+                                                lambda: fake_errors.drive_error(403)))
     fake.fail_on(fake.count() + 1, "forbidden")
     with pytest.raises(ConformanceError, match="not a Sheets error"):
         requests.get(f"{SHEETS}/{sid}")

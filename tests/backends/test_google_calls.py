@@ -15,7 +15,7 @@ from sheetgm.backends.errors import (
     QuotaError,
     RangeError,
 )
-from sheetgm.backends.google import translate as gr
+from sheetgm.backends.google import translate
 from sheetgm.backends.google.gateway import GoogleGateway
 from sheetgm.backends.port import AddTab, Protect, SetBackground, SetBorders, SetNote, SetValidation, SetValues
 
@@ -40,7 +40,7 @@ def test_a_first_read_is_one_get_with_the_metadata_later_ones_one_batch_get(fake
     gw, sid = seeded(fake, clock)
     gw.read("player-1", ["Orders!A1:F40", "Results!A:B", "Orders!H1"])
     assert [c.kind for c in fake.log] == ["meta"]
-    assert fake.log[0].params["fields"] == [gr.READ_FIELDS] and "ranges" not in fake.log[0].params
+    assert fake.log[0].params["fields"] == [translate.READ_FIELDS] and "ranges" not in fake.log[0].params
     gw.read("player-1", ["Orders!A1:F40", "Results!A:B", "Orders!H1"])
     assert [c.kind for c in fake.log] == ["meta", "values_get"]
     assert fake.log[1].params["ranges"] == ["Orders!A1:F40", "Results!A:B", "Orders!H1"]

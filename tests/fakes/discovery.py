@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from fakes import errors as fe
+from fakes import errors as fake_errors
 
 Json = dict[str, Any]
 DISCOVERY_DIR = Path(__file__).resolve().parent / "discovery_docs"
@@ -105,10 +105,10 @@ class Api:
 
     # -- errors in this API's words ---------------------------------------
 
-    def bad(self, message: str, where: str | None = None, reason: str = "badRequest") -> fe.ApiFault:
+    def bad(self, message: str, where: str | None = None, reason: str = "badRequest") -> fake_errors.ApiFault:
         if self.name == "drive":
-            return fe.drive_error(400, reason, message, location=where)
-        return fe.bad(message, where if where is not None else "")
+            return fake_errors.drive_error(400, reason, message, location=where)
+        return fake_errors.bad(message, where if where is not None else "")
 
 
 @cache
@@ -337,7 +337,7 @@ def check_error(api: str, body: Any) -> None:
     if not isinstance(err, dict) or not isinstance(err.get("code"), int) or not isinstance(err.get("message"), str):
         raise ConformanceError(f"not a Google error body: {body!r:.120}")
     if api == "sheets":
-        if err.get("status") not in fe.STATUS.values() or set(err) - {"code", "message", "status", "details"}:
+        if err.get("status") not in fake_errors.STATUS.values() or set(err) - {"code", "message", "status", "details"}:
             raise ConformanceError(f"not a Sheets error: {err!r:.160}")
         for d in err.get("details", []):
             if not str(d.get("@type", "")).startswith("type.googleapis.com/google.rpc."):

@@ -13,7 +13,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from fakes import errors as fe
+from fakes import errors as fake_errors
 
 Json = dict[str, Any]
 ROLES = ("reader", "commenter", "writer", "fileOrganizer", "organizer", "owner")  # weakest first
@@ -91,9 +91,9 @@ class Drive:
 
     def _visible(self, file_id: str, who: str, exists: bool, share: bool = False) -> None:
         if not exists or self.role(file_id, who) is None:
-            raise fe.drive_not_found(file_id)
+            raise fake_errors.drive_not_found(file_id)
         if share and not self.may(file_id, who, "writer"):
-            raise fe.drive_error(403, "insufficientFilePermissions")
+            raise fake_errors.drive_error(403, "insufficientFilePermissions")
 
     def listing(self, file_id: str, who: str, exists: bool) -> Json:
         self._visible(file_id, who, exists)
@@ -103,29 +103,29 @@ class Drive:
         self._visible(file_id, who, exists, share=True)
         kind, role = body.get("type"), body.get("role")
         if not kind:
-            raise fe.drive_error(400, "required", "The permission type field is required.",
+            raise fake_errors.drive_error(400, "required", "The permission type field is required.",
                                  location="permission.type", location_type="other")
         if not role:
-            raise fe.drive_error(400, "required", "The permission role field is required.",
+            raise fake_errors.drive_error(400, "required", "The permission role field is required.",
                                  location="permission.role", location_type="other")
         if kind not in TYPES:
-            raise fe.drive_error(400, "invalid", f"The permission type {kind} is not valid.",
+            raise fake_errors.drive_error(400, "invalid", f"The permission type {kind} is not valid.",
                                  location="permission.type", location_type="other")
         if role not in ROLES:
-            raise fe.drive_error(400, "invalid", f"The permission role {role} is not valid.",
+            raise fake_errors.drive_error(400, "invalid", f"The permission role {role} is not valid.",
                                  location="permission.role", location_type="other")
         target = str(body.get("emailAddress" if kind in ("user", "group") else "domain", "") or "")
         if kind != "anyone" and not target:
-            raise fe.drive_error(400, "required", "The permission emailAddress field is required.",
+            raise fake_errors.drive_error(400, "required", "The permission emailAddress field is required.",
                                  location="permission.emailAddress", location_type="other")
         notify = params.get("sendNotificationEmail", ["true"])[0].lower() != "false"
         if kind == "user" and target.lower() in self.no_account and not notify:
-            raise fe.drive_error(400, "invalidSharingRequest", (
+            raise fake_errors.drive_error(400, "invalidSharingRequest", (
                 f'Bad Request. User message: "You are trying to invite {target}. Since there is no Google '
                 'account associated with this email address, you must check the \\"Notify people\\" box to '
                 'invite this recipient."'))
         if role == "owner" and params.get("transferOwnership", ["false"])[0].lower() != "true":
-            raise fe.drive_error(403, "forbidden", "The transferOwnership parameter must be enabled when the "
+            raise fake_errors.drive_error(403, "forbidden", "The transferOwnership parameter must be enabled when the "
                                  "permission role is 'owner'.", location="transferOwnership")
         return self.grant(file_id, kind, role, target, bool(body.get("allowFileDiscovery", False))).doc()
 
@@ -133,13 +133,14 @@ class Drive:
         for g in self.grants.get(file_id, []):
             if g.id == permission_id:
                 return g
-        raise fe.drive_error(404, "notFound", f"Permission not found: {permission_id}.", location="permissionId")
+        raise fake_errors.drive_error(404, "notFound", f"Permission not found: {permission_id}.",
+                                      location="permissionId")
 
     def update(self, file_id: str, permission_id: str, who: str, exists: bool, body: Json) -> Json:
         self._visible(file_id, who, exists, share=True)
         g = self._find(file_id, permission_id)
         if body.get("role") not in ROLES:
-            raise fe.drive_error(400, "invalid", f"The permission role {body.get('role')} is not valid.",
+            raise fake_errors.drive_error(400, "invalid", f"The permission role {body.get('role')} is not valid.",
                                  location="permission.role", location_type="other")
         g.role = body["role"]
         return g.doc()

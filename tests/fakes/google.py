@@ -38,8 +38,8 @@ import requests
 import responses
 from google.auth.credentials import AnonymousCredentials, Credentials
 
-from fakes import errors as fe
-from fakes import sheets as fs
+from fakes import errors as fake_errors
+from fakes import sheets as fake_sheets
 from fakes.discovery import Discovery, Method
 from fakes.drive import Drive
 from sheetgm.backends import model, port
@@ -59,7 +59,7 @@ KINDS = {  # discovery method id -> the short name the log uses
     "drive.permissions.update": "perm_update", "drive.permissions.delete": "perm_delete",
 }
 SERVICE_ACCOUNT = re.compile(r"@[a-z0-9-]+\.iam\.gserviceaccount\.com$")
-FAULTS = {*fe.NAMED, "timeout", "connection", "lost_reply"}
+FAULTS = {*fake_errors.NAMED, "timeout", "connection", "lost_reply"}
 TOO_LONG = (f"Your input contains more than the maximum of {port.GOOGLE_CELL_LIMIT} characters "
             "in a single cell.")  # the API's own words
 Answer = tuple[int, dict[str, str], Any]
@@ -213,32 +213,33 @@ class FakeGoogle:
         self.log.append(Call(number, kind, verb, url, params, body, fault, who or ""))
         if found is None:
             drive = "www.googleapis.com" in url
-            return self._answer(None, fe.drive_error(404, "notFound", "Not Found") if drive
-                                else fe.sheets_error(404, "Method not found."))
+            return self._answer(None, fake_errors.drive_error(404, "notFound", "Not Found") if drive
+                                else fake_errors.sheets_error(404, "Method not found."))
         method, path = found
         handler = self._handlers.get(kind)
         if handler is None:
             raise NotImplementedError(f"the fake does not answer {method.id}")
         try:
             if who is None:
-                raise fe.sheets_error(401) if method.api == "sheets" else fe.drive_error(401, location="Authorization",
+                raise fake_errors.sheets_error(401) if method.api == "sheets" else \
+                    fake_errors.drive_error(401, location="Authorization",
                                                                                          location_type="header")
             if isinstance(body, str):
-                raise fe.bad("Invalid JSON payload received. Unexpected token.", "")
+                raise fake_errors.bad("Invalid JSON payload received. Unexpected token.", "")
             self.discovery.check_request(method, path, params, body)
             if fault is not None and fault not in ("lost_reply", "timeout", "connection"):
-                raise fe.fault(fault, drive=method.api == "drive")
+                raise fake_errors.fault(fault, drive=method.api == "drive")
             if fault in ("timeout", "connection"):
                 return self._network(str(fault))
             status, doc = handler(*path.values(), who=who, params=params, body=body)
-        except fe.ApiFault as err:
+        except fake_errors.ApiFault as err:
             return self._answer(method, err)
         self.discovery.check_response(method, status, doc)
         if fault == "lost_reply":
             return self._network("timeout")
         return status, {"Content-Type": "application/json; charset=UTF-8"}, "" if doc is None else json.dumps(doc)
 
-    def _answer(self, method: Method | None, err: fe.ApiFault) -> Answer:
+    def _answer(self, method: Method | None, err: fake_errors.ApiFault) -> Answer:
         if method is not None:
             self.discovery.check_response(method, err.status, err.body)
         text = err.body if isinstance(err.body, str) else json.dumps(err.body)
@@ -289,9 +290,9 @@ class FakeGoogle:
 
     def _book(self, sid: str, who: str, write: bool = False) -> model.Book:
         if sid not in self.books:
-            raise fe.sheets_error(404)
+            raise fake_errors.sheets_error(404)
         if not self.drive.may(sid, who, "writer" if write else "reader"):
-            raise fe.sheets_error(403)
+            raise fake_errors.sheets_error(403)
         return self.books[sid]
 
     def _meta(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
@@ -300,17 +301,17 @@ class FakeGoogle:
         book = self._book(sid, who)
         fields = params.get("fields", [""])[0]
         grid = bool(fields) or params.get("includeGridData", ["false"])[0].lower() == "true"
-        doc = fs.document(book, sid, grid, params.get("ranges", []))
-        return 200, fs.select(doc, fields) if fields else doc
+        doc = fake_sheets.document(book, sid, grid, params.get("ranges", []))
+        return 200, fake_sheets.select(doc, fields) if fields else doc
 
     def _values_get(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         book = self._book(sid, who)
-        ranges = [fs.value_range(book, text) for text in params.get("ranges", [])]
+        ranges = [fake_sheets.value_range(book, text) for text in params.get("ranges", [])]
         return 200, {"spreadsheetId": sid, "valueRanges": ranges}
 
     def _values_update(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         if not body.get("valueInputOption"):
-            raise fe.bad("'valueInputOption' is required but not specified")
+            raise fake_errors.bad("'valueInputOption' is required but not specified")
         draft = copy.deepcopy(self._book(sid, who, write=True))
         cells = 0
         for item in body.get("data", []):
@@ -318,11 +319,11 @@ class FakeGoogle:
                 op = port.SetValues(item["range"], tuple(tuple(str(v) for v in row) for row in item.get("values", [])))
                 model.apply(draft, op)
             except CellTooLongError:
-                raise fe.bad(TOO_LONG) from None
+                raise fake_errors.bad(TOO_LONG) from None
             except OpError as err:
-                raise fe.bad(f"Unable to parse range: {item.get('range')} ({err})") from None
+                raise fake_errors.bad(f"Unable to parse range: {item.get('range')} ({err})") from None
             except Exception as err:
-                raise fe.bad(f"Unable to parse range: {item.get('range')}") from err
+                raise fake_errors.bad(f"Unable to parse range: {item.get('range')}") from err
             cells += sum(len(r) for r in op.rows)
         self.books[sid] = draft
         return 200, {"spreadsheetId": sid, "totalUpdatedCells": cells}
@@ -330,23 +331,23 @@ class FakeGoogle:
     def _batch_update(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         draft = copy.deepcopy(self._book(sid, who, write=True))  # all or nothing, like the API
         if not body.get("requests"):
-            raise fe.bad("Must specify at least one request.")
+            raise fake_errors.bad("Must specify at least one request.")
         replies = []
         for i, req in enumerate(body["requests"]):
             try:
-                replies.append(fs.apply(draft, req))
-            except fe.ApiFault as err:
-                raise fe.bad(f"Invalid requests[{i}]: {err}") from None
+                replies.append(fake_sheets.apply(draft, req))
+            except fake_errors.ApiFault as err:
+                raise fake_errors.bad(f"Invalid requests[{i}]: {err}") from None
             except CellTooLongError:
-                raise fe.bad(f"Invalid requests[{i}].updateCells: {TOO_LONG}") from None
+                raise fake_errors.bad(f"Invalid requests[{i}].updateCells: {TOO_LONG}") from None
             except Exception as err:  # a request the fake's model cannot apply
-                raise fe.bad(f"Invalid requests[{i}]: {type(err).__name__}: {err}") from None
+                raise fake_errors.bad(f"Invalid requests[{i}]: {type(err).__name__}: {err}") from None
         self.books[sid] = draft
         return 200, {"spreadsheetId": sid, "replies": replies}
 
     def _create(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         if SERVICE_ACCOUNT.search(who):
-            raise fe.sheets_error(403)  # a service account may no longer create files: a bare 403
+            raise fake_errors.sheets_error(403)  # a service account may no longer create files: a bare 403
         tabs = [s.get("properties", {}) for s in body.get("sheets", [])] or [{"title": "Sheet1", "sheetId": 0}]
         sid = self._new_id()
         book = model.Book(body.get("properties", {}).get("title", "Untitled spreadsheet"))
@@ -354,21 +355,21 @@ class FakeGoogle:
             book.add_sheet(props.get("title", f"Sheet{i + 1}"), props.get("sheetId", i))
         self.books[sid] = book
         self.drive.grant(sid, "user", "owner", who)
-        return 200, fs.document(book, sid, grid=False)
+        return 200, fake_sheets.document(book, sid, grid=False)
 
     # -- Drive ------------------------------------------------------------
 
     def _drive_create(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         if SERVICE_ACCOUNT.search(who):
-            raise fe.drive_error(403, "storageQuotaExceeded", "The user's Drive storage quota has been exceeded.",
-                                 "usageLimits")
+            raise fake_errors.drive_error(403, "storageQuotaExceeded",
+                                          "The user's Drive storage quota has been exceeded.", "usageLimits")
         sid = self.add_spreadsheet(body.get("name", "Untitled"), ["Sheet1"], owner=who)
         return 200, {"kind": "drive#file", "id": sid, "name": body.get("name"), "mimeType": body.get("mimeType")}
 
     def _perm_list(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         doc = self.drive.listing(sid, who, sid in self.books)
         fields = params.get("fields", [""])[0]
-        return 200, fs.select(doc, fields) if fields else doc
+        return 200, fake_sheets.select(doc, fields) if fields else doc
 
     def _perm_create(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         return 200, self.drive.create(sid, who, sid in self.books, body, params)

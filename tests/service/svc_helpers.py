@@ -12,7 +12,7 @@ from sheetgm.service.config import parse_config
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.new_game import new_game
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import order_row
 
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -101,7 +101,8 @@ def make_game(folder: Path, gateway: Gateway, clock: Clock | None = None, **cfg:
 def write_order(game: Game, seat: int, text: str, tick: str = "✓", night: int = 1) -> None:
     lang = game.seat_lang(seat)
     r = order_row(night)
-    game.gateway.write(player_key(seat), [SetValues(L.rng(L.tab(lang, "orders"), f"B{r}:C{r}"), ((text, tick),))])
+    orders = layout.tab(lang, "orders")
+    game.gateway.write(player_key(seat), [SetValues(layout.rng(orders, f"B{r}:C{r}"), ((text, tick),))])
 
 
 def cells(game: Game, key: str, a1: str) -> list[list[str]]:
@@ -111,7 +112,7 @@ def cells(game: Game, key: str, a1: str) -> list[list[str]]:
 def orders_row(game: Game, seat: int, night: int = 1) -> list[str]:
     lang = game.seat_lang(seat)
     r = order_row(night)
-    got = cells(game, player_key(seat), L.rng(L.tab(lang, "orders"), f"A{r}:G{r}"))
+    got = cells(game, player_key(seat), layout.rng(layout.tab(lang, "orders"), f"A{r}:G{r}"))
     row = got[0] if got else []
     return list(row) + [""] * (7 - len(row))
 

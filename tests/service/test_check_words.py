@@ -21,7 +21,7 @@ from sheetgm.core.board import tile_name
 from sheetgm.service.check import check
 from sheetgm.service.game import open_game, player_key
 from sheetgm.service.resolve import resolve
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 
 
 def test_an_order_that_depends_on_a_search_is_complete(gw, tmp_path: Path, clock) -> None:
@@ -34,9 +34,9 @@ def test_an_order_that_depends_on_a_search_is_complete(gw, tmp_path: Path, clock
     assert by_alias["S1"].state == "ok" and by_alias["S1"].problems == []
     assert by_alias["S1"].notes == ["第 2 步：取决于搜索找到什么（现在：你没有持有啤酒瓶）"]
     row = orders_row(game, 1)
-    assert row[L.O_STAMP].startswith("2024-05-01T")
-    assert "取决于搜索找到什么" in row[L.O_PROBLEMS] and "✔" in row[L.O_STATUS]
-    assert by_alias["S2"].state == "problems" and not orders_row(game, 2)[L.O_STAMP]
+    assert row[layout.O_STAMP].startswith("2024-05-01T")
+    assert "取决于搜索找到什么" in row[layout.O_PROBLEMS] and "✔" in row[layout.O_STATUS]
+    assert by_alias["S2"].state == "problems" and not orders_row(game, 2)[layout.O_STAMP]
 
 
 def test_a_hunter_is_offered_hunters_words(gw, tmp_path: Path, clock) -> None:
@@ -48,7 +48,7 @@ def test_a_hunter_is_offered_hunters_words(gw, tmp_path: Path, clock) -> None:
     resolve(game)  # the survivor stage: now the hunter's order is due
     write_order(game, hunter, "攻机；搜素；搜索 宝剑")
     check(game)
-    problems = orders_row(game, hunter)[L.O_PROBLEMS].splitlines()
+    problems = orders_row(game, hunter)[layout.O_PROBLEMS].splitlines()
     assert "你是不是想写「攻击」？" in problems[0]
     assert "不认识「搜素」（" in problems[1]  # no survivor's word is offered to a hunter
     assert problems[2] == "第3步「搜索 宝剑」：「搜索」是求生者的行动，你不能使用"
@@ -78,6 +78,6 @@ def test_problems_and_notes_number_the_steps_as_written(gw, tmp_path: Path, cloc
     path = " ".join(tile_name((here[0], here[1] + dy)) for dy in (1, 2, 3))  # one written step, three moves
     write_order(game, 1, f"移动 {path}；攻击；搜索；使用 啤酒瓶 {tile_name(here)}")
     check(game)
-    lines = orders_row(game, 1)[L.O_PROBLEMS].splitlines()
+    lines = orders_row(game, 1)[layout.O_PROBLEMS].splitlines()
     assert "第 2 步：这是杀手的行动" in lines, lines
     assert any(line.startswith("第 4 步：取决于搜索找到什么") for line in lines), lines

@@ -12,14 +12,14 @@ from typer.testing import CliRunner
 from sheetgm.core.check import legal_steps
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_step
-from sheetgm.service import deadlines as D
+from sheetgm.service import deadlines
 from sheetgm.service.check import check
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import PUBLIC, Game, player_key
 from sheetgm.service.journal import read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.status import status
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import log_row
 
 DEADLINE = "2024-05-01T21:00:00+08:00"  # the clock starts at 20:00 in Shanghai: one hour before
@@ -40,7 +40,7 @@ def submit(game: Game, seat: int, tick: str = "✓") -> str:
 
 
 def log_cells(game: Game) -> list[list[str]]:
-    return game.gateway.view(PUBLIC).tab(L.tab(game.lang, "log")).values
+    return game.gateway.view(PUBLIC).tab(layout.tab(game.lang, "log")).values
 
 
 def reminder_line(game: Game, key: str = "N1-survivor") -> str:
@@ -66,10 +66,10 @@ def test_check_before_the_deadline_names_who_has_not_submitted_and_nothing_more(
     assert log_cells(game)[0][2] == render("zh", "sheet.remind.head")
     # the player's own status cell, in their language, with the deadline in the game's zone
     empty, unticked, done = orders_row(game, 2), orders_row(game, 3), orders_row(game, 1)
-    assert "⚑" in empty[L.O_STATUS] and SHOWN in empty[L.O_STATUS] and "原地不动" in empty[L.O_STATUS]
-    assert "Reminder" in unticked[L.O_STATUS] and SHOWN in unticked[L.O_STATUS]
-    assert "stay and do nothing" not in unticked[L.O_STATUS]  # an unticked order is still carried out
-    assert "⚑" not in done[L.O_STATUS] and done[L.O_STATUS].startswith("✔")
+    assert "⚑" in empty[layout.O_STATUS] and SHOWN in empty[layout.O_STATUS] and "原地不动" in empty[layout.O_STATUS]
+    assert "Reminder" in unticked[layout.O_STATUS] and SHOWN in unticked[layout.O_STATUS]
+    assert "stay and do nothing" not in unticked[layout.O_STATUS]  # an unticked order is still carried out
+    assert "⚑" not in done[layout.O_STATUS] and done[layout.O_STATUS].startswith("✔")
 
 
 def test_a_repeated_check_overwrites_the_stages_line(gw, tmp_path: Path, clock) -> None:
@@ -85,14 +85,14 @@ def test_a_repeated_check_overwrites_the_stages_line(gw, tmp_path: Path, clock) 
     assert len(log_cells(game)) == rows_before
     line = reminder_line(game)
     assert "全部已提交" in line and "05-01 20:30" in line and "S2" not in line
-    assert "⚑" not in orders_row(game, 2)[L.O_STATUS]
+    assert "⚑" not in orders_row(game, 2)[layout.O_STATUS]
 
 
 def test_no_reminder_without_a_deadline(gw, tmp_path: Path, clock) -> None:
     game = make_game(tmp_path, gw, clock)
     rep = check(game)
     assert rep.deadline is None and rep.reminded == []
-    assert "⚑" not in orders_row(game, 2)[L.O_STATUS]
+    assert "⚑" not in orders_row(game, 2)[layout.O_STATUS]
     assert all(len(row) < 3 for row in log_cells(game))
 
 
@@ -103,7 +103,7 @@ def test_no_reminder_after_the_deadline(gw, tmp_path: Path, clock) -> None:
     rep = check(game)
     assert rep.deadline is None and rep.reminded == []
     assert snapshot(game)[PUBLIC] == before
-    assert "⚑" not in orders_row(game, 2)[L.O_STATUS]
+    assert "⚑" not in orders_row(game, 2)[layout.O_STATUS]
 
 
 def test_the_reminder_line_survives_the_resolve_of_its_stage(gw, tmp_path: Path, clock) -> None:
@@ -170,11 +170,11 @@ def test_a_stunned_hunter_is_not_waited_for(tmp_path: Path) -> None:
     resolve(game)
     st = state_of(game)
     assert st.stage == "hunter"
-    assert D.must_submit(st, 3) and not D.must_submit(st, 1)
+    assert deadlines.must_submit(st, 3) and not deadlines.must_submit(st, 1)
     st.players[3].stunned = True
-    assert not D.must_submit(st, 3)
-    assert D.waiting_for(game, st, {4: {"text": "x", "ticked": True, "problems": [], "bad": False}}) == []
-    assert D.waiting_for(game, st, {}) == ["H2"]
+    assert not deadlines.must_submit(st, 3)
+    assert deadlines.waiting_for(game, st, {4: {"text": "x", "ticked": True, "problems": [], "bad": False}}) == []
+    assert deadlines.waiting_for(game, st, {}) == ["H2"]
 
 
 # --- --stage survivor|hunter
@@ -211,7 +211,7 @@ def test_the_report_of_a_player_without_an_order_says_they_stayed(gw, tmp_path: 
     submit(game, 1)
     start = state_of(game).players[2].pos
     resolve(game)
-    results = {s: gw.view(player_key(s)).tab(L.tab(game.seat_lang(s), "results")).values[1][1] for s in (1, 2, 3)}
+    results = {s: gw.view(player_key(s)).tab(layout.tab(game.seat_lang(s), "results")).values[1][1] for s in (1, 2, 3)}
     assert render("en", "ev.no_order") not in results[1] and render("zh", "ev.no_order") not in results[1]
     assert "No order received from you: you stay and do nothing" in results[2]
     assert "没有收到你的指令：原地不动" in results[3]

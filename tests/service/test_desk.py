@@ -16,7 +16,7 @@ from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, open_game, player_key
 from sheetgm.service.journal import DESK_FIRST_ROW, PUBLISHED, RESOLVED, entry_hash, latest, read_director, unpack
 from sheetgm.service.resolve import resolve
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.player import info_range
 
 
@@ -46,18 +46,18 @@ def test_override_is_journaled_replayable_public_and_on_the_players_sheet(gw, tm
     assert desk.actions_of(entry) == [{"do": "override", "target": 1, "field": "hp", "value": "2",
                                        "reason": "误判了一次攻击"}]
     lang = game.lang
-    row = cells(game, DIRECTOR, L.rng(L.tab(lang, "journal"), f"A{DESK_FIRST_ROW}"))
+    row = cells(game, DIRECTOR, layout.rng(layout.tab(lang, "journal"), f"A{DESK_FIRST_ROW}"))
     assert row == [[rep.key]]
-    overrides = cells(game, DIRECTOR, L.rng(L.tab(lang, "overrides"), "A2:E2"))[0]
+    overrides = cells(game, DIRECTOR, layout.rng(layout.tab(lang, "overrides"), "A2:E2"))[0]
     assert overrides[1] == "N1-survivor" and overrides[2] == "1 S1" and overrides[4] == "误判了一次攻击"
     assert "2" in overrides[3]
-    log = cells(game, PUBLIC, L.rng(L.tab(lang, "log"), "A2:B2"))[0]
+    log = cells(game, PUBLIC, layout.rng(layout.tab(lang, "log"), "A2:B2"))[0]
     assert log[0] == "N1-survivor" and "导演裁定" in log[1] and "误判了一次攻击" in log[1]
     assert log[1].index("求生者阶段开始") < log[1].index("导演裁定")  # the stage's own lines stay first
-    current = cells(game, player_key(1), L.rng(L.tab("zh", "current"), info_range(game.board)))
+    current = cells(game, player_key(1), layout.rng(layout.tab("zh", "current"), info_range(game.board)))
     assert ["生命值", "2/5"] in [r[:2] for r in current] or any(r[1] == "2/5" for r in current)
-    assert not cells(game, DIRECTOR, L.rng(L.tab(lang, "lock"), "A2:A2")) or \
-        not cells(game, DIRECTOR, L.rng(L.tab(lang, "lock"), "A2:A2"))[0][0]
+    assert not cells(game, DIRECTOR, layout.rng(layout.tab(lang, "lock"), "A2:A2")) or \
+        not cells(game, DIRECTOR, layout.rng(layout.tab(lang, "lock"), "A2:A2"))[0][0]
 
 
 def test_the_next_stage_resolves_from_the_overridden_state(gw, tmp_path: Path) -> None:
@@ -114,16 +114,16 @@ def test_cards_merge_send_off_and_show_in_both_workbooks(gw, tmp_path: Path) -> 
     live = [c.colour for c in state.cards if c.seat == 2 and not c.merged]
     assert live == ["yellow"]
     lang = game.lang
-    public = cells(game, PUBLIC, L.rng(L.tab(lang, "cards"), "A2:D10"))
+    public = cells(game, PUBLIC, layout.rng(layout.tab(lang, "cards"), "A2:D10"))
     assert [r[2] for r in public] == ["蓝牌", "蓝牌", "蓝牌", "黄牌"] and public[0][1] == "S2"
-    assert cells(game, DIRECTOR, L.rng(L.tab(lang, "cards"), "A2:D10")) == public
+    assert cells(game, DIRECTOR, layout.rng(layout.tab(lang, "cards"), "A2:D10")) == public
     rep = desk.give(game, "S3", "red", "贴证")
     assert "红牌" in rep.public_log
     state = state_of(game)
     assert state.players[3].status == "red_carded" and state.winner is None
-    current = cells(game, player_key(3), L.rng(L.tab("zh", "current"), info_range(game.board)))
+    current = cells(game, player_key(3), layout.rng(layout.tab("zh", "current"), info_range(game.board)))
     assert any(r[1] == "红牌罚下" for r in current if len(r) > 1)
-    roster = cells(game, DIRECTOR, L.rng(L.tab(lang, "roster"), "A2:G10"))
+    roster = cells(game, DIRECTOR, layout.rng(layout.tab(lang, "roster"), "A2:G10"))
     assert roster[2][1] == "S3" and roster[2][6] == "红牌罚下"
     listed = desk.cards(game)
     assert [(c["alias"], c["colour"], c["merged"]) for c in listed][-2:] == [("S2", "yellow", False),
@@ -151,13 +151,13 @@ def test_lurking_is_recorded_proposed_and_applied(gw, tmp_path: Path) -> None:
     assert "3" in rep.proposals[0][1] and "未投票" in rep.proposals[1][1]
     assert rep.applied is None and not state_of(game).cards
     lang = game.lang
-    record = cells(game, DIRECTOR, L.rng(L.tab(lang, "cards"), "F1:J5"))
+    record = cells(game, DIRECTOR, layout.rng(layout.tab(lang, "cards"), "F1:J5"))
     assert record[0][0] == "讨论日"
     assert record[1][:4] == ["1", "S1", "7", "是"] and record[3][:4] == ["1", "S3", "9", "否"]
     assert "不足五帖" in record[2][4]
     quiet = desk.lurking(game, 2, {}, [], accelerated=True, apply=True)
     assert quiet.proposals == [] and quiet.applied is None
-    assert "加速" in cells(game, DIRECTOR, L.rng(L.tab(lang, "cards"), "J6"))[0][0]
+    assert "加速" in cells(game, DIRECTOR, layout.rng(layout.tab(lang, "cards"), "J6"))[0][0]
     given = desk.lurking(game, 1, {"S1": 7, "S2": 3, "S3": 9, "H1": 5}, ["S3"], apply=True)
     assert given.applied is not None and given.applied.kind == "card"
     cards = state_of(game).cards

@@ -14,7 +14,7 @@ from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
 from sheetgm.service.journal import PUBLISHED, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.status import status
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 
 
 def test_new_game_lays_out_every_workbook(gw, tmp_path: Path) -> None:
@@ -59,12 +59,12 @@ def test_check_writes_problems_in_each_players_language(gw, tmp_path: Path, cloc
     by_alias = {p.alias: p for p in rep.players}
     assert by_alias["S1"].state == "problems" and by_alias["S2"].state == "problems"
     zh, en = orders_row(game, 1), orders_row(game, 2)
-    assert "不认识" in zh[L.O_PROBLEMS] and "问题" in zh[L.O_STATUS]
-    assert "fly" in en[L.O_PROBLEMS] and "problem" in en[L.O_STATUS]
-    assert not any("\u4e00" <= ch <= "\u9fff" for ch in en[L.O_PROBLEMS])
+    assert "不认识" in zh[layout.O_PROBLEMS] and "问题" in zh[layout.O_STATUS]
+    assert "fly" in en[layout.O_PROBLEMS] and "problem" in en[layout.O_STATUS]
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in en[layout.O_PROBLEMS])
     ok = orders_row(game, 3)
     assert by_alias["S3"].state == "ok", (here, ok)
-    assert ok[L.O_STAMP].startswith("2024-05-01T")
+    assert ok[layout.O_STAMP].startswith("2024-05-01T")
     assert rep.missing == ["S1", "S2"] and rep.with_problems == ["S1", "S2"]  # not submitted: problems
 
 
@@ -72,10 +72,10 @@ def test_check_stamps_only_the_first_complete_time(gw, tmp_path: Path, clock) ->
     game = make_game(tmp_path, gw, clock, schedule=None)
     write_order(game, 1, "搜索")
     check(game)
-    first = orders_row(game, 1)[L.O_STAMP]
+    first = orders_row(game, 1)[layout.O_STAMP]
     clock.advance(hours=1)
     check(game)
-    assert orders_row(game, 1)[L.O_STAMP] == first
+    assert orders_row(game, 1)[layout.O_STAMP] == first
     write_order(game, 2, "搜索", tick="")
     rep = check(game)
     assert {p.alias: p.state for p in rep.players}["S2"] == "unticked"

@@ -25,7 +25,7 @@ from sheetgm.service.game import DIRECTOR
 from sheetgm.service.journal import CHUNK, PUBLISHED, Entry, journal_range, pack, parse_entries, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.verify import verify
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.limits import MAX_ORDER_CHARS, fit
 from sheetgm.sheets.player import results_op
 from sheetgm.sheets.stages import archive_row
@@ -47,7 +47,7 @@ def test_an_order_too_long_is_refused_naming_the_player_and_the_cell(backend: st
         check = cli.run("check")
         assert check.exit_code == 0
         assert f"2100 个字符，太长了：一条指令最多 {MAX_ORDER_CHARS} 个字符" in check.stdout
-        assert "太长了" in orders_row(cli.open(), 1)[L.O_PROBLEMS]  # told in their own sheet
+        assert "太长了" in orders_row(cli.open(), 1)[layout.O_PROBLEMS]  # told in their own sheet
         done = cli.run("resolve")
         assert done.exit_code == 0, done.output
         assert any("S1" in line and "指令!B2" in line and "太长了" in line for line in done.stdout.splitlines())
@@ -59,7 +59,7 @@ def test_an_order_too_long_is_refused_naming_the_player_and_the_cell(backend: st
         assert len(next(iter(archived.values()))[0][0]) == MAX_ORDER_CHARS + 1
         after = state_of(game)
         assert after.players[1].pos == start.players[1].pos  # stayed and did nothing
-        assert "原地不动" in orders_row(game, 1)[L.O_STATUS]
+        assert "原地不动" in orders_row(game, 1)[layout.O_STATUS]
         assert cli.run("verify").exit_code == 0  # the refusal replays
 
 

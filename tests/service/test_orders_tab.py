@@ -22,7 +22,7 @@ from sheetgm.notation.order_format import format_step
 from sheetgm.service.config import parse_config
 from sheetgm.service.deadlines import night_deadlines
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, open_game, player_key
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row, log_row
 
 SCHEDULE = {"survivors": "21:00", "hunters": "23:00", "start": "2024-05-01"}  # the clock starts at 20:00 there
@@ -63,7 +63,7 @@ def first_step(game: Game, seat: int) -> str:
 
 def archive_cells(game: Game, key: str, seat: int) -> list[str]:
     r = archive_row(key, seat, len(game.seats))
-    a1 = L.rng(L.tab(game.lang, "archive"), f"A{r}:I{r}")
+    a1 = layout.rng(layout.tab(game.lang, "archive"), f"A{r}:I{r}")
     got = game.gateway.read(DIRECTOR, [a1])[a1]
     return list(got[0]) + [""] * 9 if got else [""] * 9
 
@@ -127,11 +127,11 @@ def test_stamps_live_in_the_director_workbook_and_a_forged_sheet_stamp_is_named(
     assert archive_cells(game, "N1-survivor", 1)[5] == by["S1"]["stamp"]
     assert rep["missing"] == ["S3"]
     forged = "2024-04-01T00:00:00+08:00"
-    game.gateway.write(player_key(1), [SetValues(L.rng(L.tab("zh", "orders"), "F2"), ((forged,),))])
+    game.gateway.write(player_key(1), [SetValues(layout.rng(layout.tab("zh", "orders"), "F2"), ((forged,),))])
     played.clock.advance(minutes=10)
     again = run(game, "check")
     assert any("S1" in w and forged in w for w in again["warnings"])
-    assert orders_row(game, 1)[L.O_STAMP] == by["S1"]["stamp"]  # written back
+    assert orders_row(game, 1)[layout.O_STAMP] == by["S1"]["stamp"]  # written back
     write_order(game, 1, text + "；" + text)  # changed: the stamp is dropped, a new one given
     played.clock.advance(minutes=10)
     third = {p["alias"]: p for p in run(game, "check")["players"]}
@@ -152,8 +152,8 @@ def test_after_the_deadline_an_order_counts_as_the_last_check_before_it_saw_it(p
     rep = run(game, "resolve")
     assert rep["action"] == "resolved"
     assert any("S1" in w for w in rep["warnings"]) and any("S3" in w for w in rep["warnings"])
-    assert kept in orders_row(game, 1)[L.O_STATUS]
-    assert "不使用" in orders_row(game, 3)[L.O_STATUS]
+    assert kept in orders_row(game, 1)[layout.O_STATUS]
+    assert "不使用" in orders_row(game, 3)[layout.O_STATUS]
     assert archive_cells(game, "N1-survivor", 3)[3] == ""
 
 
@@ -161,29 +161,29 @@ def test_after_the_deadline_an_order_counts_as_the_last_check_before_it_saw_it(p
 
 def test_rows_inserted_text_in_the_label_cell_and_stale_rows_are_named_and_repaired(played: Any) -> None:
     game = played()
-    orders = L.rng(L.tab("zh", "orders"), "A2:C3")
+    orders = layout.rng(layout.tab("zh", "orders"), "A2:C3")
     s1 = first_step(game, 1)
     # S1 inserted a row above night 1's: the label moved to row 3 with the order beside it
     game.gateway.write(player_key(1), [SetValues(orders, (("", "", ""), ("N1-survivor", s1, "ok")))])
     # S2 typed the order over the label
-    game.gateway.write(player_key(2), [SetValues(L.rng(L.tab("zh", "orders"), "A2:C2"),
+    game.gateway.write(player_key(2), [SetValues(layout.rng(layout.tab("zh", "orders"), "A2:C2"),
                                                  ((first_step(game, 2), "", "✅"),))])
     rep = run(game, "check")
     states = {p["alias"]: p["state"] for p in rep["players"]}
     assert states["S1"] == "ok" and states["S2"] == "ok"
-    assert "第 3 行" in orders_row(game, 1, night=2)[L.O_STATUS]  # told in their own sheet
+    assert "第 3 行" in orders_row(game, 1, night=2)[layout.O_STATUS]  # told in their own sheet
     s2 = orders_row(game, 2)
-    assert s2[L.O_STAGE] == "N1-survivor" and s2[L.O_TEXT] and "已移到 B 列" in s2[L.O_STATUS]
+    assert s2[layout.O_STAGE] == "N1-survivor" and s2[layout.O_TEXT] and "已移到 B 列" in s2[layout.O_STATUS]
     assert any("S1" in w for w in rep["warnings"]) and any("S2" in w for w in rep["warnings"])
     played.clock.advance(hours=3)
     run(game, "resolve")
     run(game, "resolve")
     # night 2: S3 edits night 1's row instead of night 2's
-    game.gateway.write(player_key(3), [SetValues(L.rng(L.tab("zh", "orders"), "B2"), (("搜索",),))])
+    game.gateway.write(player_key(3), [SetValues(layout.rng(layout.tab("zh", "orders"), "B2"), (("搜索",),))])
     night2 = run(game, "check")
     assert night2["stage"] == "N2-survivor"
     assert any("S3" in w and "N1-survivor" in w for w in night2["warnings"])
-    assert "N1-survivor" in orders_row(game, 3, night=2)[L.O_STATUS]
+    assert "N1-survivor" in orders_row(game, 3, night=2)[layout.O_STATUS]
 
 
 @pytest.mark.parametrize("tick", ["✓", "✅", "OK", "y", "Yes", "是", "好", "TRUE", "确认"])

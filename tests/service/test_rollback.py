@@ -15,7 +15,7 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.rollback import HISTORY_FIRST_ROW, rollback, stage_arg
 from sheetgm.service.verify import verify
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 
 REASON = "S1 的第 2 夜指令被误读"
 LATER = ["N2-survivor", "N2-hunter", "N3-survivor", "N3-hunter"]
@@ -33,13 +33,13 @@ def play(game: Game, survivor_orders: dict[int, dict[int, str]], nights: int = 3
 
 def results(game: Game, seat: int) -> dict[str, str]:
     lang = game.seat_lang(seat)
-    rows = cells(game, player_key(seat), L.rng(L.tab(lang, "results"), "A2:B20"))
+    rows = cells(game, player_key(seat), layout.rng(layout.tab(lang, "results"), "A2:B20"))
     return {r[0]: r[1] for r in rows if r}
 
 
 def public_log_rows(game: Game) -> dict[str, list[str]]:
     """stage -> [public log (B), deadline reminder (C), superseded text (D)]."""
-    rows = cells(game, PUBLIC, L.rng(L.tab(game.lang, "log"), "A2:D20"))
+    rows = cells(game, PUBLIC, layout.rng(layout.tab(game.lang, "log"), "A2:D20"))
     return {r[0]: list(r[1:]) + [""] * (4 - len(r)) for r in rows if r}
 
 
@@ -67,7 +67,7 @@ def test_roll_back_night_two_and_republish_only_the_changed_reports(gw, tmp_path
     assert (st.night, st.stage) == (2, "survivor")
     # the orders of nights 2 and 3 can be edited again; night 1 stays frozen
     assert frozen(game, 1) == {"sheetgm:frozen:N1"}
-    assert REASON in orders_row(game, 1, night=2)[L.O_STATUS]
+    assert REASON in orders_row(game, 1, night=2)[layout.O_STATUS]
     # the public log marks the superseded lines, night 1 untouched
     marked = public_log_rows(game)
     for key in LATER:
@@ -115,7 +115,7 @@ def test_a_changed_public_line_is_corrected_and_the_old_one_kept(gw, tmp_path: P
     assert log["N1-survivor"] == before["N1-survivor"]
     s2 = results(game, 2)["N2-survivor"]
     assert s2.startswith("[Correction] the Mechanic cracked, she did not search\n")
-    head = cells(game, PUBLIC, L.rng(L.tab(game.lang, "log"), "D1"))
+    head = cells(game, PUBLIC, layout.rng(layout.tab(game.lang, "log"), "D1"))
     assert head == [["更正前的版本"]]
     assert verify(game).ok
 
@@ -143,7 +143,8 @@ def test_a_second_rollback_keeps_every_superseded_version(tmp_path: Path) -> Non
     notes = sorted(e.note for e in entries if e.status == SUPERSEDED)
     # fixed rows: N1-survivor (second), N1-hunter (first, never resolved again); copies: first, first, second
     assert notes == ["first", "first", "first", "second", "second"]
-    rows = cells(game, DIRECTOR, L.rng(L.tab(game.lang, "journal"), f"A{HISTORY_FIRST_ROW}:B{HISTORY_FIRST_ROW + 3}"))
+    journal = layout.tab(game.lang, "journal")
+    rows = cells(game, DIRECTOR, layout.rng(journal, f"A{HISTORY_FIRST_ROW}:B{HISTORY_FIRST_ROW + 3}"))
     assert [r[:2] for r in rows] == [["N1-survivor", SUPERSEDED], ["N1-hunter", SUPERSEDED],
                                      ["N1-survivor", SUPERSEDED]]
     assert verify(game).ok

@@ -14,7 +14,7 @@ from sheetgm.service.game import DIRECTOR, Game, player_key
 from sheetgm.service.journal import PUBLISHED, RESOLVED, read_director
 from sheetgm.service.lock import take_lock
 from sheetgm.service.resolve import resolve
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 
 
 def _orders(game: Game) -> None:
@@ -101,7 +101,7 @@ def test_a_bad_order_is_stay_and_do_nothing_and_does_not_block_others(gw, tmp_pa
     assert after.players[1].pos == start.players[1].pos
     assert after.players[2].pos != start.players[2].pos
     row = orders_row(game, 1)
-    assert "原地不动" in row[L.O_STATUS] and row[L.O_PROBLEMS]
+    assert "原地不动" in row[layout.O_STATUS] and row[layout.O_PROBLEMS]
 
 
 def test_a_changed_stage_cell_is_named_and_others_resolve(gw, tmp_path: Path) -> None:
@@ -113,8 +113,8 @@ def test_a_changed_stage_cell_is_named_and_others_resolve(gw, tmp_path: Path) ->
     assert rep.action == "resolved"
     # the label is the tool's cell: restored, and the order in B beside it is read (rows.py)
     assert any("S1" in w and "指令" in w and "N9-survivor" in w and "N1-survivor" in w for w in rep.warnings)
-    assert orders_row(game, 1)[L.O_STAGE] == "N1-survivor"
-    assert "搜索" in orders_row(game, 1)[L.O_STATUS] or state_of(game).players[1] != start
+    assert orders_row(game, 1)[layout.O_STAGE] == "N1-survivor"
+    assert "搜索" in orders_row(game, 1)[layout.O_STATUS] or state_of(game).players[1] != start
 
 
 def test_a_hand_edited_results_tab_is_named_and_restored(gw, tmp_path: Path) -> None:

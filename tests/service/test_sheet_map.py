@@ -15,8 +15,7 @@ from sheetgm.core.texts import render
 from sheetgm.service.game import PUBLIC, open_game, player_key
 from sheetgm.service.journal import latest, read_director
 from sheetgm.service.resolve import resolve
-from sheetgm.sheets import layout as L
-from sheetgm.sheets import mapcells
+from sheetgm.sheets import layout, mapcells
 
 DRAFT = """name = "m"
 seed = 5
@@ -52,7 +51,7 @@ def test_every_named_tile_is_in_the_cell_of_its_name(tmp_path: Path) -> None:
     board = game.board
     gw = XlsxGateway(folder / "workbooks")
     for key, lang, tab in ((PUBLIC, "zh", "map"), (player_key(1), "zh", "current"), (player_key(2), "en", "current")):
-        view = gw.view(key).tab(L.tab(lang, tab))
+        view = gw.view(key).tab(layout.tab(lang, tab))
         rows = _grid(view, 1, board.width, board.height)
         for t in board.tiles():
             assert mapcells.cell(t) == tile_name(t), t  # the cell's own A1 name is the tile's name
@@ -114,6 +113,7 @@ def test_the_legend_uses_the_seeds_terms_in_the_players_language(tmp_path: Path)
     assert "Obstacle" in texts[player_key(2)] and "障碍物" not in texts[player_key(2)]
     assert render("zh", "sheet.legend.noise") in texts[player_key(3)]  # the hunter's noise markers
     assert render("zh", "sheet.legend.noise") not in texts[player_key(1)]
-    swatch = L.col(mapcells.side_col(board))
-    legend = cells(open_game(folder), PUBLIC, L.rng("地图", f"{swatch}1:{L.col(mapcells.side_col(board) + 1)}12"))
+    swatch = layout.col(mapcells.side_col(board))
+    end = layout.col(mapcells.side_col(board) + 1)
+    legend = cells(open_game(folder), PUBLIC, layout.rng("地图", f"{swatch}1:{end}12"))
     assert legend[0][0] == "图例" and legend[1] == ["机", render("zh", "sheet.legend.generator")]

@@ -16,7 +16,7 @@ from sheetgm.service.game import DIRECTOR, Game, open_game
 from sheetgm.service.journal import pack, read_director, unpack
 from sheetgm.service.resolve import resolve
 from sheetgm.service.verify import verify
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row, journal_row
 
 
@@ -35,7 +35,7 @@ def entry(game: Game, key: str):  # type: ignore[no-untyped-def]
 
 def set_cell(game: Game, tab: str, a1: str, value: str) -> None:
     """An edit made by hand in the director workbook, behind sheetgm's back."""
-    game.gateway.write(DIRECTOR, [SetValues(L.rng(L.tab(game.lang, tab), a1), ((value,),))])
+    game.gateway.write(DIRECTOR, [SetValues(layout.rng(layout.tab(game.lang, tab), a1), ((value,),))])
 
 
 def codes(rep, key: str) -> set[str]:  # type: ignore[no-untyped-def]

@@ -23,7 +23,7 @@ from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import HISTORY_FIRST_ROW, journal_range, pack, unpack
 from sheetgm.service.resolve import resolve
 from sheetgm.service.rollback import rollback
-from sheetgm.sheets import layout as L
+from sheetgm.sheets import layout
 from sheetgm.sheets.stages import journal_row
 
 
@@ -40,13 +40,13 @@ def _play(game: Game) -> None:
 
 
 def _cell(game: Game, a1: str) -> str:
-    rng = L.rng(L.tab(game.lang, "journal"), a1)
+    rng = layout.rng(layout.tab(game.lang, "journal"), a1)
     got = game.gateway.read(DIRECTOR, [rng])[rng]
     return got[0][0] if got and got[0] else ""
 
 
 def _set(game: Game, a1: str, value: str) -> None:
-    game.gateway.write(DIRECTOR, [SetValues(L.rng(L.tab(game.lang, "journal"), a1), ((value,),))])
+    game.gateway.write(DIRECTOR, [SetValues(layout.rng(layout.tab(game.lang, "journal"), a1), ((value,),))])
 
 
 def _json_edit(column: str, key: str, change: Callable[[object], object]) -> Callable[[Game], str]:
@@ -136,8 +136,9 @@ def _restore(game: Game, rows: list[list[str]]) -> None:
     """Put the journal back as it was (a hand edit undone)."""
     width = max(len(r) for r in rows)
     full = tuple(tuple(r) + ("",) * (width - len(r)) for r in rows)
-    end = L.col(width - 1)
-    game.gateway.write(DIRECTOR, [SetValues(L.rng(L.tab(game.lang, "journal"), f"A2:{end}{len(rows) + 1}"), full)])
+    end = layout.col(width - 1)
+    journal = layout.tab(game.lang, "journal")
+    game.gateway.write(DIRECTOR, [SetValues(layout.rng(journal, f"A2:{end}{len(rows) + 1}"), full)])
 
 
 def test_a_deleted_stage_row_is_named_by_the_stage_after_it(tmp_path: Path) -> None:
@@ -145,7 +146,8 @@ def test_a_deleted_stage_row_is_named_by_the_stage_after_it(tmp_path: Path) -> N
         game = cli.open()
         _play(game)
         r = journal_row("N1-hunter")
-        game.gateway.write(DIRECTOR, [SetValues(L.rng(L.tab(game.lang, "journal"), f"A{r}:M{r}"), (("",) * 13,))])
+        journal = layout.tab(game.lang, "journal")
+        game.gateway.write(DIRECTOR, [SetValues(layout.rng(journal, f"A{r}:M{r}"), (("",) * 13,))])
         doc = json.loads(cli.run("verify", "--json").stdout)
         missing = [s for s in doc["stages"] if any(p["code"] == "missing" for p in s["problems"])]
         assert [s["stage"] for s in missing] == ["N2-survivor"]

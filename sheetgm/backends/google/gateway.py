@@ -48,7 +48,7 @@ from sheetgm.backends.errors import (
     WorkbookExistsError,
     name_workbook,
 )
-from sheetgm.backends.google import translate as gr
+from sheetgm.backends.google import translate
 from sheetgm.backends.google.meta import META_TAB, MetaCache
 from sheetgm.backends.google.ratelimit import RateLimiter
 from sheetgm.backends.google.retry import STORAGE_QUOTA_REASON, RetryPolicy, is_transient, reasons, status_of
@@ -93,7 +93,7 @@ class GoogleGateway(port.Gateway):
         self.client.set_timeout(timeout)
         self.ids = ids
         self.account = account or getattr(credentials, "service_account_email", None)
-        self._meta: dict[str, gr.Meta] = {}
+        self._meta: dict[str, translate.Meta] = {}
         self._fresh: set[str] = set()  # workbooks whose metadata this process read (not from the cache)
         self.cache = MetaCache(meta_home) if meta_home else None
 
@@ -156,10 +156,10 @@ class GoogleGateway(port.Gateway):
         return doc
 
     def _fresh_meta(self, key: str, doc: dict[str, Any]) -> None:
-        self._meta[key] = gr.Meta.parse(doc)
+        self._meta[key] = translate.Meta.parse(doc)
         self._fresh.add(key)
 
-    def _meta_for(self, key: str, ops: Sequence[port.Op] = ()) -> gr.Meta:
+    def _meta_for(self, key: str, ops: Sequence[port.Op] = ()) -> translate.Meta:
         """A workbook's metadata: read in this process, else from the home workbook's hidden tab, else
         read now. Ops on a tab, or protecting or unprotecting a description, that the hidden tab does not
         know need it read: another run may have made them."""
@@ -204,12 +204,12 @@ class GoogleGateway(port.Gateway):
         if not ranges:
             return {}
         if key not in self._meta:  # one call brings the values and the metadata a later write needs
-            params = {"includeGridData": "true", "fields": gr.READ_FIELDS}
+            params = {"includeGridData": "true", "fields": translate.READ_FIELDS}
             doc = dict(self._call(key, self.http.fetch_sheet_metadata, self._id(key), params=params))
             self._fresh_meta(key, doc)
             if self.cache is not None and key == self.cache.home:
                 self.cache.take(doc)
-            return gr.read_values(doc, ranges, key)
+            return translate.read_values(doc, ranges, key)
         params = {"valueRenderOption": "FORMATTED_VALUE", "majorDimension": "ROWS"}
         doc = self._call(key, self.http.values_batch_get, self._id(key), canonical, params=params)
         found = doc.get("valueRanges", [])
@@ -251,7 +251,7 @@ class GoogleGateway(port.Gateway):
 
     def _batch(self, key: str, ops: list[port.Op]) -> None:
         draft = self._meta_for(key, ops).copy()
-        requests_ = gr.build(ops, draft)
+        requests_ = translate.build(ops, draft)
         if not requests_:
             return
         rows: dict[str, str] | None = None
@@ -272,7 +272,7 @@ class GoogleGateway(port.Gateway):
             self.cache.saved = rows
 
     def protections(self, key: str) -> list[port.Protection]:
-        return gr.protections(self._fetch(key))
+        return translate.protections(self._fetch(key))
 
     def _permissions(self, key: str) -> list[dict[str, Any]]:
         return self._call(key, self.http.list_permissions, self._id(key))
@@ -321,11 +321,11 @@ class GoogleGateway(port.Gateway):
         return SPREADSHEET_DRIVE_URL % self._id(key)
 
     def view(self, key: str) -> port.WorkbookView:
-        found = gr.view(self._fetch(key, grid=True))
+        found = translate.view(self._fetch(key, grid=True))
         return port.WorkbookView(found.title, tuple(t for t in found.tabs if t.name != META_TAB))
 
 
-def _beyond(ops: Sequence[port.Op], meta: gr.Meta) -> bool:
+def _beyond(ops: Sequence[port.Op], meta: translate.Meta) -> bool:
     """Whether ``ops`` reach a tab or a protection that ``meta`` does not know."""
     known = set(meta.protected.values())
     for op in ops:

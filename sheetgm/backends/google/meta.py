@@ -21,27 +21,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from sheetgm.backends.a1 import quote_tab
-from sheetgm.backends.google import translate as gr
+from sheetgm.backends.google import translate
 
 META_TAB = "_sheetgm_ids"
 Json = dict[str, Any]
 
 
-def dump(meta: gr.Meta) -> str:
+def dump(meta: translate.Meta) -> str:
     data = {"tabs": {name: [t.sheet_id, t.rows, t.cols] for name, t in meta.tabs.items()},
             "protected": {str(pid): d for pid, d in sorted(meta.protected.items())}}
     return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def load(text: str) -> gr.Meta | None:
+def load(text: str) -> translate.Meta | None:
     """A workbook's metadata from its row of the tab; None if the row was damaged (it is then read anew)."""
     try:
         data = json.loads(text)
-        tabs = {str(name): gr.TabMeta(int(v[0]), int(v[1]), int(v[2])) for name, v in data["tabs"].items()}
+        tabs = {str(name): translate.TabMeta(int(v[0]), int(v[1]), int(v[2])) for name, v in data["tabs"].items()}
         protected = {int(pid): str(d) for pid, d in data["protected"].items()}
     except (ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
-    return gr.Meta(tabs, protected)
+    return translate.Meta(tabs, protected)
 
 
 class MetaCache:
@@ -54,16 +54,16 @@ class MetaCache:
     def take(self, doc: Json) -> None:
         """Load the tab from a ``spreadsheets.get`` of the home workbook with every tab's values."""
         if any(s["properties"]["title"] == META_TAB for s in doc.get("sheets", [])):
-            rows = gr.read_values(doc, [quote_tab(META_TAB)], self.home)[quote_tab(META_TAB)]
+            rows = translate.read_values(doc, [quote_tab(META_TAB)], self.home)[quote_tab(META_TAB)]
             self.saved = {row[0]: row[1] for row in rows if len(row) >= 2 and row[0] and row[0] != self.home}
 
-    def get(self, key: str) -> gr.Meta | None:
+    def get(self, key: str) -> translate.Meta | None:
         return load(self.saved[key]) if key in self.saved else None
 
     def forget(self, key: str) -> None:
         self.saved.pop(key, None)
 
-    def requests(self, known: Mapping[str, gr.Meta], home: gr.Meta) -> tuple[list[Json], dict[str, str]]:
+    def requests(self, known: Mapping[str, translate.Meta], home: translate.Meta) -> tuple[list[Json], dict[str, str]]:
         """The requests that bring the tab up to date with ``known`` (none if it is), to append to a write
         of the home workbook whose metadata (a draft) is ``home``; and the rows they write."""
         rows = dict(self.saved)
@@ -72,8 +72,8 @@ class MetaCache:
             return [], rows
         out: list[Json] = []
         if META_TAB not in home.tabs:
-            sid = gr.new_sheet_id(META_TAB, home)
-            home.tabs[META_TAB] = gr.TabMeta(sid, 1000, 26)  # a new tab's grid
+            sid = translate.new_sheet_id(META_TAB, home)
+            home.tabs[META_TAB] = translate.TabMeta(sid, 1000, 26)  # a new tab's grid
             out.append({"addSheet": {"properties": {"title": META_TAB, "sheetId": sid, "hidden": True}}})
         tab = home.tabs[META_TAB]
         cells = [{"values": [{"userEnteredValue": {"stringValue": k}}, {"userEnteredValue": {"stringValue": v}}]}

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from xml.etree.ElementTree import Element, fromstring
 
 from sheetgm.backends.a1 import col_index
-from sheetgm.backends.xlsx import xmlkit as X
+from sheetgm.backends.xlsx import xmlkit
 from sheetgm.backends.xlsx.styles import Styles
 
 # Sheet elements kept as they were, written back in the schema's order (CT_Worksheet).
@@ -228,37 +228,37 @@ def read_book(data: bytes) -> Book:
     z = _Package(data)
     with z.zip:
         names = set(z.infos)
-        doc = _target(_rels(z, names, "_rels/.rels"), X.RT_DOC, "", "xl/workbook.xml")
+        doc = _target(_rels(z, names, "_rels/.rels"), xmlkit.RT_DOC, "", "xl/workbook.xml")
         wb_rels = _rels(z, names, _rels_path(doc))
         root = fromstring(z.read(doc))
-        if root.tag != X.m("workbook"):
+        if root.tag != xmlkit.m("workbook"):
             raise BadPackage(f"{doc} is not a transitional SpreadsheetML workbook")
-        styles_path = _target(wb_rels, X.RT_STYLES, doc)
+        styles_path = _target(wb_rels, xmlkit.RT_STYLES, doc)
         styles = Styles.parse(z.read(styles_path)) if styles_path in names else Styles()
-        strings_path = _target(wb_rels, X.RT_STRINGS, doc)
-        strings = [X.run_text(si) for si in fromstring(z.read(strings_path))] if strings_path in names else []
-        theme_path = _target(wb_rels, X.RT_THEME, doc)
-        pr = root.find(X.m("workbookPr"))
-        view = root.find(f"{X.m('bookViews')}/{X.m('workbookView')}")
-        names_el = root.find(X.m("definedNames"))
+        strings_path = _target(wb_rels, xmlkit.RT_STRINGS, doc)
+        strings = [xmlkit.run_text(si) for si in fromstring(z.read(strings_path))] if strings_path in names else []
+        theme_path = _target(wb_rels, xmlkit.RT_THEME, doc)
+        pr = root.find(xmlkit.m("workbookPr"))
+        view = root.find(f"{xmlkit.m('bookViews')}/{xmlkit.m('workbookView')}")
+        names_el = root.find(xmlkit.m("definedNames"))
         book = Book(title="", sheets=[], styles=styles,
                      date1904=pr is not None and pr.get("date1904", "0") in ("1", "true"),
                      active=int(view.get("activeTab", "0")) if view is not None else 0,
-                     defined_names=X.to_xml(names_el) if names_el is not None and len(names_el) else "",
+                     defined_names=xmlkit.to_xml(names_el) if names_el is not None and len(names_el) else "",
                      theme=z.read(theme_path) if theme_path in names else None)
         # A file sheetgm wrote holds each sheet exactly as the writer would write it again: kept, a sheet
         # that does not change is not serialized again.
         ours = "docProps/app.xml" in names and b"<Application>sheetgm</Application>" in z.read("docProps/app.xml")
-        sheets = root.find(X.m("sheets"))
+        sheets = root.find(xmlkit.m("sheets"))
         for el in sheets if sheets is not None else []:
-            rel = wb_rels.get(el.get(f"{{{X.REL}}}id", ""))
-            if rel is None or rel[0] != X.RT_SHEET:
+            rel = wb_rels.get(el.get(f"{{{xmlkit.REL}}}id", ""))
+            if rel is None or rel[0] != xmlkit.RT_SHEET:
                 continue  # a chart sheet or a dangling entry: not a grid this adapter can use
             path = _resolve(doc, rel[1])
             raw = z.read(path)
             sheet = _read_sheet(fromstring(raw), el.get("name", ""), strings)
             sheet.state = el.get("state", "visible")
-            comments = _target(_rels(z, names, _rels_path(path)), X.RT_COMMENTS, path)
+            comments = _target(_rels(z, names, _rels_path(path)), xmlkit.RT_COMMENTS, path)
             raw_notes = z.read(comments) if comments in names else b""
             if raw_notes:
                 sheet.notes = _read_notes(fromstring(raw_notes))
@@ -308,36 +308,36 @@ def _target(rels: dict[str, tuple[str, str]], kind: str, base: str, default: str
     return default
 
 
-_V, _F, _IS = X.m("v"), X.m("f"), X.m("is")
+_V, _F, _IS = xmlkit.m("v"), xmlkit.m("f"), xmlkit.m("is")
 
 
 def _read_sheet(root: Element, name: str, strings: list[str]) -> Sheet:
     sheet = Sheet(name)
     for el in root:
-        tag = X.local(el.tag)
+        tag = xmlkit.local(el.tag)
         if tag == "sheetData":
             _read_cells(el, sheet, strings)
         elif tag == "cols":
             for c in el:
-                a = X.plain_attrs(c)
+                a = xmlkit.plain_attrs(c)
                 sheet.cols.append(Col(int(a.pop("min", "1")), int(a.pop("max", a.get("min", "1"))), a))
         elif tag == "sheetViews":
-            view = el.find(X.m("sheetView"))
+            view = el.find(xmlkit.m("sheetView"))
             if view is not None:
-                sheet.view = X.plain_attrs(view)
-                pane = view.find(X.m("pane"))
+                sheet.view = xmlkit.plain_attrs(view)
+                pane = view.find(xmlkit.m("pane"))
                 if pane is not None and pane.get("state") in ("frozen", "frozenSplit"):
                     sheet.frozen = (int(float(pane.get("ySplit", "0"))), int(float(pane.get("xSplit", "0"))))
         elif tag == "sheetProtection":
-            sheet.protection = X.plain_attrs(el)
+            sheet.protection = xmlkit.plain_attrs(el)
         elif tag == "dataValidations":
             for dv in el:
-                a = X.plain_attrs(dv)
-                f1, f2 = dv.find(X.m("formula1")), dv.find(X.m("formula2"))
+                a = xmlkit.plain_attrs(dv)
+                f1, f2 = dv.find(xmlkit.m("formula1")), dv.find(xmlkit.m("formula2"))
                 sheet.validations.append(Validation(a.pop("sqref", ""), a, f1.text if f1 is not None else None,
                                                     f2.text if f2 is not None else None))
-        elif tag in KEPT and el.tag == X.m(tag):
-            sheet.kept.setdefault(tag, []).append(X.to_xml(el))
+        elif tag in KEPT and el.tag == xmlkit.m(tag):
+            sheet.kept.setdefault(tag, []).append(xmlkit.to_xml(el))
     return sheet
 
 
@@ -367,13 +367,13 @@ def _read_cells(data: Element, sheet: Sheet, strings: list[str]) -> None:
                 if part.tag == _V:
                     v_text = part.text or ""
                 elif part.tag == _F:
-                    formula = (X.plain_attrs(part), part.text or "")
+                    formula = (xmlkit.plain_attrs(part), part.text or "")
                 elif part.tag == _IS:
                     inline = part
             if kind == "s":
                 value = strings[int(v_text)] if v_text else ""
             elif kind == "inlineStr":
-                kind, value = "s", X.run_text(inline)
+                kind, value = "s", xmlkit.run_text(inline)
             elif kind == "str":
                 kind, value = "s", v_text or ""
             elif v_text is None or (kind == "n" and not v_text):
@@ -394,14 +394,14 @@ def col_of(ref: str) -> int:
 
 
 def _read_notes(root: Element) -> dict[tuple[int, int], tuple[str, str]]:
-    authors_el = root.find(X.m("authors"))
+    authors_el = root.find(xmlkit.m("authors"))
     authors = [a.text or "" for a in authors_el] if authors_el is not None else []
     notes = {}
-    found = root.find(X.m("commentList"))
+    found = root.find(xmlkit.m("commentList"))
     for c in found if found is not None else []:
         ref = c.get("ref", "A1")
         digits = ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         i = int(c.get("authorId", "0"))
         author = authors[i] if i < len(authors) else ""
-        notes[(int(digits) - 1, col_of(ref))] = (X.run_text(c.find(X.m("text"))), author)
+        notes[(int(digits) - 1, col_of(ref))] = (xmlkit.run_text(c.find(xmlkit.m("text"))), author)
     return notes

@@ -15,7 +15,7 @@ import zlib
 from datetime import UTC, datetime
 
 from sheetgm.backends.a1 import col_letters
-from sheetgm.backends.xlsx import xmlkit as X
+from sheetgm.backends.xlsx import xmlkit
 from sheetgm.backends.xlsx.book import Book, Cell, Sheet
 
 _CT_MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml"
@@ -57,20 +57,20 @@ def write_book(book: Book) -> bytes:
             sheet.written = (sheet_xml(sheet), comments_xml(sheet) if sheet.notes else "")
         parts.append((f"xl/worksheets/sheet{i}.xml", sheet.written[0]))
         overrides.append((f"/xl/worksheets/sheet{i}.xml", _CT_SHEET))
-        wb_rels.append((f"rId{i}", X.RT_SHEET, f"worksheets/sheet{i}.xml"))
+        wb_rels.append((f"rId{i}", xmlkit.RT_SHEET, f"worksheets/sheet{i}.xml"))
         if sheet.notes:
             parts.append((f"xl/comments/comment{i}.xml", sheet.written[1]))
             parts.append((f"xl/drawings/vmlDrawing{i}.vml", _vml(sheet, i)))
             parts.append((f"xl/worksheets/_rels/sheet{i}.xml.rels", _rels_xml([
-                ("rId1", X.RT_COMMENTS, f"../comments/comment{i}.xml"),
-                ("rId2", X.RT_VML, f"../drawings/vmlDrawing{i}.vml"),
+                ("rId1", xmlkit.RT_COMMENTS, f"../comments/comment{i}.xml"),
+                ("rId2", xmlkit.RT_VML, f"../drawings/vmlDrawing{i}.vml"),
             ])))
             overrides.append((f"/xl/comments/comment{i}.xml", _CT_COMMENTS))
     n = len(book.sheets)
-    wb_rels.append((f"rId{n + 1}", X.RT_STYLES, "styles.xml"))
+    wb_rels.append((f"rId{n + 1}", xmlkit.RT_STYLES, "styles.xml"))
     parts.append(("xl/styles.xml", _styles(book)))
     if book.theme is not None:
-        wb_rels.append((f"rId{n + 2}", X.RT_THEME, "theme/theme1.xml"))
+        wb_rels.append((f"rId{n + 2}", xmlkit.RT_THEME, "theme/theme1.xml"))
         parts.append(("xl/theme/theme1.xml", book.theme))
         overrides.append(("/xl/theme/theme1.xml", "application/vnd.openxmlformats-officedocument.theme+xml"))
     parts += [
@@ -79,12 +79,13 @@ def write_book(book: Book) -> bytes:
         ("docProps/core.xml", _core_xml(book, stamp)),
         ("docProps/app.xml", '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/'
                              'extended-properties"><Application>sheetgm</Application></Properties>'),
-        ("_rels/.rels", _rels_xml([("rId1", X.RT_DOC, "xl/workbook.xml"), ("rId2", X.RT_CORE, "docProps/core.xml"),
-                                   ("rId3", X.RT_APP, "docProps/app.xml")])),
+        ("_rels/.rels", _rels_xml([("rId1", xmlkit.RT_DOC, "xl/workbook.xml"),
+                                   ("rId2", xmlkit.RT_CORE, "docProps/core.xml"),
+                                   ("rId3", xmlkit.RT_APP, "docProps/app.xml")])),
     ]
     types = "".join(f'<Override PartName="{p}" ContentType="{t}"/>' for p, t in overrides)
     parts.insert(0, ("[Content_Types].xml", (
-        f'<Types xmlns="{X.CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+        f'<Types xmlns="{xmlkit.CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
         'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="vml" '
         f'ContentType="application/vnd.openxmlformats-officedocument.vmlDrawing"/>{types}</Types>')))
     return _zip(book, parts, now)
@@ -128,18 +129,19 @@ def _styles(book: Book) -> str:
 
 
 def _rels_xml(rels: list[tuple[str, str, str]]) -> str:
-    body = "".join(f'<Relationship Id="{i}" Type="{t}" Target="{X.attr(target)}"/>' for i, t, target in rels)
-    return f'<Relationships xmlns="{X.PKG_REL}">{body}</Relationships>'
+    body = "".join(f'<Relationship Id="{i}" Type="{t}" Target="{xmlkit.attr(target)}"/>' for i, t, target in rels)
+    return f'<Relationships xmlns="{xmlkit.PKG_REL}">{body}</Relationships>'
 
 
 def _workbook_xml(book: Book) -> str:
     visible = [i for i, s in enumerate(book.sheets) if s.state == "visible"] or [0]
     active = book.active if book.active in visible else visible[0]
     sheets = "".join(
-        f'<sheet name="{X.attr(s.name)}" sheetId="{i}"' + ("" if s.state == "visible" else f' state="{s.state}"')
+        f'<sheet name="{xmlkit.attr(s.name)}" sheetId="{i}"' + ("" if s.state == "visible" else f' state="{s.state}"')
         + f' r:id="rId{i}"/>' for i, s in enumerate(book.sheets, 1))
     pr = '<workbookPr date1904="1"/>' if book.date1904 else "<workbookPr/>"
-    return (f'<workbook xmlns="{X.MAIN}" xmlns:r="{X.REL}">{pr}<bookViews><workbookView activeTab="{active}"/>'
+    return (f'<workbook xmlns="{xmlkit.MAIN}" xmlns:r="{xmlkit.REL}">{pr}'
+            f'<bookViews><workbookView activeTab="{active}"/>'
             f'</bookViews><sheets>{sheets}</sheets>{book.defined_names}<calcPr calcId="124519" fullCalcOnLoad="1"/>'
             "</workbook>")
 
@@ -149,8 +151,8 @@ def _core_xml(book: Book, stamp: str) -> str:
         '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" '
         'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" '
         'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
-        f"<dc:creator>{X.text(book.creator)}</dc:creator><dc:title>{X.text(book.title)}</dc:title>"
-        f'<dcterms:created xsi:type="dcterms:W3CDTF">{X.text(book.created or stamp)}</dcterms:created>'
+        f"<dc:creator>{xmlkit.text(book.creator)}</dc:creator><dc:title>{xmlkit.text(book.title)}</dc:title>"
+        f'<dcterms:created xsi:type="dcterms:W3CDTF">{xmlkit.text(book.created or stamp)}</dcterms:created>'
         f'<dcterms:modified xsi:type="dcterms:W3CDTF">{stamp}</dcterms:modified></cp:coreProperties>'
     )
 
@@ -168,23 +170,23 @@ def _kept(sheet: Sheet, tags: tuple[str, ...]) -> str:
 
 def sheet_xml(sheet: Sheet) -> str:
     rows, cols = sheet.extent()
-    out = [f'<worksheet xmlns="{X.MAIN}" xmlns:r="{X.REL}">', _kept(sheet, _BEFORE_DATA),
+    out = [f'<worksheet xmlns="{xmlkit.MAIN}" xmlns:r="{xmlkit.REL}">', _kept(sheet, _BEFORE_DATA),
            f'<dimension ref="A1:{letters(cols - 1)}{rows}"/>', _views(sheet),
            "".join(sheet.kept.get("sheetFormatPr", [_FORMAT_PR]))]
     if sheet.cols:
         cols_in_order = sorted(sheet.cols, key=lambda c: c.min)
-        body = "".join(f'<col min="{c.min}" max="{c.max}"{X.attrs(c.attrs)}/>' for c in cols_in_order)
+        body = "".join(f'<col min="{c.min}" max="{c.max}"{xmlkit.attrs(c.attrs)}/>' for c in cols_in_order)
         out.append(f"<cols>{body}</cols>")
     out.append(_data(sheet))
     if sheet.protection is not None:
-        out.append(f"<sheetProtection{X.attrs(sheet.protection)}/>")
+        out.append(f"<sheetProtection{xmlkit.attrs(sheet.protection)}/>")
     out.append(_kept(sheet, _AFTER_PROTECTION))
     if sheet.validations:
         out.append(f'<dataValidations count="{len(sheet.validations)}">')
         for v in sheet.validations:
-            formulas = "".join(f"<{tag}>{X.text(f)}</{tag}>" for tag, f in (("formula1", v.formula1),
+            formulas = "".join(f"<{tag}>{xmlkit.text(f)}</{tag}>" for tag, f in (("formula1", v.formula1),
                                                                         ("formula2", v.formula2)) if f is not None)
-            out.append(f'<dataValidation{X.attrs(v.attrs)} sqref="{v.sqref}">{formulas}</dataValidation>')
+            out.append(f'<dataValidation{xmlkit.attrs(v.attrs)} sqref="{v.sqref}">{formulas}</dataValidation>')
         out.append("</dataValidations>")
     out.append(_kept(sheet, _AFTER_VALIDATIONS))
     if sheet.notes:
@@ -201,7 +203,7 @@ def _views(sheet: Sheet) -> str:
         split = (f' xSplit="{cols}"' if cols else "") + (f' ySplit="{rows}"' if rows else "")
         pane = (f'<pane{split} topLeftCell="{letters(cols)}{rows + 1}" activePane="{active}" state="frozen"/>'
                 f'<selection pane="{active}"/>')
-    return f"<sheetViews><sheetView{X.attrs(sheet.view)}>{pane}</sheetView></sheetViews>"
+    return f"<sheetViews><sheetView{xmlkit.attrs(sheet.view)}>{pane}</sheetView></sheetViews>"
 
 
 def _data(sheet: Sheet) -> str:
@@ -219,7 +221,7 @@ def _data(sheet: Sheet) -> str:
 
 def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
     n = r + 1
-    out = [f'<row r="{n}"{X.attrs(extra) if extra else ""}>']
+    out = [f'<row r="{n}"{xmlkit.attrs(extra) if extra else ""}>']
     for c, cell in sorted(cells, key=_first):
         out.append(_cell(f"{letters(c)}{n}", cell))
     out.append("</row>")
@@ -232,17 +234,17 @@ def _first(item: tuple[int, Cell]) -> int:
 
 def _cell(ref: str, cell: Cell) -> str:
     style = f' s="{cell.style}"' if cell.style else ""
-    formula = f"<f{X.attrs(cell.formula[0])}>{X.text(cell.formula[1])}</f>" if cell.formula else ""
+    formula = f"<f{xmlkit.attrs(cell.formula[0])}>{xmlkit.text(cell.formula[1])}</f>" if cell.formula else ""
     kind, value = cell.kind, cell.value
     if kind == "s":
         if formula:
-            return f'<c r="{ref}"{style} t="str">{formula}<v>{X.text(value)}</v></c>'
+            return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(value)}</v></c>'
         space = ' xml:space="preserve"' if value != value.strip() else ""
-        return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{X.text(value)}</t></is></c>'
+        return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{xmlkit.text(value)}</t></is></c>'
     if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
-        return f'<c r="{ref}"{style}>{formula}<v>{X.text(value)}</v></c>'
+        return f'<c r="{ref}"{style}>{formula}<v>{xmlkit.text(value)}</v></c>'
     if kind in ("b", "e", "d"):
-        return f'<c r="{ref}"{style} t="{kind}">{formula}<v>{X.text(value)}</v></c>'
+        return f'<c r="{ref}"{style} t="{kind}">{formula}<v>{xmlkit.text(value)}</v></c>'
     return f'<c r="{ref}"{style}>{formula}</c>' if formula else f'<c r="{ref}"{style}/>'
 
 
@@ -251,11 +253,11 @@ def comments_xml(sheet: Sheet) -> str:
     index = {a: i for i, a in enumerate(authors)}
     body = "".join(
         f'<comment ref="{letters(c)}{r + 1}" authorId="{index[author]}"><text><t xml:space="preserve">'
-        f"{X.text(note)}</t></text></comment>"
+        f"{xmlkit.text(note)}</t></text></comment>"
         for (r, c), (note, author) in sorted(sheet.notes.items())
     )
-    names = "".join(f"<author>{X.text(a)}</author>" for a in authors)
-    return f'<comments xmlns="{X.MAIN}"><authors>{names}</authors><commentList>{body}</commentList></comments>'
+    names = "".join(f"<author>{xmlkit.text(a)}</author>" for a in authors)
+    return f'<comments xmlns="{xmlkit.MAIN}"><authors>{names}</authors><commentList>{body}</commentList></comments>'
 
 
 def _vml(sheet: Sheet, index: int) -> str:
