@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sheetgm.core.roles import robot_alias
 from sheetgm.core.state import SURVIVOR_STAGE, Player, State, alias_key
 from sheetgm.core.steps import Give, Heal, Order, RobotStep, Step, UseItem
 
@@ -53,8 +54,9 @@ def brought(state: State, p: Player, others: Mapping[int, Order]) -> Brought:
                         out.keys.append(q.alias)
                     else:
                         out.gifts.append((q.alias, d.item))
-        if p.downed and any(_gets_up(me, s) for s in order.steps):
-            out.healers.append(q.alias)
+        if p.downed:
+            out.healers += [robot_alias(q) if isinstance(s, RobotStep) else q.alias
+                            for s in order.steps if _gets_up(me, s)][:1]
     return out
 
 
