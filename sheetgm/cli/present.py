@@ -46,7 +46,7 @@ def checked(lang: str, rep: CheckReport) -> str:
 
 
 def resolved(lang: str, rep: ResolveReport) -> str:
-    lines = [render(lang, f"cli.resolve.{rep.action.replace('-', '_')}", stage=rep.stage)]
+    lines = [render(lang, f"cli.resolve.{rep.action.name.lower()}", stage=rep.stage)]
     if rep.public_log:
         lines.append(rep.public_log.rstrip())
     for alias, text in rep.reports.items():

@@ -10,18 +10,19 @@ workbook (stamps.py); a sheet stamp that disagrees is named and written back.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op
 from sheetgm.core.state import State
+from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.service import deadlines, stamps
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import latest
 from sheetgm.service.lock import folder_lock
-from sheetgm.service.sheetorders import SheetOrder, read_player, review
+from sheetgm.service.sheetorders import SheetOrder, orders_of, read_player, review
 from sheetgm.sheets import player
 from sheetgm.sheets.stages import stage_key
 
@@ -81,17 +82,22 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     truths = stamps.truths(archive, key, len(game.seats), entries)
     seen: dict[int, stamps.Truth] = {}
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
+    sheets: dict[int, SheetOrder] = {}
     for seat in game.seats:
         p = state.players[seat]
-        if p.camp != state.stage or not p.in_play:
-            continue
+        if p.camp == state.stage and p.in_play:
+            sheets[seat] = read_player(game, seat, state.night, state.stage,
+                                       archived=stamps.archived_texts(entries, seat))
+    stage_orders = orders_of(state, {s: sh.text for s, sh in sheets.items() if not sh.trouble})
+    for seat, sheet in sheets.items():
+        p = state.players[seat]
         must = deadlines.must_submit(state, seat)
-        sheet = read_player(game, seat, state.night, state.stage, archived=stamps.archived_texts(entries, seat))
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
             continue
-        result, problems = _player(game, state, sheet, truths.get(seat, stamps.Truth()), before, seen)
+        others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
+        result, problems = _player(game, state, sheet, truths.get(seat, stamps.Truth()), before, seen, others)
         result.must_submit = must
         rep.warnings += sheet.director_notes
         status = render(game.seat_lang(seat), f"sheet.status.{result.state}", n=len(result.problems),
@@ -124,7 +130,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool,
-            seen: dict[int, stamps.Truth]) -> tuple[PlayerCheck, list[str]]:
+            seen: dict[int, stamps.Truth], others: Mapping[int, Order]) -> tuple[PlayerCheck, list[str]]:
     """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
     notes (RUL-27). The truth is noted in ``seen``."""
     seat, lang = sheet.seat, game.seat_lang(sheet.seat)
@@ -132,8 +138,8 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
     problems: list[str] = []
     nothing = True
     if sheet.text:
-        mine = review(state, seat, sheet.text, lang)
-        director = review(state, seat, sheet.text, game.lang) if lang != game.lang else mine
+        mine = review(state, seat, sheet.text, lang, others)
+        director = review(state, seat, sheet.text, game.lang, others) if lang != game.lang else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
         result.problems, result.notes = list(director.problems), list(director.notes)

@@ -24,25 +24,26 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
 from sheetgm.service.stagemap import write_stage_map
+from sheetgm.service.stamps import FALLBACK, LATE
 from sheetgm.sheets import layout, player
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.public import director_ops, public_ops
 from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key
 
 
-def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> tuple[str, list[str]]:
+def order_status(game: Game, seat: int, info: ArchivedOrder, when: str) -> tuple[str, list[str]]:
     lang = game.seat_lang(seat)
-    problems = [str(x) for x in info.get("problems", [])]  # type: ignore[attr-defined]
-    if info.get("verdict") == "late":
+    problems = list(info.problems)
+    if info.verdict == LATE:
         return render(lang, "sheet.status.late_used_nothing", time=when), problems
-    if info.get("bad"):
+    if info.bad:
         return render(lang, "sheet.status.unreadable_used_nothing", time=when), problems
-    if not info.get("text"):
+    if not info.text:
         return render(lang, "sheet.status.none_used", time=when), problems
-    used = str(info.get("used", ""))
-    key = "sheet.status.resolved" if info.get("ticked") else "sheet.status.resolved_unticked"
-    if info.get("verdict") == "fallback":
+    key = "sheet.status.resolved" if info.ticked else "sheet.status.resolved_unticked"
+    if info.verdict == FALLBACK:
         key = "sheet.status.resolved_fallback"
-    return render(lang, key, time=when, used=used, stamp=str(info.get("stamp", ""))), problems
+    return render(lang, key, time=when, used=info.used, stamp=info.stamp), problems
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -94,7 +95,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     info = entry.orders().get(seat)
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time[:16].replace("T", " "))
-        row = int(str(info.get("row") or order_row(night)))  # the row its label was found in at resolve
+        row = info.row or order_row(night)  # the row its label was found in at resolve
         ops += [player.status_op(lang, row, status, problems, stage=entry.key),
                 player.freeze_op(lang, night, game.editors(), row)]
     if sheet is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from sheetgm.core.observe import public_log, report
@@ -36,16 +37,30 @@ from sheetgm.service.journal import (
 )
 from sheetgm.service.lock import holding, try_release
 from sheetgm.service.publish import deliver, owed, publish
-from sheetgm.service.sheetorders import SheetOrder, judge, priority, read_player
+from sheetgm.service.sheetorders import SheetOrder, judge, orders_of, priority, read_player
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.layout import tab
 from sheetgm.sheets.limits import kept_order
 from sheetgm.sheets.stages import parse_key, stage_key
 
 
+class Action(StrEnum):
+    """What ``resolve`` did (the CLI's first line, ``cli.resolve.<name>``; ``--json`` gives the value)."""
+
+    RESOLVED = "resolved"
+    RESOLVED_EARLY = "resolved-early"  # before the deadline: every living player of the camp had submitted
+    REPUBLISHED = "republished"  # a stage journaled but not yet published, published from the journal
+    DELIVERED = "delivered"  # nothing due; reports owed to repaired workbooks written
+    NOTHING = "nothing"
+    DRY_RUN = "dry-run"
+    WAITING = "waiting"  # before the deadline, someone has not submitted
+    NO_DEADLINE = "no-deadline"  # no deadline and someone has not submitted: only named, or early
+
+
 @dataclass
 class ResolveReport:
     stage: str
-    action: str  # resolved | resolved-early | republished | delivered | nothing | dry-run | waiting | no-deadline
+    action: Action
     public_log: str = ""
     warnings: list[str] = field(default_factory=list)
     reports: dict[str, str] = field(default_factory=dict)  # alias -> private report (dry run only)
@@ -53,7 +68,7 @@ class ResolveReport:
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"stage": self.stage, "action": self.action, "public_log": self.public_log,
+        return {"stage": self.stage, "action": self.action.value, "public_log": self.public_log,
                 "warnings": self.warnings, "reports": self.reports, "winner": self.winner, "notes": self.notes}
 
 
@@ -92,19 +107,19 @@ def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, st
 
 
 def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None,
-                   archive: dict[int, dict[str, Any]]) -> tuple[str | None, str]:
-    """Before the deadline, or without one: ("early", "") if everyone has submitted, else ("waiting" or
-    "no-deadline", a line naming who has not): nothing is resolved. (None, ""): resolve as due."""
+                   archive: dict[int, ArchivedOrder]) -> tuple[Action | None, str]:
+    """Before the deadline, or without one: (RESOLVED_EARLY, "") if everyone has submitted, else (WAITING or
+    NO_DEADLINE, a line naming who has not): nothing is resolved. (None, ""): resolve as due."""
     if deadline is not None and game.now() >= deadline:
         return None, ""
     waiting = deadlines.waiting_for(game, cur.state(game.board), archive)
     if not waiting:
-        return "early", ""
+        return Action.RESOLVED_EARLY, ""
     if deadline is None:
-        return "no-deadline", render(game.lang, "cli.missing", aliases=", ".join(waiting))
-    return "waiting", render(game.lang, "err.deadline.waiting", stage=due,
-                             deadline=deadlines.local_time(game, deadline),
-                             aliases=", ".join(waiting))
+        return Action.NO_DEADLINE, render(game.lang, "cli.missing", aliases=", ".join(waiting))
+    return Action.WAITING, render(game.lang, "err.deadline.waiting", stage=due,
+                                  deadline=deadlines.local_time(game, deadline),
+                                  aliases=", ".join(waiting))
 
 
 @dataclass
@@ -113,13 +128,13 @@ class Read:
 
     sheets: dict[int, SheetOrder]
     orders: dict[int, Order]
-    archive: dict[int, dict[str, Any]]
+    archive: dict[int, ArchivedOrder]
     warnings: list[str]
     notes: list[str] = field(default_factory=list)  # for the director, not warnings: orders no check saw
 
     @property
     def priority(self) -> list[int]:
-        return priority({s: str(a.get("stamp", "")) for s, a in self.archive.items()})
+        return priority({s: a.stamp for s, a in self.archive.items()})
 
 
 def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]],
@@ -133,6 +148,7 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
     truths = stamps.truths(archive_rows, key, len(game.seats), entries)
     out = Read({}, {}, {}, [], [])
     unjudged: list[str] = []
+    counted: dict[int, tuple[str, str, str]] = {}  # seat -> (the text that counts, its stamp, verdict)
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
@@ -143,10 +159,13 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         if progress:
             progress(f"player-{seat}")
         out.warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes
-        lang = game.seat_lang(seat)
-        text, stamp, verdict = stamps.counted(truths.get(seat), sheet.text) if after else (sheet.text, "", stamps.OK)
-        order, problems, bad = judge(state, seat, text, lang) if text else (Order(), [], False)
-        director_problems = judge(state, seat, text, game.lang)[1] if text else []
+        counted[seat] = stamps.counted(truths.get(seat), sheet.text) if after else (sheet.text, "", stamps.OK)
+    stage_orders = orders_of(state, {s: text for s, (text, _, _) in counted.items()})
+    for seat, (text, stamp, verdict) in counted.items():
+        p, sheet, lang = state.players[seat], out.sheets[seat], game.seat_lang(seat)
+        others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
+        order, problems, bad = judge(state, seat, text, lang, others) if text else (Order(), [], False)
+        director_problems = judge(state, seat, text, game.lang, others)[1] if text else []
         ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
         if not after:
             complete = ticked and not problems and not bad and bool(order.steps or order.day)
@@ -157,9 +176,8 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         if text:
             out.orders[seat] = order  # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5)
         used = format_order(order, lang) if order.steps or order.day else ""
-        out.archive[seat] = {"text": kept_order(text), "used": used,
-                             "problems": problems, "problems_director": director_problems, "bad": bad,
-                             "ticked": ticked, "stamp": stamp, "row": sheet.row, "verdict": verdict}
+        out.archive[seat] = ArchivedOrder(kept_order(text), used, tuple(problems), tuple(director_problems), bad,
+                                          ticked, stamp, sheet.row, verdict)
         if verdict == stamps.UNJUDGED and sheet.text and not sheet.trouble:
             unjudged.append(p.alias)
         if verdict in (stamps.LATE, stamps.FALLBACK):
@@ -183,7 +201,7 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
     entries, lock, archive_rows = stamps.read_desk(game)
     cur, due, named = _due(game, entries, stage)
     if due is None and (dry_run or not _owing(game, entries)):
-        return ResolveReport(stage or cur.key, "nothing", winner=cur.state(game.board).winner)
+        return ResolveReport(stage or cur.key, Action.NOTHING, winner=cur.state(game.board).winner)
     if dry_run and due is not None:
         deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
         return _dry_run(game, cur, entries, archive_rows, due, deadline, named, progress)
@@ -196,21 +214,21 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
         if cur.status == RESOLVED:
             warnings = publish(game, cur, entries, None, progress)
-            return _report(game, cur, "republished", warnings)
+            return _report(game, cur, Action.REPUBLISHED, warnings)
         got = read_orders(game, cur, entries, archive_rows, deadline, progress)
         when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
-        if when in ("waiting", "no-deadline"):  # nothing resolved; reports owed to repaired workbooks are written
+        if when in (Action.WAITING, Action.NO_DEADLINE):  # nothing resolved; reports owed to repaired workbooks written
             _, owed = _settle_owed(game, entries, held.token)
-            return ResolveReport(due, str(when), warnings=owed + got.warnings, notes=[why])
+            return ResolveReport(due, when, warnings=owed + got.warnings, notes=[why])
         state = cur.state(game.board)
         new, events = resolve_stage(state, got.orders, game.cfg.seed, got.priority)
-        entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in got.archive.items()}), entry_hash(new, events),
+        entry = Entry(due, RESOLVED, digest({s: a.text for s, a in got.archive.items()}), entry_hash(new, events),
                       game.cfg.seed, game.now().isoformat(timespec="seconds"), pack(new.to_dict()),
-                      pack([e.to_dict() for e in events]), pack(got.archive))
+                      pack([e.to_dict() for e in events]), pack({s: a.to_dict() for s, a in got.archive.items()}))
         game.gateway.write(DIRECTOR, [entry.op(game.lang)])  # the journal row, before publishing
         entries = [*entries, entry]
         warnings = got.warnings + publish(game, entry, entries, got.sheets, progress, notes=got.warnings)
-        done = _report(game, entry, "resolved-early" if when == "early" else "resolved", warnings)
+        done = _report(game, entry, when or Action.RESOLVED, warnings)
         done.notes = got.notes
         return done
 
@@ -218,7 +236,7 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
 def _deliver(game: Game, cur: Entry, entries: list[Entry], stage: str | None, token: str) -> ResolveReport:
     """Nothing to resolve: write the reports still owed to repaired workbooks (and free the lock)."""
     done, warnings = _settle_owed(game, entries, token)
-    return ResolveReport(stage or cur.key, "delivered" if done else "nothing", warnings=warnings,
+    return ResolveReport(stage or cur.key, Action.DELIVERED if done else Action.NOTHING, warnings=warnings,
                          winner=cur.state(game.board).winner)
 
 
@@ -233,7 +251,7 @@ def _settle_owed(game: Game, entries: list[Entry], token: str) -> tuple[list[str
     return done, warnings
 
 
-def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> ResolveReport:
+def _report(game: Game, entry: Entry, action: Action, warnings: list[str]) -> ResolveReport:
     st = entry.state(game.board)
     return ResolveReport(entry.key, action, public_log(entry.events(), game.lang), warnings, winner=st.winner)
 
@@ -241,12 +259,12 @@ def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> Resol
 def _dry_run(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]], due: str,
              deadline: datetime | None, named: bool, progress: Callable[[str], None] | None) -> ResolveReport:
     if cur.status == RESOLVED:
-        return ResolveReport(due, "dry-run", public_log(cur.events(), game.lang),
+        return ResolveReport(due, Action.DRY_RUN, public_log(cur.events(), game.lang),
                              [render(game.lang, "svc.pending_publish", stage=due)])
     got = read_orders(game, cur, entries, archive_rows, deadline, progress)
     when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
-    if when in ("waiting", "no-deadline"):
-        return ResolveReport(due, str(when), warnings=got.warnings, notes=[why])
+    if when in (Action.WAITING, Action.NO_DEADLINE):
+        return ResolveReport(due, when, warnings=got.warnings, notes=[why])
     new, events = resolve_stage(cur.state(game.board), got.orders, game.cfg.seed, got.priority)
     reports = {game.alias(s): report(new, events, s, game.seat_lang(s)) for s in game.seats}
-    return ResolveReport(due, "dry-run", public_log(events, game.lang), got.warnings, reports, new.winner)
+    return ResolveReport(due, Action.DRY_RUN, public_log(events, game.lang), got.warnings, reports, new.winner)

@@ -111,7 +111,7 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
     stages = [e for e in gone if e.kind == "stage"]
     for seat in game.seats:
         lang = game.seat_lang(seat)
-        rows = {parse_key(e.key)[0]: int(str(e.orders()[seat].get("row") or order_row(parse_key(e.key)[0])))
+        rows = {parse_key(e.key)[0]: e.orders()[seat].row or order_row(parse_key(e.key)[0])
                 for e in stages if seat in e.orders()}
         ops: list[Op] = []
         for night, row in sorted(rows.items()):
