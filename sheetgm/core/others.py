@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sheetgm.core.roles import robot_alias
-from sheetgm.core.state import SURVIVOR_STAGE, Player, State, alias_key
+from sheetgm.core.state import HUNTER, SURVIVOR, SURVIVOR_STAGE, Player, State, alias_key
 from sheetgm.core.steps import Give, Heal, Order, RobotStep, Step, UseItem
 
 
@@ -37,27 +37,35 @@ class Brought:
 def brought(state: State, p: Player, others: Mapping[int, Order]) -> Brought:
     """What ``others`` (seat -> order, the same stage's) address to ``p``, read as RUL-39 allows."""
     out = Brought()
-    rest = [q for q in state.players.values() if q.in_play and not q.is_robot and q.seat != p.seat]
-    out.survivors_about = any(q.is_survivor for q in rest)
-    out.hunters_about = any(q.is_hunter for q in rest) or (state.stage == SURVIVOR_STAGE and out.survivors_about)
-    if not p.is_survivor or p.is_robot:
+    out.survivors_about = _someone_else(state, p, SURVIVOR)
+    out.hunters_about = _someone_else(state, p, HUNTER) or (state.stage == SURVIVOR_STAGE and out.survivors_about)
+    if not p.is_survivor or p.is_robot or not others:
         return out
     me = p.alias.casefold()
-    for seat, order in sorted(others.items()):
-        q = state.players.get(seat)
-        if q is None or q.seat == p.seat or not q.in_play or not q.is_survivor or q.is_robot:
+    for q in sorted(state.at(p.pos, "survivor"), key=lambda q: q.seat):  # gifts pass on one tile (R-PHASE-1)
+        order = others.get(q.seat)
+        if order is None or q.seat == p.seat or q.is_robot:
             continue
-        if q.pos == p.pos:  # gifts pass between survivors on one tile as the day starts (R-PHASE-1)
-            for d in order.day:
-                if isinstance(d, Give) and alias_key(d.to) == me:
-                    if d.item == "key":
-                        out.keys.append(q.alias)
-                    else:
-                        out.gifts.append((q.alias, d.item))
-        if p.downed:
-            out.healers += [robot_alias(q) if isinstance(s, RobotStep) else q.alias
+        for d in order.day:
+            if isinstance(d, Give) and alias_key(d.to) == me:
+                if d.item == "key":
+                    out.keys.append(q.alias)
+                else:
+                    out.gifts.append((q.alias, d.item))
+    if p.downed:
+        for seat, order in sorted(others.items()):
+            healer = state.players.get(seat)
+            if healer is None or healer.seat == p.seat or not healer.in_play or not healer.is_survivor \
+                    or healer.is_robot:
+                continue
+            out.healers += [robot_alias(healer) if isinstance(s, RobotStep) else healer.alias
                             for s in order.steps if _gets_up(me, s)][:1]
     return out
+
+
+def _someone_else(state: State, p: Player, camp: str) -> bool:
+    """Whether a player of ``camp`` other than p is in play (robots are their Mechanic's)."""
+    return any(q.in_play and q.camp == camp and not q.is_robot and q.seat != p.seat for q in state.players.values())
 
 
 def _gets_up(me: str, step: Step) -> bool:
