@@ -19,10 +19,10 @@ from sheetgm.core.draft import Draft, assume_arrival, candidates, legal_steps
 from sheetgm.core.observe import display_params
 from sheetgm.core.others import brought
 from sheetgm.core.state import State
-from sheetgm.core.steps import Order
+from sheetgm.core.steps import Give, Order
 from sheetgm.core.survivor_actions import day_step
 from sheetgm.core.texts import render
-from sheetgm.core.unknowns import CHAIN, Unknowns
+from sheetgm.core.unknowns import CHAIN, STUNNED, Unknowns
 
 __all__ = ["Problem", "Review", "check_order", "review_order", "budget_of", "Draft", "legal_steps", "candidates",
            "assume_arrival"]
@@ -81,13 +81,13 @@ def _review(draft: Draft, order: Order, unknown: Unknowns) -> Review:
     for i, d in enumerate(order.day, 1):
         try:
             day_step(ctx, p, d)
-            if d.kind.name == "give" and d.item != "key":
+            if isinstance(d, Give) and d.item != "key":
                 unknown.gifts.append(d.item)
         except Illegal as exc:
             out.problems.append(Problem(exc.code, exc.params, i, day=True))
     unknown.night_items = list(p.items)
     if p.is_hunter and p.stunned and order.steps:
-        out.notes.append(Problem("check.note.stunned", {}))
+        out.notes.append(Problem(STUNNED, {}))
     b = budget_for(ctx, p)
     for i, step in enumerate(order.steps, 1):
         if unknown.chain and not any(n.code == CHAIN for n in out.notes):

@@ -31,7 +31,6 @@ class Brought:
     healers: list[str] = field(default_factory=list)  # aliases whose order gets her up (she is Downed)
     survivors_about: bool = False  # another survivor in play may take a board down before her move
     hunters_about: bool = False  # someone else may break or take down a board before his Block
-    taken: list[tuple[str, str]] = field(default_factory=list)  # the gifts the checker has used
 
 
 def brought(state: State, p: Player, others: Mapping[int, Order]) -> Brought:

@@ -41,7 +41,9 @@ GIFT_IN = "check.note.gift_in"
 HEAL = "check.note.heal"
 BOARD = "check.note.board"
 BOARD_BROKEN = "check.note.board_broken"
-NOTES = (SEARCH, GIFT, CHAIN, BLOODLUST, GIFT_IN, HEAL, BOARD, BOARD_BROKEN)
+STUNNED = "check.note.stunned"  # the whole order: a stunned hunter does not act (check.py)
+NOTES = (SEARCH, GIFT, CHAIN, BLOODLUST, GIFT_IN, HEAL, BOARD, BOARD_BROKEN, STUNNED)
+Explained = tuple[str, dict[str, str], bool]  # (the note, its own parameters, whether to try the step again)
 
 
 @dataclass
@@ -61,8 +63,7 @@ class Unknowns:
         elif isinstance(inner, Attack) and inner.direction is not None and piece.role == "bane":
             self.chain = True
 
-    def explain(self, ctx: Ctx, p: Player, b: Budget, step: Step, exc: Illegal) -> tuple[str, dict[str, str], bool] \
-            | None:
+    def explain(self, ctx: Ctx, p: Player, b: Budget, step: Step, exc: Illegal) -> Explained | None:
         """(note, its own parameters, retry) when the failure may not happen at resolution, after granting on
         the checker's copy what the night may bring; None when it is a problem."""
         if self.chain and exc.code in WHERE:
@@ -75,8 +76,9 @@ class Unknowns:
             self.gifts.remove(item)
             p.items.append(item)
             return GIFT, {}, True
-        if code == "err.rule.not_holding" and mine and self._received(ctx, p, item):
-            return GIFT_IN, {"alias": self._giver(item)}, True
+        giver = self._received(ctx, p, item) if code == "err.rule.not_holding" and mine else None
+        if giver is not None:
+            return GIFT_IN, {"alias": giver}, True
         if code == "err.rule.gates_closed" and mine and self.brought.keys:
             giver = self.brought.keys[0]
             p.keys += len(self.brought.keys)
@@ -104,22 +106,18 @@ class Unknowns:
             return BLOODLUST, {}, True
         return None
 
-    def _received(self, ctx: Ctx, p: Player, item: str) -> bool:
-        """Use up a gift of ``item`` to her that she has room for as the night starts (RUL-29)."""
+    def _received(self, ctx: Ctx, p: Player, item: str) -> str | None:
+        """Use up a gift of ``item`` to her that she has room for as the night starts (RUL-29): its giver."""
         offered = [g for g in self.brought.gifts if g[1] == item]
         if not offered or not ctx.fits(p, [*self.night_items, item]):
-            return False
+            return None
         self.brought.gifts.remove(offered[0])
-        self.brought.taken.append(offered[0])
         self.night_items.append(item)
         p.items.append(item)
-        return True
-
-    def _giver(self, item: str) -> str:
-        return next(alias for alias, got in reversed(self.brought.taken) if got == item)
+        return offered[0][0]
 
     def _board_gone(self, ctx: Ctx, exc: Illegal, note: str, edge: tuple[Tile, Tile] | None = None
-                    ) -> tuple[str, dict[str, str], bool] | None:
+                    ) -> Explained | None:
         """The board the step meets may be gone by then: taken down on the checker's copy."""
         if edge is None:
             a, c = parse_tile(str(exc.params.get("frm", ""))), parse_tile(str(exc.params.get("tile", "")))
