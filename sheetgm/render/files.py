@@ -1,4 +1,5 @@
-"""A drawn PNG written to a file: the one place where a picture meets the disk (the drawing stays pure)."""
+"""A drawn picture or page written to a file: the one place where render's output meets the disk (the drawing
+stays pure)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,15 @@ class RenderError(SheetgmError):
     code = "err.render.write"
 
 
-def write_png(png: bytes, out: Path) -> Path:
-    """Write ``png`` to ``out`` (its folder made if needed); an OS error becomes a RenderError naming the file."""
+def write_bytes(data: bytes, out: Path) -> Path:
+    """Write ``data`` to ``out`` (its folder made if needed); an OS error becomes a RenderError naming the file."""
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(png)
+        out.write_bytes(data)
     except OSError as exc:
         raise RenderError(file=str(out), detail=exc.strerror or str(exc)) from exc
     return out
+
+
+def write_png(png: bytes, out: Path) -> Path:
+    return write_bytes(png, out)
