@@ -2,9 +2,9 @@
 the recap page made small.
 
 Frames are the stage maps (``draw.draw_map``), drawn at a scale that keeps the image at most ``MAX_WIDTH``
-pixels wide (what forums show without shrinking). A GIF shares one palette made from every frame, without
-dithering, so flat tiles stay flat and Pillow stores each frame as the rectangle that changed; an APNG keeps
-every colour. The last frame stays longer, and the image loops. The director's copy of a game not over yet
+pixels wide (what forums show without shrinking). Every frame shares one palette of 256 colours made from all
+of them, without dithering, so flat tiles stay flat and each frame is stored as the rectangle that changed (a
+GIF or an APNG alike). The last frame stays longer, and the image loops. The director's copy of a game not over yet
 has a red frame around every picture.
 """
 
@@ -26,13 +26,18 @@ FRAME_MS, LAST_MS = 1500, 5000
 SECRET_MARK = "#c62828"
 
 
-def compact(png: bytes) -> bytes:
-    """The same picture in at most 256 colours, without dithering (a map has a few flat colours and the edges of
+def compact(im: Image.Image) -> bytes:
+    """A map as a PNG of at most 256 colours, without dithering (a map has a few flat colours and the edges of
     its letters): a third of the size, for the maps the recap page carries inside it."""
-    im = Image.open(io.BytesIO(png)).convert("RGB")
     buf = io.BytesIO()
-    im.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buf, "PNG", optimize=True)
+    _indexed(im).save(buf, "PNG", compress_level=9)
     return buf.getvalue()
+
+
+def _indexed(im: Image.Image, palette: Image.Image | None = None) -> Image.Image:
+    if palette is not None:
+        return im.quantize(palette=palette, dither=Image.Dither.NONE)
+    return im.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def frame_scale(board_width: int) -> int:
@@ -40,41 +45,39 @@ def frame_scale(board_width: int) -> int:
     return max(MIN_SCALE, min(MAX_SCALE, MAX_WIDTH // (board_width + LEGEND_TILES + 1)))
 
 
-def _frames(pngs: Sequence[bytes], mark: bool) -> list[Image.Image]:
-    images = [Image.open(io.BytesIO(png)).convert("RGB") for png in pngs]
+def _frames(images: Sequence[Image.Image], mark: bool) -> list[Image.Image]:
     width, height = max(i.width for i in images), max(i.height for i in images)
     out = []
     for im in images:
-        if im.size != (width, height):  # a legend one line longer: every frame the same size
-            canvas = Image.new("RGB", (width, height), BACKGROUND)
-            canvas.paste(im, (0, 0))
-            im = canvas
+        canvas = Image.new("RGB", (width, height), BACKGROUND)  # a legend one line longer: all the same size
+        canvas.paste(im.convert("RGB"), (0, 0))
         if mark:
             edge = max(4, width // 150)
-            ImageDraw.Draw(im).rectangle((0, 0, width - 1, height - 1), outline=SECRET_MARK, width=edge)
-        out.append(im)
+            ImageDraw.Draw(canvas).rectangle((0, 0, width - 1, height - 1), outline=SECRET_MARK, width=edge)
+        out.append(canvas)
     return out
 
 
-def animate(pngs: Sequence[bytes], fmt: str = GIF, mark: bool = False, frame_ms: int = FRAME_MS,
+def animate(images: Sequence[Image.Image], fmt: str = GIF, mark: bool = False, frame_ms: int = FRAME_MS,
             last_ms: int = LAST_MS) -> bytes:
-    """One looping animation of the PNG ``pngs``, one frame each, in ``fmt`` (gif or apng)."""
+    """One looping animation of ``images``, one frame each, in ``fmt`` (gif or apng); ``mark``: the red frame
+    of the director's copy."""
     if fmt not in FORMATS:
         raise ValueError(f"animation format {fmt!r}: one of {', '.join(FORMATS)}")
-    if not pngs:
+    if not images:
         raise ValueError("an animation needs at least one frame")
-    frames = _frames(pngs, mark)
+    frames = _frames(images, mark)
     durations = [frame_ms] * (len(frames) - 1) + [last_ms]
     buf = io.BytesIO()
+    strip = Image.new("RGB", (frames[0].width, frames[0].height * len(frames)))
+    for i, im in enumerate(frames):
+        strip.paste(im, (0, i * im.height))
+    palette = _indexed(strip)
+    indexed = [_indexed(im, palette) for im in frames]
     if fmt == GIF:
-        strip = Image.new("RGB", (frames[0].width, frames[0].height * len(frames)))
-        for i, im in enumerate(frames):
-            strip.paste(im, (0, i * im.height))
-        palette = strip.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-        indexed = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in frames]
         indexed[0].save(buf, "GIF", save_all=True, append_images=indexed[1:], duration=durations, loop=0,
                         disposal=1)
     else:
-        frames[0].save(buf, "PNG", save_all=True, append_images=frames[1:], duration=durations, loop=0,
-                       optimize=True)
+        indexed[0].save(buf, "PNG", save_all=True, append_images=indexed[1:], duration=durations, loop=0,
+                        compress_level=9)
     return buf.getvalue()

@@ -375,7 +375,7 @@ class _Painter(_Canvas):
             camp = "hunter" if key == "hunter" else "survivor"
             self.piece(Piece(1, "", camp, (0, 0), you=key == "you"), cx, cy, r * 0.9, "#757575")
 
-    def png(self) -> bytes:
+    def paint(self) -> Image.Image:
         self.boards()
         self.passages()
         self.traps()
@@ -384,8 +384,11 @@ class _Painter(_Canvas):
         self.trails()
         self.pieces()
         self.legend()
+        return self.img
+
+    def png(self) -> bytes:
         buf = io.BytesIO()
-        self.img.save(buf, "PNG")
+        self.paint().save(buf, "PNG")
         return buf.getvalue()
 
 
@@ -407,6 +410,13 @@ def draw_map(board: Board, view: MapView, scale: int = DEFAULT_SCALE, lang: str 
     font is found (``font`` overrides the search: ``fonts.DEFAULT`` draws with Pillow's own font)."""
     geo = geometry(board, view, scale)
     return _Painter(board, view, geo, lang, font if font is not None else find_font()).png()
+
+
+def draw_image(board: Board, view: MapView, scale: int = DEFAULT_SCALE, lang: str = "zh",
+               font: FontChoice | None = None) -> Image.Image:
+    """The picture of ``draw_map`` before it is encoded (for the recap, which makes other files of it)."""
+    geo = geometry(board, view, scale)
+    return _Painter(board, view, geo, lang, font if font is not None else find_font()).paint()
 
 
 def sample(png: bytes, points: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from sheetgm.core.events import Event
 from sheetgm.core.observe import shown_progress
 from sheetgm.core.state import State
 from sheetgm.render import animation
-from sheetgm.render.draw import DEFAULT_SCALE, draw_map, geometry, player_colour
+from sheetgm.render.draw import DEFAULT_SCALE, draw_image, geometry, player_colour
 from sheetgm.render.files import write_bytes
 from sheetgm.render.fonts import find_font
 from sheetgm.render.recap_html import CastRow, Recap, Step, page
@@ -94,18 +96,18 @@ def _refuse(final: State, last: Entry) -> None:
 
 
 def _step(game: Game, item: _Stage, state: State, night_events: list[Event], full: bool, scale: int, lang: str,
-          ) -> tuple[Step, bytes, tuple[int, int]]:
+          ) -> tuple[Step, Image.Image]:
     """The step of one stage (``state``: after it and its desk entries), and its map at ``scale`` for the
     animation (with its size)."""
     night, kind = parse_key(item.entry.key)
     view = (replay_view if full else director_view)(state, night_events)
     view = after(view, night, kind) if night else view
-    geo, small = geometry(game.board, view, DEFAULT_SCALE), geometry(game.board, view, scale)
+    geo = geometry(game.board, view, DEFAULT_SCALE)
     rulings = tuple(ev for d in item.desk for ev in d.events())
-    png = animation.compact(draw_map(game.board, view, DEFAULT_SCALE, lang))
+    png = animation.compact(draw_image(game.board, view, DEFAULT_SCALE, lang))
     step = Step(item.entry.key, night, kind, png, geo.width, geo.height, tuple(item.entry.events()), rulings,
                 shown_progress(state), state.gates_powered, len(state.escaped), len(state.eliminated))
-    return step, draw_map(game.board, view, scale, lang), (small.width, small.height)
+    return step, draw_image(game.board, view, scale, lang)
 
 
 def _cast(game: Game, state: State) -> tuple[CastRow, ...]:
@@ -138,7 +140,7 @@ def recap(game: Game, director: bool = False, out: Path | None = None, lang: str
     if director_copy and not director:
         _refuse(final, items[-1].last)
     scale = animation.frame_scale(game.board.width)
-    steps, frames, sizes = [], [], []
+    steps, frames = [], []
     names: dict[int, str] = {}  # every piece ever on the map: a robot destroyed is still named in its events
     night_events: list[Event] = []
     night = -1
@@ -148,10 +150,9 @@ def recap(game: Game, director: bool = False, out: Path | None = None, lang: str
         night_events += item.entry.events()
         state = item.last.state(game.board)
         names |= {seat: p.alias for seat, p in state.players.items()}
-        step, frame, size = _step(game, item, state, list(night_events), not director_copy, scale, lang)
+        step, frame = _step(game, item, state, list(night_events), not director_copy, scale, lang)
         steps.append(step)
         frames.append(frame)
-        sizes.append(size)
     model = Recap(game.cfg.name, _map_title(game, lang), tuple(steps), _cast(game, final), names, final.winner,
                   final.end_reason, director_copy, None if final.over() else stage_key(final.night, final.stage),
                   items[-1].last.time)
@@ -161,7 +162,7 @@ def recap(game: Game, director: bool = False, out: Path | None = None, lang: str
                                          director_copy, fmt)
     write_bytes(html, html_path)
     write_bytes(gif, anim_path)
-    width, height = max(w for w, _ in sizes), max(h for _, h in sizes)
+    width, height = max(f.width for f in frames), max(f.height for f in frames)
     return RecapReport(html_path, anim_path, len(steps), director_copy, final.winner, lang, len(html), len(gif),
                        width, height, find_font().cjk)
 
