@@ -21,6 +21,7 @@ from sheetgm.core.texts import render
 
 END_MARK = "#ffd600"  # the game-over banner of the last stage: nowhere else on the page, nor on the maps
 SECRET_MARK = "#c62828"  # the director's copy (the seed's directors own red: #FF0000 and the like)
+NAV_COLOUR = "#eceff1"  # the bar of buttons, shown only when the script runs
 HIDDEN_KINDS = ("stage_start", "points_left")  # bookkeeping the reader does not need: the heading says the stage
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
@@ -171,7 +172,7 @@ def _cast(lang: str, recap: Recap) -> str:
 
 
 def _nav(lang: str, recap: Recap) -> str:
-    buttons = "".join(f'<button type="button" id="{b}" title="{_t(lang, f"recap.nav.{b}_key")}">'
+    buttons = "".join(f'<button type="button" id="go-{b}" title="{_t(lang, f"recap.nav.{b}_key")}">'
                       f"{_t(lang, f'recap.nav.{b}')}</button>" for b in ("first", "prev", "next", "last"))
     return (f'<nav id="nav" hidden>{buttons}<span id="pos"></span>'
             f'<span class="hint">{_t(lang, "recap.nav.hint")}</span></nav>')
@@ -183,6 +184,7 @@ def _toc(lang: str, recap: Recap) -> str:
 
 
 STYLE = """
+[hidden]{display:none!important}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI","PingFang SC","Hiragino Sans GB","Microsoft YaHei",
 "Noto Sans CJK SC","Source Han Sans SC","WenQuanYi Micro Hei",sans-serif;color:#212121;background:#fafafa}
 header{padding:10px 20px;background:#263238;color:#fff}
@@ -190,8 +192,8 @@ h1{margin:0;font-size:22px}
 header p{margin:4px 0 0}
 .secret{background:@SECRET@;color:#fff;padding:8px 20px;font-weight:bold}
 .toc{list-style:none;margin:6px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:4px}
-.toc a{color:#eceff1;background:#37474f;border-radius:3px;padding:0 6px;text-decoration:none;font-size:13px}
-nav{position:sticky;top:0;z-index:1;background:#eceff1;padding:6px 20px;border-bottom:1px solid #cfd8dc;
+.toc a{color:#fff;background:#37474f;border-radius:3px;padding:0 6px;text-decoration:none;font-size:13px}
+nav{position:sticky;top:0;z-index:1;background:@NAV@;padding:6px 20px;border-bottom:1px solid #cfd8dc;
 display:flex;gap:6px;align-items:center;flex-wrap:wrap}
 nav button{font:inherit;padding:2px 12px;cursor:pointer}
 #pos{font-weight:bold;margin:0 8px}
@@ -217,7 +219,7 @@ figure img{display:block;max-width:100%;height:auto;border:1px solid #b0bec5}
 #cast th{background:#eceff1}
 #cast tr.won td{font-weight:bold}
 footer{padding:8px 20px;color:#757575;font-size:13px}
-""".replace("@SECRET@", SECRET_MARK).replace("@END@", END_MARK)
+""".replace("@SECRET@", SECRET_MARK).replace("@END@", END_MARK).replace("@NAV@", NAV_COLOUR)
 
 SCRIPT = """(function(){
 var s=[].slice.call(document.querySelectorAll('section.step')),pos=document.getElementById('pos'),i=s.length-1;
@@ -228,7 +230,7 @@ function named(){var h=decodeURIComponent(location.hash.slice(1));if(h==='first'
 for(var k=0;k<s.length;k++){if(s[k].id===h)return k;}return s.length-1;}
 var go={first:function(){return 0;},prev:function(){return i-1;},next:function(){return i+1;},
 last:function(){return s.length-1;}};
-Object.keys(go).forEach(function(b){document.getElementById(b).onclick=function(){show(go[b](),1);};});
+Object.keys(go).forEach(function(b){document.getElementById('go-'+b).onclick=function(){show(go[b](),1);};});
 document.addEventListener('keydown',function(e){if(e.altKey||e.ctrlKey||e.metaKey)return;
 var k={ArrowLeft:'prev',PageUp:'prev',ArrowRight:'next',PageDown:'next',Home:'first',End:'last'}[e.key];
 if(k){show(go[k](),1);e.preventDefault();}});
