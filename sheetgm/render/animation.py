@@ -58,6 +58,16 @@ def _frames(images: Sequence[Image.Image], mark: bool) -> list[Image.Image]:
     return out
 
 
+def _sample(frames: Sequence[Image.Image]) -> Image.Image:
+    """Every frame side by side, every other pixel of each (nearest: no colour that is not in the frames), to
+    make the shared palette from: a quarter of the pixels, a quarter of the memory."""
+    small = [im.resize((im.width // 2, im.height // 2), Image.Resampling.NEAREST) for im in frames]
+    strip = Image.new("RGB", (small[0].width, small[0].height * len(small)))
+    for i, im in enumerate(small):
+        strip.paste(im, (0, i * im.height))
+    return strip
+
+
 def animate(images: Sequence[Image.Image], fmt: str = GIF, mark: bool = False, frame_ms: int = FRAME_MS,
             last_ms: int = LAST_MS) -> bytes:
     """One looping animation of ``images``, one frame each, in ``fmt`` (gif or apng); ``mark``: the red frame
@@ -69,10 +79,7 @@ def animate(images: Sequence[Image.Image], fmt: str = GIF, mark: bool = False, f
     frames = _frames(images, mark)
     durations = [frame_ms] * (len(frames) - 1) + [last_ms]
     buf = io.BytesIO()
-    strip = Image.new("RGB", (frames[0].width, frames[0].height * len(frames)))
-    for i, im in enumerate(frames):
-        strip.paste(im, (0, i * im.height))
-    palette = _indexed(strip)
+    palette = _indexed(_sample(frames))
     indexed = [_indexed(im, palette) for im in frames]
     if fmt == GIF:
         indexed[0].save(buf, "GIF", save_all=True, append_images=indexed[1:], duration=durations, loop=0,
