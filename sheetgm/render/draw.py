@@ -336,7 +336,7 @@ class _Painter(_Canvas):
             "progress": render(lang, "render.progress", progress=pr.progress, target=pr.target),
             "gates": render(lang, "render.gates_on" if pr.gates_powered else "render.gates_off"),
             "tally": render(lang, "render.tally", escaped=pr.escaped, eliminated=pr.eliminated),
-            "winner": render(lang, "render.winner", camp=name(lang, "camp", pr.winner)),
+            "winner": render(lang, "render.winner", camp=name(lang, "word", pr.winner)),  # hunters, survivors, draw
             "noise_of": render(lang, "render.noise_of", night=v.noise_night),
         }
         for kind, key in legend_lines(v):

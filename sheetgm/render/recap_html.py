@@ -127,9 +127,13 @@ def _log(lang: str, recap: Recap, step: Step, colours: dict[int, str]) -> str:
         out += [f"<h3>{_t(lang, 'recap.rulings')}</h3>", _lines(lang, step.rulings)]
     if by_seat:
         out.append(f"<h3>{_t(lang, 'recap.private')}</h3>")
+        roles = {r.seat: r.role for r in recap.cast}
         for seat in sorted(by_seat):
             owner = seat - 100 if seat > 100 else seat  # the robot in its Mechanic's colour
-            out.append(f"<h4>{_swatch(colours.get(owner, '#757575'))}{escape(_who(lang, recap.names, seat))}</h4>")
+            who = _who(lang, recap.names, seat)
+            if seat in roles:
+                who = render(lang, "recap.who", alias=who, role=name(lang, "role", roles[seat]))
+            out.append(f"<h4>{_swatch(colours.get(owner, '#757575'))}{escape(who)}</h4>")
             out.append(_lines(lang, by_seat[seat]))
     if director:
         out += [f"<h3>{_t(lang, 'recap.director_notes')}</h3>", _lines(lang, director)]
