@@ -5,7 +5,9 @@ animation refuses what it cannot make."""
 from __future__ import annotations
 
 import io
+import os
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -13,6 +15,7 @@ from PIL import Image
 from sheetgm.core.events import Event
 from sheetgm.core.texts import render
 from sheetgm.render import animation
+from sheetgm.render.files import RenderError, write_bytes
 from sheetgm.render.recap_html import CastRow, Recap, Step, page
 
 EVIL = '<img src="https://evil.example/x.png" onerror="alert(1)">'
@@ -89,3 +92,15 @@ def test_the_animation_refuses_what_it_cannot_make() -> None:
         animation.animate([], "gif")
     made = Image.open(io.BytesIO(animation.animate([frame, Image.new("RGB", (12, 9), "#000000")], "gif")))
     assert made.n_frames == 2 and made.size == (12, 10)  # frames of different sizes are padded to the largest
+
+
+def test_a_file_that_cannot_be_written_is_named_and_the_old_one_kept(tmp_path: Path) -> None:
+    old = tmp_path / "recap-zh.html"
+    old.write_text("the recap of yesterday", "utf-8")
+    (tmp_path / f".recap-zh.html.{os.getpid()}.tmp").mkdir()  # the temporary file cannot be made
+    with pytest.raises(RenderError) as failed:
+        write_bytes(b"new", old)
+    assert str(old) in failed.value.message("en")
+    assert old.read_text("utf-8") == "the recap of yesterday"
+    assert write_bytes(b"new", tmp_path / "other" / "recap.gif").read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f".recap-zh.html.{os.getpid()}.tmp", "other", "recap-zh.html"]
