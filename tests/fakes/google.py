@@ -116,6 +116,7 @@ class FakeGoogle:
         self.log: list[Call] = []
         self.faults: dict[int, str | int] = {}
         self.logins: dict[str, str] = {}  # refresh token -> the account it logs in as
+        self.with_storage: set[str] = set()  # service accounts that still have Drive storage (made before 2025)
         self.tokens: dict[str, str] = {}  # access token -> account
         self.discovery = Discovery()
         self._ids = itertools.count(1)
@@ -185,6 +186,10 @@ class FakeGoogle:
             raise ValueError(f"unknown fault {fault!r}")
         for n in range(call_number, call_number + times):
             self.faults[n] = fault
+
+    def answers(self, method_id: str) -> bool:
+        """Whether the fake answers a discovery method (``sheets.spreadsheets.get``, ...)."""
+        return KINDS.get(method_id, method_id) in self._handlers
 
     def calls(self, kind: str | None = None) -> list[Call]:
         return [c for c in self.log if kind is None or c.kind == kind]
@@ -346,7 +351,7 @@ class FakeGoogle:
         return 200, {"spreadsheetId": sid, "replies": replies}
 
     def _create(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
-        if SERVICE_ACCOUNT.search(who):
+        if SERVICE_ACCOUNT.search(who) and who not in self.with_storage:
             raise fake_errors.sheets_error(403)  # a service account may no longer create files: a bare 403
         tabs = [s.get("properties", {}) for s in body.get("sheets", [])] or [{"title": "Sheet1", "sheetId": 0}]
         sid = self._new_id()
@@ -360,7 +365,7 @@ class FakeGoogle:
     # -- Drive ------------------------------------------------------------
 
     def _drive_create(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
-        if SERVICE_ACCOUNT.search(who):
+        if SERVICE_ACCOUNT.search(who) and who not in self.with_storage:
             raise fake_errors.drive_error(403, "storageQuotaExceeded",
                                           "The user's Drive storage quota has been exceeded.", "usageLimits")
         sid = self.add_spreadsheet(body.get("name", "Untitled"), ["Sheet1"], owner=who)
