@@ -35,7 +35,6 @@ if __name__ == "__main__":  # run as a script: import the fakes from the tests' 
 import requests
 
 from fakes.google import FakeGoogle
-from sheetgm.backends import model
 
 RECORDINGS = Path(__file__).resolve().parent / "recordings" / "gspread"
 # The service account gspread recorded with (its address is in the recorded protections). It
@@ -44,6 +43,7 @@ ACCOUNT = "telegram-budgeter@telegram-budgeter.iam.gserviceaccount.com"
 STRANGER = "someone-else@example.com"
 ID_KEYS = {"spreadsheetId", "id", "sheetId", "protectedRangeId", "namedRangeId"}
 FILE_ID = re.compile(r"(?<=/spreadsheets/)[A-Za-z0-9_-]{20,}|(?<=/files/)[A-Za-z0-9_-]{20,}")
+LONG_ID = re.compile(r"[A-Za-z0-9_-]{20,}")  # a file id (a spreadsheet's), also found inside texts (its URL)
 Json = Any
 
 
@@ -106,7 +106,7 @@ class Ids:
     def recorded(self, answer: Json) -> Json:
         """The fake's answer with the recorded ids (the fake's strings rewritten, ids mapped back)."""
         back = {v: k for k, v in self.to_fake.items()}
-        texts = {str(v): str(k) for k, v in self.to_fake.items() if isinstance(v, str)}
+        texts = {str(v): str(k) for k, v in self.to_fake.items() if isinstance(k, str) and LONG_ID.fullmatch(k)}
 
         def walk(value: Json, key: str = "") -> Json:
             if isinstance(value, dict):
