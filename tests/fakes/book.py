@@ -13,7 +13,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheetgm.backends import model
+from fakes.errors import bad
+from sheetgm.backends import model, port
 
 Json = dict[str, Any]
 Key = tuple[int, int, int]  # sheet id, row, column
@@ -90,8 +91,12 @@ class Spreadsheet(model.Book):
         return found
 
     def put(self, sheet: model.Sheet, row: int, col: int, value: Typed | str) -> None:
-        """Set a cell's value: text, or a typed value shown as its formatted text."""
+        """Set a cell's value: text, or a typed value shown as its formatted text (at most 50,000
+        characters, or a 400 in the API's words)."""
         text = value.formatted if isinstance(value, Typed) else value
+        if len(text) > port.GOOGLE_CELL_LIMIT:
+            raise bad(f"Your input contains more than the maximum of {port.GOOGLE_CELL_LIMIT} characters "
+                      "in a single cell.")
         if text or (row, col) in sheet.cells:
             sheet.cell(row, col).value = text
         key = (sheet.sheet_id, row, col)

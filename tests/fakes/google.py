@@ -3,15 +3,19 @@
 Every request is matched to a method of Google's own discovery documents and checked against
 them (`discovery`): a request Google would reject is answered 400 in Google's words, and an
 answer of the fake that Google would never give raises `ConformanceError`. Spreadsheets live in
-memory (`model.Book`); the fake answers ``spreadsheets.get`` (grid data, ``ranges``, a ``fields``
-mask), ``values:batchGet``, ``values:batchUpdate``, ``:batchUpdate``, ``spreadsheets.create``,
-Drive ``files.create`` and the Drive permissions (`drive`).
+memory (`book.Spreadsheet`, a `model.Book` with what Google keeps beside the cells); the fake
+answers ``spreadsheets.get`` (grid data, ``ranges``, a ``fields`` mask), ``:batchUpdate``
+(`sheets`, `tabs`), the values API (`values`: get, batchGet, update, batchUpdate, append, clear,
+batchClear), ``spreadsheets.create``, Drive ``files.create``/``files.delete`` and the Drive
+permissions (`drive`). Its answers are held to Google's recorded ones by `replay`
+(docs/google-fidelity.md says what no recording covers yet).
 
 Callers have identities: the OAuth token endpoint is answered (a service account's signed
 assertion names it, a refresh token names the director's login) and each access token maps back
 to its account; a request with no token (anonymous credentials) acts as ``FakeGoogle.account``.
 What a caller may do follows the file's Drive grants, as on Google: no grant, Sheets answers 403
-and Drive 404; a service account may not create files (403, no reason).
+and Drive 404; a service account may not create files (403, no reason) unless listed in
+``with_storage`` (one made before 2025, like the account that recorded `replay`'s traffic).
 
 Every call is logged; faults can be injected on the Nth call (an HTTP status in the API's own
 error shape, a named 403, an HTML 502 from the front end, a timeout, a lost reply).
@@ -375,9 +379,7 @@ class FakeGoogle:
             try:
                 replies.append(fake_sheets.apply(draft, req, who))
             except fake_errors.ApiFault as err:
-                message = str(err)
-                raise fake_errors.bad(message if message.startswith("Invalid requests[")
-                                      else f"Invalid requests[{i}]: {message}") from None
+                raise fake_errors.bad(f"Invalid requests[{i}].{next(iter(req), '')}: {err}") from None
             except CellTooLongError:
                 raise fake_errors.bad(f"Invalid requests[{i}].updateCells: {TOO_LONG}") from None
             except Exception as err:  # a request the fake's model cannot apply

@@ -2,19 +2,22 @@
 
 Each cassette is replayed on a fresh fake, in order: every recorded request is sent to the fake
 and its answer compared with Google's. A request the fake does not answer (Drive ``files.get``,
-``files.delete``, uploads, ...) is counted as such and skipped. A spreadsheet the recording did not
+``files.list``, uploads, ...) is counted as such and skipped. A spreadsheet the recording did not
 create is seeded from the first answer that shows it (its ``spreadsheets.get``), or, when Google
-only ever answered 403, as a file of someone else's.
+only ever answered 403, as a file of someone else's. The fake acts as the account that recorded
+(``ACCOUNT``, or ``--account=EMAIL``).
 
 What the comparison ignores (the normaliser): ids that Google picks (spreadsheet and file ids,
-``sheetId`` of an added tab, ``protectedRangeId``, ``namedRangeId``) are matched by position
-the first time they appear and must then stay consistent; everything else counts, key order
-and JSON number form (``1`` and ``1.0``) aside. An error answer counts as identical when the status
-and the body's shape (``error.code``, ``error.status``, Drive's ``errors[].reason``) match:
-the message of a 400 names the offending field in words that are not contractual.
+``sheetId`` of an added tab, ``protectedRangeId``, ``namedRangeId``) are matched by position the
+first time they appear and must then stay consistent; etags and times (``IGNORED``) are dropped;
+everything else counts, key order and JSON number form (``1`` and ``1.0``) aside. An error answer
+counts as identical when the status and the body's shape (``error.code``, ``error.status``, Drive's
+``errors[].reason``) match: the message of a 400 names the offending field in words that are not
+contractual.
 
-    python tests/fakes/replay.py           # the table
-    python tests/fakes/replay.py --why     # and the first difference of each differing answer
+    python tests/fakes/replay.py                   # the table
+    python tests/fakes/replay.py --why [--where]   # and the first differences (where: each answer)
+    python tests/fakes/replay.py FOLDER --account=EMAIL   # other recordings in the same form (*.jsonl)
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ RECORDINGS = Path(__file__).resolve().parent / "recordings" / "gspread"
 ACCOUNT = "telegram-budgeter@telegram-budgeter.iam.gserviceaccount.com"
 STRANGER = "someone-else@example.com"
 ID_KEYS = {"spreadsheetId", "id", "sheetId", "protectedRangeId", "namedRangeId"}
+IGNORED = {"etag", "createdTime", "modifiedTime", "modifiedByMeTime", "viewedByMeTime"}
 FILE_ID = re.compile(r"(?<=/spreadsheets/)[A-Za-z0-9_-]{20,}|(?<=/files/)[A-Za-z0-9_-]{20,}")
 LONG_ID = re.compile(r"[A-Za-z0-9_-]{20,}")  # a file id (a spreadsheet's), also found inside texts (its URL)
 Json = Any
@@ -126,6 +130,8 @@ class Ids:
 def difference(recorded: Json, fake: Json, at: str = "") -> str:
     """The first place two JSON documents differ ("" if they do not)."""
     if isinstance(recorded, dict) and isinstance(fake, dict):
+        recorded = {k: v for k, v in recorded.items() if k not in IGNORED}
+        fake = {k: v for k, v in fake.items() if k not in IGNORED}
         for key in [*recorded, *(k for k in fake if k not in recorded)]:
             if key not in fake:
                 return f"{at}.{key}: missing in the fake's answer"
@@ -157,10 +163,10 @@ def error_shape(status: int, body: Json) -> Json:
 
 
 class Replayer:
-    def __init__(self, name: str, interactions: list[Interaction]) -> None:
+    def __init__(self, name: str, interactions: list[Interaction], account: str = ACCOUNT) -> None:
         self.name, self.interactions = name, interactions
-        self.fake = FakeGoogle(account=ACCOUNT)
-        self.fake.with_storage.add(ACCOUNT)
+        self.fake = FakeGoogle(account=account)
+        self.fake.with_storage.add(account)
         self.ids = Ids()
 
     def run(self) -> list[Outcome]:
@@ -218,10 +224,10 @@ def snake(name: str) -> str:
     return re.sub(r"([A-Z])", r"_\1", name).lower()
 
 
-def replay(folder: Path = RECORDINGS) -> list[Outcome]:
+def replay(folder: Path = RECORDINGS, account: str = ACCOUNT) -> list[Outcome]:
     out: list[Outcome] = []
     for name, interactions in cassettes(folder):
-        out.extend(Replayer(name, interactions).run())
+        out.extend(Replayer(name, interactions, account).run())
     return out
 
 
@@ -244,7 +250,9 @@ def render(rows: dict[str, tuple[int, int, int]]) -> str:
 
 
 def main(argv: list[str]) -> None:
-    outcomes = replay()
+    folders = [a for a in argv if not a.startswith("--")]
+    account = next((a.split("=", 1)[1] for a in argv if a.startswith("--account=")), ACCOUNT)
+    outcomes = replay(Path(folders[0]) if folders else RECORDINGS, account)
     print(render(table(outcomes)))
     if "--why" in argv:
         reasons = Counter(f"{o.endpoint} {re.sub(r'[0-9]+', 'N', o.why)}" for o in outcomes

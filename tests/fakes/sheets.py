@@ -122,7 +122,7 @@ def _protect(book: Spreadsheet, pr: Json, who: str) -> Json:
     ``editors`` as sent, without empty lists."""
     users = tuple(pr.get("editors", {}).get("users", []) or ()) if pr.get("editors") else ()
     if pr.get("warningOnly") and (users or (pr.get("editors") or {}).get("groups")):
-        raise bad("Invalid requests[0].addProtectedRange: Cannot set editors on a warning-only protected range")
+        raise bad("Cannot set editors on a warning-only protected range")
     _, rng = rng_of(book, pr.get("range", {}))
     kept = users if not who or who.lower() in {u.lower() for u in users} else (*users, who)
     pid = model.protect(book, rng, kept, pr.get("description") or "", warning_only=bool(pr.get("warningOnly")))

@@ -98,11 +98,11 @@ def set_properties(book: Spreadsheet, sheet: model.Sheet, props: Json, fields: s
                 set_properties(book, sheet, props, f"gridProperties.{key}")
             continue
         if path[0] in READ_ONLY:
-            raise bad(f"Invalid requests[0].updateSheetProperties: {path[0]} is read-only")
+            raise bad(f"{path[0]} is read-only")
         if path == ["title"]:
             title = str(value or "")
             if not title:
-                raise bad("Invalid requests[0].updateSheetProperties: You must specify a sheet name.")
+                raise bad("You must specify a sheet name.")
             if any(s.name.lower() == title.lower() for s in book.sheets if s is not sheet):
                 raise bad(f'A sheet with the name "{title}" already exists. Please enter another name.')
             _retitle(book, sheet, title)
@@ -114,7 +114,7 @@ def set_properties(book: Spreadsheet, sheet: model.Sheet, props: Json, fields: s
         else:
             _set_extra(book.extra(sheet), path, value)
     if not any(not book.hidden(s) for s in book.sheets):
-        raise bad("Invalid requests[0].updateSheetProperties: You can't hide all the sheets in a document.")
+        raise bad("You can't hide all the sheets in a document.")
 
 
 def _retitle(book: Spreadsheet, sheet: model.Sheet, title: str) -> None:
@@ -130,7 +130,7 @@ def _grid(book: Spreadsheet, sheet: model.Sheet, key: str, value: int) -> None:
         sheet.frozen_rows = value
         return
     if value < 1:
-        raise bad(f"Invalid requests[0].updateSheetProperties: {key} must be at least 1")
+        raise bad(f"{key} must be at least 1")
     if key == "rowCount":
         sheet.grid_rows = value
     else:
@@ -145,7 +145,7 @@ def add_sheet(book: Spreadsheet, body: Json) -> Json:
         raise bad(f'A sheet with the name "{title}" already exists. Please enter another name.')
     sid = props.get("sheetId")
     if sid is not None and any(s.sheet_id == sid for s in book.sheets):
-        raise bad(f"Invalid requests[0].addSheet: Sheet with id {sid} already exists.")
+        raise bad(f"Sheet with id {sid} already exists.")
     sheet = book.add_sheet(title, sid)
     grid = props.get("gridProperties", {})
     sheet.grid_rows = int(grid.get("rowCount", model.GRID_ROWS))
@@ -167,7 +167,7 @@ def add_sheet(book: Spreadsheet, body: Json) -> Json:
 def delete_sheet(book: Spreadsheet, body: Json) -> Json:
     sheet = sheet_by_id(book, body.get("sheetId", 0))
     if len(book.sheets) == 1 or not any(not book.hidden(s) for s in book.sheets if s is not sheet):
-        raise bad("Invalid requests[0].deleteSheet: You can't remove all the sheets in a document.")
+        raise bad("You can't remove all the sheets in a document.")
     book.drop_sheet(sheet)
     return {}
 
@@ -204,10 +204,10 @@ def dimension(book: Spreadsheet, kind: str, body: Json) -> Json:
     start, end = int(span.get("startIndex", 0)), int(span.get("endIndex", 0))
     size = sheet.grid_rows if rows else sheet.grid_cols
     if not 0 <= start < end or (kind == "deleteDimension" and end > size) or start > size:
-        raise bad(f"Invalid requests[0].{kind}: range [{start}, {end}) is outside the grid of size {size}")
+        raise bad(f"range [{start}, {end}) is outside the grid of size {size}")
     count = end - start if kind == "insertDimension" else start - end
     if kind == "deleteDimension" and count + size < 1:
-        raise bad(f"Invalid requests[0].{kind}: You can't delete all the rows on the sheet.")
+        raise bad("You can't delete all the rows on the sheet.")
     book.shift(sheet, rows, start if count > 0 else end, count)
     return {}
 
@@ -218,7 +218,7 @@ def add_named(book: Spreadsheet, body: Json, new_id: str) -> Json:
     named = body.get("namedRange", {})
     name = str(named.get("name", ""))
     if any(n.name == name for n in book.named):
-        raise bad(f"Invalid requests[0].addNamedRange: A named range with the name '{name}' already exists.")
+        raise bad(f"A named range with the name '{name}' already exists.")
     rng = _range_out(named.get("range", {}))
     book.named.append(NamedRange(named.get("namedRangeId") or new_id, name, rng))
     return {"addNamedRange": {"namedRange": {"namedRangeId": book.named[-1].id, "name": name, "range": rng}}}
@@ -233,13 +233,13 @@ def named_change(book: Spreadsheet, kind: str, body: Json) -> Json:
     if kind == "deleteNamedRange":
         rid = body.get("namedRangeId")
         if not any(n.id == rid for n in book.named):
-            raise bad(f"Invalid requests[0].deleteNamedRange: No named range with id {rid}.")
+            raise bad(f"No named range with id {rid}.")
         book.named = [n for n in book.named if n.id != rid]
         return {}
     new = body.get("namedRange", {})
     found = next((n for n in book.named if n.id == new.get("namedRangeId")), None)
     if found is None:
-        raise bad(f"Invalid requests[0].updateNamedRange: No named range with id {new.get('namedRangeId')}.")
+        raise bad(f"No named range with id {new.get('namedRangeId')}.")
     for path in paths(body.get("fields", "")):
         if path == ["name"]:
             found.name = str(new.get("name", ""))

@@ -16,7 +16,7 @@ from typing import Any
 from fakes import typed
 from fakes.book import Spreadsheet, Typed
 from fakes.errors import bad
-from sheetgm.backends import model, port
+from sheetgm.backends import model
 from sheetgm.backends.a1 import A1, col_letters, format_range, split_tab
 from sheetgm.backends.errors import RangeError
 
@@ -192,9 +192,6 @@ def _write(book: Spreadsheet, text: str, body: Json, params: Params, sid: str,
         for j, value in enumerate(row):
             if value is None:
                 continue
-            if len(value.formatted if isinstance(value, Typed) else value) > port.GOOGLE_CELL_LIMIT:
-                raise bad(f"Your input contains more than the maximum of {port.GOOGLE_CELL_LIMIT} characters "
-                          "in a single cell.")
             book.put(sheet, written.start_row + i, written.start_col + j, value)
             touched.add((sheet.sheet_id, written.start_row + i, written.start_col + j))
     out: Json = {"spreadsheetId": sid, "updatedRange": format_range(written),
@@ -248,11 +245,11 @@ def append(book: Spreadsheet, text: str, body: Json, params: Params, sid: str) -
     else:
         assert table.end_row is not None
         at = A1(sheet.name, table.end_row, table.start_col, table.end_row + 1, table.start_col + 1)
-    grid = _entries(body.get("values", []), body.get("majorDimension") or "ROWS", False)
-    assert at.end_row is not None
-    need = at.start_row + len(grid)
-    if params.get("insertDataOption", ["OVERWRITE"])[0] == "INSERT_ROWS" or need > sheet.grid_rows:
-        sheet.grid_rows = max(sheet.grid_rows, need) if need > sheet.grid_rows else sheet.grid_rows
+    height = len(_entries(body.get("values", []), body.get("majorDimension") or "ROWS", False))
+    if params.get("insertDataOption", ["OVERWRITE"])[0] == "INSERT_ROWS":
+        book.shift(sheet, True, at.start_row, height)  # new rows under the table, what was there moves down
+    elif at.start_row + height > sheet.grid_rows:
+        book.shift(sheet, True, sheet.grid_rows, at.start_row + height - sheet.grid_rows)
     out: Json = {"spreadsheetId": sid}
     if table is not None:
         out["tableRange"] = format_range(table)

@@ -29,7 +29,7 @@ def test_new_shares_each_file_with_exactly_the_right_people(gw, tmp_path: Path) 
     assert shared.get("p1@example.com") == "writer" and "p2@example.com" not in shared
     assert not any(p.email.startswith("p") for p in gw.permissions(DIRECTOR))
     results = [p for p in gw.protections(player_key(1)) if p.description == "sheetgm:results"]
-    caller = {getattr(gw, "fake").account} if hasattr(gw, "fake") else set()  # Google keeps who protected
+    caller = {gw.fake.account} if hasattr(gw, "fake") else set()  # Google keeps who protected
     assert results and set(results[0].editors) == {"gm@example.com", SA} | ({gw.account} - {None}) | caller
 
 
