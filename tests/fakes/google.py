@@ -339,7 +339,8 @@ class FakeGoogle:
 
     def _put_range(self, sid: str, rng: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         draft = self._draft(sid, who)
-        if body.get("range") and fake_values.locate(draft, body["range"]) != fake_values.locate(draft, rng):
+        named, asked = (fake_values.locate(draft, text) for text in (body.get("range") or rng, rng))
+        if (named[0].sheet_id, named[1]) != (asked[0].sheet_id, asked[1]):
             raise fake_errors.bad(f"Requested writing within range [{rng}], but the request body has range "
                                   f"[{body['range']}]")
         out = fake_values.write(draft, rng, body, params, sid)
