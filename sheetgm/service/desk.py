@@ -23,7 +23,7 @@ from sheetgm.core.override import GAME_FIELDS, PLAYER_FIELDS, apply_override
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.render import bbcode
-from sheetgm.service import stagemap
+from sheetgm.service import news, stagemap
 from sheetgm.service.deadlines import deadline_of
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
@@ -282,17 +282,19 @@ def _publish(game: Game, entries: list[Entry], entry: Entry, before: State, new:
                                    reason=exc.message(game.lang)))
     lang = game.lang
     base = base_of(entry.key)
-    live = [e for e in entries if e.status != SUPERSEDED]
-    stage_entry = next(e for e in live if e.key == base)
-    text = public_log(stage_entry.events(), lang) + "".join(
-        public_log(e.events(), lang) for e in live if e.kind != "stage" and base_of(e.key) == base)
     r = log_row(base)
-    game.gateway.write(PUBLIC, [
-        SetValues(layout.rng(layout.tab(lang, "log"), f"B{r}"),
-                  ((fit(text.strip(), lang, "svc.cut_log", stage=base),),)),
-        SetValues(layout.rng(layout.tab(lang, "progress"), "A2:B20"), progress_rows(new, lang)),
-        SetValues(layout.rng(layout.tab(lang, "cards"), "A2:D200"), card_rows(new, lang)),
-    ])
+    added = news.missing_langs(game)
+    public: list[Op] = news.added_tabs_ops(game, added)
+    for pub in game.langs:  # the ruling in every reader's language, on the row of the stage it follows
+        if pub in added:
+            public += news.backfill_ops(pub, entries, base)
+        public += [
+            SetValues(layout.rng(layout.tab(pub, "log"), f"A{r}:B{r}"),
+                      ((base, fit(news.log_text(entries, base, pub), pub, "svc.cut_log", stage=base)),)),
+            SetValues(layout.rng(layout.tab(pub, "progress"), "A2:B20"), progress_rows(new, pub)),
+            SetValues(layout.rng(layout.tab(pub, "cards"), "A2:D200"), card_rows(new, pub)),
+        ]
+    game.gateway.write(PUBLIC, public)
     d = entry_row(entry.key)
     emails = [s.email for s in game.cfg.roster]
     game.gateway.write(DIRECTOR, [
