@@ -57,8 +57,14 @@ def checked(lang: str, rep: CheckReport) -> str:
     return "\n".join(lines)
 
 
-def resolved(lang: str, rep: ResolveReport) -> str:
-    lines = [render(lang, f"cli.resolve.{rep.action.replace('-', '_')}", stage=rep.stage)]
+LOCAL_WORDING = {"waiting": "day.local.waiting", "no_deadline": "day.local.no_deadline"}
+
+
+def resolved(lang: str, rep: ResolveReport, local: bool = False) -> str:
+    """What a resolve did; a local game's wording names no scheduled run (the schedule is for Google games)."""
+    action = rep.action.replace("-", "_")
+    key = LOCAL_WORDING.get(action) if local else None
+    lines = [render(lang, key or f"cli.resolve.{action}", stage=rep.stage)]
     if rep.public_log:
         lines.append(rep.public_log.rstrip())
     for alias, text in rep.reports.items():
@@ -79,7 +85,8 @@ def statused(lang: str, rep: StatusReport) -> str:
     lines = [render(lang, "cli.status", game=rep.game, backend=rep.backend, due=due, progress=rep.progress,
                     deadline=deadline)]
     if rep.due and not rep.pending_publish and not rep.deadline:
-        lines.append(render(lang, "cli.no_deadline", stage=rep.due))
+        lines.append(render(lang, "day.local.status_no_deadline" if rep.backend == "xlsx" else "cli.no_deadline",
+                            stage=rep.due))
     lines += [render(lang, "cli.next_deadline", stage=k, deadline=shown_time(t, lang, zone))
               for k, t in rep.next_deadlines]
     if rep.pending_publish:

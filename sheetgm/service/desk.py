@@ -24,7 +24,7 @@ from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.render import bbcode
 from sheetgm.service import news, stagemap
-from sheetgm.service.deadlines import deadline_of
+from sheetgm.service.deadlines import deadline_of, local_time
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import (
@@ -199,13 +199,18 @@ def cards(game: Game) -> list[dict[str, Any]]:
 
 def announcement(game: Game, stage: str | None = None, fmt: str = "bbcode", lang: str | None = None,
                  with_map: bool = False, map_url: str | None = None) -> str:
-    """A stage's public announcement (public events, rulings after it, progress, cards, end), ready to paste.
-
-    ``stage`` as rollback takes it ("N2" is N2-survivor); ``with_map`` adds the stage's public map picture
-    (``stagemap.map_link``: ``map_url`` or game.toml's, else the local file)."""
+    """A stage's public announcement in one language (the director's by default), ready to paste."""
     if fmt not in bbcode.FORMATS:
         raise ServiceError("err.desk.bad_format", format=fmt, formats=", ".join(bbcode.FORMATS))
-    lang = lang or game.lang
+    return bbcode.render_doc(announcement_doc(game, stage, lang or game.lang, with_map, map_url), fmt)
+
+
+def announcement_doc(game: Game, stage: str | None, lang: str, with_map: bool = False,
+                     map_url: str | None = None) -> list[bbcode.Block]:
+    """The blocks of a stage's announcement (public events, rulings after it, progress, cards, end) in ``lang``.
+
+    ``stage`` as rollback takes it ("N2" is N2-survivor); ``with_map`` adds the stage's public map picture in
+    that language at its address on the web (``stagemap.map_link``: ``map_url`` or game.toml's)."""
     entries, _lock = read_director(game)
     live = [e for e in entries if e.status != SUPERSEDED]
     stages = [e.key for e in live if e.kind == "stage" and e.key != SETUP_KEY]
@@ -220,12 +225,10 @@ def announcement(game: Game, stage: str | None = None, fmt: str = "bbcode", lang
     if not state.over():
         due = f"N{state.night}-{state.stage}"
         when = deadline_of(game, due)
-        nxt = (state.night, state.stage, when.astimezone(game.now().tzinfo).strftime("%Y-%m-%d %H:%M") if when
-               else None)
-    picture = stagemap.map_link(game, at, map_url) if with_map else None
-    doc = bbcode.announcement(lang, game.cfg.name, at.events(), [ev for e in after for ev in e.events()], state,
-                              nxt, picture)
-    return bbcode.render_doc(doc, fmt)
+        nxt = (state.night, state.stage, local_time(game, when, lang) if when else None)
+    picture = stagemap.map_link(game, at, map_url, lang) if with_map else None
+    return bbcode.announcement(lang, game.cfg.name, at.events(), [ev for e in after for ev in e.events()], state,
+                               nxt, picture)
 
 
 def _stage(text: str) -> str:
