@@ -135,13 +135,13 @@ def schedule_cmd(
     game: Annotated[Path | None, typer.Option("--game", "-g")] = None,
     deadline: Annotated[list[str] | None, typer.Option("--deadline")] = None,
     tz: Annotated[str | None, typer.Option("--tz")] = None,
-    timezone_key: Annotated[bool, typer.Option("--timezone-key")] = False,
+    timezone_key: Annotated[bool, typer.Option("--timezone-key/--utc")] = True,
     offset: Annotated[int, typer.Option("--offset")] = 7,
     check_hours: Annotated[int, typer.Option("--check-hours")] = 3,
 ) -> None:
     """Print the cron lines of the resolve workflow (check runs before each deadline, resolve runs after)."""
     from sheetgm.service.errors import ServiceError
-    from sheetgm.service.schedule import schedule_command_output
+    from sheetgm.service.schedule_game import schedule_command_output
 
     def lines() -> str:
         pairs: dict[str, str] = {}
