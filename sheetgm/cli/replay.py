@@ -46,6 +46,11 @@ def verified(lang: str, rep: Any) -> str:
     return "\n".join(lines)
 
 
+def interactive() -> bool:
+    """Whether a person is at the keyboard to answer (a script or a scheduled run is not asked)."""
+    return sys.stdin.isatty()
+
+
 def rollback_cmd(
     stage: Annotated[str, typer.Argument()],
     reason: Annotated[str, typer.Option("--reason", "-r")],
@@ -56,7 +61,7 @@ def rollback_cmd(
     """Roll back a stage and everything after it (R-DIR-2): rows marked superseded, orders editable again."""
     from sheetgm.service.rollback import rollback
 
-    if not yes and sys.stdin.isatty() and not as_json:  # the reason is public: say so before it is written
+    if not yes and interactive() and not as_json:  # the reason is public: say so before it is written
         from sheetgm.core.texts import render
 
         lang = lang_of(game)

@@ -189,9 +189,11 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
         result.problems, result.notes = list(director.problems), list(director.notes)
         result.state = "problems" if mine.problems else ("ok" if sheet.ticked else "unticked")
     complete = result.state == "ok" and not nothing
+    result.stamp = truth.stamp_for(sheet.text) if complete else ""
     if look:
         truth = seen[seat] = stamps.observe(truth, sheet.text, complete and before, game.now())
+        result.stamp = truth.stamp_for(sheet.text) if complete else ""
     elif stamps.counted(truth, sheet.text)[2] in (stamps.LATE, stamps.FALLBACK):
         result.state = "late"
-    result.stamp = truth.stamp_for(sheet.text) if complete else ""
+        result.stamp = truth.stamp  # a change after the deadline drops nothing: the stamped version counts
     return result, problems

@@ -28,6 +28,7 @@ from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
     PUBLISHED,
     RESOLVED,
+    SUPERSEDED,
     Entry,
     digest,
     entry_hash,
@@ -173,7 +174,8 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
             out.warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
                                        cell=f"{tab(lang, 'orders')}!B{sheet.row}",
                                        problems="; ".join(director_problems)))
-    if unjudged and deadline is not None:
+    reopened = any(e.key == key and e.status == SUPERSEDED for e in entries)  # rolled back: taken as read
+    if unjudged and deadline is not None and not reopened:
         out.notes.append(render(game.lang, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
                                 deadline=deadlines.local_time(game, deadline)))
     if stand_in and deadline is not None:
