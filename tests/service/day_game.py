@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -117,7 +118,8 @@ def _type(game: Game, seat: int, text: str) -> None:
     game.gateway.write(player_key(seat), [SetValues(layout.rng(orders, f"B{r}:C{r}"), ((text, "✓"),))])
 
 
-def _stage(t: Transcript, clock: Clock, night: int, camp: str, rng: random.Random) -> None:
+def _stage(t: Transcript, clock: Clock, night: int, camp: str, rng: random.Random, keep: Path | None = None
+           ) -> None:
     deadline = _deadline(night, camp)
     clock.now = deadline - timedelta(hours=2)
     game = _game(t, clock)
@@ -136,6 +138,8 @@ def _stage(t: Transcript, clock: Clock, night: int, camp: str, rng: random.Rando
     demo.submit(game, state, late, rng)
     clock.now = deadline - timedelta(minutes=8)
     _run(t, "check")
+    if keep is not None and night == 3 and camp == "survivor":  # the public workbook with a reminder line
+        shutil.copyfile(game.gateway.path(PUBLIC), keep)  # type: ignore[attr-defined]
     if night == 3:  # a player changes the order after the deadline; the director checks once more
         clock.now = deadline + timedelta(minutes=2)
         _type(game, due[0], "无" if game.seat_lang(due[0]) == "zh" else "pass")
@@ -147,8 +151,9 @@ def _stage(t: Transcript, clock: Clock, night: int, camp: str, rng: random.Rando
     _run(t, "publish", "--out", str(t.folder / "posts" / f"N{night}-{camp}.txt"))
 
 
-def play(folder: Path, seed: int = 1) -> Transcript:
-    """The whole game: every night's two stages, a rollback of night 2's hunters, the maps and the posts."""
+def play(folder: Path, seed: int = 1, keep: Path | None = None) -> Transcript:
+    """The whole game: every night's two stages, a rollback of night 2's hunters, the maps and the posts
+    (``keep``: a copy of the public workbook as it is just before night 3's survivor deadline)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "game.toml").write_text(DRAFT, "utf-8")
     (folder / "posts").mkdir(exist_ok=True)
@@ -162,7 +167,7 @@ def play(folder: Path, seed: int = 1) -> Transcript:
             for camp in ("survivor", "hunter"):
                 if latest(read_director(_game(t, clock))[0]).state(_game(t, clock).board).over():
                     break
-                _stage(t, clock, night, camp, rng)
+                _stage(t, clock, night, camp, rng, keep)
             if night == 2:
                 said = _run(t, "rollback", "N2-hunter", "--reason", "导演误读了一条指令", "--yes")
                 command = next(ln.split() for ln in said.splitlines() if ln.strip().startswith("sheetgm resolve"))
