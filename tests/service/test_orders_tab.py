@@ -283,5 +283,7 @@ def test_the_schedule_command_follows_the_game(tmp_path: Path) -> None:
         '[[roster]]\nalias = "A"\ncamp = "survivor"\n[[roster]]\nalias = "H"\ncamp = "hunter"\n', "utf-8")
     out = runner.invoke(cli.app, ["schedule", "--game", str(tmp_path)])
     assert out.exit_code == 0, out.output
-    assert "survivor (N3) deadline 22:00" in out.stdout and "hunter deadline 23:00" in out.stdout
-    assert "- cron: '7 13 * * *'" in out.stdout and "check before each deadline" in out.stdout
+    assert "N3-survivor deadline 2024-05-03 22:00" in out.stdout and "hunter deadline 23:00" in out.stdout
+    assert "- cron: '7 21 * * *'\n      timezone: Asia/Shanghai" in out.stdout  # the recurring 21:00
+    assert "- cron: '7 22 3 5 *'" in out.stdout  # the one-off 22:00 runs once, on May 3 (issue 16)
+    assert "check before each deadline" in out.stdout and "check before each one-off deadline" in out.stdout
