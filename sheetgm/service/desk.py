@@ -323,7 +323,7 @@ def _override_rows(game: Game, entries: list[Entry]) -> tuple[tuple[str, ...], .
         for a, ev in zip(actions_of(e), [v for v in e.events() if v.kind == "override"], strict=False):
             seat = a.get("target")
             who = f"{seat} {ev.params.get('target', '')}" if seat is not None else render(lang, "word.game")
-            rows.append((e.time, stage, who, event_line(ev, lang), str(a.get("reason", ""))))
+            rows.append((local_time(game, e.time, lang), stage, who, event_line(ev, lang), str(a.get("reason", ""))))
     return tuple(rows)
 
 
