@@ -29,6 +29,7 @@ from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
     PUBLISHED,
     RESOLVED,
+    SUPERSEDED,
     Entry,
     digest,
     entry_hash,
@@ -149,6 +150,7 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
     out = Read({}, {}, {}, [], [])
     unjudged: list[str] = []
     counted: dict[int, tuple[str, str, str]] = {}  # seat -> (the text that counts, its stamp, verdict)
+    stand_in: list[str] = []  # RUL-55: the last checks before the deadline ran late; read now, counted
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
@@ -159,7 +161,8 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         if progress:
             progress(f"player-{seat}")
         out.warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes
-        counted[seat] = stamps.counted(truths.get(seat), sheet.text) if after else (sheet.text, "", stamps.OK)
+        counted[seat] = (stamps.counted(truths.get(seat), sheet.text, deadline) if after
+                         else (sheet.text, "", stamps.OK))
     stage_orders = orders_of(state, {s: text for s, (text, _, _) in counted.items()})
     for seat, (text, stamp, verdict) in counted.items():
         p, sheet, lang = state.players[seat], out.sheets[seat], game.seat_lang(seat)
@@ -180,14 +183,21 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
                                           ticked, stamp, sheet.row, verdict)
         if verdict == stamps.UNJUDGED and sheet.text and not sheet.trouble:
             unjudged.append(p.alias)
+        if verdict == stamps.STAND_IN and not sheet.trouble:
+            stand_in.append(p.alias)
         if verdict in (stamps.LATE, stamps.FALLBACK):
-            out.warnings.append(render(game.lang, f"svc.order_{verdict}", alias=p.alias, seat=seat, stamp=stamp))
+            out.warnings.append(render(game.lang, f"svc.order_{verdict}", alias=p.alias, seat=seat,
+                                       stamp=deadlines.local_time(game, stamp)))
         if bad:
             out.warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
                                        cell=f"{tab(lang, 'orders')}!B{sheet.row}",
                                        problems="; ".join(director_problems)))
-    if unjudged and deadline is not None:
+    reopened = any(e.key == key and e.status == SUPERSEDED for e in entries)  # rolled back: taken as read
+    if unjudged and deadline is not None and not reopened:
         out.notes.append(render(game.lang, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
+                                deadline=deadlines.local_time(game, deadline)))
+    if stand_in and deadline is not None:
+        out.notes.append(render(game.lang, "day.stand_in", aliases=", ".join(stand_in),
                                 deadline=deadlines.local_time(game, deadline)))
     return out
 
