@@ -16,6 +16,8 @@ from datetime import datetime
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op
+from sheetgm.core.events import Event
+from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
@@ -89,6 +91,14 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
     sheets: dict[int, SheetOrder] = {}
+    brief: list[list[Event]] = []
+
+    def hunter_events() -> list[Event]:
+        """The last stage's events, read once: a hunter's map shows the noise markers of his briefing."""
+        if not brief:
+            brief.append(latest(entries).events())
+        return brief[0]
+
     for seat in game.seats:
         p = state.players[seat]
         if p.camp == state.stage and p.in_play:
@@ -108,7 +118,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         if look and not before:
             rep.stand_in.append(p.alias)
         others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
-        result, problems = _player(game, state, sheet, truth, before, look, seen, others)
+        result, problems, shown = _player(game, state, sheet, truth, before, look, seen, others)
         result.must_submit = must
         result.read = now.isoformat(timespec="seconds")
         reads[seat] = (result.state, result.read)
@@ -120,8 +130,12 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
         shown_stamp = deadlines.local_time(game, result.stamp, lang) if result.stamp else ""
+        if shown is not None:  # column E: the problems and notes, then the preview in short (RUL-61)
+            problems += ["", render(lang, "preview.title"), *player.preview_lines(state, shown, lang, full=False)]
+        noise = player.noise_tiles(hunter_events(), seat) if p.is_hunter else []
         write: list[Op] = [*sheet.repairs, player.status_op(lang, sheet.row, status, problems, shown_stamp,
-                                                       stage=key)]
+                                                       stage=key),
+                           *player.preview_ops(state, seat, lang, shown, noise)]
         if sheet.stamp and sheet.stamp != shown_stamp:
             rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=shown_stamp or "-"))
@@ -179,16 +193,21 @@ def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> 
 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool, look: bool,
-            seen: dict[int, stamps.Truth], others: Mapping[int, Order]) -> tuple[PlayerCheck, list[str]]:
-    """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
-    notes (RUL-27). A look (``look``: before the deadline, or after it standing in for a missed one, RUL-55)
-    is noted in ``seen``; only a look before the deadline stamps."""
+            seen: dict[int, stamps.Truth], others: Mapping[int, Order]
+            ) -> tuple[PlayerCheck, list[str], Preview | None]:
+    """The seat's state and stamp, its column-E lines in the player's language (the problems, then the
+    notes, RUL-27) and its order's preview (None: unreadable). A look (``look``: before the deadline, or after
+    it standing in for a missed one, RUL-55) is noted in ``seen``; only a look before the deadline stamps."""
     seat, lang = sheet.seat, game.seat_lang(sheet.seat)
     result = PlayerCheck(seat, game.alias(seat), "empty")
     problems: list[str] = []
     nothing = True
-    if sheet.text:
+    shown: Preview | None = None
+    if not sheet.text:
+        shown = preview(state, seat, Order())
+    else:
         mine = review(state, seat, sheet.text, lang, others)
+        shown = mine.preview
         director = review(state, seat, sheet.text, game.lang, others) if lang != game.lang else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
@@ -202,4 +221,4 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
     elif stamps.counted(truth, sheet.text)[2] in (stamps.LATE, stamps.FALLBACK):
         result.state = "late"
         result.stamp = truth.stamp  # a change after the deadline drops nothing: the stamped version counts
-    return result, problems
+    return result, problems, shown
