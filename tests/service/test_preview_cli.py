@@ -16,6 +16,7 @@ from sheetgm.core.board import Tile, tile_name
 from sheetgm.core.check import Draft
 from sheetgm.core.state import State
 from sheetgm.core.steps import Move
+from sheetgm.render.draw import sample
 from sheetgm.service.game import player_key
 from sheetgm.sheets import layout, mapcells
 from sheetgm.sheets.player import PREVIEW_ROWS, preview_row
@@ -32,6 +33,17 @@ def two_moves(st: State, seat: int) -> list[Tile]:
             draft.add(step)
             out.append(step.to)
         return out
+
+
+PLAN_RGB = (0x0D, 0x47, 0xA1)
+
+
+def disc(png: bytes, tile: Tile, scale: int = 64) -> tuple[int, int, int]:
+    """The colour inside a tile's step-number disc (left of its number), on a map drawn at ``scale``."""
+    margin = scale // 2
+    r = scale * 0.15
+    cx, cy = margin + tile[0] * scale + scale - r - scale * 0.04, margin + tile[1] * scale + r + scale * 0.04
+    return sample(png, [(round(cx - r * 0.75), round(cy))])[0]
 
 
 def current(game_cells: list[list[str]]) -> list[str]:
@@ -73,6 +85,18 @@ def test_check_writes_the_preview_and_resolve_quotes_the_step(backend: str, tmp_
         for tile in (a, b):
             assert grid[tile[1]][tile[0]].endswith("→1"), mapcells.cell(tile)
         assert "★" in grid[st.players[1].pos[1]][st.players[1].pos[0]]
+
+        # the player's map PNG with the path: the step-number discs on the tiles step 1 enters, none elsewhere
+        png = tmp_path / "ann.png"
+        drawn = game.run("map", "--view", "player", "S1", "--preview", "--scale", "64", "-o", str(png))
+        assert drawn.exit_code == 0, drawn.output
+        assert [disc(png.read_bytes(), t) for t in (a, b)] == [PLAN_RGB, PLAN_RGB]
+        assert disc(png.read_bytes(), st.players[1].pos) != PLAN_RGB
+        plain = tmp_path / "plain.png"
+        assert game.run("map", "--view", "player", "S1", "--scale", "64", "-o", str(plain)).exit_code == 0
+        assert disc(plain.read_bytes(), a) != PLAN_RGB
+        refused = game.run("map", "--view", "public", "--preview")
+        assert refused.exit_code == 1 and "--view player" in refused.output
 
         # a shorter order leaves nothing of the longer one's preview behind
         write_order(g, 1, "搜索")
