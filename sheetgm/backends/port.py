@@ -364,6 +364,12 @@ class Gateway(ABC):
     @abstractmethod
     def url(self, key: str) -> str | None: ...
 
+    def revisions(self, keys: Sequence[str]) -> dict[str, str]:
+        """For each workbook it can tell, a token that changes whenever the workbook changes (Google: Drive's
+        version and modification time, from one listing), so that a caller can skip the ones that did not.
+        A workbook left out is unknown: read it. The default knows none."""
+        return {}
+
     @abstractmethod
     def view(self, key: str) -> WorkbookView:
         """The full look of a workbook (values and formats). On Google this is one grid-data

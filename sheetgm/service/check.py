@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from sheetgm.backends.errors import BackendError
-from sheetgm.backends.port import Op
+from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines, stamps
+from sheetgm.service import checkmemo, deadlines, stamps
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import latest
 from sheetgm.service.lock import folder_lock
@@ -44,6 +44,7 @@ class CheckReport:
     warnings: list[str]
     deadline: str | None = None  # the stage's deadline while it is ahead (then reminders were written)
     reminded: list[str] = field(default_factory=list)  # aliases told they have not submitted
+    unchanged: list[str] = field(default_factory=list)  # aliases whose workbook was not read: unchanged since
 
     @property
     def missing(self) -> list[str]:
@@ -57,7 +58,7 @@ class CheckReport:
     def to_dict(self) -> dict[str, object]:
         return {"stage": self.stage, "players": [asdict(p) for p in self.players], "missing": self.missing,
                 "problems": self.with_problems, "warnings": self.warnings, "deadline": self.deadline,
-                "reminded": self.reminded}
+                "reminded": self.reminded, "unchanged": self.unchanged}
 
 
 def check(game: Game, progress: Callable[[str], None] | None = None, holder: str = "sheetgm") -> CheckReport:
@@ -81,11 +82,28 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     truths = stamps.truths(archive, key, len(game.seats), entries)
     seen: dict[int, stamps.Truth] = {}
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
-    for seat in game.seats:
+    due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
+    old = checkmemo.memos(archive, key, len(game.seats))
+    new: dict[int, checkmemo.Memo] = {}
+    revs = _revisions(game, due)
+    journal = checkmemo.journal_digest(entries)
+    when = deadline.isoformat() if deadline else ""
+    for seat in due:
         p = state.players[seat]
-        if p.camp != state.stage or not p.in_play:
-            continue
         must = deadlines.must_submit(state, seat)
+        lang = game.seat_lang(seat)
+        rev = revs.get(player_key(seat), "")
+        langs = f"{lang}/{game.lang}"
+        ctx = checkmemo.context(key, journal, when, before, truths.get(seat), langs, p.alias, must)
+        memo = old.get(seat)
+        kept = _kept(memo) if memo is not None and rev and memo.v == rev and memo.c == ctx else None
+        if memo is not None and kept is not None:  # unchanged since the last check: its verdict stands
+            rep.players.append(kept)
+            rep.warnings += memo.w
+            rep.unchanged.append(p.alias)
+            if progress:
+                progress(player_key(seat))
+            continue
         sheet = read_player(game, seat, state.night, state.stage, archived=stamps.archived_texts(entries, seat))
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
@@ -94,33 +112,74 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         result, problems = _player(game, state, sheet, truths.get(seat, stamps.Truth()), before, seen)
         result.must_submit = must
         rep.warnings += sheet.director_notes
-        status = render(game.seat_lang(seat), f"sheet.status.{result.state}", n=len(result.problems),
-                        time=now.strftime("%m-%d %H:%M"))
+        # the same judgment as the last check's keeps its time: then the cells are already there (no write)
+        ctx = checkmemo.context(key, journal, when, before, seen.get(seat, truths.get(seat)), langs, p.alias, must)
+        judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, sheet.notes)
+        shown = memo.t if memo is not None and memo.j == judged else now.strftime("%m-%d %H:%M")
+        status = render(lang, f"sheet.status.{result.state}", n=len(result.problems), time=shown)
         status = "\n".join([status, *sheet.notes])
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
-        write: list[Op] = [*sheet.repairs, player.status_op(game.seat_lang(seat), sheet.row, status, problems,
-                                                       result.stamp, stage=key)]
+        cells = player.status_op(lang, sheet.row, status, problems, result.stamp, stage=key)
+        write: list[Op] = [*sheet.repairs, cells]
         if sheet.stamp and sheet.stamp != result.stamp:
             rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=result.stamp or "-"))
         try:
-            game.gateway.write(player_key(seat), write)
+            if sheet.repairs or not _shown(sheet, cells):  # the sheet does not show it yet
+                game.gateway.write(player_key(seat), write)
         except BackendError as exc:
             rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=p.alias, seat=seat,
                                        reason=exc.message(game.lang)))
+        else:  # remembered only once its status is written: a failed write is tried again next time
+            new[seat] = checkmemo.Memo(rev, ctx, judged, shown, asdict(result), list(sheet.director_notes),
+                                       memo.p if memo is not None else "")
         rep.players.append(result)
         if progress:
             progress(player_key(seat))
-    if seen:
-        game.gateway.write(DIRECTOR, stamps.truth_ops(game, key, seen))
     if ahead is not None:
         rep.reminded = rep.missing
-        try:
-            game.gateway.write(PUBLIC, deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
-        except BackendError as exc:
-            rep.warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
+        line = checkmemo.reminder(key, when, rep.reminded)
+        if not due or any(seat not in old or old[seat].p != line for seat in due):
+            try:
+                game.gateway.write(PUBLIC, deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
+            except BackendError as exc:
+                rep.warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
+                line = ""
+            for seat in due:  # every memo says which line the public log now shows
+                if seat not in new and seat in old:
+                    new[seat] = old[seat]
+                if seat in new:
+                    new[seat].p = line
+    ops = stamps.truth_ops(game, key, seen) if seen else []
+    ops += [checkmemo.memo_op(game.lang, key, seat, len(game.seats), m) for seat, m in sorted(new.items())]
+    if ops:
+        game.gateway.write(DIRECTOR, ops)
     return rep
+
+
+def _kept(memo: checkmemo.Memo) -> PlayerCheck | None:
+    try:
+        return PlayerCheck(**memo.r)
+    except TypeError:  # a memo of another version of sheetgm: read the workbook
+        return None
+
+
+def _shown(sheet: SheetOrder, op: Op) -> bool:
+    """Whether the Orders row as read already shows what ``op`` (the status cells D..F of the row) writes."""
+    if not isinstance(op, SetValues) or sheet.row < 2 or sheet.row - 2 >= len(sheet.tab):
+        return False
+    found = sheet.tab[sheet.row - 2]
+    want = op.rows[0] if op.rows else ()
+    return all((found[3 + i] if 3 + i < len(found) else "") == v for i, v in enumerate(want))
+
+
+def _revisions(game: Game, seats: list[int]) -> dict[str, str]:
+    """The due workbooks' revisions in one call; none if they cannot be listed (then every one is read)."""
+    try:
+        return game.gateway.revisions([player_key(s) for s in seats])
+    except BackendError:
+        return {}
 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool,

@@ -57,7 +57,8 @@ class Truth:
 
 
 def archive_range(lang: str) -> str:
-    return layout.rng(layout.tab(lang, "archive"), "A2:I")
+    """Columns A-I: the stamps; J: what the last check saw of the seat's workbook (checkmemo.py)."""
+    return layout.rng(layout.tab(lang, "archive"), "A2:J")
 
 
 def read_desk(game: Game) -> tuple[list[Entry], list[str], list[list[str]]]:

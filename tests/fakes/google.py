@@ -29,6 +29,7 @@ import copy
 import itertools
 import json
 import re
+import threading
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,7 @@ from fakes import errors as fake_errors
 from fakes import sheets as fake_sheets
 from fakes.discovery import Discovery, Method
 from fakes.drive import Drive
+from fakes.quota import Quota
 from sheetgm.backends import model, port
 from sheetgm.backends.errors import CellTooLongError, OpError
 from sheetgm.backends.google.gateway import GoogleGateway
@@ -57,6 +59,7 @@ KINDS = {  # discovery method id -> the short name the log uses
     "sheets.spreadsheets.create": "create", "drive.files.create": "drive_create",
     "drive.permissions.list": "perm_list", "drive.permissions.create": "perm_create",
     "drive.permissions.update": "perm_update", "drive.permissions.delete": "perm_delete",
+    "drive.files.list": "file_list", "drive.files.delete": "file_delete",
 }
 SERVICE_ACCOUNT = re.compile(r"@[a-z0-9-]+\.iam\.gserviceaccount\.com$")
 FAULTS = {*fake_errors.NAMED, "timeout", "connection", "lost_reply"}
@@ -118,6 +121,9 @@ class FakeGoogle:
         self.logins: dict[str, str] = {}  # refresh token -> the account it logs in as
         self.tokens: dict[str, str] = {}  # access token -> account
         self.discovery = Discovery()
+        self.quota: Quota | None = None  # Google's per-minute Sheets quotas, when enforce_quota is called
+        self.versions: dict[str, int] = {}  # Drive's version of each spreadsheet: one more at each change
+        self._lock = threading.RLock()  # two threads (a check and a resolve) may call at once
         self._ids = itertools.count(1)
         self.mock = responses.RequestsMock(assert_all_requests_are_fired=False)
         for verb in ("GET", "POST", "PATCH", "PUT", "DELETE"):
@@ -128,7 +134,7 @@ class FakeGoogle:
             "meta": self._meta, "values_get": self._values_get, "values_update": self._values_update,
             "batch_update": self._batch_update, "create": self._create, "drive_create": self._drive_create,
             "perm_list": self._perm_list, "perm_create": self._perm_create, "perm_update": self._perm_update,
-            "perm_delete": self._perm_delete,
+            "perm_delete": self._perm_delete, "file_list": self._file_list, "file_delete": self._file_delete,
         }
 
     def __enter__(self) -> FakeGoogle:
@@ -166,6 +172,7 @@ class FakeGoogle:
             book.add_sheet(name, i)
         self.books[sid] = book
         self.drive.grant(sid, "user", "owner", owner or self.account)
+        self._changed(sid)
         return sid
 
     def grant(self, sid: str, who: str, role: str, type: str = "user", discoverable: bool = False) -> None:
@@ -186,6 +193,17 @@ class FakeGoogle:
         for n in range(call_number, call_number + times):
             self.faults[n] = fault
 
+    def enforce_quota(self, reads: int = 60, writes: int = 60, window: float = 60.0,
+                      clock: Callable[[], float] | None = None) -> Quota:
+        """From now on answer Sheets requests past ``reads``/``writes`` per ``window`` seconds per user with
+        Google's 429 (a refused request is not counted); ``clock`` defaults to the gateways' FakeClock time."""
+        self.quota = Quota(reads, writes, window, clock or (lambda: 0.0))
+        return self.quota
+
+    def refused(self) -> int:
+        """Requests answered 429 for the quota."""
+        return sum(1 for c in self.log if c.fault == "quota")
+
     def calls(self, kind: str | None = None) -> list[Call]:
         return [c for c in self.log if kind is None or c.kind == kind]
 
@@ -198,6 +216,10 @@ class FakeGoogle:
         return f"1Fake{next(self._ids):04d}xSheetgm"
 
     def _callback(self, request: requests.PreparedRequest) -> Answer:
+        with self._lock:
+            return self._answer_request(request)
+
+    def _answer_request(self, request: requests.PreparedRequest) -> Answer:
         url, verb = str(request.url), (request.method or "").upper()
         raw = _text(request.body)
         number = len(self.log) + 1
@@ -210,6 +232,9 @@ class FakeGoogle:
         except ValueError:
             body = raw
         who = self._who(str(request.headers.get("Authorization", "")))
+        if (fault is None and found is not None and found[0].api == "sheets" and who is not None
+                and self.quota is not None and not self.quota.admit(who, "read" if verb == "GET" else "write")):
+            fault = "quota"
         self.log.append(Call(number, kind, verb, url, params, body, fault, who or ""))
         if found is None:
             drive = "www.googleapis.com" in url
@@ -227,6 +252,8 @@ class FakeGoogle:
             if isinstance(body, str):
                 raise fake_errors.bad("Invalid JSON payload received. Unexpected token.", "")
             self.discovery.check_request(method, path, params, body)
+            if fault == "quota":
+                raise fake_errors.sheets_quota("read" if verb == "GET" else "write")
             if fault is not None and fault not in ("lost_reply", "timeout", "connection"):
                 raise fake_errors.fault(fault, drive=method.api == "drive")
             if fault in ("timeout", "connection"):
@@ -261,6 +288,10 @@ class FakeGoogle:
         return self.tokens.get(token)
 
     def _token(self, request: requests.PreparedRequest) -> Answer:
+        with self._lock:
+            return self._token_answer(request)
+
+    def _token_answer(self, request: requests.PreparedRequest) -> Answer:
         """The OAuth token endpoint: a service account's signed assertion, or a refresh token."""
         raw = _text(request.body)
         form = {k: v[0] for k, v in parse_qs(raw).items()}
@@ -326,6 +357,7 @@ class FakeGoogle:
                 raise fake_errors.bad(f"Unable to parse range: {item.get('range')}") from err
             cells += sum(len(r) for r in op.rows)
         self.books[sid] = draft
+        self._changed(sid)
         return 200, {"spreadsheetId": sid, "totalUpdatedCells": cells}
 
     def _batch_update(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
@@ -343,6 +375,7 @@ class FakeGoogle:
             except Exception as err:  # a request the fake's model cannot apply
                 raise fake_errors.bad(f"Invalid requests[{i}]: {type(err).__name__}: {err}") from None
         self.books[sid] = draft
+        self._changed(sid)
         return 200, {"spreadsheetId": sid, "replies": replies}
 
     def _create(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
@@ -355,6 +388,7 @@ class FakeGoogle:
             book.add_sheet(props.get("title", f"Sheet{i + 1}"), props.get("sheetId", i))
         self.books[sid] = book
         self.drive.grant(sid, "user", "owner", who)
+        self._changed(sid)
         return 200, fake_sheets.document(book, sid, grid=False)
 
     # -- Drive ------------------------------------------------------------
@@ -379,4 +413,47 @@ class FakeGoogle:
 
     def _perm_delete(self, sid: str, pid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         self.drive.delete(sid, pid, who, sid in self.books)
+        return 204, None
+
+    # -- Drive files: listing (versions) and deleting ------------------------
+
+    def _changed(self, sid: str) -> None:
+        self.versions[sid] = self.versions.get(sid, 0) + 1
+
+    def _file_doc(self, sid: str) -> dict[str, Any]:
+        n = self.versions.get(sid, 1)
+        when = f"2024-05-01T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"  # moves with each change
+        return {"kind": "drive#file", "id": sid, "name": self.books[sid].title,
+                "mimeType": "application/vnd.google-apps.spreadsheet", "version": str(n), "modifiedTime": when}
+
+    def _file_list(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        """``files.list``: the spreadsheets the caller can open (``q`` may say only that: the mime type and
+        ``trashed = false``), ``pageSize`` at a time (default 100, at most 1000), ``fields`` applied."""
+        for clause in [c.strip() for c in params.get("q", [""])[0].split(" and ") if c.strip()]:
+            if re.fullmatch(r"mimeType\s*=\s*'application/vnd\.google-apps\.spreadsheet'|trashed\s*=\s*false", clause):
+                continue
+            raise fake_errors.drive_error(400, "invalid", "Invalid Value", location="q")
+        size = int(params.get("pageSize", ["100"])[0])
+        start = int(params.get("pageToken", ["0"])[0] or 0)
+        visible = [sid for sid in sorted(self.books) if self.drive.role(sid, who) is not None]
+        page = visible[start:start + min(max(size, 1), 1000)]
+        doc: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False,
+                               "files": [self._file_doc(sid) for sid in page]}
+        if start + len(page) < len(visible):
+            doc["nextPageToken"] = str(start + len(page))
+        fields = params.get("fields", [""])[0]
+        if not fields:  # Drive's default answer leaves the version and times out
+            doc["files"] = [{k: f[k] for k in ("kind", "id", "name", "mimeType")} for f in doc["files"]]
+            return 200, doc
+        return 200, fake_sheets.select(doc, fields)
+
+    def _file_delete(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        """``files.delete``: only the owner (an organizer in a shared drive) may; a reader or writer gets 403."""
+        if sid not in self.books or self.drive.role(sid, who) is None:
+            raise fake_errors.drive_not_found(sid)
+        if self.drive.role(sid, who) not in ("owner", "organizer"):
+            raise fake_errors.drive_error(403, "insufficientFilePermissions")
+        del self.books[sid]
+        self.drive.grants.pop(sid, None)
+        self.versions.pop(sid, None)
         return 204, None

@@ -1,0 +1,104 @@
+"""What the last ``check`` of a stage saw of each player's workbook, so that the next reads only what changed.
+
+Kept in column J of the seat's row of the director's Orders archive, read and written with the stamps
+(`stamps.read_desk`, `stamps.truth_ops`): it costs no call. Per seat, a compact JSON:
+
+- ``v``: the workbook's revision (`Gateway.revisions`: Drive's version and modification time) listed
+  *before* that check read it;
+- ``c``: a digest of everything else the verdict depends on: the stage, the journal, the deadline and
+  whether it has passed, the seat's stamps, its language and alias, sheetgm's version;
+- ``j``: the same with what was read (the row, the order, the tick, what is wrong in the tab);
+- ``t``: the time its status cell shows; ``r`` and ``w``: the verdict and the director's notes;
+- ``p``: a digest of the public reminder line written when this memo was (to skip writing it again).
+
+A later check skips a workbook whose revision and context are unchanged (no read, no write: the verdict
+is the memo's). Otherwise it reads it, and if the judgment is the same as last time the status keeps
+its time: the cells it would write are those already there, and the Google adapter sends nothing.
+
+Why the revision from *before* the read: an edit made after the listing is either in what was read or
+moves the revision again, so it is never missed (Drive may show an edit late: that only delays the
+skip). A check's own write moves the revision too, so the next check reads once more, finds the same
+judgment and writes nothing; the one after that skips the workbook.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sheetgm import __version__
+from sheetgm.backends.port import Op, SetValues
+from sheetgm.service.journal import Entry
+from sheetgm.service.stamps import Truth
+from sheetgm.sheets import layout
+from sheetgm.sheets.stages import archive_row
+
+MEMO_COL = 9  # column J of the Orders archive (0-based)
+FORMAT = 1  # bump when what a memo means changes: every check then reads every workbook once
+
+
+def _digest(*parts: object) -> str:
+    text = json.dumps(parts, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class Memo:
+    v: str = ""
+    c: str = ""
+    j: str = ""
+    t: str = ""
+    r: dict[str, Any] = field(default_factory=dict)
+    w: list[str] = field(default_factory=list)
+    p: str = ""
+
+    def text(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def parse(cls, text: str) -> Memo | None:
+        """None for an empty or damaged cell (the workbook is then read)."""
+        try:
+            data = json.loads(text)
+            memo = cls(str(data["v"]), str(data["c"]), str(data["j"]), str(data["t"]), dict(data["r"]),
+                       [str(x) for x in data["w"]], str(data.get("p", "")))
+        except (ValueError, KeyError, TypeError):
+            return None
+        return memo
+
+
+def memos(rows: list[list[str]], key: str, seats: int) -> dict[int, Memo]:
+    """The memos of stage ``key`` by seat, from the archive's rows as read (from row 2)."""
+    out: dict[int, Memo] = {}
+    for seat in range(1, seats + 1):
+        i = archive_row(key, seat, seats) - 2
+        cells = rows[i] if 0 <= i < len(rows) else []
+        if len(cells) > MEMO_COL and cells[0].strip() == key and (memo := Memo.parse(cells[MEMO_COL])) is not None:
+            out[seat] = memo
+    return out
+
+
+def journal_digest(entries: list[Entry]) -> str:
+    return _digest([(e.key, e.status, e.state_hash, e.orders_hash, e.undelivered) for e in entries])
+
+
+def context(key: str, journal: str, deadline: str, before: bool, truth: Truth | None, lang: str, alias: str,
+            must: bool) -> str:
+    t = truth or Truth()
+    return _digest(FORMAT, __version__, key, journal, deadline, before, t.stamp, t.stamped.strip(), t.seen, lang,
+                   alias, must)
+
+
+def judgment(ctx: str, row: int, text: str, ticked: bool, notes: list[str]) -> str:
+    return _digest(ctx, row, text, ticked, notes)
+
+
+def reminder(key: str, deadline: str, missing: list[str]) -> str:
+    return _digest(key, deadline, missing)
+
+
+def memo_op(lang: str, key: str, seat: int, seats: int, memo: Memo) -> Op:
+    r = archive_row(key, seat, seats)
+    return SetValues(layout.rng(layout.tab(lang, "archive"), f"J{r}"), ((memo.text(),),))
