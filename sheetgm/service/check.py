@@ -85,7 +85,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
     old = checkmemo.memos(archive, key, len(game.seats))
     new: dict[int, checkmemo.Memo] = {}
-    revs = _revisions(game, due)
+    revs = checkmemo.revisions(game, due)
     journal = checkmemo.journal_digest(entries)
     when = deadline.isoformat() if deadline else ""
     for seat in due:
@@ -93,8 +93,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         must = deadlines.must_submit(state, seat)
         lang = game.seat_lang(seat)
         rev = revs.get(player_key(seat), "")
-        langs = f"{lang}/{game.lang}"
-        ctx = checkmemo.context(key, journal, when, before, truths.get(seat), langs, p.alias, must)
+        ctx = checkmemo.seat_context(game, key, journal, when, before, truths.get(seat), seat, must)
         memo = old.get(seat)
         kept = _kept(memo) if memo is not None and rev and memo.v == rev and memo.c == ctx else None
         if memo is not None and kept is not None:  # unchanged since the last check: its verdict stands
@@ -113,7 +112,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         result.must_submit = must
         rep.warnings += sheet.director_notes
         # the same judgment as the last check's keeps its time: then the cells are already there (no write)
-        ctx = checkmemo.context(key, journal, when, before, seen.get(seat, truths.get(seat)), langs, p.alias, must)
+        ctx = checkmemo.seat_context(game, key, journal, when, before, seen.get(seat, truths.get(seat)), seat, must)
         judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, sheet.notes)
         shown = memo.t if memo is not None and memo.j == judged else now.strftime("%m-%d %H:%M")
         status = render(lang, f"sheet.status.{result.state}", n=len(result.problems), time=shown)
@@ -172,14 +171,6 @@ def _shown(sheet: SheetOrder, op: Op) -> bool:
     found = sheet.tab[sheet.row - 2]
     want = op.rows[0] if op.rows else ()
     return all((found[3 + i] if 3 + i < len(found) else "") == v for i, v in enumerate(want))
-
-
-def _revisions(game: Game, seats: list[int]) -> dict[str, str]:
-    """The due workbooks' revisions in one call; none if they cannot be listed (then every one is read)."""
-    try:
-        return game.gateway.revisions([player_key(s) for s in seats])
-    except BackendError:
-        return {}
 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool,

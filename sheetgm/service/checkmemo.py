@@ -29,9 +29,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sheetgm import __version__
+from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op, SetValues
+from sheetgm.core.state import State
+from sheetgm.service import deadlines
+from sheetgm.service.game import Game, player_key
 from sheetgm.service.journal import Entry
-from sheetgm.service.stamps import Truth
+from sheetgm.service.stamps import Truth, truths
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row
 
@@ -89,6 +93,45 @@ def context(key: str, journal: str, deadline: str, before: bool, truth: Truth | 
     t = truth or Truth()
     return _digest(FORMAT, __version__, key, journal, deadline, before, t.stamp, t.stamped.strip(), t.seen, lang,
                    alias, must)
+
+
+def seat_context(game: Game, key: str, journal: str, deadline: str, before: bool, truth: Truth | None, seat: int,
+                 must: bool) -> str:
+    """`context` of a seat of ``game``: its language and the director's, its alias."""
+    return context(key, journal, deadline, before, truth, f"{game.seat_lang(seat)}/{game.lang}", game.alias(seat),
+                   must)
+
+
+def revisions(game: Game, seats: list[int]) -> dict[str, str]:
+    """The seats' workbooks' revisions in one call; none if they cannot be listed (then each is read)."""
+    try:
+        return game.gateway.revisions([player_key(s) for s in seats])
+    except BackendError:
+        return {}
+
+
+def waiting(game: Game, state: State, key: str, entries: list[Entry], rows: list[list[str]],
+            deadline: str, before: bool) -> tuple[list[str], list[str]] | None:
+    """Who has not submitted, as the last check judged it, and its notes for the director, if that judgment
+    still stands: every due workbook unchanged since (one listing) and nothing else changed. None otherwise."""
+    due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
+    found = memos(rows, key, len(game.seats))
+    if not due or any(s not in found for s in due):
+        return None
+    revs = revisions(game, due)
+    journal, known = journal_digest(entries), truths(rows, key, len(game.seats), entries)
+    names: list[str] = []
+    notes: list[str] = []
+    for seat in due:
+        memo, must = found[seat], deadlines.must_submit(state, seat)
+        ctx = seat_context(game, key, journal, deadline, before, known.get(seat), seat, must)
+        rev = revs.get(player_key(seat), "")
+        if not rev or memo.v != rev or memo.c != ctx:
+            return None
+        if must and memo.r.get("state") != "ok":
+            names.append(game.alias(seat))
+        notes += memo.w
+    return names, notes
 
 
 def judgment(ctx: str, row: int, text: str, ticked: bool, notes: list[str]) -> str:

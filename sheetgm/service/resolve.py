@@ -22,7 +22,7 @@ from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_order
-from sheetgm.service import deadlines, stamps
+from sheetgm.service import checkmemo, deadlines, stamps
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
@@ -187,6 +187,10 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
     if dry_run and due is not None:
         deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
         return _dry_run(game, cur, entries, archive_rows, due, deadline, named, progress)
+    if not named and due is not None and cur.status != RESOLVED and not _owing(game, entries):
+        judged = _waiting_as_checked(game, cur, entries, archive_rows, due)
+        if judged is not None:
+            return judged
     with holding(game, lock, holder) as held:
         # another run may have resolved a stage, or a check stamped an order, between our first read and the lock
         entries, archive_rows = held.entries, held.archive
@@ -213,6 +217,27 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         done = _report(game, entry, "resolved-early" if when == "early" else "resolved", warnings)
         done.notes = got.notes
         return done
+
+
+def _waiting_as_checked(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]],
+                        due: str) -> ResolveReport | None:
+    """Before the deadline, when no due workbook changed since the last check (checkmemo.py): the stage waits
+    for the players that check found had not submitted, without taking the lock or reading a workbook.
+    None: resolve as usual (the check's verdicts may be stale, or everyone has submitted)."""
+    deadline = deadlines.deadline_of(game, due)
+    if deadline is not None and game.now() >= deadline:
+        return None
+    when = deadline.isoformat() if deadline else ""
+    found = checkmemo.waiting(game, cur.state(game.board), due, entries, archive_rows, when, True)
+    if found is None or not found[0]:
+        return None
+    names, notes = found
+    if deadline is None:
+        return ResolveReport(due, "no-deadline", warnings=notes,
+                             notes=[render(game.lang, "cli.missing", aliases=", ".join(names))])
+    why = render(game.lang, "err.deadline.waiting", stage=due, deadline=deadlines.local_time(game, deadline),
+                 aliases=", ".join(names))
+    return ResolveReport(due, "waiting", warnings=notes, notes=[why])
 
 
 def _deliver(game: Game, cur: Entry, entries: list[Entry], stage: str | None, token: str) -> ResolveReport:
