@@ -41,6 +41,8 @@ def checked(lang: str, rep: CheckReport) -> str:
         lines += [f"    · {x}" for x in p.notes]
     lines.append(render(lang, "cli.missing", aliases=", ".join(rep.missing) or "-"))
     lines.append(render(lang, "cli.with_problems", aliases=", ".join(rep.with_problems) or "-"))
+    if rep.unchanged:
+        lines.append(render(lang, "cli.check_unchanged", aliases=", ".join(rep.unchanged)))
     lines += [f"! {w}" for w in rep.warnings]
     return "\n".join(lines)
 

@@ -86,6 +86,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     old = checkmemo.memos(archive, key, len(game.seats))
     new: dict[int, checkmemo.Memo] = {}
     revs = checkmemo.revisions(game, due)
+    wrote: set[int] = set()
     journal = checkmemo.journal_digest(entries)
     when = deadline.isoformat() if deadline else ""
     for seat in due:
@@ -127,6 +128,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         try:
             if sheet.repairs or not _shown(sheet, cells):  # the sheet does not show it yet
                 game.gateway.write(player_key(seat), write)
+                wrote.add(seat)
         except BackendError as exc:
             rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=p.alias, seat=seat,
                                        reason=exc.message(game.lang)))
@@ -150,6 +152,10 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
                     new[seat] = old[seat]
                 if seat in new:
                     new[seat].p = line
+    after = checkmemo.revisions(game, due) if wrote else revs  # for a resolve that waits (checkmemo.waiting)
+    for seat, m in new.items():
+        if seat in wrote or not m.a:
+            m.a = after.get(player_key(seat), "")
     ops = stamps.truth_ops(game, key, seen) if seen else []
     ops += [checkmemo.memo_op(game.lang, key, seat, len(game.seats), m) for seat, m in sorted(new.items())]
     if ops:

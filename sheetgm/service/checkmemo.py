@@ -9,7 +9,8 @@ Kept in column J of the seat's row of the director's Orders archive, read and wr
   whether it has passed, the seat's stamps, its language and alias, sheetgm's version;
 - ``j``: the same with what was read (the row, the order, the tick, what is wrong in the tab);
 - ``t``: the time its status cell shows; ``r`` and ``w``: the verdict and the director's notes;
-- ``p``: a digest of the public reminder line written when this memo was (to skip writing it again).
+- ``p``: a digest of the public reminder line written when this memo was (to skip writing it again);
+- ``a``: the revision listed again *after* that check wrote, for `waiting` only.
 
 A later check skips a workbook whose revision and context are unchanged (no read, no write: the verdict
 is the memo's). Otherwise it reads it, and if the judgment is the same as last time the status keeps
@@ -19,6 +20,11 @@ Why the revision from *before* the read: an edit made after the listing is eithe
 moves the revision again, so it is never missed (Drive may show an edit late: that only delays the
 skip). A check's own write moves the revision too, so the next check reads once more, finds the same
 judgment and writes nothing; the one after that skips the workbook.
+
+A resolve before the deadline (`waiting`) also trusts ``a``, the revision after the check's own writes:
+an edit that slipped in before that second listing can only make it wait one run too long (it never
+resolves on a memo: an early resolve reads every order under the lock), where trusting ``a`` in a check
+could leave an order unseen before the deadline, and so late.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ class Memo:
     r: dict[str, Any] = field(default_factory=dict)
     w: list[str] = field(default_factory=list)
     p: str = ""
+    a: str = ""
 
     def text(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -67,7 +74,7 @@ class Memo:
         try:
             data = json.loads(text)
             memo = cls(str(data["v"]), str(data["c"]), str(data["j"]), str(data["t"]), dict(data["r"]),
-                       [str(x) for x in data["w"]], str(data.get("p", "")))
+                       [str(x) for x in data["w"]], str(data.get("p", "")), str(data.get("a", "")))
         except (ValueError, KeyError, TypeError):
             return None
         return memo
@@ -126,7 +133,7 @@ def waiting(game: Game, state: State, key: str, entries: list[Entry], rows: list
         memo, must = found[seat], deadlines.must_submit(state, seat)
         ctx = seat_context(game, key, journal, deadline, before, known.get(seat), seat, must)
         rev = revs.get(player_key(seat), "")
-        if not rev or memo.v != rev or memo.c != ctx:
+        if not rev or rev not in (memo.v, memo.a) or memo.c != ctx:
             return None
         if must and memo.r.get("state") != "ok":
             names.append(game.alias(seat))
