@@ -132,9 +132,10 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         except BackendError as exc:
             rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=p.alias, seat=seat,
                                        reason=exc.message(game.lang)))
-        else:  # remembered only once its status is written: a failed write is tried again next time
-            new[seat] = checkmemo.Memo(rev, ctx, judged, shown, asdict(result), list(sheet.director_notes),
-                                       memo.p if memo is not None else "")
+        else:  # remembered once its status is written (a failed write is tried again next time), and only
+            if before:  # before the deadline: after it the resolve reads every order anyway
+                new[seat] = checkmemo.Memo(rev, ctx, judged, shown, asdict(result), list(sheet.director_notes),
+                                           memo.p if memo is not None else "")
         rep.players.append(result)
         if progress:
             progress(player_key(seat))
