@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import random
 import shutil
 import sys
@@ -132,6 +133,8 @@ class Night:
                 continue
             api = "drive" if "www.googleapis.com" in c.url else ("read" if c.method == "GET" else "write")
             tally[f"{what} {api}"] += 1
+            if api == "write":
+                tally[f"{what} bytes"] += len(json.dumps(c.body, ensure_ascii=False).encode("utf-8"))
         return rep
 
 
@@ -225,7 +228,7 @@ def main() -> None:
     ap.add_argument("--overlap-players", type=int, default=100, help="players of the overlapping night (100)")
     args = ap.parse_args()
     print(f"source tree: {SRC}")
-    print("calls per night (Sheets reads / Sheets writes / Drive calls), by command:")
+    print("calls per night (Sheets reads / Sheets writes / Drive calls), by command, and the bytes of the writes:")
     for players in [int(x) for x in args.sizes.split(",")]:
         for way in args.ways.split(","):
             t = night_calls(players, args.nights, way)
@@ -234,7 +237,9 @@ def main() -> None:
                      for cmd in ("check", "resolve") if any(t[f"{cmd} {k}"] for k in ("read", "write", "drive"))]
             reads, writes = (t["check read"] + t["resolve read"]) / n, (t["check write"] + t["resolve write"]) / n
             total = f"{reads:6.1f} / {writes:6.1f}"
-            print(f"  {players:3} players  {way:14} all {total}   " + "   ".join(parts), flush=True)
+            sent = (t["check bytes"] + t["resolve bytes"]) / n / 1000
+            print(f"  {players:3} players  {way:14} all {total}   " + "   ".join(parts) + f"   ({sent:.0f} kB written)",
+                  flush=True)
     if args.no_overlap or not hasattr(FakeGoogle, "enforce_quota"):
         return
     print(f"a {args.overlap_players}-player game, a check overlapping each resolve, 60 reads and 60 writes a minute "

@@ -14,13 +14,11 @@ bold, a background, borders, frozen rows and a column width), ``read`` (a fresh 
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 from sheetgm.backends import port
 from sheetgm.core.errors import SheetgmError
@@ -31,27 +29,6 @@ from sheetgm.service.game import token_file
 SCRATCH = "scratch"
 TABS = ("Orders", "Lock")
 STEPS = ("create", "share", "write", "read", "values", "lock", "versions", "protections", "permissions", "view")
-
-
-def method_of(verb: str, url: str) -> str:
-    """The API method of a request, as its discovery id reads (``sheets.spreadsheets.batchUpdate``...)."""
-    path = urlparse(url).path
-    if "sheets.googleapis.com" in url:
-        if "/values:batchGet" in path:
-            return "sheets.spreadsheets.values.batchGet"
-        if path.endswith(":batchUpdate"):
-            return "sheets.spreadsheets.batchUpdate"
-        return "sheets.spreadsheets.get" if verb == "GET" else "sheets.spreadsheets.create"
-    if "/permissions" in path:
-        kinds = {"GET": "list", "POST": "create", "PATCH": "update", "DELETE": "delete"}
-        return f"drive.permissions.{kinds.get(verb, verb.lower())}"
-    if verb == "DELETE":
-        return "drive.files.delete"
-    return "drive.files.list" if verb == "GET" else "drive.files"
-
-
-def name_of(entry: dict[str, Any]) -> str:
-    return f"{entry['name']} {method_of(entry['request']['method'], entry['request']['url'])}"
 
 
 def scratch_ops(editors: tuple[str, ...]) -> list[port.Op]:
@@ -76,7 +53,7 @@ def live_checks(cfg: GameConfig, folder: Path, out: Lines, env: Mapping[str, str
     """Run the steps; add a line per step; return where the recording was written (None if nothing ran)."""
     from sheetgm.backends.google.auth import account_email, load_credentials, user_credentials
     from sheetgm.backends.google.gateway import GoogleGateway
-    from sheetgm.backends.google.recording import Recorder, Redactor
+    from sheetgm.backends.google.recording import Recorder, Redactor, write_jsonl
     from sheetgm.backends.google.retry import RetryPolicy
 
     if client_secrets is None and not token_file().is_file():
@@ -128,49 +105,42 @@ def live_checks(cfg: GameConfig, folder: Path, out: Lines, env: Mapping[str, str
                 call()
             except Exception as exc:  # noqa: BLE001 - an answer the adapter cannot take is what --live looks for
                 error = exc.message(out.lang) if isinstance(exc, SheetgmError) else f"{type(exc).__name__}: {exc}"
-                _compare(out, step, recorder.raw, error)
+                out.add(f"live.{step}", False, "live_failed", "live_failed", step=step, error=error[:300])
                 if step in ("create", "share"):  # without the file, or its sharing, nothing else can be asked
                     break
-                continue
-            _compare(out, step, recorder.raw)
+        _compare(out, recorder.raw)
     finally:
         recorder.name = "delete"
         _delete(director, ids, out)
     redactor = Redactor(cfg.director_email or "", bot)
     entries = recorder.redacted(redactor)
-    path = record or folder / "doctor" / f"google-live-{datetime.now(UTC):%Y%m%d-%H%M%S}.json"
+    path = record or folder / "doctor" / f"google-live-{datetime.now(UTC):%Y%m%d-%H%M%S}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(entries, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    write_jsonl(path, entries)
     out.add("live.recording", True, "live_recording", path=str(path), n=len(entries))
     return str(path)
 
 
-def _compare(out: Lines, step: str, raw: list[dict[str, Any]], error: str = "") -> None:
-    """The step's line: its answers' shapes against the table, and the error it ended with if any."""
+def _compare(out: Lines, entries: list[dict[str, Any]]) -> None:
+    """One line per kind of call: the shape of all its answers in this run against the table's."""
+    from sheetgm.backends.google.recording import kind_of
     from sheetgm.backends.google.shapes import EXPECTED, differences, merge, shape
 
-    by_name: dict[str, list[Any]] = {}
-    for entry in raw:
-        if entry["name"] == step:
-            by_name.setdefault(name_of(entry), []).append(shape(entry["response"]["body"]))
-    bad: list[str] = []
-    extra: list[str] = []
-    for name, found in by_name.items():
-        if name not in EXPECTED:
-            bad.append(f"{name}: not a call sheetgm expects")
+    by_kind: dict[str, list[Any]] = {}
+    for entry in entries:
+        if entry["status"] < 400:
+            by_kind.setdefault(kind_of(entry["method"], entry["uri"]), []).append(shape(entry["answer"]))
+    for kind, found in by_kind.items():
+        if kind not in EXPECTED:
+            out.add(f"live.{kind}", False, "live_unknown", "live_differs", kind=kind)
             continue
-        differ, more = differences(EXPECTED[name], merge(found))
-        bad += [f"{name}: {x}" for x in differ]
-        extra += [f"{name}: {x}" for x in more]
-    if error:
-        bad.insert(0, error)
-    if bad:
-        out.add(f"live.{step}", False, "live_differs" if not error else "live_failed",
-                "live_differs" if len(bad) > 1 or not error else "live_failed", step=step, n=len(bad),
-                differences="; ".join(bad[:6]), error="; ".join(bad[:6]))
-    else:
-        out.add(f"live.{step}", True, "live_more" if extra else "live_same", warn=bool(extra), step=step,
-                calls=len(by_name), extra="; ".join(extra[:4]))
+        bad, notes = differences(EXPECTED[kind], merge(found))
+        if bad:
+            out.add(f"live.{kind}", False, "live_differs", "live_differs", kind=kind, n=len(bad),
+                    differences="; ".join(bad[:6]))
+        else:
+            out.add(f"live.{kind}", True, "live_more" if notes else "live_same", warn=bool(notes), kind=kind,
+                    calls=len(found), extra="; ".join(notes[:4]))
 
 
 def _delete(director: Any, ids: dict[str, str], out: Lines) -> None:

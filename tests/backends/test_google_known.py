@@ -83,9 +83,9 @@ def test_one_listing_gives_every_version_and_pages_only_while_one_is_missing() -
 
         fake._handlers["file_list"] = tiny
         start = len(fake.log)
-        assert sorted(gw.revisions(["a"])) == ["a"] and len(fake.log) - start == 1
+        assert sorted(gw.revisions(["b"])) == ["b"] and len(fake.log) - start == 1  # changed last: listed first
         start = len(fake.log)
-        assert sorted(gw.revisions(["a", "c"])) == ["a", "c"] and len(fake.log) - start == 3
+        assert sorted(gw.revisions(["a", "b", "c"])) == ["a", "b", "c"] and len(fake.log) - start == 3
         assert gateway_module.LISTING_FIELDS.startswith("nextPageToken")
 
 

@@ -1,16 +1,18 @@
-"""A redacted recording of Google calls (`sheetgm doctor --live`), in a form the tests can replay.
+"""A redacted recording of Google calls (`sheetgm doctor --live`), in the form the tests' replayer reads.
 
-The file is a JSON list of ``{"name", "request": {"method", "url", "body"}, "response": {"status",
-"body"}}``, one per HTTP attempt (the OAuth token endpoint is never recorded). Before it is written:
+One JSON object a line (``.jsonl``), one per HTTP attempt, as ``tests/fakes/replay.py`` reads its
+recordings: ``method``, ``uri``, ``body`` (the request's JSON), ``status``, ``content_type`` and
+``answer`` (the answer's JSON, or its text). The OAuth token endpoint is never recorded, nor any
+header (the Authorization header carries the token). Before it is written:
 
-- every spreadsheet id becomes ``SPREADSHEET_1``, ``SPREADSHEET_2``... and every Drive permission id
-  (Drive derives them from the person's account) ``PERMISSION_1``...;
+- every spreadsheet id becomes ``redacted-spreadsheet-0001``... and every Drive permission id (Drive
+  derives them from the person's account) ``redacted-permission-0001``... (long enough to read as ids);
 - every e-mail address becomes ``director@example.com``, ``service-account@example.iam.gserviceaccount.com``
-  or ``person-1@example.com``...; a display name, photo link or domain is replaced;
+  or ``person-1@example.com``...; a display name becomes the local part of that address; a photo link
+  or a domain is replaced;
 - tokens, keys and secrets (any field named like one) become ``REDACTED``; a project number in a message
-  or a link becomes ``PROJECT``.
-
-No header is recorded at all (the Authorization header carries the token).
+  or a link becomes ``PROJECT``;
+- a Drive listing keeps only the files the recording made (not the account's other files).
 """
 
 from __future__ import annotations
@@ -19,17 +21,17 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import requests
 
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-SHEET_URL = re.compile(r"/spreadsheets/(?!SPREADSHEET_)([A-Za-z0-9_-]{10,})")
-FILE_URL = re.compile(r"/files/(?!SPREADSHEET_)([A-Za-z0-9_-]{10,})")
-PERMISSION_URL = re.compile(r"/permissions/(?!PERMISSION_)([A-Za-z0-9_-]+)")
+SHEET_URL = re.compile(r"/spreadsheets/(?!redacted-)([A-Za-z0-9_-]{10,})")
+FILE_URL = re.compile(r"/files/(?!redacted-)([A-Za-z0-9_-]{10,})")
+PERMISSION_URL = re.compile(r"/permissions/(?!redacted-)([A-Za-z0-9_-]+)")
 PROJECT = re.compile(r"(project(?:s|_number)?[:/=]\s*)\d+|(project\s+)\d+", re.IGNORECASE)
 SECRET_KEYS = ("token", "secret", "private_key", "password", "assertion", "key_id")
-PERSONAL_KEYS = {"displayName": "REDACTED", "photoLink": "REDACTED", "domain": "example.com"}
+PLACEHOLDERS = ("@example.com", "@example.iam.gserviceaccount.com")
 
 
 @dataclass
@@ -46,31 +48,29 @@ class Redactor:
                 self.emails[low] = "director@example.com"
             elif self.service_account and low == self.service_account.lower():
                 self.emails[low] = "service-account@example.iam.gserviceaccount.com"
-            elif low.endswith(("@example.com", "@example.iam.gserviceaccount.com")):
+            elif low.endswith(PLACEHOLDERS) and (low.startswith(("director@", "service-account@", "person-"))):
                 self.emails[low] = low  # already a placeholder
             else:
-                self.emails[low] = f"person-{sum(1 for v in self.emails.values() if v.startswith('person-')) + 1}" \
-                                   "@example.com"
+                n = sum(1 for v in self.emails.values() if v.startswith("person-")) + 1
+                self.emails[low] = f"person-{n}@example.com"
         return self.emails[low]
 
     def id(self, found: str, kind: str) -> str:
         if found not in self.ids:
-            n = sum(1 for v in self.ids.values() if v.startswith(kind)) + 1
-            self.ids[found] = f"{kind}_{n}"
+            n = sum(1 for v in self.ids.values() if v.startswith(f"redacted-{kind}-")) + 1
+            self.ids[found] = f"redacted-{kind}-{n:04d}"
         return self.ids[found]
 
     def learn(self, doc: Any) -> None:
         """Ids to hide wherever they show up later: a spreadsheet's, a permission's."""
         if isinstance(doc, dict):
             if isinstance(doc.get("spreadsheetId"), str):
-                self.id(doc["spreadsheetId"], "SPREADSHEET")
+                self.id(doc["spreadsheetId"], "spreadsheet")
             if doc.get("kind") == "drive#permission" and isinstance(doc.get("id"), str):
-                self.id(doc["id"], "PERMISSION")
-            if doc.get("kind") == "drive#file" and isinstance(doc.get("id"), str):
-                self.id(doc["id"], "SPREADSHEET")
-            for f in doc.get("files") or [] if isinstance(doc.get("files"), list) else []:
-                if isinstance(f, dict) and isinstance(f.get("id"), str):
-                    self.id(f["id"], "SPREADSHEET")  # a listing's files: their kind is masked out
+                self.id(doc["id"], "permission")
+            for p in doc.get("permissions") or [] if isinstance(doc.get("permissions"), list) else []:
+                if isinstance(p, dict) and isinstance(p.get("id"), str):
+                    self.id(p["id"], "permission")  # a listing's permissions: their kind may be masked out
             for v in doc.values():
                 self.learn(v)
         elif isinstance(doc, list):
@@ -78,9 +78,9 @@ class Redactor:
                 self.learn(v)
 
     def text(self, s: str) -> str:
-        s = SHEET_URL.sub(lambda m: "/spreadsheets/" + self.id(m.group(1), "SPREADSHEET"), s)
-        s = FILE_URL.sub(lambda m: "/files/" + self.id(m.group(1), "SPREADSHEET"), s)
-        s = PERMISSION_URL.sub(lambda m: "/permissions/" + self.id(m.group(1), "PERMISSION"), s)
+        s = SHEET_URL.sub(lambda m: "/spreadsheets/" + self.id(m.group(1), "spreadsheet"), s)
+        s = FILE_URL.sub(lambda m: "/files/" + self.id(m.group(1), "spreadsheet"), s)
+        s = PERMISSION_URL.sub(lambda m: "/permissions/" + self.id(m.group(1), "permission"), s)
         for raw, placeholder in sorted(self.ids.items(), key=lambda kv: -len(kv[0])):
             if len(raw) >= 8:
                 s = s.replace(raw, placeholder)
@@ -89,57 +89,97 @@ class Redactor:
 
     def doc(self, doc: Any, key: str = "") -> Any:
         if isinstance(doc, dict):
-            return {k: self.doc(v, k) for k, v in doc.items()}
+            out = {k: self.doc(v, k) for k, v in doc.items()}
+            if isinstance(out.get("displayName"), str):  # a person's name: the local part of their placeholder
+                out["displayName"] = str(out.get("emailAddress", "REDACTED@")).split("@")[0]
+            return out
         if isinstance(doc, list):
             return [self.doc(v, key) for v in doc]
         if isinstance(doc, str):
             if any(word in key.lower() for word in SECRET_KEYS):
                 return "REDACTED"
-            if key in PERSONAL_KEYS:
-                return PERSONAL_KEYS[key]
+            if key == "photoLink":
+                return "https://example.com/photo.png"
+            if key == "domain":
+                return "example.com"
             if key == "id" and doc in self.ids:
                 return self.ids[doc]
             return self.text(doc)
         return doc
 
 
-def _body(response: requests.Response | None) -> Any:
-    if response is None:
-        return None
+def _answer(response: requests.Response) -> Any:
     try:
         return response.json()
     except ValueError:
-        return response.text[:2000] or None
+        return response.text or None
 
 
 @dataclass
 class Recorder:
-    """The observer of a gateway's HTTP client: every attempt, with the name of the step it belongs to."""
+    """The observer of a gateway's HTTP client: every attempt, and the step (``name``) it belongs to."""
 
     name: str = ""
     raw: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)  # the step of each entry of ``raw``
+    made: set[str] = field(default_factory=set)  # ids of the files the recording created
 
     def __call__(self, method: str, endpoint: str, kwargs: dict[str, Any], response: requests.Response | None,
                  exc: BaseException | None) -> None:
-        url = str(response.request.url) if response is not None and response.request is not None else endpoint
-        if response is None and kwargs.get("params"):
-            url += "?" + urlencode(kwargs["params"], doseq=True)
+        if response is None:  # a network fault: nothing was answered
+            return
+        uri = str(response.request.url) if response.request is not None else endpoint
+        if response.request is None and kwargs.get("params"):
+            uri += "?" + urlencode(kwargs["params"], doseq=True)
         body = kwargs.get("json")
         if body is None and kwargs.get("data") is not None:
             try:
                 body = json.loads(kwargs["data"])
             except (TypeError, ValueError):
                 body = None
-        status = response.status_code if response is not None else 0
-        answer = _body(response) if response is not None else {"network": type(exc).__name__ if exc else ""}
-        self.raw.append({"name": self.name, "request": {"method": method.upper(), "url": url, "body": body},
-                         "response": {"status": status, "body": answer}})
+        answer = _answer(response)
+        if method.upper() == "POST" and uri.startswith("https://sheets.googleapis.com") and isinstance(answer, dict) \
+                and urlparse(uri).path.rstrip("/").endswith("/spreadsheets"):
+            self.made.add(str(answer.get("spreadsheetId", "")))
+        self.raw.append({"method": method.upper(), "uri": uri, "body": body, "status": response.status_code,
+                         "content_type": response.headers.get("Content-Type", ""), "answer": answer})
+        self.steps.append(self.name)
 
-    def answers(self, name: str) -> list[Any]:
-        return [e["response"]["body"] for e in self.raw if e["name"] == name]
+    def of(self, step: str) -> list[dict[str, Any]]:
+        return [e for e, s in zip(self.raw, self.steps, strict=True) if s == step]
 
     def redacted(self, redactor: Redactor) -> list[dict[str, Any]]:
-        for e in self.raw:  # every id first, so that one seen late is hidden everywhere
-            redactor.learn(e["response"]["body"])
-            redactor.learn(e["request"]["body"])
-        return [redactor.doc(e) for e in self.raw]
+        entries = [dict(e) for e in self.raw]
+        for e in entries:
+            if isinstance(e["answer"], dict) and isinstance(e["answer"].get("files"), list):
+                e["answer"] = {**e["answer"], "files": [f for f in e["answer"]["files"]
+                                                        if isinstance(f, dict) and f.get("id") in self.made]}
+        for e in entries:  # every id first, so that one seen late is hidden everywhere
+            redactor.learn(e["answer"])
+            redactor.learn(e["body"])
+        return [redactor.doc(e) for e in entries]
+
+
+def kind_of(method: str, uri: str) -> str:
+    """The kind of a call, from the request alone: its API method (as the discovery documents name it), and
+    for ``spreadsheets.get`` what it asks (metadata, a field mask, or grid data)."""
+    path, query = urlparse(uri).path, parse_qs(urlparse(uri).query)
+    if "sheets.googleapis.com" in uri:
+        if "/values:batchGet" in path:
+            return "sheets.spreadsheets.values.batchGet"
+        if path.endswith(":batchUpdate"):
+            return "sheets.spreadsheets.batchUpdate"
+        if method.upper() != "GET":
+            return "sheets.spreadsheets.create"
+        if "fields" in query:
+            return "sheets.spreadsheets.get (field mask)"
+        grid = query.get("includeGridData", ["false"])[0].lower() == "true"
+        return "sheets.spreadsheets.get (grid data)" if grid else "sheets.spreadsheets.get (metadata)"
+    if "/permissions" in path:
+        kinds = {"GET": "list", "POST": "create", "PATCH": "update", "DELETE": "delete"}
+        return f"drive.permissions.{kinds.get(method.upper(), method.lower())}"
+    return {"DELETE": "drive.files.delete", "GET": "drive.files.list"}.get(method.upper(), "drive.files")
+
+
+def write_jsonl(path: Any, entries: list[dict[str, Any]]) -> None:
+    path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries), "utf-8")

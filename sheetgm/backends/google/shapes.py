@@ -103,12 +103,132 @@ def _kind(s: Shape) -> str:
     return "an object" if isinstance(s, dict) else "a list" if isinstance(s, list) else str(s)
 
 
-# The fake's answers to the calls of `sheetgm doctor --live` (service/doctorlive.py), by call name.
-# Regenerate: run tests/service/test_doctor.py; its shapes test prints the table when they part.
+# The fake's answers to the calls of `sheetgm doctor --live` (service/doctorlive.py), by kind of call
+# (`recording.kind_of`). Regenerate: tests/service/test_doctor.py's shapes test prints the table when they part.
 EXPECTED: dict[str, Shape] = {
- "create sheets.spreadsheets.create": {
+ "drive.files.delete": "null",
+ "drive.files.list": {
+  "files": [
+   {
+    "id": "str",
+    "modifiedTime": "str",
+    "version": "str"
+   }
+  ]
+ },
+ "drive.permissions.create": {
+  "deleted": "bool",
+  "displayName": "str",
+  "emailAddress": "str",
+  "id": "str",
+  "kind": "str",
+  "role": "str",
+  "type": "str"
+ },
+ "drive.permissions.list": {
+  "permissions": [
+   {
+    "deleted": "bool",
+    "displayName": "str",
+    "emailAddress": "str",
+    "id": "str",
+    "kind": "str",
+    "role": "str",
+    "type": "str"
+   }
+  ]
+ },
+ "sheets.spreadsheets.batchUpdate": {
+  "replies": [
+   {
+    "addProtectedRange": {
+     "protectedRange": {
+      "description": "str",
+      "editors": {
+       "users": [
+        "str"
+       ]
+      },
+      "protectedRangeId": "int",
+      "range": {
+       "endColumnIndex": "int",
+       "endRowIndex": "int",
+       "startColumnIndex": "int",
+       "startRowIndex": "int"
+      },
+      "requestingUserCanEdit": "bool"
+     }
+    },
+    "addSheet": {
+     "properties": {
+      "gridProperties": {
+       "columnCount": "int",
+       "rowCount": "int"
+      },
+      "index": "int",
+      "sheetId": "int",
+      "sheetType": "str",
+      "title": "str"
+     }
+    }
+   }
+  ],
+  "spreadsheetId": "str"
+ },
+ "sheets.spreadsheets.create": {
   "properties": {
+   "autoRecalc": "str",
+   "defaultFormat": {
+    "backgroundColor": {
+     "blue": "int",
+     "green": "int",
+     "red": "int"
+    },
+    "backgroundColorStyle": {
+     "rgbColor": {
+      "blue": "int",
+      "green": "int",
+      "red": "int"
+     }
+    },
+    "padding": {
+     "bottom": "int",
+     "left": "int",
+     "right": "int",
+     "top": "int"
+    },
+    "textFormat": {
+     "bold": "bool",
+     "fontFamily": "str",
+     "fontSize": "int",
+     "foregroundColor": {},
+     "foregroundColorStyle": {
+      "rgbColor": {}
+     },
+     "italic": "bool",
+     "strikethrough": "bool",
+     "underline": "bool"
+    },
+    "verticalAlignment": "str",
+    "wrapStrategy": "str"
+   },
    "locale": "str",
+   "spreadsheetTheme": {
+    "primaryFontFamily": "str",
+    "themeColors": [
+     {
+      "color": {
+       "rgbColor": {
+        "blue": "float|int",
+        "green": "float|int",
+        "red": "float|int"
+       }
+      },
+      "colorType": "str"
+     }
+    ]
+   },
+   "timeZone": "str",
    "title": "str"
   },
   "sheets": [
@@ -128,82 +248,7 @@ EXPECTED: dict[str, Shape] = {
   "spreadsheetId": "str",
   "spreadsheetUrl": "str"
  },
- "delete drive.files.delete": "null",
- "lock sheets.spreadsheets.batchUpdate": {
-  "replies": [
-   {}
-  ],
-  "spreadsheetId": "str"
- },
- "lock sheets.spreadsheets.values.batchGet": {
-  "spreadsheetId": "str",
-  "valueRanges": [
-   {
-    "majorDimension": "str",
-    "range": "str",
-    "values": [
-     [
-      "str"
-     ]
-    ]
-   }
-  ]
- },
- "permissions drive.permissions.list": {
-  "permissions": [
-   {
-    "deleted": "bool",
-    "displayName": "str",
-    "emailAddress": "str",
-    "id": "str",
-    "kind": "str",
-    "role": "str",
-    "type": "str"
-   }
-  ]
- },
- "protections sheets.spreadsheets.get": {
-  "properties": {
-   "locale": "str",
-   "title": "str"
-  },
-  "sheets": [
-   {
-    "properties": {
-     "gridProperties": {
-      "columnCount": "int",
-      "frozenRowCount": "int",
-      "rowCount": "int"
-     },
-     "index": "int",
-     "sheetId": "int",
-     "sheetType": "str",
-     "title": "str"
-    },
-    "protectedRanges": [
-     {
-      "description": "str",
-      "editors": {
-       "users": [
-        "str"
-       ]
-      },
-      "protectedRangeId": "int",
-      "range": {
-       "endColumnIndex": "int",
-       "endRowIndex": "int",
-       "sheetId": "int",
-       "startColumnIndex": "int",
-       "startRowIndex": "int"
-      }
-     }
-    ]
-   }
-  ],
-  "spreadsheetId": "str",
-  "spreadsheetUrl": "str"
- },
- "read sheets.spreadsheets.get": {
+ "sheets.spreadsheets.get (field mask)": {
   "sheets": [
    {
     "data": [
@@ -240,7 +285,6 @@ EXPECTED: dict[str, Shape] = {
       "range": {
        "endColumnIndex": "int",
        "endRowIndex": "int",
-       "sheetId": "int",
        "startColumnIndex": "int",
        "startRowIndex": "int"
       }
@@ -249,54 +293,60 @@ EXPECTED: dict[str, Shape] = {
    }
   ]
  },
- "share drive.permissions.create": {
-  "deleted": "bool",
-  "displayName": "str",
-  "emailAddress": "str",
-  "id": "str",
-  "kind": "str",
-  "role": "str",
-  "type": "str"
- },
- "share drive.permissions.list": {
-  "permissions": [
-   {
-    "deleted": "bool",
-    "displayName": "str",
-    "emailAddress": "str",
-    "id": "str",
-    "kind": "str",
-    "role": "str",
-    "type": "str"
-   }
-  ]
- },
- "values sheets.spreadsheets.values.batchGet": {
-  "spreadsheetId": "str",
-  "valueRanges": [
-   {
-    "majorDimension": "str",
-    "range": "str",
-    "values": [
-     [
-      "str"
-     ]
-    ]
-   }
-  ]
- },
- "versions drive.files.list": {
-  "files": [
-   {
-    "id": "str",
-    "modifiedTime": "str",
-    "version": "str"
-   }
-  ]
- },
- "view sheets.spreadsheets.get": {
+ "sheets.spreadsheets.get (grid data)": {
   "properties": {
+   "autoRecalc": "str",
+   "defaultFormat": {
+    "backgroundColor": {
+     "blue": "int",
+     "green": "int",
+     "red": "int"
+    },
+    "backgroundColorStyle": {
+     "rgbColor": {
+      "blue": "int",
+      "green": "int",
+      "red": "int"
+     }
+    },
+    "padding": {
+     "bottom": "int",
+     "left": "int",
+     "right": "int",
+     "top": "int"
+    },
+    "textFormat": {
+     "bold": "bool",
+     "fontFamily": "str",
+     "fontSize": "int",
+     "foregroundColor": {},
+     "foregroundColorStyle": {
+      "rgbColor": {}
+     },
+     "italic": "bool",
+     "strikethrough": "bool",
+     "underline": "bool"
+    },
+    "verticalAlignment": "str",
+    "wrapStrategy": "str"
+   },
    "locale": "str",
+   "spreadsheetTheme": {
+    "primaryFontFamily": "str",
+    "themeColors": [
+     {
+      "color": {
+       "rgbColor": {
+        "blue": "float|int",
+        "green": "float|int",
+        "red": "float|int"
+       }
+      },
+      "colorType": "str"
+     }
+    ]
+   },
+   "timeZone": "str",
    "title": "str"
   },
   "sheets": [
@@ -325,13 +375,23 @@ EXPECTED: dict[str, Shape] = {
            "showCustomUi": "bool",
            "strict": "bool"
           },
+          "effectiveValue": {
+           "stringValue": "str"
+          },
           "formattedValue": "str",
           "note": "str",
           "userEnteredFormat": {
            "backgroundColor": {
             "blue": "float",
             "green": "float",
-            "red": "float"
+            "red": "int"
+           },
+           "backgroundColorStyle": {
+            "rgbColor": {
+             "blue": "float",
+             "green": "float",
+             "red": "int"
+            }
            },
            "borders": {
             "bottom": {
@@ -382,10 +442,10 @@ EXPECTED: dict[str, Shape] = {
       "range": {
        "endColumnIndex": "int",
        "endRowIndex": "int",
-       "sheetId": "int",
        "startColumnIndex": "int",
        "startRowIndex": "int"
-      }
+      },
+      "requestingUserCanEdit": "bool"
      }
     ]
    }
@@ -393,11 +453,77 @@ EXPECTED: dict[str, Shape] = {
   "spreadsheetId": "str",
   "spreadsheetUrl": "str"
  },
- "write sheets.spreadsheets.batchUpdate": {
-  "replies": [
+ "sheets.spreadsheets.get (metadata)": {
+  "properties": {
+   "autoRecalc": "str",
+   "defaultFormat": {
+    "backgroundColor": {
+     "blue": "int",
+     "green": "int",
+     "red": "int"
+    },
+    "backgroundColorStyle": {
+     "rgbColor": {
+      "blue": "int",
+      "green": "int",
+      "red": "int"
+     }
+    },
+    "padding": {
+     "bottom": "int",
+     "left": "int",
+     "right": "int",
+     "top": "int"
+    },
+    "textFormat": {
+     "bold": "bool",
+     "fontFamily": "str",
+     "fontSize": "int",
+     "foregroundColor": {},
+     "foregroundColorStyle": {
+      "rgbColor": {}
+     },
+     "italic": "bool",
+     "strikethrough": "bool",
+     "underline": "bool"
+    },
+    "verticalAlignment": "str",
+    "wrapStrategy": "str"
+   },
+   "locale": "str",
+   "spreadsheetTheme": {
+    "primaryFontFamily": "str",
+    "themeColors": [
+     {
+      "color": {
+       "rgbColor": {
+        "blue": "float|int",
+        "green": "float|int",
+        "red": "float|int"
+       }
+      },
+      "colorType": "str"
+     }
+    ]
+   },
+   "timeZone": "str",
+   "title": "str"
+  },
+  "sheets": [
    {
-    "addProtectedRange": {
-     "protectedRange": {
+    "properties": {
+     "gridProperties": {
+      "columnCount": "int",
+      "frozenRowCount": "int",
+      "rowCount": "int"
+     },
+     "index": "int",
+     "sheetId": "int",
+     "sheetType": "str",
+     "title": "str"
+    },
+    "protectedRanges": [
+     {
       "description": "str",
       "editors": {
        "users": [
@@ -408,48 +534,29 @@ EXPECTED: dict[str, Shape] = {
       "range": {
        "endColumnIndex": "int",
        "endRowIndex": "int",
-       "sheetId": "int",
        "startColumnIndex": "int",
        "startRowIndex": "int"
-      }
-     }
-    },
-    "addSheet": {
-     "properties": {
-      "gridProperties": {
-       "columnCount": "int",
-       "rowCount": "int"
       },
-      "index": "int",
-      "sheetId": "int",
-      "sheetType": "str",
-      "title": "str"
+      "requestingUserCanEdit": "bool"
      }
-    }
-   }
-  ],
-  "spreadsheetId": "str"
- },
- "write sheets.spreadsheets.get": {
-  "properties": {
-   "locale": "str",
-   "title": "str"
-  },
-  "sheets": [
-   {
-    "properties": {
-     "gridProperties": {
-      "columnCount": "int",
-      "rowCount": "int"
-     },
-     "index": "int",
-     "sheetId": "int",
-     "sheetType": "str",
-     "title": "str"
-    }
+    ]
    }
   ],
   "spreadsheetId": "str",
   "spreadsheetUrl": "str"
+ },
+ "sheets.spreadsheets.values.batchGet": {
+  "spreadsheetId": "str",
+  "valueRanges": [
+   {
+    "majorDimension": "str",
+    "range": "str",
+    "values": [
+     [
+      "str"
+     ]
+    ]
+   }
+  ]
  }
 }
