@@ -17,7 +17,7 @@ from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines, stamps
+from sheetgm.service import deadlines, stamps, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import latest
 from sheetgm.service.lock import folder_lock
@@ -35,6 +35,8 @@ class PlayerCheck:
     stamp: str = ""
     notes: list[str] = field(default_factory=list)  # steps that depend on the night: not problems (RUL-27)
     must_submit: bool = True  # a stunned hunter is not waited for
+    verdict: str = ""  # after the deadline, an order changed since the last check before it: stamps.AFTER
+    used: str = ""  # then the text that counts (RUL-50)
 
 
 @dataclass
@@ -76,32 +78,46 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     key = stage_key(state.night, state.stage)
     deadline = deadlines.deadline_of(game, key)
     now = game.now()
-    before = deadline is None or now <= deadline
-    ahead = deadline if deadline is not None and now < deadline else None
-    truths = stamps.truths(archive, key, len(game.seats), entries)
+    seats = len(game.seats)
+    passed = stamps.has_passed(archive, key, seats, deadline, now)  # once seen passed, it stays passed (RUL-52)
+    before = not passed
+    ahead = deadline if deadline is not None and not passed else None
+    truths = stamps.truths(archive, key, seats, entries)
     seen: dict[int, stamps.Truth] = {}
+    desk: list[Op] = []
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
+    looked: list[int] = []
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
             continue
+        looked.append(seat)
         must = deadlines.must_submit(state, seat)
         sheet = read_player(game, seat, state.night, state.stage, archived=stamps.archived_texts(entries, seat))
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
             continue
-        result, problems = _player(game, state, sheet, truths.get(seat, stamps.Truth()), before, seen)
+        told_before, told_now = stamps.told(archive, key, seat, seats)
+        notes, director_notes, new = sheet.tab_notes(told_before, told_now)
+        if new:
+            desk.append(stamps.told_op(game, key, seat, told_now | new))
+        old = truths.get(seat, stamps.Truth())
+        result, problems = _player(game, state, sheet, old, before, seen)
         result.must_submit = must
-        rep.warnings += sheet.director_notes
-        status = render(game.seat_lang(seat), f"sheet.status.{result.state}", n=len(result.problems),
-                        time=now.strftime("%m-%d %H:%M"))
-        status = "\n".join([status, *sheet.notes])
+        rep.warnings += director_notes
+        lang = game.seat_lang(seat)
+        if result.verdict in stamps.AFTER:
+            status = verdicts.check_status(game, seat, result.verdict, result.used, old.checked, old.stamp)
+        else:
+            status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
+                            time=now.strftime("%m-%d %H:%M"))
+        status = "\n".join([status, *sheet.explain(lang, result.state), *notes])
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
-        write: list[Op] = [*sheet.repairs, player.status_op(game.seat_lang(seat), sheet.row, status, problems,
-                                                       result.stamp, stage=key)]
-        if sheet.stamp and sheet.stamp != result.stamp:
+        write: list[Op] = [*sheet.repairs, player.status_op(lang, sheet.row, status, problems, result.stamp,
+                                                             stage=key)]
+        if sheet.stamp and sheet.stamp not in (result.stamp, old.stamp):  # not a stamp the tool wrote itself
             rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=result.stamp or "-"))
         try:
@@ -113,7 +129,11 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         if progress:
             progress(player_key(seat))
     if seen:
-        game.gateway.write(DIRECTOR, stamps.truth_ops(game, key, seen))
+        desk += stamps.truth_ops(game, key, seen)
+    if passed:
+        desk += stamps.passed_ops(game, archive, key, deadline, looked)
+    if desk:
+        game.gateway.write(DIRECTOR, desk)
     if ahead is not None:
         rep.reminded = rep.missing
         try:
@@ -126,22 +146,27 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool,
             seen: dict[int, stamps.Truth]) -> tuple[PlayerCheck, list[str]]:
     """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
-    notes (RUL-27). The truth is noted in ``seen``."""
+    notes (RUL-27). Before the deadline the truth is noted in ``seen``; after it, the order is judged as it
+    counts (stamps.counted): a version changed since the last check before the deadline is named."""
     seat, lang = sheet.seat, game.seat_lang(sheet.seat)
     result = PlayerCheck(seat, game.alias(seat), "empty")
+    text, verdict = sheet.text, stamps.OK
+    if not before:
+        text, _stamp, verdict = stamps.counted(truth, sheet.text)
     problems: list[str] = []
     nothing = True
-    if sheet.text:
-        mine = review(state, seat, sheet.text, lang)
-        director = review(state, seat, sheet.text, game.lang) if lang != game.lang else mine
+    if text:
+        mine = review(state, seat, text, lang)
+        director = review(state, seat, text, game.lang) if lang != game.lang else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
         result.problems, result.notes = list(director.problems), list(director.notes)
-        result.state = "problems" if mine.problems else ("ok" if sheet.ticked else "unticked")
+        ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
+        result.state = "problems" if mine.problems else ("ok" if ticked else "unticked")
     complete = result.state == "ok" and not nothing
     if before:
         truth = seen[seat] = stamps.observe(truth, sheet.text, complete, game.now())
-    elif stamps.counted(truth, sheet.text)[2] in (stamps.LATE, stamps.FALLBACK):
-        result.state = "late"
-    result.stamp = truth.stamp_for(sheet.text) if complete else ""
+    if verdict in stamps.AFTER:
+        result.state, result.verdict, result.used = "late", verdict, text
+    result.stamp = truth.stamp_for(text) if complete else ""
     return result, problems

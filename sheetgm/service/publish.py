@@ -24,6 +24,7 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
 from sheetgm.service.stagemap import write_stage_map
+from sheetgm.service.verdicts import shown
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.public import director_ops, public_ops
 from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key
@@ -40,9 +41,10 @@ def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> t
         return render(lang, "sheet.status.none_used", time=when), problems
     used = str(info.get("used", ""))
     key = "sheet.status.resolved" if info.get("ticked") else "sheet.status.resolved_unticked"
-    if info.get("verdict") == "fallback":
-        key = "sheet.status.resolved_fallback"
-    return render(lang, key, time=when, used=used, stamp=str(info.get("stamp", ""))), problems
+    if info.get("verdict") in ("fallback", "seen"):
+        key = f"sheet.status.resolved_{info['verdict']}"
+    return render(lang, key, time=when, used=used, stamp=shown(game, str(info.get("stamp", ""))),
+                  checked=shown(game, str(info.get("checked", "")))), problems
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:

@@ -47,6 +47,7 @@ from sheetgm.service.journal import (
     scan_entries,
 )
 from sheetgm.service.sheetorders import judge, priority
+from sheetgm.service.verdicts import nothing_used
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import SETUP_KEY, key_of_index, stage_index
 
@@ -250,5 +251,7 @@ def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str
             text = archived.strip()
         if text:
             orders[seat] = judge(base, seat, text, game.seat_lang(seat) if known else game.lang)[0]
+        elif nothing_used(info):  # a late order: an empty one, so the engine did not say "no order" (RUL-50)
+            orders[seat] = Order()
         stamps[seat] = str(info.get("stamp", ""))
     return resolve_stage(base, orders, game.cfg.seed, priority(stamps))
