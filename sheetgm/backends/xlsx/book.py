@@ -148,10 +148,10 @@ def text_of(book: Book, cell: Cell | None) -> str:
     """A cell as the text Sheets' FORMATTED_VALUE would give for it. A formula saved without its result (a
     file written by a program that does not compute) reads as its formula, "=...", so that the checker can
     say so instead of reading an empty cell."""
+    if cell is not None and not cell.kind and cell.formula is not None:
+        return "=" + cell.formula[1]
     if cell is None or not cell.kind:
         return ""
-    if cell.formula is not None and cell.value == "" and cell.kind in ("n", "str"):
-        return "=" + cell.formula[1]
     kind, value = cell.kind, cell.value
     if kind == "s" or kind == "e":
         return value
