@@ -93,7 +93,7 @@ def _result(lang: str, result: str | None) -> str:
 def unlocked(lang: str, rep: UnlockReport) -> str:
     if not rep.cleared:
         return render(lang, "cli.unlock_free")
-    return render(lang, "cli.unlock_done", holder=rep.holder or "?", since=rep.since or "?")
+    return render(lang, "cli.unlock_done", holder=rep.holder or "-", since=rep.since or "-")
 
 
 def audited(lang: str, rep: AuditReport) -> str:
