@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 import typer
 
 from sheetgm.core.errors import SheetgmError
-from sheetgm.core.texts import LANGS
 
 if TYPE_CHECKING:
     from sheetgm.service.game import Game
@@ -35,8 +34,9 @@ def fail(message: str) -> NoReturn:
 
 
 def env_lang() -> str | None:
-    lang = os.environ.get(LANG_ENV, "").strip().lower()
-    return lang if lang in LANGS else None
+    from sheetgm.service.configfile import env_lang as chosen
+
+    return chosen()
 
 
 def config_lang(path: Path) -> str | None:
