@@ -149,7 +149,7 @@ def calls() -> list[tuple[str, set[str], str]]:
             args = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             if name == "render" and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant):
                 out.append((str(node.args[1].value), kw, where))
-            elif (name.endswith("Error") or name == "Refusal") and args and KEY.match(args[0]) and node.args[0] is not None:
+            elif (name.endswith("Error") or name == "Refusal") and args and KEY.match(args[0]):
                 out.append((args[0], kw, where))
             elif name in codes and not node.args and kw:
                 out.append((codes[name], kw, where))

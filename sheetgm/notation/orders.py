@@ -32,7 +32,6 @@ reported as such (``err.order.other_camp``) instead of being explained.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 

@@ -114,7 +114,8 @@ ALIASES = [
 
 @pytest.mark.parametrize(("alias", "named"), ALIASES)
 def test_new_refuses_an_alias_that_hides_or_breaks(alias: str, named: str, tmp_path: Path) -> None:
-    seats = [{"alias": alias, "camp": "survivor"}, {"alias": "Bo", "camp": "survivor"}, {"alias": "H", "camp": "hunter"}]
+    seats = [{"alias": alias, "camp": "survivor"}, {"alias": "Bo", "camp": "survivor"},
+             {"alias": "H", "camp": "hunter"}]
     with pytest.raises(ConfigError) as err:
         parse_config(_cfg(roster=seats))
     en = err.value.message("en")
