@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # only for the annotations: `check` need not import the demo,
 
 
 def created(game: Game, urls: dict[str, str | None]) -> str:
-    lines = [render(game.lang, "cli.created", folder=str(game.folder), n=len(urls))]
+    lines = [render(game.voice, "cli.created", folder=str(game.folder), n=len(urls))]
     lines += [f"  {key}: {shown(url)}" for key, url in urls.items()]
     return "\n".join(lines)
 

@@ -118,13 +118,13 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         write: list[Op] = [*sheet.repairs, player.status_op(lang, sheet.row, status, problems, result.stamp,
                                                              stage=key)]
         if sheet.stamp and sheet.stamp not in (result.stamp, old.stamp):  # not a stamp the tool wrote itself
-            rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
+            rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=result.stamp or "-"))
         try:
             game.gateway.write(player_key(seat), write)
         except BackendError as exc:
-            rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=p.alias, seat=seat,
-                                       reason=exc.message(game.lang)))
+            rep.warnings.append(render(game.voice, "svc.player_unwritable", alias=p.alias, seat=seat,
+                                       reason=exc.message(game.voice)))
         rep.players.append(result)
         if progress:
             progress(player_key(seat))
@@ -139,7 +139,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         try:
             game.gateway.write(PUBLIC, deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
         except BackendError as exc:
-            rep.warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
+            rep.warnings.append(render(game.voice, "svc.reminder_unwritable", reason=exc.message(game.voice)))
     return rep
 
 
@@ -157,7 +157,7 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
     nothing = True
     if text:
         mine = review(state, seat, text, lang)
-        director = review(state, seat, text, game.lang) if lang != game.lang else mine
+        director = review(state, seat, text, game.voice) if lang != game.voice else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
         result.problems, result.notes = list(director.problems), list(director.notes)

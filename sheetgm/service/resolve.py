@@ -101,8 +101,8 @@ def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None, 
     if not waiting:
         return "early", ""
     if deadline is None:
-        return "no-deadline", render(game.lang, "cli.missing", aliases=", ".join(waiting))
-    return "waiting", render(game.lang, "err.deadline.waiting", stage=due,
+        return "no-deadline", render(game.voice, "cli.missing", aliases=", ".join(waiting))
+    return "waiting", render(game.voice, "err.deadline.waiting", stage=due,
                              deadline=deadlines.local_time(game, deadline),
                              aliases=", ".join(waiting))
 
@@ -157,7 +157,8 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         truth = truths.get(seat)
         text, stamp, verdict = stamps.counted(truth, sheet.text) if after else (sheet.text, "", stamps.OK)
         order, problems, bad = judge(state, seat, text, lang) if text else (Order(), [], False)
-        director_problems = judge(state, seat, text, game.lang)[1] if text else []
+        director_problems = judge(state, seat, text, game.lang)[1] if text else []  # the director workbook's
+        told = judge(state, seat, text, game.voice)[1] if text and game.voice != game.lang else director_problems
         ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
         if not after:
             complete = ticked and not problems and not bad and bool(order.steps or order.day)
@@ -176,17 +177,17 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         if verdict in stamps.AFTER:
             checked = truth.checked if truth is not None else ""
             out.archive[seat] |= {"checked": checked, "nothing": verdict == stamps.LATE}
-            out.warnings.append(verdicts.director_warning(game, seat, verdict, checked, stamp, game.lang))
+            out.warnings.append(verdicts.director_warning(game, seat, verdict, checked, stamp, game.voice))
         if verdict == stamps.UNJUDGED and sheet.text and not sheet.trouble:
             unjudged.append(p.alias)
         if bad:
-            out.warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
+            out.warnings.append(render(game.voice, "svc.order_unreadable", alias=p.alias, seat=seat,
                                        cell=f"{tab(lang, 'orders')}!B{sheet.row}",
-                                       problems="; ".join(director_problems)))
+                                       problems="; ".join([sheet.trouble] if sheet.trouble else told)))
     if after:
         out.desk += stamps.passed_ops(game, archive_rows, key, deadline, list(out.sheets))
     if unjudged and deadline is not None:
-        out.notes.append(render(game.lang, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
+        out.notes.append(render(game.voice, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
                                 deadline=deadlines.local_time(game, deadline)))
     return out
 
@@ -248,20 +249,20 @@ def _settle_owed(game: Game, entries: list[Entry], token: str) -> tuple[list[str
         return [], []
     done, warnings = deliver(game, entries)
     if done:
-        warnings.insert(0, render(game.lang, "svc.delivered", aliases=", ".join(done)))
+        warnings.insert(0, render(game.voice, "svc.delivered", aliases=", ".join(done)))
     return done, warnings
 
 
 def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> ResolveReport:
     st = entry.state(game.board)
-    return ResolveReport(entry.key, action, public_log(entry.events(), game.lang), warnings, winner=st.winner)
+    return ResolveReport(entry.key, action, public_log(entry.events(), game.voice), warnings, winner=st.winner)
 
 
 def _dry_run(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]], due: str,
              deadline: datetime | None, named: bool, progress: Callable[[str], None] | None) -> ResolveReport:
     if cur.status == RESOLVED:
-        return ResolveReport(due, "dry-run", public_log(cur.events(), game.lang),
-                             [render(game.lang, "svc.pending_publish", stage=due)])
+        return ResolveReport(due, "dry-run", public_log(cur.events(), game.voice),
+                             [render(game.voice, "svc.pending_publish", stage=due)])
     got = read_orders(game, cur, entries, archive_rows, deadline, progress)
     when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got)
     if when in ("waiting", "no-deadline"):
@@ -269,7 +270,7 @@ def _dry_run(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[li
     new, events = resolve_stage(cur.state(game.board), got.orders, game.cfg.seed, got.priority)
     reports = {game.alias(s): _with_note(game, got.archive.get(s, {}), report(new, events, s, game.seat_lang(s)),
                                          game.seat_lang(s)) for s in game.seats}
-    return ResolveReport(due, "dry-run", public_log(events, game.lang), got.warnings, reports, new.winner)
+    return ResolveReport(due, "dry-run", public_log(events, game.voice), got.warnings, reports, new.winner)
 
 
 def _with_note(game: Game, info: dict[str, Any], text: str, lang: str) -> str:

@@ -126,8 +126,8 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
         try:
             game.gateway.write(player_key(seat), ops)
         except UnusableWorkbookError as exc:
-            rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
-                                       reason=exc.message(game.lang)))
+            rep.warnings.append(render(game.voice, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
+                                       reason=exc.message(game.voice)))
         if rows:
             rep.reopened[game.alias(seat)] = sorted(rows)
 

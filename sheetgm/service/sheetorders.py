@@ -43,10 +43,10 @@ class SheetOrder:
     ticked: bool = False
     stamp: str = ""  # what the player's sheet shows in column F (a display: the truth is in stamps.py)
     results: list[list[str]] = field(default_factory=list)
-    trouble: str = ""  # for the director, in the director's language: why the row could not be used
+    trouble: str = ""  # for the director, in the console's language: why the row could not be used
     tab: list[list[str]] = field(default_factory=list)  # the Orders tab from row 2
     notes: list[str] = field(default_factory=list)  # what is wrong in the tab, in the player's language
-    director_notes: list[str] = field(default_factory=list)  # the same, in the director's language
+    director_notes: list[str] = field(default_factory=list)  # the same, in the console's language
     repairs: list[Op] = field(default_factory=list)  # the tool's own cells to write back
     said: list[tuple[str, str, str]] = field(default_factory=list)  # (id, note, director note) of each note
     picked: str = ""  # column G: a step picked from the dropdown (a reference, never the order)
@@ -119,14 +119,14 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
     except TRANSIENT:
         raise  # a network or quota failure must not turn an order into "do nothing": the run stops, rerun it
     except BackendError as exc:
-        out.trouble = render(game.lang, "svc.player_unreadable", alias=game.alias(seat), seat=seat,
-                             reason=exc.message(game.lang))
+        out.trouble = render(game.voice, "svc.player_unreadable", alias=game.alias(seat), seat=seat,
+                             reason=exc.message(game.voice))
         return out
     out.results = got[ranges[-1]] if with_results else []
     if not with_orders:
         return out
     out.tab = [list(r) + [""] * (7 - len(r)) for r in got[ranges[0]]]
-    found: Located = locate(out.tab, stage_key(night, stage), night, lang, game.lang, dict(archived or {}),
+    found: Located = locate(out.tab, stage_key(night, stage), night, lang, game.voice, dict(archived or {}),
                             game.alias(seat))
     out.row, out.notes, out.director_notes, out.repairs = found.row, found.notes, found.director_notes, found.repairs
     out.said = [(note_id(name, params, out.tab), note, director) for (name, params), note, director

@@ -56,7 +56,7 @@ def write_stage_map(game: Game, entry: Entry) -> list[str]:
     if parse_key(entry.key)[1] != HUNTER_STAGE and not entry.state(game.board).over():
         return []
     out, trouble = _write(game, entry)
-    return [render(game.lang, "svc.map_unwritable", file=str(out), detail=trouble)] if trouble else []
+    return [render(game.voice, "svc.map_unwritable", file=str(out), detail=trouble)] if trouble else []
 
 
 def ensure_stage_map(game: Game, entry: Entry) -> Path:
