@@ -109,12 +109,6 @@ def upcoming(game: Game, key: str, n: int = 2) -> list[tuple[str, datetime]]:
     return out
 
 
-def ahead(game: Game, key: str) -> datetime | None:
-    """The stage's deadline if it has not passed yet (None: no deadline, or it has passed)."""
-    when = deadline_of(game, key)
-    return when if when is not None and game.now() < when else None
-
-
 def local_time(game: Game, when: datetime) -> str:
     """``when`` in the game's time zone, with the zone named: "2024-05-01 21:00 (Asia/Shanghai)"."""
     try:
