@@ -39,7 +39,7 @@ def report_note(game: Game, info: Mapping[str, Any], lang: str) -> str:
     if verdict not in AFTER:
         return ""
     return render(lang, f"sheet.report.{verdict}", checked=shown(game, str(info.get("checked", ""))),
-                  stamp=shown(game, str(info.get("stamp", ""))), used=str(info.get("used", "")))
+                  stamp=shown(game, str(info.get("stamp", ""))), used=str(info.get("used") or info.get("text") or ""))
 
 
 def director_warning(game: Game, seat: int, verdict: str, checked: str, stamp: str, lang: str) -> str:
