@@ -6,24 +6,31 @@ and, before the deadline, a reminder while they have not submitted. The
 director's summary names exactly who has not submitted (the same names as
 the public reminder line) and who has problems. Stamps live in the director
 workbook (stamps.py); a sheet stamp that disagrees is named and written back.
+
+Before the deadline a workbook unchanged since the last check (its Drive version, one listing) is not
+read again: its verdict stands and the look is recorded; a workbook read again with the same order
+keeps the time its status shows, so nothing is written to it (checkmemo.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.service import checkmemo, deadlines, stamps
+from sheetgm.service import checkmemo, deadlines, news, stamps, table, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import latest
+from sheetgm.service.journal import Entry, latest
 from sheetgm.service.lock import folder_lock
 from sheetgm.service.sheetorders import SheetOrder, read_player, review
 from sheetgm.sheets import player
 from sheetgm.sheets.stages import stage_key
+
+READ_EXCERPT = 40  # characters of the order text quoted back to the player with the time it was read
 
 
 @dataclass
@@ -35,6 +42,9 @@ class PlayerCheck:
     stamp: str = ""
     notes: list[str] = field(default_factory=list)  # steps that depend on the night: not problems (RUL-27)
     must_submit: bool = True  # a stunned hunter is not waited for
+    read: str = ""  # when this check read the row (ISO; shown to the player in their status cell)
+    verdict: str = ""  # after the deadline, an order changed since the last check before it: stamps.AFTER
+    used: str = ""  # then the text that counts (RUL-50)
 
 
 @dataclass
@@ -44,7 +54,8 @@ class CheckReport:
     warnings: list[str]
     deadline: str | None = None  # the stage's deadline while it is ahead (then reminders were written)
     reminded: list[str] = field(default_factory=list)  # aliases told they have not submitted
-    unchanged: list[str] = field(default_factory=list)  # aliases whose workbook was not read: unchanged since
+    stand_in: list[str] = field(default_factory=list)  # read after the deadline for a missed look (RUL-55)
+    unchanged: list[str] = field(default_factory=list)  # not read: unchanged since the last check (checkmemo.py)
 
     @property
     def missing(self) -> list[str]:
@@ -58,14 +69,14 @@ class CheckReport:
     def to_dict(self) -> dict[str, object]:
         return {"stage": self.stage, "players": [asdict(p) for p in self.players], "missing": self.missing,
                 "problems": self.with_problems, "warnings": self.warnings, "deadline": self.deadline,
-                "reminded": self.reminded, "unchanged": self.unchanged}
+                "reminded": self.reminded, "stand_in": self.stand_in, "unchanged": self.unchanged}
 
 
 def check(game: Game, progress: Callable[[str], None] | None = None, holder: str = "sheetgm") -> CheckReport:
     """Under the game folder's OS lock (service/lock.py): a check writes the director's and the players' workbooks,
     and a local .xlsx file is saved whole, so a resolve saving the same file at the same moment would lose its
     cells (or the check its stamps). Across machines (Google) cells are written one range at a time: no token."""
-    with folder_lock(game.folder, holder, game.now().isoformat(timespec="seconds")):
+    with folder_lock(game.folder, holder, deadlines.local_time(game, game.now())):
         return _check(game, progress)
 
 
@@ -77,30 +88,34 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     key = stage_key(state.night, state.stage)
     deadline = deadlines.deadline_of(game, key)
     now = game.now()
-    before = deadline is None or now <= deadline
-    ahead = deadline if deadline is not None and now < deadline else None
-    truths = stamps.truths(archive, key, len(game.seats), entries)
+    seats = len(game.seats)
+    passed = stamps.has_passed(archive, key, seats, deadline, now)  # once seen passed, it stays passed (RUL-52)
+    before = not passed
+    ahead = deadline if deadline is not None and not passed else None
+    truths = stamps.truths(archive, key, seats, entries)
     seen: dict[int, stamps.Truth] = {}
+    reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
+    desk: list[Op] = []
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
+    looked: list[int] = []
     due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
-    old = checkmemo.memos(archive, key, len(game.seats))
-    new: dict[int, checkmemo.Memo] = {}
-    revs = checkmemo.revisions(game, due)
-    wrote: set[int] = set()
-    journal = checkmemo.journal_digest(entries)
-    when = deadline.isoformat() if deadline else ""
+    memos, new_memos, wrote = checkmemo.memos(archive, key, seats), {}, set()
+    revs = checkmemo.revisions(game, due) if before else {}
+    journal, when = checkmemo.journal_digest(entries), deadline.isoformat() if deadline else ""
     for seat in due:
         p = state.players[seat]
+        looked.append(seat)
         must = deadlines.must_submit(state, seat)
-        lang = game.seat_lang(seat)
-        rev = revs.get(player_key(seat), "")
+        rev, memo = revs.get(player_key(seat), ""), memos.get(seat)
         ctx = checkmemo.seat_context(game, key, journal, when, before, truths.get(seat), seat, must)
-        memo = old.get(seat)
         kept = _kept(memo) if memo is not None and rev and memo.v == rev and memo.c == ctx else None
-        if memo is not None and kept is not None:  # unchanged since the last check: its verdict stands
+        if kept is not None and memo is not None:  # unchanged since the last check: its verdict stands, looked at now
             rep.players.append(kept)
             rep.warnings += memo.w
             rep.unchanged.append(p.alias)
+            if truths.get(seat, stamps.Truth()).checked:  # a look (RUL-55), as if it had been read
+                desk.append(checkmemo.look_op(game.lang, key, seat, seats, now))
+            reads[seat] = (kept.state, now.isoformat(timespec="seconds"))
             if progress:
                 progress(player_key(seat))
             continue
@@ -108,70 +123,119 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
+            reads[seat] = ("unreadable", now.isoformat(timespec="seconds"))
             continue
-        result, problems = _player(game, state, sheet, truths.get(seat, stamps.Truth()), before, seen)
+        told_before, told_now = stamps.told(archive, key, seat, seats)
+        notes, director_notes, new = sheet.tab_notes(told_before, told_now)
+        if new:
+            desk.append(stamps.told_op(game, key, seat, told_now | new))
+        old = truths.get(seat, stamps.Truth())
+        look = before or stamps.missed(old, deadline)  # RUL-55: a look after a missed one stands in for it
+        if look and not before:
+            rep.stand_in.append(p.alias)
+        result, problems = _player(game, state, sheet, old, before, look, deadline, seen)
         result.must_submit = must
-        rep.warnings += sheet.director_notes
-        # the same judgment as the last check's keeps its time: then the cells are already there (no write)
+        result.read = now.isoformat(timespec="seconds")
+        reads[seat] = (result.state, result.read)
+        rep.warnings += director_notes
+        lang = game.seat_lang(seat)
+        # the same judgment as the last check's keeps the time it shows: then its cells are there already
         ctx = checkmemo.seat_context(game, key, journal, when, before, seen.get(seat, truths.get(seat)), seat, must)
-        judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, sheet.notes)
-        shown = memo.t if memo is not None and memo.j == judged else now.strftime("%m-%d %H:%M")
-        status = render(lang, f"sheet.status.{result.state}", n=len(result.problems), time=shown)
-        status = "\n".join([status, *sheet.notes])
+        judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, notes)
+        shown = _shown_time(memo, judged, now)
+        if result.verdict in stamps.AFTER:
+            status = verdicts.check_status(game, seat, result.verdict, result.used, old.checked, old.stamp)
+        else:
+            status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
+                            time=deadlines.local_time(game, shown, lang, short=True))
+        status = "\n".join([status, read_line(game, lang, shown, sheet.text, before),
+                            *sheet.explain(lang, result.state), *notes])
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
-        cells = player.status_op(lang, sheet.row, status, problems, result.stamp, stage=key)
+        shown_stamp = deadlines.local_time(game, result.stamp, lang) if result.stamp else ""
+        cells = player.status_op(lang, sheet.row, status, problems, shown_stamp, stage=key)
         write: list[Op] = [*sheet.repairs, cells]
-        if sheet.stamp and sheet.stamp != result.stamp:
-            rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
-                                       found=sheet.stamp, stamp=result.stamp or "-"))
+        tools_own = {deadlines.local_time(game, s, lang) for s in (result.stamp, old.stamp) if s}
+        if sheet.stamp and sheet.stamp not in tools_own:  # not a stamp the tool wrote itself
+            rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
+                                       found=sheet.stamp, stamp=shown_stamp or "-"))
         try:
-            if sheet.repairs or not _shown(sheet, cells):  # the sheet does not show it yet
+            if sheet.repairs or not _already(sheet, cells):
                 game.gateway.write(player_key(seat), write)
                 wrote.add(seat)
         except BackendError as exc:
-            rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=p.alias, seat=seat,
-                                       reason=exc.message(game.lang)))
-        else:  # remembered once its status is written (a failed write is tried again next time), and only
-            if before:  # before the deadline: after it the resolve reads every order anyway
-                new[seat] = checkmemo.Memo(rev, ctx, judged, shown, asdict(result), list(sheet.director_notes),
-                                           memo.p if memo is not None else "")
+            rep.warnings.append(render(game.voice, "svc.player_unwritable", alias=p.alias, seat=seat,
+                                       reason=exc.message(game.voice)))
+        else:  # remembered once its status is written (a failed write is tried again), and only before the deadline
+            if before:
+                new_memos[seat] = checkmemo.Memo(rev, ctx, judged, shown.isoformat(timespec="seconds"), asdict(result),
+                                                 list(director_notes), memo.p if memo is not None else "")
         rep.players.append(result)
         if progress:
             progress(player_key(seat))
     if ahead is not None:
         rep.reminded = rep.missing
-        line = checkmemo.reminder(key, when, rep.reminded)
-        if not due or any(seat not in old or old[seat].p != line for seat in due):
-            try:
-                game.gateway.write(PUBLIC, deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
-            except BackendError as exc:
-                rep.warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
-                line = ""
-            for seat in due:  # every memo says which line the public log now shows
-                if seat not in new and seat in old:
-                    new[seat] = old[seat]
-                if seat in new:
-                    new[seat].p = line
+        reminder = _remind(game, entries, key, ahead, rep, due, memos)
+        if reminder is not None:  # written (or failed: ""): every memo says which line the public log shows
+            for seat in due:
+                if seat not in new_memos and seat in memos:
+                    new_memos[seat] = memos[seat]
+                if seat in new_memos:
+                    new_memos[seat].p = reminder
     after = checkmemo.revisions(game, due) if wrote else revs  # for a resolve that waits (checkmemo.waiting)
-    for seat, m in new.items():
+    for seat, m in new_memos.items():
         if seat in wrote or not m.a:
             m.a = after.get(player_key(seat), "")
-    ops = stamps.truth_ops(game, key, seen) if seen else []
-    ops += [checkmemo.memo_op(game.lang, key, seat, len(game.seats), m) for seat, m in sorted(new.items())]
-    if ops:
-        game.gateway.write(DIRECTOR, ops)
+    desk += [checkmemo.memo_op(game.lang, key, seat, seats, m) for seat, m in sorted(new_memos.items())]
+    if seen:
+        desk += stamps.truth_ops(game, key, seen)
+    if passed:
+        desk += stamps.passed_ops(game, archive, key, deadline, looked)
+    if reads:  # what each row said and when it was read, and the director's table
+        desk += stamps.read_ops(game, key, reads)
+        archive = _merged(archive, key, seats, reads, seen)
+        desk += table.sheet_ops(game, table.seat_rows(game, state, key, archive), key, deadline)
+    if desk:
+        game.gateway.write(DIRECTOR, desk)
     return rep
 
 
-def _kept(memo: checkmemo.Memo) -> PlayerCheck | None:
+def _remind(game: Game, entries: list[Entry], key: str, ahead: datetime, rep: CheckReport, due: list[int],
+            memos: dict[int, checkmemo.Memo]) -> str | None:
+    """The public reminder line (with the news tabs a language lacks), unless the log shows it already as the
+    last checks wrote it: the digest of the line now written, "" if the write failed, None if not written."""
+    line = checkmemo.reminder(key, ahead.isoformat(), rep.reminded)
+    catch_up = news.catch_up_ops(game, entries)
+    if not catch_up and due and all(seat in memos and memos[seat].p == line for seat in due):
+        return None
+    try:
+        game.gateway.write(PUBLIC, catch_up + deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
+    except BackendError as exc:
+        rep.warnings.append(render(game.voice, "svc.reminder_unwritable", reason=exc.message(game.voice)))
+        return ""
+    return line
+
+
+def _kept(memo: checkmemo.Memo | None) -> PlayerCheck | None:
+    if memo is None:
+        return None
     try:
         return PlayerCheck(**memo.r)
     except TypeError:  # a memo of another version of sheetgm: read the workbook
         return None
 
 
-def _shown(sheet: SheetOrder, op: Op) -> bool:
+def _shown_time(memo: checkmemo.Memo | None, judged: str, now: datetime) -> datetime:
+    """The time the status shows: the last check's, if it judged the same; else now."""
+    if memo is not None and memo.j == judged:
+        try:
+            return datetime.fromisoformat(memo.t)
+        except ValueError:
+            pass
+    return now
+
+
+def _already(sheet: SheetOrder, op: Op) -> bool:
     """Whether the Orders row as read already shows what ``op`` (the status cells D..F of the row) writes."""
     if not isinstance(op, SetValues) or sheet.row < 2 or sheet.row - 2 >= len(sheet.tab):
         return False
@@ -180,25 +244,61 @@ def _shown(sheet: SheetOrder, op: Op) -> bool:
     return all((found[3 + i] if 3 + i < len(found) else "") == v for i, v in enumerate(want))
 
 
-def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool,
-            seen: dict[int, stamps.Truth]) -> tuple[PlayerCheck, list[str]]:
+def _merged(archive: list[list[str]], key: str, seats: int, reads: dict[int, tuple[str, str]],
+            seen: dict[int, stamps.Truth]) -> list[list[str]]:
+    """The Orders archive rows as they are once this check's stamps and verdicts are written (for the table)."""
+    from sheetgm.sheets.stages import archive_row
+
+    rows = [list(r) for r in archive]
+    for seat, (verdict, when) in reads.items():
+        i = archive_row(key, seat, seats) - 2
+        while len(rows) <= i:
+            rows.append([])
+        cells = rows[i] + [""] * (stamps.COLS - len(rows[i]))
+        cells[0], cells[13], cells[14] = key, verdict, when
+        t = seen.get(seat)
+        if t is not None:
+            cells[3], cells[5], cells[6] = t.stamped, t.stamp, stamps.fingerprint(t.stamped) if t.stamped else ""
+        rows[i] = cells
+    return rows
+
+
+def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> str:
+    """What the player is told about this read: when, and the text read (shortened), so that they can see
+    whether their current text is the one the tool has seen."""
+    when = deadlines.local_time(game, now, lang)
+    if not text.strip():
+        return render(lang, "day.read.empty", time=when)
+    flat = " ".join(text.split())
+    excerpt = flat if len(flat) <= READ_EXCERPT else flat[: READ_EXCERPT - 1] + "…"
+    return render(lang, "day.read.line" if before else "day.read.after", time=when, text=excerpt)
+
+
+def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool, look: bool,
+            deadline: datetime | None, seen: dict[int, stamps.Truth]) -> tuple[PlayerCheck, list[str]]:
     """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
-    notes (RUL-27). The truth is noted in ``seen``."""
+    notes (RUL-27). A look (``look``: before the deadline, or after it standing in for a missed one, RUL-55)
+    is noted in ``seen``; only a look before the deadline stamps. Otherwise, after the deadline, the order is
+    judged as it counts (stamps.counted): a version changed since the last check before the deadline is named."""
     seat, lang = sheet.seat, game.seat_lang(sheet.seat)
     result = PlayerCheck(seat, game.alias(seat), "empty")
+    text, verdict = sheet.text, stamps.OK
+    if not before:
+        text, _stamp, verdict = stamps.counted(truth, sheet.text, deadline)
     problems: list[str] = []
     nothing = True
-    if sheet.text:
-        mine = review(state, seat, sheet.text, lang)
-        director = review(state, seat, sheet.text, game.lang) if lang != game.lang else mine
+    if text:
+        mine = review(state, seat, text, lang)
+        director = review(state, seat, text, game.voice) if lang != game.voice else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
         result.problems, result.notes = list(director.problems), list(director.notes)
-        result.state = "problems" if mine.problems else ("ok" if sheet.ticked else "unticked")
+        ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
+        result.state = "problems" if mine.problems else ("ok" if ticked else "unticked")
     complete = result.state == "ok" and not nothing
-    if before:
-        truth = seen[seat] = stamps.observe(truth, sheet.text, complete, game.now())
-    elif stamps.counted(truth, sheet.text)[2] in (stamps.LATE, stamps.FALLBACK):
-        result.state = "late"
-    result.stamp = truth.stamp_for(sheet.text) if complete else ""
+    if look:
+        truth = seen[seat] = stamps.observe(truth, sheet.text, complete and before, game.now())
+    if verdict in stamps.AFTER:
+        result.state, result.verdict, result.used = "late", verdict, text
+    result.stamp = truth.stamp_for(text) if complete else ""
     return result, problems

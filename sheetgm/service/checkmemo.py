@@ -1,6 +1,6 @@
 """What the last ``check`` of a stage saw of each player's workbook, so that the next reads only what changed.
 
-Kept in column J of the seat's row of the director's Orders archive, read and written with the stamps
+Kept in column P of the seat's row of the director's Orders archive, read and written with the stamps
 (`stamps.read_desk`, `stamps.truth_ops`): it costs no call. Per seat, a compact JSON:
 
 - ``v``: the workbook's revision (`Gateway.revisions`: Drive's version and modification time) listed
@@ -8,7 +8,7 @@ Kept in column J of the seat's row of the director's Orders archive, read and wr
 - ``c``: a digest of everything else the verdict depends on: the stage, the journal, the deadline and
   whether it has passed, the seat's stamps, its language and alias, sheetgm's version;
 - ``j``: the same with what was read (the row, the order, the tick, what is wrong in the tab);
-- ``t``: the time its status cell shows; ``r`` and ``w``: the verdict and the director's notes;
+- ``t``: the time its status cell shows (ISO); ``r`` and ``w``: the verdict and the director's notes;
 - ``p``: a digest of the public reminder line written when this memo was (to skip writing it again);
 - ``a``: the revision listed again *after* that check wrote, for `waiting` only.
 
@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sheetgm import __version__
@@ -45,7 +46,7 @@ from sheetgm.service.stamps import Truth, truths
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row
 
-MEMO_COL = 9  # column J of the Orders archive (0-based)
+MEMO_COL = 15  # column P of the Orders archive (0-based): A-O are the stamps' (stamps.COLS)
 FORMAT = 1  # bump when what a memo means changes: every check then reads every workbook once
 
 
@@ -151,4 +152,11 @@ def reminder(key: str, deadline: str, missing: list[str]) -> str:
 
 def memo_op(lang: str, key: str, seat: int, seats: int, memo: Memo) -> Op:
     r = archive_row(key, seat, seats)
-    return SetValues(layout.rng(layout.tab(lang, "archive"), f"J{r}"), ((memo.text(),),))
+    return SetValues(layout.rng(layout.tab(lang, "archive"), f"P{r}"), ((memo.text(),),))
+
+
+def look_op(lang: str, key: str, seat: int, seats: int, now: datetime) -> Op:
+    """Column H of the seat's archive row (stamps.Truth.checked): a check looked at the order at ``now``. A workbook
+    skipped unchanged was looked at as surely as one read: its order is the one the last read saw."""
+    r = archive_row(key, seat, seats)
+    return SetValues(layout.rng(layout.tab(lang, "archive"), f"H{r}"), ((now.isoformat(timespec="seconds"),),))
