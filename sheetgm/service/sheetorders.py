@@ -86,6 +86,10 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
     found: Located = locate(out.tab, stage_key(night, stage), night, lang, game.lang, dict(archived or {}),
                             game.alias(seat))
     out.row, out.notes, out.director_notes, out.repairs = found.row, found.notes, found.director_notes, found.repairs
+    for notice in game.gateway.notices(player_key(seat)):  # a copy in another format beside the file (xlsx)
+        out.notes.append(notice.message(lang))
+        out.director_notes.append(render(game.lang, "svc.player_notice", alias=game.alias(seat), seat=seat,
+                                         notice=notice.message(game.lang)))
     cells = found.cells
     out.text = cells[layout.O_TEXT].strip()
     out.ticked = is_tick(cells[layout.O_TICK])

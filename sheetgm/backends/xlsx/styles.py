@@ -128,15 +128,19 @@ class Styles:
             self._parsed[i] = _xf_of(self.xfs[i]) if 0 <= i < len(self.xfs) else Xf()
         return self._parsed[i]
 
-    def is_date(self, xf: int) -> bool:
-        """Whether numbers in cells of this format show as dates or times (then they read as such)."""
+    def date_kind(self, xf: int) -> str:
+        """How numbers in cells of this format show: "date" (a date, a time or both), "duration" (elapsed
+        time: ``[h]:mm:ss``), or "" (as numbers)."""
         fmt = self.xf(xf).num_fmt
         if fmt in _DATE_IDS:
-            return True
+            return "duration" if fmt == 46 else "date"
         code = self.num_fmts.get(fmt)
-        if not code or _ELAPSED.search(code.split(";")[0]):
-            return False
-        return re.search(r"[dmhysDMHYS]", _LITERALS.sub("", code.split(";")[0])) is not None
+        if not code:
+            return ""
+        first = _LITERALS.sub("", code.split(";")[0])
+        if _ELAPSED.search(first):
+            return "duration"
+        return "date" if re.search(r"[dmhysDMHYS]", first) else ""
 
     def look(self, xf: int) -> tuple[str | None, bool, dict[str, str]]:
         """(background "#rrggbb" or None, bold, border side -> style) of a cell format."""

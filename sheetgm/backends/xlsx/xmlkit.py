@@ -10,7 +10,9 @@ written back into the main namespace as they were.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
+from xml.parsers import expat
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -85,15 +87,99 @@ def to_xml(el: Element) -> str:
 
 
 def run_text(el: Element | None) -> str:
-    """The text of a string item (``<si>``, ``<is>``, a comment's ``<text>``): its runs, without phonetics."""
+    """The text of a string item (``<si>``, ``<is>``, a comment's ``<text>``): its plain text and its runs in
+    order, without phonetic guides (``<rPh>``: the reading of Japanese text, not part of it)."""
     if el is None:
         return ""
     if len(el) == 1 and el[0].tag == _T:  # the usual shape: one plain text
         return el[0].text or ""
-    found = el.find(_T)
-    if found is not None and el.find(_R) is None:
-        return found.text or ""
-    return "".join(t.text or "" for r in el.iter(_R) for t in r.iter(_T))
+    out = []
+    for child in el:
+        if child.tag == _T:
+            out.append(child.text or "")
+        elif child.tag == _R:
+            out.extend(t.text or "" for t in child.iter(_T))
+    return "".join(out)
 
 
 _T, _R = m("t"), m("r")
+
+
+# -- a part's top-level elements as written ------------------------------------
+
+
+@dataclass
+class Skeleton:
+    """A part's root element as written: its start tag (with every namespace declaration) and each element
+    under it as the exact XML text it was written as, so that what the codec does not model is written back
+    byte for byte (with its prefixes, ``r:id`` links, extensions and ``mc:AlternateContent``)."""
+
+    root: str  # "<worksheet xmlns=... mc:Ignorable=...>"
+    end: str  # "</worksheet>"
+    children: list[tuple[str, str]] = field(default_factory=list)  # (name, XML): local name in MAIN, else {ns}local
+
+
+def tag_end(data: bytes, at: int) -> int:
+    """The index just after the ``>`` closing the tag that starts at ``at`` (quotes may hold a ``>``)."""
+    quote = 0
+    for i in range(at + 1, len(data)):
+        ch = data[i]
+        if quote:
+            if ch == quote:
+                quote = 0
+        elif ch in (0x22, 0x27):
+            quote = ch
+        elif ch == 0x3E:
+            return i + 1
+    raise ValueError("unterminated tag")
+
+
+def skeleton(data: bytes) -> Skeleton:
+    """The root and top-level elements of an XML document (bytes), sliced from it at the parser's offsets."""
+    parser = expat.ParserCreate(namespace_separator=" ")
+    depth, open_at, out = 0, [0, 0], Skeleton("", "")
+
+    def refuse_dtd(*_args: object) -> None:
+        raise ValueError("a DTD is not allowed in a workbook part")
+
+    def start(name: str, _attrs: object) -> None:
+        nonlocal depth
+        at = parser.CurrentByteIndex
+        if depth == 0:
+            out.root = data[at:tag_end(data, at)].decode("utf-8")
+            out.end = f"</{_qualified(out.root)}>"
+        elif depth == 1:
+            open_at[:] = [at, tag_end(data, at)]
+        depth += 1
+
+    def end(name: str) -> None:
+        nonlocal depth
+        depth -= 1
+        if depth == 1:
+            first, after = open_at
+            if data[after - 2:after] != b"/>":  # not an empty element: the parser stands at its end tag
+                after = data.index(b">", parser.CurrentByteIndex) + 1
+            uri, _, tag = name.rpartition(" ")
+            out.children.append((tag if uri == MAIN else f"{{{uri}}}{tag}", data[first:after].decode("utf-8")))
+
+    parser.StartDoctypeDeclHandler = refuse_dtd
+    parser.EntityDeclHandler = refuse_dtd
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.Parse(data, True)
+    return out
+
+
+def _qualified(start_tag: str) -> str:
+    """The element name of a start tag as written ("x:worksheet" or "worksheet")."""
+    found = re.match(r"<\s*([^\s/>]+)", start_tag)
+    return found.group(1) if found else ""
+
+
+def with_default_namespace(start_tag: str) -> str:
+    """A root start tag that binds the main namespace as the default one too: a part written with a prefix
+    for it (``<x:worksheet xmlns:x=...>``) keeps its elements, and the codec's unprefixed ones join them."""
+    if re.search(r"\sxmlns\s*=", start_tag):
+        return start_tag
+    name = _qualified(start_tag)
+    return start_tag.replace(f"<{name}", f'<{name} xmlns="{MAIN}"', 1)
