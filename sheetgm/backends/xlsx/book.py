@@ -189,7 +189,7 @@ def text_of(book: Book, cell: Cell | None) -> str:
         return "TRUE" if value in ("1", "true") else "FALSE"
     if kind == "d":
         try:
-            return datetime.fromisoformat(value).isoformat(sep=" ")
+            return datetime.fromisoformat(value).replace(tzinfo=None).isoformat(sep=" ")
         except ValueError:
             return value
     try:
@@ -198,7 +198,7 @@ def text_of(book: Book, cell: Cell | None) -> str:
         return value
     as_date = book.styles.date_kind(cell.style)
     try:
-        if as_date == "duration":
+        if as_date == "duration" or (as_date and number < 0):  # a time before day 0 is elapsed time
             return duration_text(number)
         if as_date:
             return _date_text(number, book.date1904)

@@ -83,6 +83,7 @@ class XlsxGateway(port.Gateway):
         self.names = dict(names or {})  # key -> suggested file name (without .xlsx) for workbooks to create
         self._files: dict[str, str] | None = None
         self._books: dict[str, tuple[tuple[int, int, int], Path, Book]] = {}
+        self._failed: dict[str, tuple[tuple[int, int, int], Path, UnreadableFileError]] = {}
         self._dirty: dict[str, None] = {}  # inside a batch: workbooks changed and not saved yet, in order
         self._depth = 0
         self.loads = 0  # files parsed, and saved, by this gateway (benchmarks count them)
@@ -143,8 +144,23 @@ class XlsxGateway(port.Gateway):
         except OSError as exc:
             raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
         cached = self._books.get(key)
-        if cached is not None and cached[1] == path and cached[0] == (st.st_mtime_ns, st.st_size, st.st_ino):
+        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        if cached is not None and cached[1] == path and cached[0] == stamp:
             return cached[2]
+        failed = self._failed.get(key)
+        if failed is not None and failed[1] == path and failed[0] == stamp:
+            raise failed[2]  # the same unreadable file: not read again within this run
+        try:
+            book, stamp = self._read(key, path)
+        except UnreadableFileError as exc:
+            self._failed[key] = (stamp, path, exc)
+            raise
+        self.loads += 1
+        self._books[key] = (stamp, path, book)
+        return book
+
+    def _read(self, key: str, path: Path) -> tuple[Book, tuple[int, int, int]]:
+        """The file parsed, and the stamp of the very file read (another process may replace it meanwhile)."""
         try:
             with open(path, "rb") as f:
                 st = os.fstat(f.fileno())
@@ -163,9 +179,7 @@ class XlsxGateway(port.Gateway):
             # says nothing of the others.
             raise UnreadableFileError("err.backend.file.damaged", path=str(path),
                                       detail=f"{type(exc).__name__}: {str(exc)[:160]}") from exc
-        self.loads += 1
-        self._books[key] = ((st.st_mtime_ns, st.st_size, st.st_ino), path, book)
-        return book
+        return book, (st.st_mtime_ns, st.st_size, st.st_ino)
 
     @staticmethod
     def _missing(key: str, path: Path) -> UnusableWorkbookError:

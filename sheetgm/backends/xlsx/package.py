@@ -36,8 +36,8 @@ class Limits:
     directory_bytes: int = 4 * MiB  # its central directory
     part_bytes: int = 16 * MiB  # one part, inflated
     total_bytes: int = 256 * MiB  # every part, inflated (checked, not held)
-    cells: int = 300_000  # cells with a value or a format, all tabs together
-    strings: int = 500_000  # entries of the shared-string table
+    cells: int = 100_000  # cells with a value or a format (a row without any counts one), all tabs together
+    strings: int = 100_000  # entries of the shared-string table
     tabs: int = 1_000
 
 

@@ -33,7 +33,11 @@ _STREAM_ABOVE = 1 << 20  # a part larger than this is parsed as it streams in
 _CHUNK = 1 << 18
 _SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
 _V, _F, _IS = xmlkit.m("v"), xmlkit.m("f"), xmlkit.m("is")
+_SST, _SI, _SHEET_DATA_TAG, _ROW_TAG = xmlkit.m("sst"), xmlkit.m("si"), xmlkit.m("sheetData"), xmlkit.m("row")
 _KNOWN_CELL = frozenset({"r", "s", "t"})
+# Cell and row elements, and string items, counted before a part is parsed (what parsing it would cost).
+_CELL_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|row)(?=[\s/>])")
+_SI_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])")
 
 
 def read_book(data: bytes, limits: Limits = LIMITS) -> Book:
@@ -49,14 +53,18 @@ def read_book(data: bytes, limits: Limits = LIMITS) -> Book:
 
 
 class _Budget:
-    """Cells and strings read so far, against the limits."""
+    """Cells read so far, against the limits: the cell and row elements of every sheet are counted before the
+    sheet is parsed (the cost of parsing them), the cells kept as they are parsed (the memory they take)."""
 
     def __init__(self, limits: Limits) -> None:
-        self.limits, self.cells = limits, 0
+        self.limits, self.cells, self.elements = limits, 0, 0
 
-    def add_cells(self, n: int) -> None:
-        self.cells += n
-        if self.cells > self.limits.cells:
+    def add_cells(self, n: int, estimate: bool = False) -> None:
+        if estimate:
+            self.elements += n
+        else:
+            self.cells += n
+        if max(self.cells, self.elements // 2) > self.limits.cells:
             raise refuse("too_many_cells", limit=self.limits.cells)
 
 
@@ -218,40 +226,38 @@ def _target(rels: list[Rel], kind: str, base: str) -> str:
 # -- streaming elements ----------------------------------------------------------
 
 
-def _elements(data: bytes, depth: int) -> Iterator[Element]:
-    """The elements at ``depth`` (1: the root's children) of a document, each once complete. A small document
-    is parsed whole; a large one as it streams in, each element dropped from the tree once handed out."""
+def _elements(data: bytes, container: str, item: str) -> Iterator[Element]:
+    """The ``item`` elements of a document's ``container`` element, each once complete. A small document is
+    parsed whole; a large one as it streams in, each item dropped from the tree once handed out."""
     if len(data) <= _STREAM_ABOVE:
-        found = [fromstring(data)]
-        for _ in range(depth):
-            found = [child for el in found for child in el]
-        yield from found
+        root = fromstring(data)
+        holder = root if root.tag == container else root.find(container)
+        yield from (el for el in (holder if holder is not None else ()) if el.tag == item)
         return
     parser: XMLPullParser[Element] = XMLPullParser(events=("start", "end"))
-    level, holder = 0, None
+    holder = None
     for at in [*range(0, len(data), _CHUNK), -1]:
         if at >= 0:
             parser.feed(data[at:at + _CHUNK])
         else:
             parser.close()
-        for item in parser.read_events():
-            event, el = cast(tuple[str, Element], item)
-            if event == "start":
-                level += 1
-                if level == depth:  # the parent of the elements handed out
-                    holder = el
-                continue
-            if level == depth + 1:
-                yield el
-                if holder is not None:
-                    del holder[:]  # what was handed out is not kept in the tree
-            level -= 1
+        for found in parser.read_events():
+            event, el = cast(tuple[str, Element], found)
+            if event == "end":
+                if el.tag == item:
+                    yield el
+                    if holder is not None:
+                        del holder[:]  # what was handed out is not kept in the tree
+            elif el.tag == container:
+                holder = el
 
 
 def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
     no_doctype(data, path)
+    if len(_SI_START.findall(data)) > limits.strings:  # counted at C speed before anything is parsed
+        raise refuse("too_many_strings", limit=limits.strings)
     out: list[str] = []
-    for si in _elements(data, 1):
+    for si in _elements(data, _SST, _SI):
         out.append(xmlkit.run_text(si))
         if len(out) > limits.strings:
             raise refuse("too_many_strings", limit=limits.strings)
@@ -311,8 +317,9 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget) 
         elif tag == "legacyDrawing":
             sheet.legacy = el.get(f"{{{xmlkit.REL}}}id", "")
     if cells[1] > cells[0]:
+        budget.add_cells(len(_CELL_START.findall(data, cells[0], cells[1])), estimate=True)
         wrapped = b"".join((skel.root.encode("utf-8"), memoryview(data)[cells[0]:cells[1]], skel.end.encode("utf-8")))
-        _read_cells(_elements(wrapped, 2), sheet, strings, budget)
+        _read_cells(_elements(wrapped, _SHEET_DATA_TAG, _ROW_TAG), sheet, strings, budget)
 
 
 def _read_cells(rows: Iterator[Element], sheet: Sheet, strings: list[str], budget: _Budget) -> None:
@@ -362,7 +369,7 @@ def _read_cells(rows: Iterator[Element], sheet: Sheet, strings: list[str], budge
             extra = "" if c.attrib.keys() <= _KNOWN_CELL else _extra(c)
             if (kind or style or formula or extra) and row >= 0:
                 cells[(row, col)] = Cell(kind, value, style, formula, sst, extra)
-        budget.add_cells(len(cells) - before + (1 if row in sheet.rows else 0))
+        budget.add_cells(max(1, len(cells) - before))  # a row costs its cells, an empty one its element
 
 
 def _extra(c: Element) -> str:

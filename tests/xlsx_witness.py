@@ -1,0 +1,196 @@
+"""Witnesses of the xlsx codec on real files: what openpyxl and python-calamine read, as the codec's text, and
+what of a file a save kept. Used by tests/backends/test_xlsx_corpus.py and benchmarks/bench_corpus.py."""
+
+from __future__ import annotations
+
+import io
+import re
+import warnings
+import zipfile
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any
+from xml.etree import ElementTree
+
+import openpyxl
+import python_calamine
+
+from sheetgm.backends.a1 import parse_range
+from sheetgm.backends.port import SetValues
+from sheetgm.backends.xlsx import cells as xlsx_cells
+from sheetgm.backends.xlsx.book import Book, duration_text, text_of
+from sheetgm.backends.xlsx.read import read_book
+from sheetgm.backends.xlsx.write import write_book
+from sheetgm.backends.xlsx.xmlkit import skeleton
+
+Cells = dict[str, dict[tuple[int, int], str]]  # tab -> (row, col) -> text
+
+
+def as_text(value: Any) -> str:
+    """A witness's value as the codec's text (``text_of``)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=None).isoformat(sep=" ")
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day).isoformat(sep=" ")
+    if isinstance(value, time):
+        return str(value)
+    if isinstance(value, timedelta):
+        return duration_text(value.total_seconds() / 86400)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value)
+    text = str(value)
+    if _ISO.match(text):  # an ISO date cell calamine hands over as its text
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).replace(tzinfo=None).isoformat(sep=" ")
+    return text
+
+
+_ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?$")
+
+
+def ours(book: Book) -> Cells:
+    return {s.name: {rc: t for rc, c in s.cells.items() if (t := text_of(book, c))} for s in book.sheets}
+
+
+def by_openpyxl(data: bytes) -> Cells:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wb = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+    out: Cells = {}
+    for ws in wb.worksheets:
+        out[ws.title] = {(c.row - 1, c.column - 1): t for row in ws.iter_rows() for c in row
+                         if (t := as_text(c.value))}
+    return out
+
+
+def by_calamine(data: bytes) -> Cells:
+    wb = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
+    out: Cells = {}
+    for name in wb.sheet_names:
+        try:
+            sheet = wb.get_sheet_by_name(name)
+        except python_calamine.CalamineError:
+            continue  # a chart sheet
+        r0, c0 = sheet.start or (0, 0)
+        out[name] = {(r0 + i, c0 + j): t for i, row in enumerate(sheet.to_python(skip_empty_area=True))
+                     for j, v in enumerate(row) if (t := as_text(v))}
+    return out
+
+
+def _same(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return False
+    return abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y))
+
+
+def differences(mine: Cells, *witnesses: Cells | None) -> list[tuple[str, tuple[int, int], str, list[str]]]:
+    """Cells where the codec's text agrees with no witness that read the tab."""
+    out = []
+    for tab, cells in mine.items():
+        seen = [w[tab] for w in witnesses if w is not None and tab in w]
+        if not seen:
+            continue
+        for rc in sorted(set(cells).union(*seen)):
+            text = cells.get(rc, "")
+            theirs = [w.get(rc, "") for w in seen]
+            if not any(_same(text, t) for t in theirs):
+                out.append((tab, rc, text, theirs))
+    return out
+
+
+@dataclass
+class Kept:
+    """What of a file survived a save that wrote one cell."""
+
+    dropped_parts: list[str] = field(default_factory=list)
+    changed_parts: list[str] = field(default_factory=list)  # carried parts whose bytes changed
+    dropped_elements: list[str] = field(default_factory=list)  # "part: element" written differently or lost
+    value_changes: list[tuple[str, tuple[int, int], str, str]] = field(default_factory=list)
+    saved: bytes = b""
+
+
+MODELLED_SHEET = {"dimension", "sheetViews", "cols", "sheetData", "sheetProtection", "dataValidations"}
+DERIVED = re.compile(r"(^|/)calcChain\.xml$")  # rebuilt by Excel; dropped once a sheet changed
+
+
+def save_one_cell(data: bytes) -> Kept:
+    """Read ``data``, write one empty cell of the first tab with a text, save: what was kept."""
+    book = read_book(data)
+    before = ours(book)
+    sheet = book.sheets[0]
+    target = _free_cell(book)
+    xlsx_cells.apply(book, sheet, SetValues(target, [["sheetgm"]]), parse_range(target))
+    saved = write_book(book)
+    out = Kept(saved=saved)
+    old, new = zipfile.ZipFile(io.BytesIO(data)), zipfile.ZipFile(io.BytesIO(saved))
+    old_names, new_names = set(old.namelist()), set(new.namelist())
+    regenerated = {"[Content_Types].xml", "_rels/.rels", book.doc, _rels(book.doc), book.styles_part}
+    sheet_parts = {s.part for s in book.sheets}
+    for name in sorted(old_names):
+        if name.endswith("/") or DERIVED.search(name):
+            continue
+        if name.endswith(".rels"):  # written anew: each relationship must still be there
+            lost = _relationships(old, name) - _relationships(new, name)
+            out.dropped_parts += [f"{name}: {target}" for _id, kind, target in sorted(lost)
+                                  if not DERIVED.search(target)]
+            continue
+        if name not in new_names:
+            out.dropped_parts.append(name)
+        elif name not in regenerated and name not in sheet_parts and not name.endswith(".rels"):
+            if old.read(name) != new.read(name) and not _strict(old):
+                out.changed_parts.append(name)
+    for s in book.sheets:
+        if s.part in old_names and s.part in new_names:
+            out.dropped_elements += _elements_lost(s.part, old.read(s.part), new.read(s.part), MODELLED_SHEET)
+    if book.doc in old_names:
+        out.dropped_elements += _elements_lost(book.doc, old.read(book.doc), new.read(book.doc),
+                                               {"sheets", "calcPr"})
+    after = ours(read_book(saved))
+    tab = sheet.name
+    for name, cells in before.items():
+        for rc in set(cells) | set(after.get(name, {})):
+            a, b = cells.get(rc, ""), after.get(name, {}).get(rc, "")
+            if a != b and not (name == tab and b == "sheetgm"):
+                out.value_changes.append((name, rc, a, b))
+    return out
+
+
+def _relationships(z: zipfile.ZipFile, name: str) -> set[tuple[str, str, str]]:
+    if name not in z.namelist():
+        return set()
+    root = ElementTree.fromstring(z.read(name))
+    return {(r.get("Id", ""), r.get("Type", ""), r.get("Target", "")) for r in root}
+
+
+def _free_cell(book: Book) -> str:
+    sheet = book.sheets[0]
+    rows, _cols = sheet.extent()
+    name = sheet.name.replace("'", "''")
+    return f"'{name}'!A{rows + 1}"
+
+
+def _rels(part: str) -> str:
+    folder, _, name = part.rpartition("/")
+    return f"{folder}/_rels/{name}.rels" if folder else f"_rels/{name}.rels"
+
+
+def _strict(z: zipfile.ZipFile) -> bool:
+    try:
+        return b"purl.oclc.org/ooxml" in z.read("_rels/.rels")
+    except KeyError:
+        return False
+
+
+def _elements_lost(part: str, old: bytes, new: bytes, modelled: set[str]) -> list[str]:
+    """Top-level elements of ``old`` not modelled that are not in ``new`` byte for byte."""
+    if b"purl.oclc.org/ooxml" in old:
+        return []  # a Strict part: written back in transitional names
+    mine = {xml for _name, xml in skeleton(new).children}
+    return [f"{part}: {name}" for name, xml in skeleton(old).children if name not in modelled and xml not in mine]
