@@ -19,6 +19,7 @@ from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.port import SetValues
 from sheetgm.backends.xlsx import cells as xlsx_cells
 from sheetgm.backends.xlsx.book import Book, duration_text, text_of
+from sheetgm.backends.xlsx.package import strict_to_transitional
 from sheetgm.backends.xlsx.read import read_book
 from sheetgm.backends.xlsx.write import write_book
 from sheetgm.backends.xlsx.xmlkit import skeleton
@@ -60,9 +61,8 @@ def by_openpyxl(data: bytes) -> Cells:
         warnings.simplefilter("ignore")
         wb = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     out: Cells = {}
-    for ws in wb.worksheets:
-        out[ws.title] = {(c.row - 1, c.column - 1): t for row in ws.iter_rows() for c in row
-                         if (t := as_text(c.value))}
+    for ws in wb.worksheets:  # the cells the file holds (iter_rows would make every cell up to the last one)
+        out[ws.title] = {(c.row - 1, c.column - 1): t for c in ws._cells.values() if (t := as_text(c.value))}
     return out
 
 
@@ -75,6 +75,8 @@ def by_calamine(data: bytes) -> Cells:
         except python_calamine.CalamineError:
             continue  # a chart sheet
         r0, c0 = sheet.start or (0, 0)
+        if sheet.height * sheet.width > 2_000_000:  # a far cell: calamine would fill the whole rectangle
+            continue
         out[name] = {(r0 + i, c0 + j): t for i, row in enumerate(sheet.to_python(skip_empty_area=True))
                      for j, v in enumerate(row) if (t := as_text(v))}
     return out
@@ -165,7 +167,7 @@ def save_one_cell(data: bytes) -> Kept:
 def _relationships(z: zipfile.ZipFile, name: str) -> set[tuple[str, str, str]]:
     if name not in z.namelist():
         return set()
-    root = ElementTree.fromstring(z.read(name))
+    root = ElementTree.fromstring(strict_to_transitional(z.read(name)))  # a Strict file's types, renamed
     return {(r.get("Id", ""), r.get("Type", ""), r.get("Target", "")) for r in root}
 
 
@@ -194,3 +196,50 @@ def _elements_lost(part: str, old: bytes, new: bytes, modelled: set[str]) -> lis
         return []  # a Strict part: written back in transitional names
     mine = {xml for _name, xml in skeleton(new).children}
     return [f"{part}: {name}" for name, xml in skeleton(old).children if name not in modelled and xml not in mine]
+
+
+def features(data: bytes) -> dict[str, object] | None:
+    """What openpyxl finds in a workbook beyond its values: per tab its images, charts, tables, hyperlinks,
+    comments, pivots and protection; chart sheets, workbook protection, custom properties, macros, external
+    links. None when openpyxl cannot read the file."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            wb = openpyxl.load_workbook(io.BytesIO(data), keep_vba=True, rich_text=True)
+    except Exception:  # noqa: BLE001 - openpyxl refuses some real files: it does not vote on them
+        return None
+    out: dict[str, object] = {}
+    for ws in wb.worksheets:
+        out[ws.title] = (len(ws._images), len(ws._charts), sorted(ws.tables), len(ws._hyperlinks),
+                         sorted(c.coordinate for c in ws._cells.values() if c.comment), len(ws._pivots),
+                         bool(ws.protection.sheet), ws.sheet_state)
+    out["chart sheets"] = [cs.title for cs in wb.chartsheets]
+    sec = wb.security
+    out["workbook protection"] = (bool(sec.lockStructure), sec.workbookPassword) if sec is not None else None
+    out["custom properties"] = sorted(p.name for p in wb.custom_doc_props)
+    out["macros"] = wb.vba_archive is not None
+    out["external links"] = len(wb._external_links)
+    return out
+
+
+def rich_runs(data: bytes) -> dict[str, list[str]]:
+    """Per tab, the cells openpyxl reads as rich text, each as its runs' texts with their fonts' boldness."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wb = openpyxl.load_workbook(io.BytesIO(data), rich_text=True)
+    out = {}
+    for ws in wb.worksheets:
+        out[ws.title] = sorted(f"{c.coordinate}:{[_run(r) for r in c.value]}" for c in ws._cells.values()
+                               if type(c.value).__name__ == "CellRichText")
+    return out
+
+
+def _run(run: Any) -> tuple[str, bool]:
+    font = getattr(run, "font", None)
+    return str(getattr(run, "text", run)), bool(getattr(font, "b", False))
+
+
+def is_strict(data: bytes) -> bool:
+    """A Strict Open XML file (its package relationships in the purl.oclc.org names)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return _strict(z)

@@ -97,6 +97,7 @@ class Sheet:
     # Where the sheet came from, and what of it is carried as it was.
     part: str = ""  # its part in the package ("xl/worksheets/sheet1.xml"); "" for a new sheet
     rel_id: str = ""  # its relationship from the workbook
+    target: str = ""  # that relationship's target as written ("worksheets/sheet1.xml", "/xl/worksheets/...")
     sheet_id: int = 0
     root: str = ""  # its root element's start tag as written (namespace declarations); "" for a new sheet
     kept: list[tuple[float, str, str]] = field(default_factory=list)  # (rank, name, XML) of elements not modelled
@@ -198,7 +199,7 @@ def text_of(book: Book, cell: Cell | None) -> str:
         return value
     as_date = book.styles.date_kind(cell.style)
     try:
-        if as_date == "duration" or (as_date and number < 0):  # a time before day 0 is elapsed time
+        if as_date == "duration":
             return duration_text(number)
         if as_date:
             return _date_text(number, book.date1904)

@@ -155,13 +155,23 @@ class Package:
         self.inflated = 0
         self.strict = False
         self._checked: dict[str, None] = {}
+        self._folded: dict[str, str] | None = None
 
     def __contains__(self, name: str) -> bool:
-        return name in self.infos
+        return self.real(name) in self.infos
+
+    def real(self, name: str) -> str:
+        """A part's name as the zip spells it: part names are case-insensitive (OPC), and a relationship
+        may say "sharedStrings.xml" for a part stored as "SharedStrings.xml"."""
+        if name in self.infos:
+            return name
+        if self._folded is None:
+            self._folded = {n.casefold(): n for n in self.infos}
+        return self._folded.get(name.casefold(), name)
 
     def read(self, name: str) -> bytes:
         """A part's content (KeyError when there is none). Raises when it is larger than a part may be."""
-        info = self.infos[name]
+        info = self.infos[self.real(name)]
         if info.file_size > self.limits.part_bytes:
             raise refuse("part_too_large", part=name, limit=_mb(self.limits.part_bytes))
         out = self._inflate(info, keep=True)
@@ -172,6 +182,7 @@ class Package:
 
     def part(self, name: str) -> Part:
         """A part to carry through a save unchanged: its compressed bytes, checked once."""
+        name = self.real(name)
         info = self.infos[name]
         raw = self._compressed(info)
         if self.strict and _is_xml(name):

@@ -73,7 +73,7 @@ def _read(pkg: Package, limits: Limits) -> Book:
     if any(r.type == _STRICT_DOC for r in package_rels):
         pkg.strict = True
         package_rels = _rels(pkg, "_rels/.rels")
-    doc = next((_resolve("", r.target) for r in package_rels if r.type == xmlkit.RT_DOC), "xl/workbook.xml")
+    doc = pkg.real(next((_resolve("", r.target) for r in package_rels if r.type == xmlkit.RT_DOC), "xl/workbook.xml"))
     if doc not in pkg:
         raise KeyError(doc)
     wb_rels = _rels(pkg, _rels_path(doc))
@@ -82,9 +82,9 @@ def _read(pkg: Package, limits: Limits) -> Book:
     if root.tag != xmlkit.m("workbook"):
         raise refuse("not_workbook")
     by_id = {r.id: r for r in wb_rels}
-    styles_path = _target(wb_rels, xmlkit.RT_STYLES, doc)
+    styles_path = pkg.real(_target(wb_rels, xmlkit.RT_STYLES, doc))
     styles = Styles.parse(no_doctype(pkg.read(styles_path), styles_path)) if styles_path in pkg else Styles()
-    strings_path = _target(wb_rels, xmlkit.RT_STRINGS, doc)
+    strings_path = pkg.real(_target(wb_rels, xmlkit.RT_STRINGS, doc))
     strings = _strings(pkg.read(strings_path), strings_path, limits) if strings_path in pkg else []
     ours = "docProps/app.xml" in pkg and b"<Application>sheetgm</Application>" in pkg.read("docProps/app.xml")
     pr = root.find(xmlkit.m("workbookPr"))
@@ -127,9 +127,9 @@ def _read(pkg: Package, limits: Limits) -> Book:
 
 def _carry(pkg: Package, book: Book) -> None:
     """Keep every part the writer does not make anew, checked (CRC, size) as it is kept."""
-    made = {"[Content_Types].xml", "_rels/.rels", book.doc, _rels_path(book.doc)}
+    made = {"[Content_Types].xml", "_rels/.rels", book.doc, pkg.real(_rels_path(book.doc))}
     for sheet in book.sheets:
-        made |= {sheet.part, _rels_path(sheet.part)}
+        made |= {sheet.part, pkg.real(_rels_path(sheet.part))}
     if book.ours:
         made |= {"docProps/core.xml", "docProps/app.xml"}
     for name, info in pkg.infos.items():
@@ -140,13 +140,13 @@ def _carry(pkg: Package, book: Book) -> None:
 
 def _worksheet(pkg: Package, el: Element, rel: Rel, doc: str, strings: list[str], budget: _Budget,
                ours: bool) -> Sheet:
-    path = _resolve(doc, rel.target)
+    path = pkg.real(_resolve(doc, rel.target))
     raw = no_doctype(pkg.read(path), path)
     sheet = Sheet(el.get("name", ""), state=el.get("state", "visible"), part=path, rel_id=rel.id,
-                  sheet_id=_int(el.get("sheetId", "0")))
+                  sheet_id=_int(el.get("sheetId", "0")), target=rel.target)
     _read_sheet(raw, sheet, strings, budget)
     sheet.rels = _rels(pkg, _rels_path(path))
-    comments = next((_resolve(path, r.target) for r in sheet.rels if r.type == xmlkit.RT_COMMENTS), "")
+    comments = pkg.real(next((_resolve(path, r.target) for r in sheet.rels if r.type == xmlkit.RT_COMMENTS), ""))
     if comments in pkg:
         sheet.notes = _read_notes(fromstring(no_doctype(pkg.read(comments), comments)))
     sheet.notes_read = dict(sheet.notes)

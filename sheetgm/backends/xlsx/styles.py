@@ -30,7 +30,7 @@ _NORMAL_STYLE = '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" 
 _NORMAL_NAME = '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
 # Built-in number formats that show dates or times (ECMA-376 18.8.30).
 _DATE_IDS = frozenset(range(14, 23)) | {45, 46, 47}
-_LITERALS = re.compile(r'"[^"]*"|\[(?!hh?\]|mm?\]|ss?\])[^\]]*\]|\\.')
+_LITERALS = re.compile(r'"[^"]*"|\[(?!hh?\]|mm?\]|ss?\])[^\]]*\]|\\.', re.I)
 _ELAPSED = re.compile(r"\[(hh?|mm?|ss?)\]", re.I)
 _TAIL = ("dxfs", "tableStyles", "colors")  # kept as they are, written after the cell styles
 _GROUPS = {"fonts": "font", "fills": "fill", "borders": "border", "cellXfs": "xf"}

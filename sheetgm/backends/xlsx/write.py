@@ -150,7 +150,7 @@ class _Plan:
         for name, part in book.parts.items():
             if name not in written and name not in self.dropped and name not in self.notes_parts:
                 self.parts.append((name, part))
-        sheet_rels = [Rel(s.rel_id, xmlkit.RT_SHEET, _relative(s.part, book.doc)) for s in book.sheets]
+        sheet_rels = [Rel(s.rel_id, xmlkit.RT_SHEET, s.target or _relative(s.part, book.doc)) for s in book.sheets]
         self.parts += [(book.doc, _workbook_xml(book, self.changed)), (_rels_path(book.doc), _rels_xml(
             sheet_rels + wb_rels))]
         self.types.setdefault("/" + book.doc, _TYPES["workbook"])

@@ -92,16 +92,27 @@ def run_text(el: Element | None) -> str:
     if el is None:
         return ""
     if len(el) == 1 and el[0].tag == _T:  # the usual shape: one plain text
-        return el[0].text or ""
+        return _t(el[0])
     out = []
     for child in el:
         if child.tag == _T:
-            out.append(child.text or "")
+            out.append(_t(child))
         elif child.tag == _R:
-            out.extend(t.text or "" for t in child.iter(_T))
+            out.extend(_t(t) for t in child.iter(_T))
     return "".join(out)
 
 
+def _t(el: Element) -> str:
+    """A ``<t>``'s text: blanks at its ends are layout unless it says xml:space="preserve" (as Excel, openpyxl
+    and calamine read it)."""
+    text = el.text or ""
+    if text and (text[0] in _BLANKS or text[-1] in _BLANKS) and el.get(_SPACE) != "preserve":
+        return text.strip(_BLANKS)
+    return text
+
+
+_BLANKS = " \t\r\n"
+_SPACE = f"{{{XML_NS}}}space"
 _T, _R = m("t"), m("r")
 
 
