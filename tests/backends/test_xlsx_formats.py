@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from sheetgm.backends.errors import MissingWorkbookError, UnreadableFileError
 from sheetgm.backends.xlsx.gateway import XlsxGateway
 

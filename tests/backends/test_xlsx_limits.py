@@ -68,8 +68,8 @@ def test_too_many_parts_are_refused_before_zipfile_lists_them(tmp_path: Path) ->
     read_book(data, replace(LIMITS, entries=60))
 
 
-@pytest.mark.parametrize(("field", "limit", "code"), [("cells", 50, "too_many_cells"), ("strings", 50, "too_many_strings"),
-                                                      ("tabs", 2, "too_many_tabs")])
+@pytest.mark.parametrize(("field", "limit", "code"), [
+    ("cells", 50, "too_many_cells"), ("strings", 50, "too_many_strings"), ("tabs", 2, "too_many_tabs")])
 def test_cells_strings_and_tabs_past_the_limit_are_refused(field: str, limit: int, code: str, tmp_path: Path) -> None:
     data = _workbook(tmp_path)
     rows = "".join(f'<row r="{r}"><c r="A{r}" t="s"><v>{r % 60}</v></c></row>' for r in range(10, 70))
@@ -84,7 +84,8 @@ def test_cells_strings_and_tabs_past_the_limit_are_refused(field: str, limit: in
 
 def test_a_dtd_is_refused_and_an_entity_bomb_never_expands(tmp_path: Path) -> None:
     lol = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10 if i else "lol"}">' for i in range(9))
-    table = f'<?xml version="1.0"?><!-- a comment --><!DOCTYPE sst [{lol}]><sst xmlns="{MAIN}"><si><t>&l8;</t></si></sst>'
+    table = (f'<?xml version="1.0"?><!-- a comment --><!DOCTYPE sst [{lol}]><sst xmlns="{MAIN}"><si><t>&l8;</t></si>'
+             "</sst>")
     data = _with(_workbook(tmp_path), {"xl/sharedStrings.xml": table.encode()},
                  f'<Relationship Id="rIdS" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/>')
     assert _code(data) == "doctype"
