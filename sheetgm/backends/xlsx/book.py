@@ -134,7 +134,7 @@ class Sheet:
     def _written_rows(self, xml: str) -> dict[int, str]:
         """The rows of sheet XML that sheetgm's writer made, each as it would make it again: a row it would
         leave out now (one that read back empty) is left out."""
-        live = {r for (r, _c), cell in self.cells.items() if cell.kind or cell.style or cell.formula}
+        live = {r for (r, _c), cell in self.cells.items() if cell.kind or cell.style or cell.formula or cell.extra}
         live.update(self.rows)
         found = {int(m.group(1)) - 1: m.group(0) for m in _ROW.finditer(xml)}
         return {r: row for r, row in found.items() if r in live}
