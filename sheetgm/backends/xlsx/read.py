@@ -13,7 +13,7 @@ import re
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import cast
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
 from xml.parsers import expat
@@ -30,11 +30,13 @@ FAILURES = (zipfile.BadZipFile, zlib.error, ParseError, expat.ExpatError, KeyErr
             struct.error, NotImplementedError, RuntimeError, OverflowError, UnicodeDecodeError, TypeError)
 _STRICT_DOC = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
 _STREAM_ABOVE = 1 << 20  # a part larger than this is parsed as it streams in
+_ESTIMATE_ABOVE = 1 << 18  # the cells of a sheet larger than this are counted before it is parsed
 _CHUNK = 1 << 18
 _SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
 _V, _F, _IS = xmlkit.m("v"), xmlkit.m("f"), xmlkit.m("is")
 _SST, _SI, _SHEET_DATA_TAG, _ROW_TAG = xmlkit.m("sst"), xmlkit.m("si"), xmlkit.m("sheetData"), xmlkit.m("row")
 _KNOWN_CELL = frozenset({"r", "s", "t"})
+_CELL_EXTRAS = (b" vm=", b" cm=", b" ph=")  # a picture or data type in the cell, a dynamic array, phonetics shown
 # Cell and row elements, and string items, counted before a part is parsed (what parsing it would cost).
 _CELL_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|row)(?=[\s/>])")
 _SI_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])")
@@ -226,14 +228,17 @@ def _target(rels: list[Rel], kind: str, base: str) -> str:
 # -- streaming elements ----------------------------------------------------------
 
 
-def _elements(data: bytes, container: str, item: str) -> Iterator[Element]:
+def _elements(data: bytes, container: str, item: str) -> Iterable[Element]:
     """The ``item`` elements of a document's ``container`` element, each once complete. A small document is
     parsed whole; a large one as it streams in, each item dropped from the tree once handed out."""
     if len(data) <= _STREAM_ABOVE:
         root = fromstring(data)
         holder = root if root.tag == container else root.find(container)
-        yield from (el for el in (holder if holder is not None else ()) if el.tag == item)
-        return
+        return [el for el in holder if el.tag == item] if holder is not None else []
+    return _streamed(data, container, item)
+
+
+def _streamed(data: bytes, container: str, item: str) -> Iterator[Element]:
     parser: XMLPullParser[Element] = XMLPullParser(events=("start", "end"))
     holder = None
     for at in [*range(0, len(data), _CHUNK), -1]:
@@ -254,7 +259,7 @@ def _elements(data: bytes, container: str, item: str) -> Iterator[Element]:
 
 def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
     no_doctype(data, path)
-    if len(_SI_START.findall(data)) > limits.strings:  # counted at C speed before anything is parsed
+    if len(data) > _ESTIMATE_ABOVE and len(_SI_START.findall(data)) > limits.strings:  # counted before parsing
         raise refuse("too_many_strings", limit=limits.strings)
     out: list[str] = []
     for si in _elements(data, _SST, _SI):
@@ -269,7 +274,8 @@ def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
 
 def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget) -> None:
     """The modelled elements into ``sheet``, the others kept as written; the cells row by row."""
-    found = _SHEET_DATA.search(data)
+    at = data.find(b"<sheetData")  # as every program writes it; a prefixed one is searched for
+    found = _SHEET_DATA.search(data, at) if at >= 0 else _SHEET_DATA.search(data)
     cells = (0, 0)
     if found is None:
         rest = data
@@ -316,19 +322,22 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget) 
                                                     f2.text if f2 is not None else None))
         elif tag == "legacyDrawing":
             sheet.legacy = el.get(f"{{{xmlkit.REL}}}id", "")
-    if cells[1] > cells[0]:
+    if cells[1] - cells[0] > _ESTIMATE_ABOVE:  # what parsing a large sheet would cost, counted before it is paid
         budget.add_cells(len(_CELL_START.findall(data, cells[0], cells[1])), estimate=True)
-        wrapped = b"".join((skel.root.encode("utf-8"), memoryview(data)[cells[0]:cells[1]], skel.end.encode("utf-8")))
-        _read_cells(_elements(wrapped, _SHEET_DATA_TAG, _ROW_TAG), sheet, strings, budget)
+    if cells[1] > cells[0]:
+        region = memoryview(data)[cells[0]:cells[1]]
+        wrapped = b"".join((skel.root.encode("utf-8"), region, skel.end.encode("utf-8")))
+        extras = any(attr in wrapped for attr in _CELL_EXTRAS)  # cells with other attributes: sought cell by cell
+        _read_cells(_elements(wrapped, _SHEET_DATA_TAG, _ROW_TAG), sheet, strings, budget, extras)
 
 
-def _read_cells(rows: Iterator[Element], sheet: Sheet, strings: list[str], budget: _Budget) -> None:
+def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budget: _Budget, extras: bool) -> None:
     cells, row, columns = sheet.cells, -1, _COLUMNS
     if len(columns) > 100_000:  # a long-lived process reading many large sheets: start the memo afresh
         columns.clear()
     for row_el in rows:
         ra = row_el.attrib
-        row = _int(ra["r"]) - 1 if "r" in ra else row + 1
+        row = int(ra["r"]) - 1 if "r" in ra else row + 1
         if len(ra) > 1 + ("spans" in ra):
             dims = {k: v for k, v in ra.items() if k not in ("r", "spans") and not k.startswith("{")}
             if dims:
@@ -366,7 +375,7 @@ def _read_cells(rows: Iterator[Element], sheet: Sheet, strings: list[str], budge
                 value = v_text
             s = c.get("s")
             style = int(s) if s else 0  # s="" (a Mac Excel file): the default format
-            extra = "" if c.attrib.keys() <= _KNOWN_CELL else _extra(c)
+            extra = _extra(c) if extras and not c.attrib.keys() <= _KNOWN_CELL else ""
             if (kind or style or formula or extra) and row >= 0:
                 cells[(row, col)] = Cell(kind, value, style, formula, sst, extra)
         budget.add_cells(max(1, len(cells) - before))  # a row costs its cells, an empty one its element

@@ -92,7 +92,10 @@ def run_text(el: Element | None) -> str:
     if el is None:
         return ""
     if len(el) == 1 and el[0].tag == _T:  # the usual shape: one plain text
-        return _t(el[0])
+        text = el[0].text or ""
+        if text and (text[0] in _BLANKS or text[-1] in _BLANKS):
+            return _t(el[0])
+        return text
     out = []
     for child in el:
         if child.tag == _T:
@@ -132,17 +135,20 @@ class Skeleton:
 
 def tag_end(data: bytes, at: int) -> int:
     """The index just after the ``>`` closing the tag that starts at ``at`` (quotes may hold a ``>``)."""
-    quote = 0
-    for i in range(at + 1, len(data)):
-        ch = data[i]
-        if quote:
-            if ch == quote:
-                quote = 0
-        elif ch in (0x22, 0x27):
-            quote = ch
-        elif ch == 0x3E:
-            return i + 1
-    raise ValueError("unterminated tag")
+    pos = at + 1
+    while True:
+        found = _TAG_STOP.search(data, pos)
+        if found is None:
+            raise ValueError("unterminated tag")
+        if found.group(0) == b">":
+            return found.end()
+        close = data.find(found.group(0), found.end())
+        if close < 0:
+            raise ValueError("unterminated attribute value")
+        pos = close + 1
+
+
+_TAG_STOP = re.compile(rb"[\"'>]")
 
 
 def skeleton(data: bytes) -> Skeleton:
