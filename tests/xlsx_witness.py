@@ -19,7 +19,7 @@ from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.port import SetValues
 from sheetgm.backends.xlsx import cells as xlsx_cells
 from sheetgm.backends.xlsx.book import Book, duration_text, text_of
-from sheetgm.backends.xlsx.package import strict_to_transitional
+from sheetgm.backends.xlsx.package import fold, strict_to_transitional
 from sheetgm.backends.xlsx.read import read_book
 from sheetgm.backends.xlsx.write import write_book
 from sheetgm.backends.xlsx.xmlkit import skeleton
@@ -133,20 +133,22 @@ def save_one_cell(data: bytes) -> Kept:
     out = Kept(saved=saved)
     old, new = zipfile.ZipFile(io.BytesIO(data)), zipfile.ZipFile(io.BytesIO(saved))
     old_names, new_names = set(old.namelist()), set(new.namelist())
+    folded = {fold(n): n for n in new_names}
     regenerated = {"[Content_Types].xml", "_rels/.rels", book.doc, _rels(book.doc), book.styles_part}
     sheet_parts = {s.part for s in book.sheets}
     for name in sorted(old_names):
         if name.endswith("/") or DERIVED.search(name):
             continue
-        if name.endswith(".rels"):  # written anew: each relationship must still be there
+        if name.endswith(".rels"):  # written anew (maybe spelt otherwise): each relationship must still be there
             lost = _relationships(old, name) - _relationships(new, name)
             out.dropped_parts += [f"{name}: {target}" for _id, kind, target in sorted(lost)
                                   if not DERIVED.search(target)]
             continue
-        if name not in new_names:
+        now = folded.get(fold(name), "")  # written back maybe spelt otherwise (OPC names ignore case, "\\")
+        if not now:
             out.dropped_parts.append(name)
-        elif name not in regenerated and name not in sheet_parts and not name.endswith(".rels"):
-            if old.read(name) != new.read(name) and not _strict(old):
+        elif now not in regenerated and now not in sheet_parts:
+            if old.read(name) != new.read(now) and not _strict(old):
                 out.changed_parts.append(name)
     for s in book.sheets:
         if s.part in old_names and s.part in new_names:
@@ -165,9 +167,14 @@ def save_one_cell(data: bytes) -> Kept:
 
 
 def _relationships(z: zipfile.ZipFile, name: str) -> set[tuple[str, str, str]]:
-    if name not in z.namelist():
+    """A part's relationships; the part found as OPC finds it (without case, "\\" for "/")."""
+    found = [n for n in z.namelist() if n.replace("\\", "/").casefold() == name.replace("\\", "/").casefold()]
+    if not found:
         return set()
-    root = ElementTree.fromstring(strict_to_transitional(z.read(name)))  # a Strict file's types, renamed
+    try:
+        root = ElementTree.fromstring(strict_to_transitional(z.read(found[0])))  # a Strict file's types, renamed
+    except ElementTree.ParseError:
+        return set()  # a damaged list (written anew)
     return {(r.get("Id", ""), r.get("Type", ""), r.get("Target", "")) for r in root}
 
 

@@ -377,3 +377,40 @@ def test_parts_read_from_a_file_are_not_compressed_again(tmp_path: Path, monkeyp
     again = zipfile.ZipFile(io.BytesIO(data))
     assert again.read("xl/theme/theme1.xml") == theme
     assert again.read("xl/worksheets/sheet2.xml") == original.read("xl/worksheets/sheet2.xml")
+
+
+def test_escaped_characters_read_and_a_literal_escape_survives(tmp_path: Path) -> None:
+    """Spreadsheet strings escape characters as _xHHHH_ (_x000D_ a carriage return): read as the characters; a
+    player's literal "_x0041_" is written escaped, so that Excel, calamine and a new read all show it as typed
+    (openpyxl decodes no escape in an inline string)."""
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "t", ["A"])
+    gw.write("p", [SetValues("A!A1:B1", [["_x0041_ and _x005F_", "plain_x"]])])
+    assert XlsxGateway(tmp_path).read("p", ["A!A1:B1"]) == {"A!A1:B1": [["_x0041_ and _x005F_", "plain_x"]]}
+    import python_calamine
+
+    sheet = python_calamine.CalamineWorkbook.from_path(str(tmp_path / "p.xlsx")).get_sheet_by_name("A")
+    assert sheet.to_python()[0] == ["_x0041_ and _x005F_", "plain_x"]
+    from sheetgm.backends.xlsx.xmlkit import unescape
+
+    assert unescape("a_x000D_b_x005F_x0041_") == "a\rb_x0041_"
+
+
+def test_part_names_as_windows_tools_and_case_mixing_write_them(tmp_path: Path) -> None:
+    """Some tools store "xl\\workbook.xml" and "[content_types].xml", or a part under another case than its
+    relationship says: part names are compared as OPC does (without case, either slash)."""
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "t", ["A"])
+    gw.write("p", [SetValues("A!A1", [["x"]])])
+    data = (tmp_path / "p.xlsx").read_bytes()
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            name = info.filename.replace("/", "\\").replace("[Content_Types]", "[content_types]")
+            dst.writestr(name.replace("sheet1.xml", "Sheet1.XML"), src.read(info.filename))
+    (tmp_path / "p.xlsx").write_bytes(out.getvalue())
+    gw = XlsxGateway(tmp_path)
+    assert gw.read("p", ["A!A1"]) == {"A!A1": [["x"]]}
+    gw.write("p", [SetValues("A!B1", [["y"]])])
+    assert openpyxl.load_workbook(tmp_path / "p.xlsx")["A"]["B1"].value == "y"
+    assert all("\\" not in n for n in zipfile.ZipFile(tmp_path / "p.xlsx").namelist())

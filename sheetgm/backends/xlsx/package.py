@@ -161,13 +161,18 @@ class Package:
         return self.real(name) in self.infos
 
     def real(self, name: str) -> str:
-        """A part's name as the zip spells it: part names are case-insensitive (OPC), and a relationship
-        may say "sharedStrings.xml" for a part stored as "SharedStrings.xml"."""
+        """A part's name as the zip spells it: part names are case-insensitive (OPC), a relationship may say
+        "sharedStrings.xml" for a part stored as "SharedStrings.xml", and some Windows tools store
+        "xl\\workbook.xml"."""
         if name in self.infos:
             return name
         if self._folded is None:
-            self._folded = {n.casefold(): n for n in self.infos}
-        return self._folded.get(name.casefold(), name)
+            self._folded = {fold(n): n for n in self.infos}
+        return self._folded.get(fold(name), name)
+
+    def clean(self, name: str) -> str:
+        """A part's name as it is written back: the zip's spelling, with forward slashes."""
+        return self.real(name).replace("\\", "/")
 
     def read(self, name: str) -> bytes:
         """A part's content (KeyError when there is none). Raises when it is larger than a part may be."""
@@ -258,6 +263,11 @@ class Package:
         if len(raw) != info.compress_size:
             raise zipfile.BadZipFile(f"Truncated file header of {info.filename!r}")
         return raw
+
+
+def fold(name: str) -> str:
+    """A part name as OPC compares it: without case, "/" and "\\" the same."""
+    return name.replace("\\", "/").casefold()
 
 
 def _is_xml(name: str) -> bool:

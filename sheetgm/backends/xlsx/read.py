@@ -22,7 +22,7 @@ from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
 from sheetgm.backends.xlsx import xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Rel, Sheet, Validation
-from sheetgm.backends.xlsx.package import LIMITS, Limits, Package, no_doctype, refuse, sniff
+from sheetgm.backends.xlsx.package import LIMITS, Limits, Package, fold, no_doctype, refuse, sniff
 from sheetgm.backends.xlsx.styles import Styles
 
 # What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parsers.
@@ -71,11 +71,14 @@ class _Budget:
 
 
 def _read(pkg: Package, limits: Limits) -> Book:
-    package_rels = _rels(pkg, "_rels/.rels")
+    try:
+        package_rels = _rels(pkg, "_rels/.rels")
+    except ParseError:  # a damaged list of the package's parts: the workbook is where it always is
+        package_rels = []
     if any(r.type == _STRICT_DOC for r in package_rels):
         pkg.strict = True
         package_rels = _rels(pkg, "_rels/.rels")
-    doc = pkg.real(next((_resolve("", r.target) for r in package_rels if r.type == xmlkit.RT_DOC), "xl/workbook.xml"))
+    doc = pkg.clean(next((_resolve("", r.target) for r in package_rels if r.type == xmlkit.RT_DOC), "xl/workbook.xml"))
     if doc not in pkg:
         raise KeyError(doc)
     wb_rels = _rels(pkg, _rels_path(doc))
@@ -84,9 +87,9 @@ def _read(pkg: Package, limits: Limits) -> Book:
     if root.tag != xmlkit.m("workbook"):
         raise refuse("not_workbook")
     by_id = {r.id: r for r in wb_rels}
-    styles_path = pkg.real(_target(wb_rels, xmlkit.RT_STYLES, doc))
+    styles_path = pkg.clean(_target(wb_rels, xmlkit.RT_STYLES, doc))
     styles = Styles.parse(no_doctype(pkg.read(styles_path), styles_path)) if styles_path in pkg else Styles()
-    strings_path = pkg.real(_target(wb_rels, xmlkit.RT_STRINGS, doc))
+    strings_path = pkg.clean(_target(wb_rels, xmlkit.RT_STRINGS, doc))
     strings = _strings(pkg.read(strings_path), strings_path, limits) if strings_path in pkg else []
     ours = "docProps/app.xml" in pkg and b"<Application>sheetgm</Application>" in pkg.read("docProps/app.xml")
     pr = root.find(xmlkit.m("workbookPr"))
@@ -129,26 +132,28 @@ def _read(pkg: Package, limits: Limits) -> Book:
 
 def _carry(pkg: Package, book: Book) -> None:
     """Keep every part the writer does not make anew, checked (CRC, size) as it is kept."""
-    made = {"[Content_Types].xml", "_rels/.rels", book.doc, pkg.real(_rels_path(book.doc))}
+    made = {"[Content_Types].xml", "_rels/.rels", book.doc, _rels_path(book.doc)}
     for sheet in book.sheets:
-        made |= {sheet.part, pkg.real(_rels_path(sheet.part))}
+        made |= {sheet.part, _rels_path(sheet.part)}
     if book.ours:
         made |= {"docProps/core.xml", "docProps/app.xml"}
+    made = {fold(n) for n in made}
     for name, info in pkg.infos.items():
-        if name not in made and not info.is_dir():
-            book.parts[name] = pkg.part(name)
+        if fold(name) not in made and not info.is_dir():
+            book.parts[name.replace("\\", "/")] = pkg.part(name)
     pkg.check_all()
 
 
 def _worksheet(pkg: Package, el: Element, rel: Rel, doc: str, strings: list[str], budget: _Budget,
                ours: bool) -> Sheet:
-    path = pkg.real(_resolve(doc, rel.target))
+    path = pkg.clean(_resolve(doc, rel.target))
     raw = no_doctype(pkg.read(path), path)
+    exact = _resolve(doc, rel.target) == path  # the target as written, where it names the part as the zip does
     sheet = Sheet(el.get("name", ""), state=el.get("state", "visible"), part=path, rel_id=rel.id,
-                  sheet_id=_int(el.get("sheetId", "0")), target=rel.target)
+                  sheet_id=_int(el.get("sheetId", "0")), target=rel.target if exact else "")
     _read_sheet(raw, sheet, strings, budget)
     sheet.rels = _rels(pkg, _rels_path(path))
-    comments = pkg.real(next((_resolve(path, r.target) for r in sheet.rels if r.type == xmlkit.RT_COMMENTS), ""))
+    comments = pkg.clean(next((_resolve(path, r.target) for r in sheet.rels if r.type == xmlkit.RT_COMMENTS), ""))
     if comments in pkg:
         sheet.notes = _read_notes(fromstring(no_doctype(pkg.read(comments), comments)))
     sheet.notes_read = dict(sheet.notes)
@@ -368,7 +373,7 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
             elif kind == "inlineStr":
                 kind, value = "s", xmlkit.run_text(inline)
             elif kind == "str":
-                kind, value = "s", v_text or ""
+                kind, value = "s", xmlkit.unescape(v_text) if v_text and "_x" in v_text else v_text or ""
             elif v_text is None or (kind == "n" and not v_text):
                 kind = ""
             else:

@@ -134,11 +134,11 @@ def _cell(ref: str, cell: Cell) -> str:
     kind, value = cell.kind, cell.value
     if kind == "s":
         if formula:
-            return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(value)}</v></c>'
+            return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(xmlkit.escape(value))}</v></c>'
         if cell.sst >= 0:  # the file's own entry, with its runs and phonetic guides
             return f'<c r="{ref}"{style} t="s"><v>{cell.sst}</v></c>'
         space = ' xml:space="preserve"' if value != value.strip() else ""
-        return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{xmlkit.text(value)}</t></is></c>'
+        return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{xmlkit.text(xmlkit.escape(value))}</t></is></c>'
     if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
         return f'<c r="{ref}"{style}>{formula}<v>{xmlkit.text(value)}</v></c>'
     if kind in ("b", "e", "d"):
@@ -151,7 +151,7 @@ def comments_xml(sheet: Sheet) -> str:
     index = {a: i for i, a in enumerate(authors)}
     body = "".join(
         f'<comment ref="{letters(c)}{r + 1}" authorId="{index[author]}"><text><t xml:space="preserve">'
-        f"{xmlkit.text(note)}</t></text></comment>"
+        f"{xmlkit.text(xmlkit.escape(note))}</t></text></comment>"
         for (r, c), (note, author) in sorted(sheet.notes.items())
     )
     names = "".join(f"<author>{xmlkit.text(a)}</author>" for a in authors)

@@ -94,15 +94,35 @@ def run_text(el: Element | None) -> str:
     if len(el) == 1 and el[0].tag == _T:  # the usual shape: one plain text
         text = el[0].text or ""
         if text and (text[0] in _BLANKS or text[-1] in _BLANKS):
-            return _t(el[0])
-        return text
+            text = _t(el[0])
+        return unescape(text) if "_x" in text else text
     out = []
     for child in el:
         if child.tag == _T:
             out.append(_t(child))
         elif child.tag == _R:
             out.extend(_t(t) for t in child.iter(_T))
-    return "".join(out)
+    text = "".join(out)
+    return unescape(text) if "_x" in text else text
+
+
+def unescape(text: str) -> str:
+    """A spreadsheet string's ``_xHHHH_`` escapes as the characters they stand for (ECMA-376 ST_Xstring:
+    "_x000D_" a carriage return, "_x005F_" the underscore that keeps a literal "_x0041_" from being one)."""
+    return _ESCAPED.sub(_char, text)
+
+
+def escape(text: str) -> str:
+    """Text to write as a spreadsheet string: a literal "_xHHHH_" in it keeps its underscore escaped."""
+    return _LITERAL_ESCAPE.sub(r"_x005F_\1", text) if "_x" in text else text
+
+
+def _char(found: re.Match[str]) -> str:
+    return chr(int(found.group(1), 16))
+
+
+_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
+_LITERAL_ESCAPE = re.compile(r"_(x[0-9A-Fa-f]{4}_)")
 
 
 def _t(el: Element) -> str:
