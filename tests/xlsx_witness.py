@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import io
 import re
+import tempfile
 import warnings
 import zipfile
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
@@ -56,10 +58,18 @@ def ours(book: Book) -> Cells:
     return {s.name: {rc: t for rc, c in s.cells.items() if (t := text_of(book, c))} for s in book.sheets}
 
 
-def by_openpyxl(data: bytes) -> Cells:
-    with warnings.catch_warnings():
+def _load(data: bytes, **options: Any) -> Any:
+    """openpyxl's workbook of ``data``, read from a file of its own (a failing load then leaves no zip reading
+    a closed buffer behind)."""
+    with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        wb = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+        path = Path(folder) / "w.xlsx"
+        path.write_bytes(data)
+        return openpyxl.load_workbook(path, **options)
+
+
+def by_openpyxl(data: bytes) -> Cells:
+    wb = _load(data, data_only=True)
     out: Cells = {}
     for ws in wb.worksheets:  # the cells the file holds (iter_rows would make every cell up to the last one)
         out[ws.title] = {(c.row - 1, c.column - 1): t for c in ws._cells.values() if (t := as_text(c.value))}
@@ -131,31 +141,31 @@ def save_one_cell(data: bytes) -> Kept:
     xlsx_cells.apply(book, sheet, SetValues(target, [["sheetgm"]]), parse_range(target))
     saved = write_book(book)
     out = Kept(saved=saved)
-    old, new = zipfile.ZipFile(io.BytesIO(data)), zipfile.ZipFile(io.BytesIO(saved))
-    old_names, new_names = set(old.namelist()), set(new.namelist())
-    folded = {fold(n): n for n in new_names}
-    regenerated = {"[Content_Types].xml", "_rels/.rels", book.doc, _rels(book.doc), book.styles_part}
-    sheet_parts = {s.part for s in book.sheets}
-    for name in sorted(old_names):
-        if name.endswith("/") or DERIVED.search(name):
-            continue
-        if name.endswith(".rels"):  # written anew (maybe spelt otherwise): each relationship must still be there
-            lost = _relationships(old, name) - _relationships(new, name)
-            out.dropped_parts += [f"{name}: {target}" for _id, kind, target in sorted(lost)
-                                  if not DERIVED.search(target)]
-            continue
-        now = folded.get(fold(name), "")  # written back maybe spelt otherwise (OPC names ignore case, "\\")
-        if not now:
-            out.dropped_parts.append(name)
-        elif now not in regenerated and now not in sheet_parts:
-            if old.read(name) != new.read(now) and not _strict(old):
-                out.changed_parts.append(name)
-    for s in book.sheets:
-        if s.part in old_names and s.part in new_names:
-            out.dropped_elements += _elements_lost(s.part, old.read(s.part), new.read(s.part), MODELLED_SHEET)
-    if book.doc in old_names:
-        out.dropped_elements += _elements_lost(book.doc, old.read(book.doc), new.read(book.doc),
-                                               {"sheets", "calcPr"})
+    with zipfile.ZipFile(io.BytesIO(data)) as old, zipfile.ZipFile(io.BytesIO(saved)) as new:
+        old_names, new_names = set(old.namelist()), set(new.namelist())
+        folded = {fold(n): n for n in new_names}
+        regenerated = {"[Content_Types].xml", "_rels/.rels", book.doc, _rels(book.doc), book.styles_part}
+        sheet_parts = {s.part for s in book.sheets}
+        for name in sorted(old_names):
+            if name.endswith("/") or DERIVED.search(name):
+                continue
+            if name.endswith(".rels"):  # written anew (maybe spelt otherwise): each relationship must still be there
+                lost = _relationships(old, name) - _relationships(new, name)
+                out.dropped_parts += [f"{name}: {target}" for _id, kind, target in sorted(lost)
+                                      if not DERIVED.search(target)]
+                continue
+            now = folded.get(fold(name), "")  # written back maybe spelt otherwise (OPC names ignore case, "\\")
+            if not now:
+                out.dropped_parts.append(name)
+            elif now not in regenerated and now not in sheet_parts:
+                if old.read(name) != new.read(now) and not _strict(old):
+                    out.changed_parts.append(name)
+        for s in book.sheets:
+            if s.part in old_names and s.part in new_names:
+                out.dropped_elements += _elements_lost(s.part, old.read(s.part), new.read(s.part), MODELLED_SHEET)
+        if book.doc in old_names:
+            out.dropped_elements += _elements_lost(book.doc, old.read(book.doc), new.read(book.doc),
+                                                   {"sheets", "calcPr"})
     after = ours(read_book(saved))
     tab = sheet.name
     for name, cells in before.items():
@@ -210,9 +220,7 @@ def features(data: bytes) -> dict[str, object] | None:
     comments, pivots and protection; chart sheets, workbook protection, custom properties, macros, external
     links. None when openpyxl cannot read the file."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            wb = openpyxl.load_workbook(io.BytesIO(data), keep_vba=True, rich_text=True)
+        wb = _load(data, rich_text=True)
     except Exception:  # noqa: BLE001 - openpyxl refuses some real files: it does not vote on them
         return None
     out: dict[str, object] = {}
@@ -224,16 +232,15 @@ def features(data: bytes) -> dict[str, object] | None:
     sec = wb.security
     out["workbook protection"] = (bool(sec.lockStructure), sec.workbookPassword) if sec is not None else None
     out["custom properties"] = sorted(p.name for p in wb.custom_doc_props)
-    out["macros"] = wb.vba_archive is not None
+    with zipfile.ZipFile(io.BytesIO(data)) as z:  # (openpyxl's keep_vba copy would outlive its buffer)
+        out["macros"] = any(n.endswith("vbaProject.bin") for n in z.namelist())
     out["external links"] = len(wb._external_links)
     return out
 
 
 def rich_runs(data: bytes) -> dict[str, list[str]]:
     """Per tab, the cells openpyxl reads as rich text, each as its runs' texts with their fonts' boldness."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        wb = openpyxl.load_workbook(io.BytesIO(data), rich_text=True)
+    wb = _load(data, rich_text=True)
     out = {}
     for ws in wb.worksheets:
         out[ws.title] = sorted(f"{c.coordinate}:{[_run(r) for r in c.value]}" for c in ws._cells.values()

@@ -93,7 +93,8 @@ def sniff(data: bytes) -> str | None:
         return "xls"
     if data.startswith(b"PK"):
         try:
-            names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                names = set(z.namelist())
         except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError):
             return None
         if "mimetype" in names and "content.xml" in names:
@@ -156,6 +157,12 @@ class Package:
         self.strict = False
         self._checked: dict[str, None] = {}
         self._folded: dict[str, str] | None = None
+
+    def __enter__(self) -> Package:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.zip.close()
 
     def __contains__(self, name: str) -> bool:
         return self.real(name) in self.infos

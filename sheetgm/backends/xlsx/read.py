@@ -47,7 +47,8 @@ def read_book(data: bytes, limits: Limits = LIMITS) -> Book:
     if not data.startswith(b"PK"):
         raise refuse(sniff(data) or "not_workbook")
     try:
-        return _read(Package(data, limits), limits)
+        with Package(data, limits) as pkg:
+            return _read(pkg, limits)
     except UnreadableFileError:
         raise
     except FAILURES as exc:
