@@ -153,7 +153,8 @@ def label(game: Game, key: str) -> str:
 def expected_protections(game: Game, key: str) -> dict[str, str]:
     """description -> canonical range of every protection the layout puts on a workbook."""
     if key == PUBLIC:
-        ops = layout.public_ops(game.lang, ())
+        present = set(game.gateway.tabs(PUBLIC))  # a language's tabs are added by the first write after it joined
+        ops = layout.public_ops([g for i, g in enumerate(game.langs) if not i or layout.tab(g, "log") in present], ())
     elif key.startswith("player-"):
         ops = layout.player_ops(game.seat_lang(int(key.split("-")[1])), ())
     else:

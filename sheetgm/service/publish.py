@@ -19,18 +19,22 @@ from dataclasses import replace
 from sheetgm.backends.errors import UnreadableFileError, UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
+from sheetgm.service import deadlines, news, table
+from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
 from sheetgm.service.stagemap import write_stage_map
 from sheetgm.sheets import layout, player
-from sheetgm.sheets.public import director_ops, public_ops
-from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key
+from sheetgm.sheets.public import director_ops
+from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key, stage_key
 
 
-def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> tuple[str, list[str]]:
+def order_status(game: Game, seat: int, info: dict[str, object], resolved_at: str) -> tuple[str, list[str]]:
+    """The status cell of the order row once the stage is resolved (``resolved_at``: the journal's time)."""
     lang = game.seat_lang(seat)
+    when = local_time(game, resolved_at, lang, short=True)
     problems = [str(x) for x in info.get("problems", [])]  # type: ignore[attr-defined]
     if info.get("verdict") == "late":
         return render(lang, "sheet.status.late_used_nothing", time=when), problems
@@ -42,7 +46,8 @@ def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> t
     key = "sheet.status.resolved" if info.get("ticked") else "sheet.status.resolved_unticked"
     if info.get("verdict") == "fallback":
         key = "sheet.status.resolved_fallback"
-    return render(lang, key, time=when, used=used, stamp=str(info.get("stamp", ""))), problems
+    stamp = local_time(game, str(info.get("stamp", "")), lang, short=True)
+    return render(lang, key, time=when, used=used, stamp=stamp), problems
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -93,7 +98,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     ops += owed_ops(game, seat, entries, skip=entry.key)
     info = entry.orders().get(seat)
     if info is not None:
-        status, problems = order_status(game, seat, info, entry.time[:16].replace("T", " "))
+        status, problems = order_status(game, seat, info, entry.time)
         row = int(str(info.get("row") or order_row(night)))  # the row its label was found in at resolve
         ops += [player.status_op(lang, row, status, problems, stage=entry.key),
                 player.freeze_op(lang, night, game.editors(), row)]
@@ -151,7 +156,7 @@ def delivery_note_op(game: Game, entry: Entry, notes: list[str] | None = None) -
     if notes is None:
         notes = [render(game.lang, "svc.log_undelivered", alias=game.alias(s), seat=s, key=player_key(s), reason=why)
                  for s, why in entry.undelivered]
-        notes = notes or [render(game.lang, "svc.log_delivered", time=game.now().isoformat(timespec="seconds"))]
+        notes = notes or [render(game.lang, "svc.log_delivered", time=local_time(game, game.now()))]
     return SetValues(layout.rng(layout.tab(game.lang, "log"), f"C{journal_row(entry.key)}"), (("\n".join(notes),),))
 
 
@@ -173,13 +178,16 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
             warnings += rewritten
         step(player_key(seat))
     state, events, lang = entry.state(game.board), entry.events(), game.lang
-    game.gateway.write(PUBLIC, public_ops(state, events, entry.key, lang, formats)
+    game.gateway.write(PUBLIC, news.stage_ops(game, state, events, entry.key, formats, entries)
                        + public_correction_ops(game, entry, entries))
     step(PUBLIC)
     emails = [s.email for s in game.cfg.roster]
     done = replace(entry, status=PUBLISHED, undelivered=tuple(sorted(failed.items())))
     final = director_ops(state, events, entry.key, lang, len(game.seats), entry.orders())
     final += _settled(game, [e for e in entries if e.key != entry.key], failed, game.seats)
+    due = None if state.over() else stage_key(state.night, state.stage)
+    final += table.sheet_ops(game, table.seat_rows(game, state, due, []), due,
+                             deadlines.deadline_of(game, due) if due else None)
     final += [
         SetValues(layout.rng(layout.tab(lang, "roster"), "A2"), layout.roster_rows(state, emails, lang)),
         done.op(lang),
