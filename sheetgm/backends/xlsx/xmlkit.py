@@ -113,8 +113,15 @@ def unescape(text: str) -> str:
 
 
 def escape(text: str) -> str:
-    """Text to write as a spreadsheet string: a literal "_xHHHH_" in it keeps its underscore escaped."""
-    return _LITERAL_ESCAPE.sub(r"_x005F_\1", text) if "_x" in text else text
+    """Text to write as a spreadsheet string: a literal "_xHHHH_" in it keeps its underscore escaped, and a
+    character XML cannot hold (a control character read from a file) is written as its escape."""
+    if "_x" in text:
+        text = _LITERAL_ESCAPE.sub(r"_x005F_\1", text)
+    return ILLEGAL.sub(_escaped, text) if ILLEGAL.search(text) else text
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return f"_x{ord(found.group(0)):04X}_"
 
 
 def _char(found: re.Match[str]) -> str:
