@@ -151,7 +151,7 @@ def comments_xml(sheet: Sheet) -> str:
     index = {a: i for i, a in enumerate(authors)}
     body = "".join(
         f'<comment ref="{letters(c)}{r + 1}" authorId="{index[author]}"><text><t xml:space="preserve">'
-        f"{xmlkit.text(xmlkit.escape(note))}</t></text></comment>"
+        f"{xmlkit.text(xmlkit.escape(note, controls=False))}</t></text></comment>"
         for (r, c), (note, author) in sorted(sheet.notes.items())
     )
     names = "".join(f"<author>{xmlkit.text(a)}</author>" for a in authors)

@@ -112,12 +112,13 @@ def unescape(text: str) -> str:
     return _ESCAPED.sub(_char, text)
 
 
-def escape(text: str) -> str:
+def escape(text: str, controls: bool = True) -> str:
     """Text to write as a spreadsheet string: a literal "_xHHHH_" in it keeps its underscore escaped, and a
-    character XML cannot hold (a control character read from a file) is written as its escape."""
+    character XML cannot hold (a control character a cell read from a file holds) is written as its escape
+    (``controls=False``: dropped, as in the texts sheetgm writes)."""
     if "_x" in text:
         text = _LITERAL_ESCAPE.sub(r"_x005F_\1", text)
-    return ILLEGAL.sub(_escaped, text) if ILLEGAL.search(text) else text
+    return ILLEGAL.sub(_escaped, text) if controls and ILLEGAL.search(text) else text
 
 
 def _escaped(found: re.Match[str]) -> str:
