@@ -18,7 +18,7 @@ import openpyxl
 import python_calamine
 
 from sheetgm.backends.a1 import parse_range
-from sheetgm.backends.port import SetValues
+from sheetgm.backends.port import SetBold, SetValues
 from sheetgm.backends.xlsx import cells as xlsx_cells
 from sheetgm.backends.xlsx.book import Book, duration_text, text_of
 from sheetgm.backends.xlsx.package import fold, strict_to_transitional
@@ -129,16 +129,19 @@ class Kept:
 
 
 MODELLED_SHEET = {"dimension", "sheetViews", "cols", "sheetData", "sheetProtection", "dataValidations"}
+MODELLED_STYLES = {"numFmts", "fonts", "fills", "borders", "cellXfs"}
 DERIVED = re.compile(r"(^|/)calcChain\.xml$")  # rebuilt by Excel; dropped once a sheet changed
 
 
 def save_one_cell(data: bytes) -> Kept:
-    """Read ``data``, write one empty cell of the first tab with a text, save: what was kept."""
+    """Read ``data``, write a text in bold into an empty cell of the first tab (a new style: the style table is
+    written anew), save: what was kept."""
     book = read_book(data)
     before = ours(book)
     sheet = book.sheets[0]
     target = _free_cell(book)
-    xlsx_cells.apply(book, sheet, SetValues(target, [["sheetgm"]]), parse_range(target))
+    for op in (SetValues(target, [["sheetgm"]]), SetBold(target)):
+        xlsx_cells.apply(book, sheet, op, parse_range(target))
     saved = write_book(book)
     out = Kept(saved=saved)
     with zipfile.ZipFile(io.BytesIO(data)) as old, zipfile.ZipFile(io.BytesIO(saved)) as new:
@@ -166,6 +169,9 @@ def save_one_cell(data: bytes) -> Kept:
         if book.doc in old_names:
             out.dropped_elements += _elements_lost(book.doc, old.read(book.doc), new.read(book.doc),
                                                    {"sheets", "calcPr"})
+        if book.styles_part in old_names and book.styles_part in new_names:
+            out.dropped_elements += _elements_lost(book.styles_part, old.read(book.styles_part),
+                                                   new.read(book.styles_part), MODELLED_STYLES)
     after = ours(read_book(saved))
     tab = sheet.name
     for name, cells in before.items():
