@@ -17,6 +17,11 @@ fsyncs it and ``os.replace``s it over the workbook, so a reader (or a second
 process) sees the old file or the new one, never a torn one, whatever else
 runs; a failing op leaves the file untouched.
 
+Files players produce: a file that is not a readable workbook (another format under the .xlsx name, a
+password, damage, more than a workbook may hold: ``package.Limits``) raises ``UnreadableFileError`` naming
+the file and what to do, read once per run; a copy in another format beside the file (``03-Ann.ods``) is
+told through ``notices``; a file that is missing while such a copy is there is named as that copy.
+
 File names: a workbook's file is named when it is created, from the name the
 caller suggests for its key (``03-小明``, ``spring-cup-director``), made safe
 for every file system; the key -> file map is recorded in ``files.json`` in
