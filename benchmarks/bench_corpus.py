@@ -48,7 +48,12 @@ def main(folders: list[Path]) -> None:
         mine = ours(book)
         opx, cal = _witness(by_openpyxl, data), _witness(by_calamine, data)
         diff = differences(mine, opx, cal)  # type: ignore[arg-type]
-        kept = save_one_cell(data)
+        try:
+            kept = save_one_cell(data)
+        except Exception as exc:  # noqa: BLE001 - a save that fails, or writes a file that does not parse
+            totals["saves failed"] += 1
+            print(f"save failed {path}: {type(exc).__name__}: {exc}")
+            continue
         totals["values differing"] += len(diff)
         totals["files with values differing"] += bool(diff)
         totals["parts dropped"] += len(kept.dropped_parts)
@@ -62,7 +67,7 @@ def main(folders: list[Path]) -> None:
                   f"{kept.changed_parts[:3]}, elements {kept.dropped_elements[:3]}, values {kept.value_changes[:2]}")
     print(f"\n{totals['files']} files in {time.perf_counter() - started:.1f} s; unreadable: {sum(refused.values())} "
           f"({', '.join(f'{k} {v}' for k, v in sorted(refused.items()))})")
-    for key in ("values differing", "files with values differing", "parts dropped", "parts changed",
+    for key in ("saves failed", "values differing", "files with values differing", "parts dropped", "parts changed",
                 "elements dropped", "values changed by a save", "saved files openpyxl cannot read"):
         print(f"  {key}: {totals[key]}")
 

@@ -116,3 +116,12 @@ def test_a_foreign_sheets_rows_are_not_taken_from_its_xml() -> None:
 def test_book_sheet_finds_by_exact_name() -> None:
     book = Book("t", [Sheet("A"), Sheet("a")])
     assert book.sheet("a") is book.sheets[1] and book.sheet("A") is book.sheets[0] and book.sheet("B") is None
+
+
+def test_an_empty_root_takes_children_when_written_again() -> None:
+    """A part written as an empty root (<styleSheet .../>): its start tag is kept as one that can hold the
+    elements written into it."""
+    from sheetgm.backends.xlsx.xmlkit import skeleton
+
+    skel = skeleton(b'<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" a="1"/>')
+    assert skel.root.endswith('a="1">') and skel.end == "</styleSheet>" and skel.children == []

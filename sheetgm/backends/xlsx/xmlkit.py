@@ -192,6 +192,8 @@ def skeleton(data: bytes) -> Skeleton:
         at = parser.CurrentByteIndex
         if depth == 0:
             out.root = data[at:tag_end(data, at)].decode("utf-8")
+            if out.root.endswith("/>"):  # an empty root (<styleSheet/>): its start tag, to write children in
+                out.root = out.root[:-2].rstrip() + ">"
             out.end = f"</{_qualified(out.root)}>"
         elif depth == 1:
             open_at[:] = [at, tag_end(data, at)]
