@@ -18,7 +18,7 @@ from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines, news, stamps, table
+from sheetgm.service import deadlines, news, stamps, table, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import latest
 from sheetgm.service.lock import folder_lock
@@ -39,6 +39,8 @@ class PlayerCheck:
     notes: list[str] = field(default_factory=list)  # steps that depend on the night: not problems (RUL-27)
     must_submit: bool = True  # a stunned hunter is not waited for
     read: str = ""  # when this check read the row (ISO; shown to the player in their status cell)
+    verdict: str = ""  # after the deadline, an order changed since the last check before it: stamps.AFTER
+    used: str = ""  # then the text that counts (RUL-50)
 
 
 @dataclass
@@ -81,16 +83,21 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     key = stage_key(state.night, state.stage)
     deadline = deadlines.deadline_of(game, key)
     now = game.now()
-    before = deadline is None or now <= deadline
-    ahead = deadline if deadline is not None and now < deadline else None
-    truths = stamps.truths(archive, key, len(game.seats), entries)
+    seats = len(game.seats)
+    passed = stamps.has_passed(archive, key, seats, deadline, now)  # once seen passed, it stays passed (RUL-52)
+    before = not passed
+    ahead = deadline if deadline is not None and not passed else None
+    truths = stamps.truths(archive, key, seats, entries)
     seen: dict[int, stamps.Truth] = {}
     reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
+    desk: list[Op] = []
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
+    looked: list[int] = []
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
             continue
+        looked.append(seat)
         must = deadlines.must_submit(state, seat)
         sheet = read_player(game, seat, state.night, state.stage, archived=stamps.archived_texts(entries, seat))
         if sheet.trouble:
@@ -98,47 +105,61 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
             reads[seat] = ("unreadable", now.isoformat(timespec="seconds"))
             continue
-        truth = truths.get(seat, stamps.Truth())
-        look = before or stamps.missed(truth, deadline)  # RUL-55: a look after a missed one stands in for it
+        told_before, told_now = stamps.told(archive, key, seat, seats)
+        notes, director_notes, new = sheet.tab_notes(told_before, told_now)
+        if new:
+            desk.append(stamps.told_op(game, key, seat, told_now | new))
+        old = truths.get(seat, stamps.Truth())
+        look = before or stamps.missed(old, deadline)  # RUL-55: a look after a missed one stands in for it
         if look and not before:
             rep.stand_in.append(p.alias)
-        result, problems = _player(game, state, sheet, truth, before, look, seen)
+        result, problems = _player(game, state, sheet, old, before, look, deadline, seen)
         result.must_submit = must
         result.read = now.isoformat(timespec="seconds")
         reads[seat] = (result.state, result.read)
-        rep.warnings += sheet.director_notes
+        rep.warnings += director_notes
         lang = game.seat_lang(seat)
-        status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
-                        time=deadlines.local_time(game, now, lang, short=True))
-        status = "\n".join([status, read_line(game, lang, now, sheet.text, before), *sheet.notes])
+        if result.verdict in stamps.AFTER:
+            status = verdicts.check_status(game, seat, result.verdict, result.used, old.checked, old.stamp)
+        else:
+            status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
+                            time=deadlines.local_time(game, now, lang, short=True))
+        status = "\n".join([status, read_line(game, lang, now, sheet.text, before),
+                            *sheet.explain(lang, result.state), *notes])
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
         shown_stamp = deadlines.local_time(game, result.stamp, lang) if result.stamp else ""
         write: list[Op] = [*sheet.repairs, player.status_op(lang, sheet.row, status, problems, shown_stamp,
-                                                       stage=key)]
-        if sheet.stamp and sheet.stamp != shown_stamp:
-            rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
+                                                             stage=key)]
+        tools_own = {deadlines.local_time(game, s, lang) for s in (result.stamp, old.stamp) if s}
+        if sheet.stamp and sheet.stamp not in tools_own:  # not a stamp the tool wrote itself
+            rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=shown_stamp or "-"))
         try:
             game.gateway.write(player_key(seat), write)
         except BackendError as exc:
-            rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=p.alias, seat=seat,
-                                       reason=exc.message(game.lang)))
+            rep.warnings.append(render(game.voice, "svc.player_unwritable", alias=p.alias, seat=seat,
+                                       reason=exc.message(game.voice)))
         rep.players.append(result)
         if progress:
             progress(player_key(seat))
-    if reads:  # the stamps (RUL-37), then what each row said and when it was read, and the director's table
-        ops = stamps.truth_ops(game, key, seen) + stamps.read_ops(game, key, reads)
-        archive = _merged(archive, key, len(game.seats), reads, seen)
-        game.gateway.write(DIRECTOR, ops + table.sheet_ops(game, table.seat_rows(game, state, key, archive), key,
-                                                           deadline))
+    if seen:
+        desk += stamps.truth_ops(game, key, seen)
+    if passed:
+        desk += stamps.passed_ops(game, archive, key, deadline, looked)
+    if reads:  # what each row said and when it was read, and the director's table
+        desk += stamps.read_ops(game, key, reads)
+        archive = _merged(archive, key, seats, reads, seen)
+        desk += table.sheet_ops(game, table.seat_rows(game, state, key, archive), key, deadline)
+    if desk:
+        game.gateway.write(DIRECTOR, desk)
     if ahead is not None:
         rep.reminded = rep.missing
         try:
             game.gateway.write(PUBLIC, news.catch_up_ops(game, entries)
                                + deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
         except BackendError as exc:
-            rep.warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
+            rep.warnings.append(render(game.voice, "svc.reminder_unwritable", reason=exc.message(game.voice)))
     return rep
 
 
@@ -153,7 +174,7 @@ def _merged(archive: list[list[str]], key: str, seats: int, reads: dict[int, tup
         while len(rows) <= i:
             rows.append([])
         cells = rows[i] + [""] * (stamps.COLS - len(rows[i]))
-        cells[0], cells[9], cells[10] = key, verdict, when
+        cells[0], cells[13], cells[14] = key, verdict, when
         t = seen.get(seat)
         if t is not None:
             cells[3], cells[5], cells[6] = t.stamped, t.stamp, stamps.fingerprint(t.stamped) if t.stamped else ""
@@ -173,27 +194,30 @@ def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> 
 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool, look: bool,
-            seen: dict[int, stamps.Truth]) -> tuple[PlayerCheck, list[str]]:
+            deadline: datetime | None, seen: dict[int, stamps.Truth]) -> tuple[PlayerCheck, list[str]]:
     """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
     notes (RUL-27). A look (``look``: before the deadline, or after it standing in for a missed one, RUL-55)
-    is noted in ``seen``; only a look before the deadline stamps."""
+    is noted in ``seen``; only a look before the deadline stamps. Otherwise, after the deadline, the order is
+    judged as it counts (stamps.counted): a version changed since the last check before the deadline is named."""
     seat, lang = sheet.seat, game.seat_lang(sheet.seat)
     result = PlayerCheck(seat, game.alias(seat), "empty")
+    text, verdict = sheet.text, stamps.OK
+    if not before:
+        text, _stamp, verdict = stamps.counted(truth, sheet.text, deadline)
     problems: list[str] = []
     nothing = True
-    if sheet.text:
-        mine = review(state, seat, sheet.text, lang)
-        director = review(state, seat, sheet.text, game.lang) if lang != game.lang else mine
+    if text:
+        mine = review(state, seat, text, lang)
+        director = review(state, seat, text, game.voice) if lang != game.voice else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
         result.problems, result.notes = list(director.problems), list(director.notes)
-        result.state = "problems" if mine.problems else ("ok" if sheet.ticked else "unticked")
+        ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
+        result.state = "problems" if mine.problems else ("ok" if ticked else "unticked")
     complete = result.state == "ok" and not nothing
-    result.stamp = truth.stamp_for(sheet.text) if complete else ""
     if look:
         truth = seen[seat] = stamps.observe(truth, sheet.text, complete and before, game.now())
-        result.stamp = truth.stamp_for(sheet.text) if complete else ""
-    elif stamps.counted(truth, sheet.text)[2] in (stamps.LATE, stamps.FALLBACK):
-        result.state = "late"
-        result.stamp = truth.stamp  # a change after the deadline drops nothing: the stamped version counts
+    if verdict in stamps.AFTER:
+        result.state, result.verdict, result.used = "late", verdict, text
+    result.stamp = truth.stamp_for(text) if complete else ""
     return result, problems

@@ -44,10 +44,10 @@ def order_status(game: Game, seat: int, info: dict[str, object], resolved_at: st
         return render(lang, "sheet.status.none_used", time=when), problems
     used = str(info.get("used", ""))
     key = "sheet.status.resolved" if info.get("ticked") else "sheet.status.resolved_unticked"
-    if info.get("verdict") == "fallback":
-        key = "sheet.status.resolved_fallback"
-    stamp = local_time(game, str(info.get("stamp", "")), lang, short=True)
-    return render(lang, key, time=when, used=used, stamp=stamp), problems
+    if info.get("verdict") in ("fallback", "seen"):
+        key = f"sheet.status.resolved_{info['verdict']}"
+    return render(lang, key, time=when, used=used, stamp=local_time(game, str(info.get("stamp", "")), lang, short=True),
+                  checked=local_time(game, str(info.get("checked", "")), lang, short=True)), problems
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -112,7 +112,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
             text = report_text(game, old, entries, seat, lang)
             ops.append(player.results_op(lang, old.key, text))
             why = "svc.results_missing" if row in missing else "svc.results_edited"
-            warnings.append(render(game.lang, why, alias=game.alias(seat), seat=seat,
+            warnings.append(render(game.voice, why, alias=game.alias(seat), seat=seat,
                                    cell=f"{layout.tab(lang, 'results')}!B{row}"))
     ops += player.current_ops(state, seat, lang, events, formats)
     ops += player.history_ops(state, seat, lang, entry.key, events, game.editors())
@@ -126,13 +126,13 @@ def _write_player(game: Game, seat: int, ops: list[Op], warnings: list[str], set
     try:
         game.gateway.write(player_key(seat), ops)
     except UnusableWorkbookError as exc:
-        why = exc.message(game.lang)
+        why = exc.message(game.voice)
         # a file that cannot even be read: its report is kept and written once it is repaired (deliver)
         text = "svc.player_unreadable_file" if isinstance(exc, UnreadableFileError) else "svc.player_unwritable"
-        warnings.append(render(game.lang, text, alias=game.alias(seat), seat=seat, reason=why))
+        warnings.append(render(game.voice, text, alias=game.alias(seat), seat=seat, reason=why))
         return why
     results = layout.tab(game.seat_lang(seat), "results")
-    warnings += [render(game.lang, "svc.results_missing", alias=game.alias(seat), seat=seat,
+    warnings += [render(game.voice, "svc.results_missing", alias=game.alias(seat), seat=seat,
                         cell=f"{results}!B{log_row(e.key)}") for e in settled]
     return None
 

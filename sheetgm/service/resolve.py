@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sheetgm.backends.port import Op
 from sheetgm.core.observe import public_log, report
 from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_order
-from sheetgm.service import deadlines, stamps
+from sheetgm.service import deadlines, stamps, verdicts
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
@@ -92,19 +93,18 @@ def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, st
     return cur, due, False
 
 
-def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None,
-                   archive: dict[int, dict[str, Any]]) -> tuple[str | None, str]:
+def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None, got: Read) -> tuple[str | None, str]:
     """Before the deadline, or without one: ("early", "") if everyone has submitted, else ("waiting" or
     "no-deadline", a line naming who has not): nothing is resolved. (None, ""): resolve as due."""
-    if deadline is not None and game.now() >= deadline:
+    if got.after:
         return None, ""
-    waiting = deadlines.waiting_for(game, cur.state(game.board), archive)
+    waiting = deadlines.waiting_for(game, cur.state(game.board), got.archive)
     if not waiting:
         return "early", ""
     if deadline is None:
-        return "no-deadline", render(game.lang, "cli.missing", aliases=", ".join(waiting))
-    return "waiting", render(game.lang, "err.deadline.waiting", stage=due,
-                             deadline=deadlines.local_time(game, deadline),
+        return "no-deadline", render(game.voice, "cli.missing", aliases=", ".join(waiting))
+    return "waiting", render(game.voice, "err.deadline.waiting", stage=due,
+                             deadline=deadlines.local_time(game, deadline, game.voice),
                              aliases=", ".join(waiting))
 
 
@@ -117,6 +117,8 @@ class Read:
     archive: dict[int, dict[str, Any]]
     warnings: list[str]
     notes: list[str] = field(default_factory=list)  # for the director, not warnings: orders no check saw
+    after: bool = False  # the deadline has passed (by the clock, or seen passed before: RUL-52)
+    desk: list[Op] = field(default_factory=list)  # the director workbook's memories to write with the journal
 
     @property
     def priority(self) -> list[int]:
@@ -130,9 +132,10 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
     state = cur.state(game.board)
     key = stage_key(state.night, state.stage)
     now = game.now()
-    after = deadline is not None and now >= deadline
-    truths = stamps.truths(archive_rows, key, len(game.seats), entries)
-    out = Read({}, {}, {}, [], [])
+    seats = len(game.seats)
+    after = stamps.has_passed(archive_rows, key, seats, deadline, now)
+    truths = stamps.truths(archive_rows, key, seats, entries)
+    out = Read({}, {}, {}, [], [], after)
     unjudged: list[str] = []
     stand_in: list[str] = []  # RUL-55: the last checks before the deadline ran late; read now, counted
     for seat in game.seats:
@@ -144,12 +147,20 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         out.sheets[seat] = sheet
         if progress:
             progress(f"player-{seat}")
-        out.warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes
+        if sheet.trouble:
+            out.warnings.append(sheet.trouble)
+        else:
+            told_before, told_now = stamps.told(archive_rows, key, seat, seats)
+            _notes, director_notes, new = sheet.tab_notes(told_before, told_now)
+            out.warnings += director_notes
+            if new:
+                out.desk.append(stamps.told_op(game, key, seat, told_now | new))
         lang = game.seat_lang(seat)
-        text, stamp, verdict = (stamps.counted(truths.get(seat), sheet.text, deadline) if after
-                                else (sheet.text, "", stamps.OK))
+        truth = truths.get(seat)
+        text, stamp, verdict = stamps.counted(truth, sheet.text, deadline) if after else (sheet.text, "", stamps.OK)
         order, problems, bad = judge(state, seat, text, lang) if text else (Order(), [], False)
-        director_problems = judge(state, seat, text, game.lang)[1] if text else []
+        director_problems = judge(state, seat, text, game.lang)[1] if text else []  # the director workbook's
+        told = judge(state, seat, text, game.voice)[1] if text and game.voice != game.lang else director_problems
         ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
         if not after:
             complete = ticked and not problems and not bad and bool(order.steps or order.day)
@@ -157,30 +168,35 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
             stamp = truth.stamp_for(text) if complete else ""
         if sheet.trouble:
             director_problems = [sheet.trouble]
-        if text:
-            out.orders[seat] = order  # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5)
+        if text or verdict == stamps.LATE:
+            # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5); a late one was not
+            # "no order": it gets an empty one and its report says why (RUL-50)
+            out.orders[seat] = order
         used = format_order(order, lang) if order.steps or order.day else ""
         out.archive[seat] = {"text": kept_order(text), "used": used,
                              "problems": problems, "problems_director": director_problems, "bad": bad,
                              "ticked": ticked, "stamp": stamp, "row": sheet.row, "verdict": verdict}
+        if verdict in stamps.AFTER:
+            checked = truth.checked if truth is not None else ""
+            out.archive[seat] |= {"checked": checked, "nothing": verdict == stamps.LATE}
+            out.warnings.append(verdicts.director_warning(game, seat, verdict, checked, stamp, game.voice))
         if verdict == stamps.UNJUDGED and sheet.text and not sheet.trouble:
             unjudged.append(p.alias)
         if verdict == stamps.STAND_IN and not sheet.trouble:
             stand_in.append(p.alias)
-        if verdict in (stamps.LATE, stamps.FALLBACK):
-            out.warnings.append(render(game.lang, f"svc.order_{verdict}", alias=p.alias, seat=seat,
-                                       stamp=deadlines.local_time(game, stamp)))
         if bad:
-            out.warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
+            out.warnings.append(render(game.voice, "svc.order_unreadable", alias=p.alias, seat=seat,
                                        cell=f"{tab(lang, 'orders')}!B{sheet.row}",
-                                       problems="; ".join(director_problems)))
+                                       problems="; ".join([sheet.trouble] if sheet.trouble else told)))
+    if after:
+        out.desk += stamps.passed_ops(game, archive_rows, key, deadline, list(out.sheets))
     reopened = any(e.key == key and e.status == SUPERSEDED for e in entries)  # rolled back: taken as read
     if unjudged and deadline is not None and not reopened:
-        out.notes.append(render(game.lang, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
-                                deadline=deadlines.local_time(game, deadline)))
+        out.notes.append(render(game.voice, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
+                                deadline=deadlines.local_time(game, deadline, game.voice)))
     if stand_in and deadline is not None:
-        out.notes.append(render(game.lang, "day.stand_in", aliases=", ".join(stand_in),
-                                deadline=deadlines.local_time(game, deadline)))
+        out.notes.append(render(game.voice, "day.stand_in", aliases=", ".join(stand_in),
+                                deadline=deadlines.local_time(game, deadline, game.voice)))
     return out
 
 
@@ -208,8 +224,10 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
             warnings = publish(game, cur, entries, None, progress)
             return _report(game, cur, "republished", warnings)
         got = read_orders(game, cur, entries, archive_rows, deadline, progress)
-        when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
+        when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got)
         if when in ("waiting", "no-deadline"):  # nothing resolved; reports owed to repaired workbooks are written
+            if got.desk:
+                game.gateway.write(DIRECTOR, got.desk)
             _, owed = _settle_owed(game, entries, held.token)
             return ResolveReport(due, str(when), warnings=owed + got.warnings, notes=[why])
         state = cur.state(game.board)
@@ -217,7 +235,7 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in got.archive.items()}), entry_hash(new, events),
                       game.cfg.seed, game.now().isoformat(timespec="seconds"), pack(new.to_dict()),
                       pack([e.to_dict() for e in events]), pack(got.archive))
-        game.gateway.write(DIRECTOR, [entry.op(game.lang)])  # the journal row, before publishing
+        game.gateway.write(DIRECTOR, [entry.op(game.lang), *got.desk])  # the journal row, before publishing
         entries = [*entries, entry]
         warnings = got.warnings + publish(game, entry, entries, got.sheets, progress, notes=got.warnings)
         done = _report(game, entry, "resolved-early" if when == "early" else "resolved", warnings)
@@ -239,24 +257,30 @@ def _settle_owed(game: Game, entries: list[Entry], token: str) -> tuple[list[str
         return [], []
     done, warnings = deliver(game, entries)
     if done:
-        warnings.insert(0, render(game.lang, "svc.delivered", aliases=", ".join(done)))
+        warnings.insert(0, render(game.voice, "svc.delivered", aliases=", ".join(done)))
     return done, warnings
 
 
 def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> ResolveReport:
     st = entry.state(game.board)
-    return ResolveReport(entry.key, action, public_log(entry.events(), game.lang), warnings, winner=st.winner)
+    return ResolveReport(entry.key, action, public_log(entry.events(), game.voice), warnings, winner=st.winner)
 
 
 def _dry_run(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]], due: str,
              deadline: datetime | None, named: bool, progress: Callable[[str], None] | None) -> ResolveReport:
     if cur.status == RESOLVED:
-        return ResolveReport(due, "dry-run", public_log(cur.events(), game.lang),
-                             [render(game.lang, "svc.pending_publish", stage=due)])
+        return ResolveReport(due, "dry-run", public_log(cur.events(), game.voice),
+                             [render(game.voice, "svc.pending_publish", stage=due)])
     got = read_orders(game, cur, entries, archive_rows, deadline, progress)
-    when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
+    when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got)
     if when in ("waiting", "no-deadline"):
         return ResolveReport(due, str(when), warnings=got.warnings, notes=[why])
     new, events = resolve_stage(cur.state(game.board), got.orders, game.cfg.seed, got.priority)
-    reports = {game.alias(s): report(new, events, s, game.seat_lang(s)) for s in game.seats}
-    return ResolveReport(due, "dry-run", public_log(events, game.lang), got.warnings, reports, new.winner)
+    reports = {game.alias(s): _with_note(game, got.archive.get(s, {}), report(new, events, s, game.seat_lang(s)),
+                                         game.seat_lang(s)) for s in game.seats}
+    return ResolveReport(due, "dry-run", public_log(events, game.voice), got.warnings, reports, new.winner)
+
+
+def _with_note(game: Game, info: dict[str, Any], text: str, lang: str) -> str:
+    note = verdicts.report_note(game, info, lang)
+    return f"{note}\n{text}" if note else text

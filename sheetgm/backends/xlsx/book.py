@@ -180,7 +180,11 @@ class Book:
 
 def text_of(book: Book, cell: Cell | None) -> str:
     """A cell as the text Sheets' FORMATTED_VALUE would give for it: dates and times in ISO form, durations
-    as hours:minutes:seconds, other numbers as written."""
+    as hours:minutes:seconds, other numbers as written. A formula saved without its result (a file written by
+    a program that does not compute) reads as its formula, "=...", so that the checker can say so instead of
+    reading an empty cell."""
+    if cell is not None and not cell.kind and cell.formula is not None:
+        return "=" + cell.formula[1]
     if cell is None or not cell.kind:
         return ""
     kind, value = cell.kind, cell.value
