@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
-from sheetgm.backends.errors import CellTooLongError, OpError
+from sheetgm.backends.errors import BackendError, CellTooLongError, OpError
 
 BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
 BORDER_STYLES = ("none", "thin", "medium", "thick", "dashed", "double")  # dashed, double: the map's obstacles, boards
@@ -374,3 +374,8 @@ class Gateway(ABC):
     def view(self, key: str) -> WorkbookView:
         """The full look of a workbook (values and formats). On Google this is one grid-data
         read, heavier than ``read``: for verification and tests, not for every stage."""
+
+    def notices(self, key: str) -> list[BackendError]:
+        """What the director and the player should hear about a workbook that is not an error: a copy in
+        another format beside a local file (the xlsx adapter). Said, never raised; none by default."""
+        return []
