@@ -10,19 +10,20 @@ workbook (stamps.py); a sheet stamp that disagrees is named and written back.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op
 from sheetgm.core.state import State
+from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.service import deadlines, news, stamps, table, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import latest
 from sheetgm.service.lock import folder_lock
-from sheetgm.service.sheetorders import SheetOrder, read_player, review
+from sheetgm.service.sheetorders import SheetOrder, orders_of, read_player, review
 from sheetgm.sheets import player
 from sheetgm.sheets.stages import stage_key
 
@@ -92,14 +93,18 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
     desk: list[Op] = []
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
-    looked: list[int] = []
-    for seat in game.seats:
+    sheets: dict[int, SheetOrder] = {}
+    for seat in game.seats:  # every sheet first: each order is reviewed with the others (RUL-39)
         p = state.players[seat]
-        if p.camp != state.stage or not p.in_play:
-            continue
-        looked.append(seat)
+        if p.camp == state.stage and p.in_play:
+            sheets[seat] = read_player(game, seat, state.night, state.stage,
+                                       archived=stamps.archived_texts(entries, seat))
+    looked = list(sheets)
+    stage_orders = orders_of(state, {s: _counts(sh, truths.get(s), before, deadline)
+                                     for s, sh in sheets.items() if not sh.trouble})
+    for seat, sheet in sheets.items():
+        p = state.players[seat]
         must = deadlines.must_submit(state, seat)
-        sheet = read_player(game, seat, state.night, state.stage, archived=stamps.archived_texts(entries, seat))
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
@@ -113,7 +118,8 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         look = before or stamps.missed(old, deadline)  # RUL-55: a look after a missed one stands in for it
         if look and not before:
             rep.stand_in.append(p.alias)
-        result, problems = _player(game, state, sheet, old, before, look, deadline, seen)
+        others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
+        result, problems = _player(game, state, sheet, old, before, look, deadline, seen, others)
         result.must_submit = must
         result.read = now.isoformat(timespec="seconds")
         reads[seat] = (result.state, result.read)
@@ -182,6 +188,12 @@ def _merged(archive: list[list[str]], key: str, seats: int, reads: dict[int, tup
     return rows
 
 
+def _counts(sheet: SheetOrder, truth: stamps.Truth | None, before: bool, deadline: datetime | None) -> str:
+    """The text of ``sheet`` that counts: as written before the deadline, after it as the last check before the
+    deadline saw it (stamps.counted). What the others' reviews are given of this seat's order."""
+    return sheet.text if before else stamps.counted(truth or stamps.Truth(), sheet.text, deadline)[0]
+
+
 def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> str:
     """What the player is told about this read: when, and the text read (shortened), so that they can see
     whether their current text is the one the tool has seen."""
@@ -194,7 +206,8 @@ def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> 
 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool, look: bool,
-            deadline: datetime | None, seen: dict[int, stamps.Truth]) -> tuple[PlayerCheck, list[str]]:
+            deadline: datetime | None, seen: dict[int, stamps.Truth], others: Mapping[int, Order]
+            ) -> tuple[PlayerCheck, list[str]]:
     """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
     notes (RUL-27). A look (``look``: before the deadline, or after it standing in for a missed one, RUL-55)
     is noted in ``seen``; only a look before the deadline stamps. Otherwise, after the deadline, the order is
@@ -207,8 +220,8 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
     problems: list[str] = []
     nothing = True
     if text:
-        mine = review(state, seat, text, lang)
-        director = review(state, seat, text, game.voice) if lang != game.voice else mine
+        mine = review(state, seat, text, lang, others)
+        director = review(state, seat, text, game.voice, others) if lang != game.voice else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
         result.problems, result.notes = list(director.problems), list(director.notes)
