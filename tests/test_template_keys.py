@@ -75,7 +75,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 # Families keyed by data the templates define wholesale (checked for presence in both languages below).
 DATA_FAMILIES = ("svc.audit.", "replay.verify.", "err.cfg.field.", "render.glyph.", "render.view.", "render.key.",
                  "sheet.map.", "sheet.legend.", "sheet.tag.", "role.", "field.", "help.cmd.", "help.opt.",
-                 "help.panel.", "guide.why.", "guide.ex.", "order.expect.", "err.cfg.pyd.", "err.cfg.opt.")
+                 "help.panel.", "guide.why.", "guide.ex.", "order.expect.", "err.cfg.pyd.", "err.cfg.opt.",
+                 "err.backend.file.")
 
 
 def _sources() -> Iterator[tuple[Path, ast.AST]]:

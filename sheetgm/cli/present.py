@@ -53,6 +53,8 @@ def checked(lang: str, rep: CheckReport) -> str:
     lines.append(render(lang, "cli.with_problems", aliases=", ".join(rep.with_problems) or "-"))
     if rep.stand_in:
         lines.append(render(lang, "day.check_stand_in", aliases=", ".join(rep.stand_in)))
+    if rep.unchanged:
+        lines.append(render(lang, "cli.check_unchanged", aliases=", ".join(rep.unchanged)))
     lines += [f"! {w}" for w in rep.warnings]
     return "\n".join(lines)
 

@@ -6,6 +6,10 @@ and, before the deadline, a reminder while they have not submitted. The
 director's summary names exactly who has not submitted (the same names as
 the public reminder line) and who has problems. Stamps live in the director
 workbook (stamps.py); a sheet stamp that disagrees is named and written back.
+
+Before the deadline a workbook unchanged since the last check (its Drive version, one listing) is not
+read again: its verdict stands and the look is recorded; a workbook read again with the same order
+keeps the time its status shows, so nothing is written to it (checkmemo.py).
 """
 
 from __future__ import annotations
@@ -15,13 +19,13 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from sheetgm.backends.errors import BackendError
-from sheetgm.backends.port import Op
+from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines, news, stamps, table, verdicts
+from sheetgm.service import checkmemo, deadlines, news, stamps, table, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import latest
+from sheetgm.service.journal import Entry, latest
 from sheetgm.service.lock import folder_lock
 from sheetgm.service.sheetorders import SheetOrder, orders_of, read_player, review
 from sheetgm.sheets import player
@@ -52,6 +56,7 @@ class CheckReport:
     deadline: str | None = None  # the stage's deadline while it is ahead (then reminders were written)
     reminded: list[str] = field(default_factory=list)  # aliases told they have not submitted
     stand_in: list[str] = field(default_factory=list)  # read after the deadline for a missed look (RUL-55)
+    unchanged: list[str] = field(default_factory=list)  # not read: unchanged since the last check (checkmemo.py)
 
     @property
     def missing(self) -> list[str]:
@@ -65,7 +70,7 @@ class CheckReport:
     def to_dict(self) -> dict[str, object]:
         return {"stage": self.stage, "players": [asdict(p) for p in self.players], "missing": self.missing,
                 "problems": self.with_problems, "warnings": self.warnings, "deadline": self.deadline,
-                "reminded": self.reminded, "stand_in": self.stand_in}
+                "reminded": self.reminded, "stand_in": self.stand_in, "unchanged": self.unchanged}
 
 
 def check(game: Game, progress: Callable[[str], None] | None = None, holder: str = "sheetgm") -> CheckReport:
@@ -93,18 +98,45 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
     desk: list[Op] = []
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
+    due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
+    looked = list(due)
+    memos, new_memos, wrote = checkmemo.memos(archive, key, seats), {}, set()
+    revs = checkmemo.revisions(game, due) if before else {}
+    journal, when = checkmemo.journal_digest(entries), deadline.isoformat() if deadline else ""
+    # every order first, each then reviewed with the others (RUL-39): a workbook unchanged since the last check
+    # is not read, its order is the one that check read (its memo)
     sheets: dict[int, SheetOrder] = {}
-    for seat in game.seats:  # every sheet first: each order is reviewed with the others (RUL-39)
-        p = state.players[seat]
-        if p.camp == state.stage and p.in_play:
-            sheets[seat] = read_player(game, seat, state.night, state.stage,
-                                       archived=stamps.archived_texts(entries, seat))
-    looked = list(sheets)
-    stage_orders = orders_of(state, {s: _counts(sh, truths.get(s), before, deadline)
-                                     for s, sh in sheets.items() if not sh.trouble})
-    for seat, sheet in sheets.items():
+    texts: dict[int, str] = {}
+    for seat in due:
+        rev, memo = revs.get(player_key(seat), ""), memos.get(seat)
+        if memo is not None and memo.o is not None and rev and memo.v == rev:
+            texts[seat] = memo.o
+            continue
+        sheets[seat] = sheet = read_player(game, seat, state.night, state.stage,
+                                           archived=stamps.archived_texts(entries, seat))
+        if not sheet.trouble:
+            texts[seat] = _counts(sheet, truths.get(seat), before, deadline)
+    stage_orders = orders_of(state, texts)
+    for seat in due:
         p = state.players[seat]
         must = deadlines.must_submit(state, seat)
+        rev, memo = revs.get(player_key(seat), ""), memos.get(seat)
+        others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
+        brought = checkmemo.brought_digest(state, seat, others)
+        ctx = checkmemo.seat_context(game, key, journal, when, before, truths.get(seat), seat, must, brought)
+        kept = _kept(memo) if seat not in sheets and memo is not None and memo.c == ctx else None
+        if kept is not None and memo is not None:  # unchanged since the last check: its verdict stands, looked at now
+            rep.players.append(kept)
+            rep.warnings += memo.w
+            rep.unchanged.append(p.alias)
+            if truths.get(seat, stamps.Truth()).checked:  # a look (RUL-55), as if it had been read
+                desk.append(checkmemo.look_op(game.lang, key, seat, seats, now))
+            reads[seat] = (kept.state, now.isoformat(timespec="seconds"))
+            if progress:
+                progress(player_key(seat))
+            continue
+        sheet = sheets[seat] if seat in sheets else read_player(game, seat, state.night, state.stage,
+                                                                archived=stamps.archived_texts(entries, seat))
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
@@ -118,37 +150,62 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         look = before or stamps.missed(old, deadline)  # RUL-55: a look after a missed one stands in for it
         if look and not before:
             rep.stand_in.append(p.alias)
-        others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
         result, problems = _player(game, state, sheet, old, before, look, deadline, seen, others)
         result.must_submit = must
         result.read = now.isoformat(timespec="seconds")
         reads[seat] = (result.state, result.read)
         rep.warnings += director_notes
         lang = game.seat_lang(seat)
+        # the same judgment as the last check's keeps the time it shows: then its cells are there already
+        ctx = checkmemo.seat_context(game, key, journal, when, before, seen.get(seat, truths.get(seat)), seat, must,
+                                     brought)
+        judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, notes)
+        shown = _shown_time(memo, judged, now)
         if result.verdict in stamps.AFTER:
             status = verdicts.check_status(game, seat, result.verdict, result.used, old.checked, old.stamp)
         else:
             status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
-                            time=deadlines.local_time(game, now, lang, short=True))
-        status = "\n".join([status, read_line(game, lang, now, sheet.text, before),
+                            time=deadlines.local_time(game, shown, lang, short=True))
+        status = "\n".join([status, read_line(game, lang, shown, sheet.text, before),
                             *sheet.explain(lang, result.state), *notes])
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
         shown_stamp = deadlines.local_time(game, result.stamp, lang) if result.stamp else ""
-        write: list[Op] = [*sheet.repairs, player.status_op(lang, sheet.row, status, problems, shown_stamp,
-                                                             stage=key)]
+        cells = player.status_op(lang, sheet.row, status, problems, shown_stamp, stage=key)
+        write: list[Op] = [*sheet.repairs, cells]
         tools_own = {deadlines.local_time(game, s, lang) for s in (result.stamp, old.stamp) if s}
         if sheet.stamp and sheet.stamp not in tools_own:  # not a stamp the tool wrote itself
             rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=shown_stamp or "-"))
         try:
-            game.gateway.write(player_key(seat), write)
+            if sheet.repairs or not _already(sheet, cells):
+                game.gateway.write(player_key(seat), write)
+                wrote.add(seat)
         except BackendError as exc:
             rep.warnings.append(render(game.voice, "svc.player_unwritable", alias=p.alias, seat=seat,
                                        reason=exc.message(game.voice)))
+        else:  # remembered once its status is written (a failed write is tried again), and only before the deadline
+            if before:
+                new_memos[seat] = checkmemo.Memo(rev, ctx, judged, shown.isoformat(timespec="seconds"), asdict(result),
+                                                 list(director_notes), memo.p if memo is not None else "",
+                                                 o=sheet.text)
         rep.players.append(result)
         if progress:
             progress(player_key(seat))
+    if ahead is not None:
+        rep.reminded = rep.missing
+        reminder = _remind(game, entries, key, ahead, rep, due, memos)
+        if reminder is not None:  # written (or failed: ""): every memo says which line the public log shows
+            for seat in due:
+                if seat not in new_memos and seat in memos:
+                    new_memos[seat] = memos[seat]
+                if seat in new_memos:
+                    new_memos[seat].p = reminder
+    after = checkmemo.revisions(game, due) if wrote else revs  # for a resolve that waits (checkmemo.waiting)
+    for seat, m in new_memos.items():
+        if seat in wrote or not m.a:
+            m.a = after.get(player_key(seat), "")
+    desk += [checkmemo.memo_op(game.lang, key, seat, seats, m) for seat, m in sorted(new_memos.items())]
     if seen:
         desk += stamps.truth_ops(game, key, seen)
     if passed:
@@ -159,14 +216,51 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         desk += table.sheet_ops(game, table.seat_rows(game, state, key, archive), key, deadline)
     if desk:
         game.gateway.write(DIRECTOR, desk)
-    if ahead is not None:
-        rep.reminded = rep.missing
-        try:
-            game.gateway.write(PUBLIC, news.catch_up_ops(game, entries)
-                               + deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
-        except BackendError as exc:
-            rep.warnings.append(render(game.voice, "svc.reminder_unwritable", reason=exc.message(game.voice)))
     return rep
+
+
+def _remind(game: Game, entries: list[Entry], key: str, ahead: datetime, rep: CheckReport, due: list[int],
+            memos: dict[int, checkmemo.Memo]) -> str | None:
+    """The public reminder line (with the news tabs a language lacks), unless the log shows it already as the
+    last checks wrote it: the digest of the line now written, "" if the write failed, None if not written."""
+    line = checkmemo.reminder(key, ahead.isoformat(), rep.reminded)
+    catch_up = news.catch_up_ops(game, entries)
+    if not catch_up and due and all(seat in memos and memos[seat].p == line for seat in due):
+        return None
+    try:
+        game.gateway.write(PUBLIC, catch_up + deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
+    except BackendError as exc:
+        rep.warnings.append(render(game.voice, "svc.reminder_unwritable", reason=exc.message(game.voice)))
+        return ""
+    return line
+
+
+def _kept(memo: checkmemo.Memo | None) -> PlayerCheck | None:
+    if memo is None:
+        return None
+    try:
+        return PlayerCheck(**memo.r)
+    except TypeError:  # a memo of another version of sheetgm: read the workbook
+        return None
+
+
+def _shown_time(memo: checkmemo.Memo | None, judged: str, now: datetime) -> datetime:
+    """The time the status shows: the last check's, if it judged the same; else now."""
+    if memo is not None and memo.j == judged:
+        try:
+            return datetime.fromisoformat(memo.t)
+        except ValueError:
+            pass
+    return now
+
+
+def _already(sheet: SheetOrder, op: Op) -> bool:
+    """Whether the Orders row as read already shows what ``op`` (the status cells D..F of the row) writes."""
+    if not isinstance(op, SetValues) or sheet.row < 2 or sheet.row - 2 >= len(sheet.tab):
+        return False
+    found = sheet.tab[sheet.row - 2]
+    want = op.rows[0] if op.rows else ()
+    return all((found[3 + i] if 3 + i < len(found) else "") == v for i, v in enumerate(want))
 
 
 def _merged(archive: list[list[str]], key: str, seats: int, reads: dict[int, tuple[str, str]],

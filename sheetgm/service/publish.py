@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from sheetgm.backends.errors import UnusableWorkbookError
+from sheetgm.backends.errors import UnreadableFileError, UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
 from sheetgm.service import deadlines, news, table
@@ -103,7 +103,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
         row = info.row or order_row(night)  # the row its label was found in at resolve
         ops += [player.status_op(lang, row, status, problems, stage=entry.key),
                 player.freeze_op(lang, night, game.editors(), row)]
-    if sheet is not None:
+    if sheet is not None and not sheet.trouble:  # the Results tab was read: its empty or edited rows are known
         by_key = {e.key: e for e in entries if e.status != SUPERSEDED}
         missing = _missing_rows(sheet.results, entries, entry)
         for row in player.edited_rows(sheet.results) + missing:
@@ -128,7 +128,9 @@ def _write_player(game: Game, seat: int, ops: list[Op], warnings: list[str], set
         game.gateway.write(player_key(seat), ops)
     except UnusableWorkbookError as exc:
         why = exc.message(game.voice)
-        warnings.append(render(game.voice, "svc.player_unwritable", alias=game.alias(seat), seat=seat, reason=why))
+        # a file that cannot even be read: its report is kept and written once it is repaired (deliver)
+        text = "svc.player_unreadable_file" if isinstance(exc, UnreadableFileError) else "svc.player_unwritable"
+        warnings.append(render(game.voice, text, alias=game.alias(seat), seat=seat, reason=why))
         return why
     results = layout.tab(game.seat_lang(seat), "results")
     warnings += [render(game.voice, "svc.results_missing", alias=game.alias(seat), seat=seat,
@@ -168,10 +170,13 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     formats = boards_changed(entry, entries, game)
     failed: dict[int, str] = {}
     for seat in game.seats:
-        ops = player_ops(game, entry, seat, entries, (sheets or {}).get(seat), warnings, formats)
+        rewritten: list[str] = []  # Results rows written again: said only once they are written
+        ops = player_ops(game, entry, seat, entries, (sheets or {}).get(seat), rewritten, formats)
         why = _write_player(game, seat, ops, warnings, [e for e in owed(entries, seat) if e.key != entry.key])
         if why is not None:
             failed[seat] = why
+        else:
+            warnings += rewritten
         step(player_key(seat))
     state, events, lang = entry.state(game.board), entry.events(), game.lang
     game.gateway.write(PUBLIC, news.stage_ops(game, state, events, entry.key, formats, entries)

@@ -24,7 +24,7 @@ from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_order
-from sheetgm.service import deadlines, stamps, verdicts
+from sheetgm.service import checkmemo, deadlines, stamps, verdicts
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
@@ -233,6 +233,10 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
     if dry_run and due is not None:
         deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
         return _dry_run(game, cur, entries, archive_rows, due, deadline, named, progress)
+    if not named and due is not None and cur.status != RESOLVED and not _owing(game, entries):
+        judged = _waiting_as_checked(game, cur, entries, archive_rows, due)
+        if judged is not None:
+            return judged
     with holding(game, lock, holder) as held:
         # another run may have resolved a stage, or a check stamped an order, between our first read and the lock
         entries, archive_rows = held.entries, held.archive
@@ -261,6 +265,27 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         done = _report(game, entry, when or Action.RESOLVED, warnings)
         done.notes = got.notes
         return done
+
+
+def _waiting_as_checked(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]],
+                        due: str) -> ResolveReport | None:
+    """Before the deadline, when no due workbook changed since the last check (checkmemo.py): the stage waits
+    for the players that check found had not submitted, without taking the lock or reading a workbook.
+    None: resolve as usual (the check's verdicts may be stale, or everyone has submitted)."""
+    deadline = deadlines.deadline_of(game, due)
+    if stamps.has_passed(archive_rows, due, len(game.seats), deadline, game.now()):
+        return None
+    when = deadline.isoformat() if deadline else ""
+    found = checkmemo.waiting(game, cur.state(game.board), due, entries, archive_rows, when, True)
+    if found is None or not found[0]:
+        return None
+    names, notes = found
+    if deadline is None:
+        return ResolveReport(due, Action.NO_DEADLINE, warnings=notes,
+                             notes=[render(game.voice, "cli.missing", aliases=", ".join(names))])
+    why = render(game.voice, "err.deadline.waiting", stage=due,
+                 deadline=deadlines.local_time(game, deadline, game.voice), aliases=", ".join(names))
+    return ResolveReport(due, Action.WAITING, warnings=notes, notes=[why])
 
 
 def _deliver(game: Game, cur: Entry, entries: list[Entry], stage: str | None, token: str) -> ResolveReport:

@@ -131,6 +131,10 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
     out.row, out.notes, out.director_notes, out.repairs = found.row, found.notes, found.director_notes, found.repairs
     out.said = [(note_id(name, params, out.tab), note, director) for (name, params), note, director
                 in zip(found.said, found.notes, found.director_notes, strict=True)]
+    for notice in game.gateway.notices(player_key(seat)):  # a copy in another format beside the file (xlsx)
+        out.said.append((f"{notice.code}:{notice.params.get('sibling', '')}", notice.message(lang),
+                         render(game.voice, "svc.player_notice", alias=game.alias(seat), seat=seat,
+                                notice=notice.message(game.voice))))
     cells = found.cells
     out.picked = cells[layout.O_NEXT].strip()
     out.text = cells[layout.O_TEXT].strip()

@@ -58,7 +58,8 @@ from sheetgm.sheets.stages import archive_row, key_of_index
 
 # A stage, B seat, C alias, D stamped text, E problems, F stamp, G fingerprint, H checked, I seen (fingerprint),
 # J seen text, K notes told, L the deadline seen passed, M when it was first seen passed,
-# N the last check's verdict (ok, problems, unticked, empty, late, unreadable), O when the tool last read the row
+# N the last check's verdict (ok, problems, unticked, empty, late, unreadable), O when the tool last read the row,
+# (P the check's memory of the workbook: checkmemo.py)
 COLS = 15
 OK, FALLBACK, SEEN, LATE, UNJUDGED, STAND_IN = "ok", "fallback", "seen", "late", "unjudged", "stand-in"
 LOOK_WINDOW = timedelta(minutes=15)  # the spacing of the schedule's check runs in the last hour (schedule.py)
@@ -83,7 +84,8 @@ class Truth:
 
 
 def archive_range(lang: str) -> str:
-    return layout.rng(layout.tab(lang, "archive"), "A2:O")
+    """Columns A-O (COLS); P: what the last check knew of the seat's workbook, to skip it unchanged (checkmemo.py)."""
+    return layout.rng(layout.tab(lang, "archive"), "A2:P")
 
 
 def _row(rows: list[list[str]], key: str, seat: int, seats: int) -> list[str]:
