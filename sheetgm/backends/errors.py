@@ -94,6 +94,21 @@ class FileError(UnusableWorkbookError):
     code = "err.backend.bad_file"
 
 
+class UnreadableFileError(FileError):
+    """A local workbook file that is not one this adapter can read, said with what to do: another format
+    under the .xlsx name, a password, damage, or more than a workbook may hold (params: path, and per code
+    part, limit, size, sibling...). The code names the problem (``err.backend.file.*``)."""
+
+    code = "err.backend.file.damaged"
+
+
+class FileNotice(BackendError):
+    """Something about a workbook's file that is not an error but that the director and the player should
+    hear: a copy in another format beside it (params: path, sibling, format). Told, never raised."""
+
+    code = "err.backend.file.sibling"
+
+
 class NotSharedError(AccessError):
     """Drive answers 404 for a file the account cannot see: it exists, or did, but is not shared with
     the account (params: key, id, account)."""

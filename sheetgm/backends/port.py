@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
-from sheetgm.backends.errors import CellTooLongError, OpError
+from sheetgm.backends.errors import BackendError, CellTooLongError, OpError
 
 BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
 BORDER_STYLES = ("none", "thin", "medium", "thick", "dashed", "double")  # dashed, double: the map's obstacles, boards
@@ -364,7 +364,18 @@ class Gateway(ABC):
     @abstractmethod
     def url(self, key: str) -> str | None: ...
 
+    def revisions(self, keys: Sequence[str]) -> dict[str, str]:
+        """For each workbook it can tell, a token that changes whenever the workbook changes (Google: Drive's
+        version and modification time, from one listing), so that a caller can skip the ones that did not.
+        A workbook left out is unknown: read it. The default knows none."""
+        return {}
+
     @abstractmethod
     def view(self, key: str) -> WorkbookView:
         """The full look of a workbook (values and formats). On Google this is one grid-data
         read, heavier than ``read``: for verification and tests, not for every stage."""
+
+    def notices(self, key: str) -> list[BackendError]:
+        """What the director and the player should hear about a workbook that is not an error: a copy in
+        another format beside a local file (the xlsx adapter). Said, never raised; none by default."""
+        return []

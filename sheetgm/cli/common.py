@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 import typer
 
 from sheetgm.core.errors import SheetgmError
-from sheetgm.core.texts import LANGS
 
 if TYPE_CHECKING:
     from sheetgm.service.game import Game
@@ -35,8 +34,9 @@ def fail(message: str) -> NoReturn:
 
 
 def env_lang() -> str | None:
-    lang = os.environ.get(LANG_ENV, "").strip().lower()
-    return lang if lang in LANGS else None
+    from sheetgm.service.configfile import env_lang as chosen
+
+    return chosen()
 
 
 def config_lang(path: Path) -> str | None:
@@ -91,11 +91,17 @@ def progress(lang: str, key: str, total: int) -> Iterator[Progress]:
 
 
 def attempt(lang: str, call: Callable[[], R]) -> R:
-    """``call()``; a SheetgmError becomes a one-line error in ``lang`` (exit 1)."""
+    """``call()``; a SheetgmError becomes a one-line error in ``lang`` (exit 1), and so does a file the system
+    refuses (a full disk, a folder without write permission): named, with the system's reason, no traceback."""
     try:
         return call()
     except SheetgmError as exc:
         fail(exc.message(lang))
+    except OSError as exc:
+        from sheetgm.core.texts import render
+
+        where = exc.filename if exc.filename is not None else "-"
+        fail(render(lang, "err.os", path=str(where), reason=exc.strerror or type(exc).__name__))
 
 
 def holder() -> str:

@@ -34,7 +34,7 @@ def new_cmd(
         if google:
             cfg = with_backend(cfg, "google")
         gateway = make_gateway(cfg, game, "director", client_secrets) if cfg.backend == "google" else None
-        with progress(cfg.lang, "cli.progress_new", len(cfg.roster) + 2) as step:
+        with progress(lang_of(config or game), "cli.progress_new", len(cfg.roster) + 2) as step:
             g = new_game(game, cfg, gateway, progress=step)
         return g, {key: g.gateway.url(key) for key in g.keys()}
 

@@ -19,9 +19,9 @@ if TYPE_CHECKING:  # only for the annotations: `check` need not import the demo,
 
 
 def created(game: Game, urls: dict[str, str | None]) -> str:
-    lines = [render(game.lang, "cli.created", folder=str(game.folder), n=len(urls))]
+    lines = [render(game.voice, "cli.created", folder=str(game.folder), n=len(urls))]
     aliases = {s: game.alias(s) for s in game.seats}
-    lines += [f"  {book(game.lang, key, aliases)}: {shown(url)}" for key, url in urls.items()]
+    lines += [f"  {book(game.voice, key, aliases)}: {shown(url)}" for key, url in urls.items()]
     return "\n".join(lines)
 
 
@@ -53,6 +53,8 @@ def checked(lang: str, rep: CheckReport) -> str:
     lines.append(render(lang, "cli.with_problems", aliases=", ".join(rep.with_problems) or "-"))
     if rep.stand_in:
         lines.append(render(lang, "day.check_stand_in", aliases=", ".join(rep.stand_in)))
+    if rep.unchanged:
+        lines.append(render(lang, "cli.check_unchanged", aliases=", ".join(rep.unchanged)))
     lines += [f"! {w}" for w in rep.warnings]
     return "\n".join(lines)
 
@@ -164,8 +166,8 @@ def _result(lang: str, result: str | None) -> str:
 def unlocked(lang: str, rep: UnlockReport) -> str:
     if not rep.cleared:
         return render(lang, "cli.unlock_free")
-    since = shown_time(rep.since, lang, None) if rep.since else "?"
-    return render(lang, "cli.unlock_done", holder=rep.holder or "?", since=since)
+    since = shown_time(rep.since, lang, None) if rep.since else "-"
+    return render(lang, "cli.unlock_done", holder=rep.holder or "-", since=since)
 
 
 def audited(lang: str, rep: AuditReport) -> str:

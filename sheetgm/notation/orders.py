@@ -33,7 +33,6 @@ reported as such (``err.order.other_camp``) instead of being explained.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -82,6 +81,7 @@ from sheetgm.notation.vocab import (
     STEP_WORDS,
     TO_WORDS,
     normalize_word,
+    plain_text,
     simplified,
 )
 
@@ -213,7 +213,7 @@ def parse_order_numbered(text: str, camp: str | None = None) -> Parsed:
 
 def _segments(text: str) -> list[_Segment]:
     """Split a cell into written steps; 、-separated tiles extend a sprint or deduction."""
-    parts = _SEP_RE.split(unicodedata.normalize("NFKC", text))
+    parts = _SEP_RE.split(plain_text(text))
     out: list[_Segment] = []
     sep = ""
     for i, part in enumerate(parts):

@@ -9,6 +9,7 @@ both read as ``map``.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 LANGS = ("zh", "en")
@@ -165,9 +166,25 @@ def simplified(text: str) -> str:
     return text.translate(TRADITIONAL)
 
 
+# What autocorrect (Word, WPS, Excel, phones) puts for what a player typed: dashes for the hyphen of "B2-B3" and
+# "->", curly single quotes for the apostrophe; double and Chinese quotes around an alias are not part of it.
+_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"}
+                        | {"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'"})
+_QUOTES = re.compile("[\"\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a\u300c\u300d\u300e\u300f\u301d\u301e\uff02]")
+_EDGE_APOSTROPHE = re.compile(r"(?<![^\s;,、。:>])'|'(?![^\s;,、。:>])")
+
+
+def plain_text(text: str) -> str:
+    """An order's text as the player meant it: NFKC, autocorrected dashes and quotes made plain (en and em
+    dashes → ``-``, curly apostrophes → ``'``), quotes around words dropped (``救治 “Ann”`` → ``救治 Ann``).
+    An apostrophe inside a word stays (an alias may hold one; it may not start or end one)."""
+    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    return _EDGE_APOSTROPHE.sub("", _QUOTES.sub("", text))
+
+
 def normalize_word(word: str) -> str:
     """The form a typed word is looked up by: NFKC, case-folded, simplified, trimmed."""
-    return simplified(unicodedata.normalize("NFKC", word)).casefold().strip()
+    return simplified(unicodedata.normalize("NFKC", word).translate(_DASHES)).casefold().strip()
 
 
 ROLE_WORDS: dict[str, str] = {

@@ -65,13 +65,13 @@ def audit(game: Game) -> AuditReport:
             perms = game.gateway.permissions(key)
             prots = game.gateway.protections(key)
         except BackendError as exc:
-            book.failures.append(exc.message(game.lang))
+            book.failures.append(exc.message(game.voice))
             continue
         book.sharing = [(p.email or p.kind, p.role) for p in perms]
         book.protections = [(p.range, list(p.editors), p.description) for p in prots]
         Sharing(game, key, book).check(perms, plan.get(key, {}))
         _protections(game, key, prots, book)
-    notes = [render(game.lang, "svc.audit.local_no_password")] if game.cfg.backend == "xlsx" else []
+    notes = [render(game.voice, "svc.audit.local_no_password")] if game.cfg.backend == "xlsx" else []
     return AuditReport(books, notes)
 
 
@@ -79,7 +79,7 @@ class Sharing:
     """The grants of one file against the plan."""
 
     def __init__(self, game: Game, key: str, book: BookAudit) -> None:
-        self.game, self.key, self.book, self.lang = game, key, book, game.lang
+        self.game, self.key, self.book, self.lang = game, key, book, game.voice
         self.players = {s.email.lower(): s.alias for s in game.cfg.roster if s.email}
         self.director = (game.cfg.director_email or "").lower()
         self.sa = (game.cfg.service_account or game.gateway.account or "").lower()
@@ -163,7 +163,7 @@ def expected_protections(game: Game, key: str) -> dict[str, str]:
 
 
 def _protections(game: Game, key: str, prots: list[Protection], book: BookAudit) -> None:
-    lang = game.lang
+    lang = game.voice
     players = {s.email.lower(): s.alias for s in game.cfg.roster if s.email}
     sa = game.cfg.service_account or game.gateway.account
     expected = expected_protections(game, key)

@@ -6,6 +6,10 @@ and, before the deadline, a reminder while they have not submitted. The
 director's summary names exactly who has not submitted (the same names as
 the public reminder line) and who has problems. Stamps live in the director
 workbook (stamps.py); a sheet stamp that disagrees is named and written back.
+
+Before the deadline a workbook unchanged since the last check (its Drive version, one listing) is not
+read again: its verdict stands and the look is recorded; a workbook read again with the same order
+keeps the time its status shows, so nothing is written to it (checkmemo.py).
 """
 
 from __future__ import annotations
@@ -15,15 +19,15 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from sheetgm.backends.errors import BackendError
-from sheetgm.backends.port import Op
+from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.events import Event
 from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines, news, stamps, table
+from sheetgm.service import checkmemo, deadlines, news, stamps, table, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import latest
+from sheetgm.service.journal import Entry, latest
 from sheetgm.service.lock import folder_lock
 from sheetgm.service.sheetorders import SheetOrder, orders_of, read_player, review
 from sheetgm.sheets import player
@@ -42,6 +46,8 @@ class PlayerCheck:
     notes: list[str] = field(default_factory=list)  # steps that depend on the night: not problems (RUL-27)
     must_submit: bool = True  # a stunned hunter is not waited for
     read: str = ""  # when this check read the row (ISO; shown to the player in their status cell)
+    verdict: str = ""  # after the deadline, an order changed since the last check before it: stamps.AFTER
+    used: str = ""  # then the text that counts (RUL-50)
 
 
 @dataclass
@@ -52,6 +58,7 @@ class CheckReport:
     deadline: str | None = None  # the stage's deadline while it is ahead (then reminders were written)
     reminded: list[str] = field(default_factory=list)  # aliases told they have not submitted
     stand_in: list[str] = field(default_factory=list)  # read after the deadline for a missed look (RUL-55)
+    unchanged: list[str] = field(default_factory=list)  # not read: unchanged since the last check (checkmemo.py)
 
     @property
     def missing(self) -> list[str]:
@@ -65,7 +72,7 @@ class CheckReport:
     def to_dict(self) -> dict[str, object]:
         return {"stage": self.stage, "players": [asdict(p) for p in self.players], "missing": self.missing,
                 "problems": self.with_problems, "warnings": self.warnings, "deadline": self.deadline,
-                "reminded": self.reminded, "stand_in": self.stand_in}
+                "reminded": self.reminded, "stand_in": self.stand_in, "unchanged": self.unchanged}
 
 
 def check(game: Game, progress: Callable[[str], None] | None = None, holder: str = "sheetgm") -> CheckReport:
@@ -84,12 +91,22 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     key = stage_key(state.night, state.stage)
     deadline = deadlines.deadline_of(game, key)
     now = game.now()
-    before = deadline is None or now <= deadline
-    ahead = deadline if deadline is not None and now < deadline else None
-    truths = stamps.truths(archive, key, len(game.seats), entries)
+    seats = len(game.seats)
+    passed = stamps.has_passed(archive, key, seats, deadline, now)  # once seen passed, it stays passed (RUL-52)
+    before = not passed
+    ahead = deadline if deadline is not None and not passed else None
+    truths = stamps.truths(archive, key, seats, entries)
     seen: dict[int, stamps.Truth] = {}
     reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
+    desk: list[Op] = []
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
+    due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
+    looked = list(due)
+    memos, new_memos, wrote = checkmemo.memos(archive, key, seats), {}, set()
+    revs = checkmemo.revisions(game, due) if before else {}
+    journal, when = checkmemo.journal_digest(entries), deadline.isoformat() if deadline else ""
+    # every order first, each then reviewed with the others (RUL-39): a workbook unchanged since the last check
+    # is not read, its order is the one that check read (its memo)
     sheets: dict[int, SheetOrder] = {}
     brief: list[list[Event]] = []
 
@@ -99,67 +116,164 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             brief.append(latest(entries).events())
         return brief[0]
 
-    for seat in game.seats:
-        p = state.players[seat]
-        if p.camp == state.stage and p.in_play:
-            sheets[seat] = read_player(game, seat, state.night, state.stage,
-                                       archived=stamps.archived_texts(entries, seat))
-    stage_orders = orders_of(state, {s: sh.text for s, sh in sheets.items() if not sh.trouble})
-    for seat, sheet in sheets.items():
+    texts: dict[int, str] = {}
+    for seat in due:
+        rev, memo = revs.get(player_key(seat), ""), memos.get(seat)
+        if memo is not None and memo.o is not None and rev and memo.v == rev:
+            texts[seat] = memo.o
+            continue
+        sheets[seat] = sheet = read_player(game, seat, state.night, state.stage,
+                                           archived=stamps.archived_texts(entries, seat))
+        if not sheet.trouble:
+            texts[seat] = _counts(sheet, truths.get(seat), before, deadline)
+    stage_orders = orders_of(state, texts)
+    for seat in due:
         p = state.players[seat]
         must = deadlines.must_submit(state, seat)
+        rev, memo = revs.get(player_key(seat), ""), memos.get(seat)
+        others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
+        brought = checkmemo.brought_digest(state, seat, others)
+        ctx = checkmemo.seat_context(game, key, journal, when, before, truths.get(seat), seat, must, brought)
+        kept = _kept(memo) if seat not in sheets and memo is not None and memo.c == ctx else None
+        if kept is not None and memo is not None:  # unchanged since the last check: its verdict stands, looked at now
+            rep.players.append(kept)
+            rep.warnings += memo.w
+            rep.unchanged.append(p.alias)
+            if truths.get(seat, stamps.Truth()).checked:  # a look (RUL-55), as if it had been read
+                desk.append(checkmemo.look_op(game.lang, key, seat, seats, now))
+            reads[seat] = (kept.state, now.isoformat(timespec="seconds"))
+            if progress:
+                progress(player_key(seat))
+            continue
+        sheet = sheets[seat] if seat in sheets else read_player(game, seat, state.night, state.stage,
+                                                                archived=stamps.archived_texts(entries, seat))
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
             reads[seat] = ("unreadable", now.isoformat(timespec="seconds"))
             continue
-        truth = truths.get(seat, stamps.Truth())
-        look = before or stamps.missed(truth, deadline)  # RUL-55: a look after a missed one stands in for it
+        told_before, told_now = stamps.told(archive, key, seat, seats)
+        notes, director_notes, new = sheet.tab_notes(told_before, told_now)
+        if new:
+            desk.append(stamps.told_op(game, key, seat, told_now | new))
+        old = truths.get(seat, stamps.Truth())
+        look = before or stamps.missed(old, deadline)  # RUL-55: a look after a missed one stands in for it
         if look and not before:
             rep.stand_in.append(p.alias)
-        others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
-        result, problems, shown = _player(game, state, sheet, truth, before, look, seen, others)
+        result, problems, planned = _player(game, state, sheet, old, before, look, deadline, seen, others)
         result.must_submit = must
         result.read = now.isoformat(timespec="seconds")
         reads[seat] = (result.state, result.read)
-        rep.warnings += sheet.director_notes
+        rep.warnings += director_notes
         lang = game.seat_lang(seat)
-        status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
-                        time=deadlines.local_time(game, now, lang, short=True))
-        status = "\n".join([status, read_line(game, lang, now, sheet.text, before), *sheet.notes])
+        # the same judgment as the last check's keeps the time it shows: then its cells are there already
+        ctx = checkmemo.seat_context(game, key, journal, when, before, seen.get(seat, truths.get(seat)), seat, must,
+                                     brought)
+        judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, notes)
+        shown = _shown_time(memo, judged, now)
+        if result.verdict in stamps.AFTER:
+            status = verdicts.check_status(game, seat, result.verdict, result.used, old.checked, old.stamp)
+        else:
+            status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
+                            time=deadlines.local_time(game, shown, lang, short=True))
+        status = "\n".join([status, read_line(game, lang, shown, sheet.text, before),
+                            *sheet.explain(lang, result.state), *notes])
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
         shown_stamp = deadlines.local_time(game, result.stamp, lang) if result.stamp else ""
-        if shown is not None:  # column E: the problems and notes, then the preview in short (RUL-61)
-            problems += ["", render(lang, "preview.title"), *player.preview_lines(state, shown, lang, full=False)]
+        if planned is not None:  # column E: the problems and notes, then the preview in short (RUL-61)
+            problems += ["", render(lang, "preview.title"), *player.preview_lines(state, planned, lang, full=False)]
         noise = player.noise_tiles(hunter_events(), seat) if p.is_hunter else []
-        write: list[Op] = [*sheet.repairs, player.status_op(lang, sheet.row, status, problems, shown_stamp,
-                                                       stage=key),
-                           *player.preview_ops(state, seat, lang, shown, noise)]
-        if sheet.stamp and sheet.stamp != shown_stamp:
-            rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
+        cells = player.status_op(lang, sheet.row, status, problems, shown_stamp, stage=key)
+        write: list[Op] = [*sheet.repairs, cells, *player.preview_ops(state, seat, lang, planned, noise)]
+        tools_own = {deadlines.local_time(game, s, lang) for s in (result.stamp, old.stamp) if s}
+        if sheet.stamp and sheet.stamp not in tools_own:  # not a stamp the tool wrote itself
+            rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=shown_stamp or "-"))
         try:
-            game.gateway.write(player_key(seat), write)
+            if sheet.repairs or not _already(sheet, cells):
+                game.gateway.write(player_key(seat), write)
+                wrote.add(seat)
         except BackendError as exc:
-            rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=p.alias, seat=seat,
-                                       reason=exc.message(game.lang)))
+            rep.warnings.append(render(game.voice, "svc.player_unwritable", alias=p.alias, seat=seat,
+                                       reason=exc.message(game.voice)))
+        else:  # remembered once its status is written (a failed write is tried again), and only before the deadline
+            if before:
+                new_memos[seat] = checkmemo.Memo(rev, ctx, judged, shown.isoformat(timespec="seconds"), asdict(result),
+                                                 list(director_notes), memo.p if memo is not None else "",
+                                                 o=sheet.text)
         rep.players.append(result)
         if progress:
             progress(player_key(seat))
-    if reads:  # the stamps (RUL-37), then what each row said and when it was read, and the director's table
-        ops = stamps.truth_ops(game, key, seen) + stamps.read_ops(game, key, reads)
-        archive = _merged(archive, key, len(game.seats), reads, seen)
-        game.gateway.write(DIRECTOR, ops + table.sheet_ops(game, table.seat_rows(game, state, key, archive), key,
-                                                           deadline))
     if ahead is not None:
         rep.reminded = rep.missing
-        try:
-            game.gateway.write(PUBLIC, news.catch_up_ops(game, entries)
-                               + deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
-        except BackendError as exc:
-            rep.warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
+        reminder = _remind(game, entries, key, ahead, rep, due, memos)
+        if reminder is not None:  # written (or failed: ""): every memo says which line the public log shows
+            for seat in due:
+                if seat not in new_memos and seat in memos:
+                    new_memos[seat] = memos[seat]
+                if seat in new_memos:
+                    new_memos[seat].p = reminder
+    after = checkmemo.revisions(game, due) if wrote else revs  # for a resolve that waits (checkmemo.waiting)
+    for seat, m in new_memos.items():
+        if seat in wrote or not m.a:
+            m.a = after.get(player_key(seat), "")
+    desk += [checkmemo.memo_op(game.lang, key, seat, seats, m) for seat, m in sorted(new_memos.items())]
+    if seen:
+        desk += stamps.truth_ops(game, key, seen)
+    if passed:
+        desk += stamps.passed_ops(game, archive, key, deadline, looked)
+    if reads:  # what each row said and when it was read, and the director's table
+        desk += stamps.read_ops(game, key, reads)
+        archive = _merged(archive, key, seats, reads, seen)
+        desk += table.sheet_ops(game, table.seat_rows(game, state, key, archive), key, deadline)
+    if desk:
+        game.gateway.write(DIRECTOR, desk)
     return rep
+
+
+def _remind(game: Game, entries: list[Entry], key: str, ahead: datetime, rep: CheckReport, due: list[int],
+            memos: dict[int, checkmemo.Memo]) -> str | None:
+    """The public reminder line (with the news tabs a language lacks), unless the log shows it already as the
+    last checks wrote it: the digest of the line now written, "" if the write failed, None if not written."""
+    line = checkmemo.reminder(key, ahead.isoformat(), rep.reminded)
+    catch_up = news.catch_up_ops(game, entries)
+    if not catch_up and due and all(seat in memos and memos[seat].p == line for seat in due):
+        return None
+    try:
+        game.gateway.write(PUBLIC, catch_up + deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
+    except BackendError as exc:
+        rep.warnings.append(render(game.voice, "svc.reminder_unwritable", reason=exc.message(game.voice)))
+        return ""
+    return line
+
+
+def _kept(memo: checkmemo.Memo | None) -> PlayerCheck | None:
+    if memo is None:
+        return None
+    try:
+        return PlayerCheck(**memo.r)
+    except TypeError:  # a memo of another version of sheetgm: read the workbook
+        return None
+
+
+def _shown_time(memo: checkmemo.Memo | None, judged: str, now: datetime) -> datetime:
+    """The time the status shows: the last check's, if it judged the same; else now."""
+    if memo is not None and memo.j == judged:
+        try:
+            return datetime.fromisoformat(memo.t)
+        except ValueError:
+            pass
+    return now
+
+
+def _already(sheet: SheetOrder, op: Op) -> bool:
+    """Whether the Orders row as read already shows what ``op`` (the status cells D..F of the row) writes."""
+    if not isinstance(op, SetValues) or sheet.row < 2 or sheet.row - 2 >= len(sheet.tab):
+        return False
+    found = sheet.tab[sheet.row - 2]
+    want = op.rows[0] if op.rows else ()
+    return all((found[3 + i] if 3 + i < len(found) else "") == v for i, v in enumerate(want))
 
 
 def _merged(archive: list[list[str]], key: str, seats: int, reads: dict[int, tuple[str, str]],
@@ -173,12 +287,18 @@ def _merged(archive: list[list[str]], key: str, seats: int, reads: dict[int, tup
         while len(rows) <= i:
             rows.append([])
         cells = rows[i] + [""] * (stamps.COLS - len(rows[i]))
-        cells[0], cells[9], cells[10] = key, verdict, when
+        cells[0], cells[13], cells[14] = key, verdict, when
         t = seen.get(seat)
         if t is not None:
             cells[3], cells[5], cells[6] = t.stamped, t.stamp, stamps.fingerprint(t.stamped) if t.stamped else ""
         rows[i] = cells
     return rows
+
+
+def _counts(sheet: SheetOrder, truth: stamps.Truth | None, before: bool, deadline: datetime | None) -> str:
+    """The text of ``sheet`` that counts: as written before the deadline, after it as the last check before the
+    deadline saw it (stamps.counted). What the others' reviews are given of this seat's order."""
+    return sheet.text if before else stamps.counted(truth or stamps.Truth(), sheet.text, deadline)[0]
 
 
 def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> str:
@@ -193,32 +313,34 @@ def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> 
 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool, look: bool,
-            seen: dict[int, stamps.Truth], others: Mapping[int, Order]
+            deadline: datetime | None, seen: dict[int, stamps.Truth], others: Mapping[int, Order]
             ) -> tuple[PlayerCheck, list[str], Preview | None]:
-    """The seat's state and stamp, its column-E lines in the player's language (the problems, then the
-    notes, RUL-27) and its order's preview (None: unreadable). A look (``look``: before the deadline, or after
-    it standing in for a missed one, RUL-55) is noted in ``seen``; only a look before the deadline stamps."""
+    """The seat's state and stamp, its column-E lines in the player's language (the problems, then the notes,
+    RUL-27) and its order's preview (None: unreadable, RUL-61). A look (``look``: before the deadline, or after it
+    standing in for a missed one, RUL-55) is noted in ``seen``; only a look before the deadline stamps. Otherwise,
+    after the deadline, the order is judged as it counts (stamps.counted): a version changed since the last check
+    before the deadline is named."""
     seat, lang = sheet.seat, game.seat_lang(sheet.seat)
     result = PlayerCheck(seat, game.alias(seat), "empty")
+    text, verdict = sheet.text, stamps.OK
+    if not before:
+        text, _stamp, verdict = stamps.counted(truth, sheet.text, deadline)
     problems: list[str] = []
     nothing = True
-    shown: Preview | None = None
-    if not sheet.text:
-        shown = preview(state, seat, Order())
-    else:
-        mine = review(state, seat, sheet.text, lang, others)
-        shown = mine.preview
-        director = review(state, seat, sheet.text, game.lang, others) if lang != game.lang else mine
+    planned: Preview | None = preview(state, seat, Order()) if not text else None
+    if text:
+        mine = review(state, seat, text, lang, others)
+        planned = mine.preview
+        director = review(state, seat, text, game.voice, others) if lang != game.voice else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
         result.problems, result.notes = list(director.problems), list(director.notes)
-        result.state = "problems" if mine.problems else ("ok" if sheet.ticked else "unticked")
+        ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
+        result.state = "problems" if mine.problems else ("ok" if ticked else "unticked")
     complete = result.state == "ok" and not nothing
-    result.stamp = truth.stamp_for(sheet.text) if complete else ""
     if look:
         truth = seen[seat] = stamps.observe(truth, sheet.text, complete and before, game.now())
-        result.stamp = truth.stamp_for(sheet.text) if complete else ""
-    elif stamps.counted(truth, sheet.text)[2] in (stamps.LATE, stamps.FALLBACK):
-        result.state = "late"
-        result.stamp = truth.stamp  # a change after the deadline drops nothing: the stamped version counts
-    return result, problems, shown
+    if verdict in stamps.AFTER:
+        result.state, result.verdict, result.used = "late", verdict, text
+    result.stamp = truth.stamp_for(text) if complete else ""
+    return result, problems, planned

@@ -33,14 +33,22 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.state import DEFAULT_OPTIONS
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
-from sheetgm.core.texts import LANGS, has, render
+from sheetgm.core.texts import has, render
 from sheetgm.notation.order_format import valid_alias
+from sheetgm.service.config_rules import (
+    Refusal,
+    check_alias,
+    check_email,
+    check_name,
+    check_options,
+    check_timezone,
+    check_year,
+    pydantic_message,
+    same_aliases,
+)
 from sheetgm.service.configfile import find_config, read_config
 from sheetgm.service.errors import ConfigError
 from sheetgm.sheets.stages import parse_key
-
-NO_SERVICE_ACCOUNT = ("a google game needs service_account: the email of the service account that the scheduled "
-                      "runs act as (sheetgm new shares every file with it; without it no run could open them)")
 
 
 class SeatConfig(BaseModel):
@@ -56,15 +64,21 @@ class SeatConfig(BaseModel):
     @field_validator("alias")
     @classmethod
     def _alias(cls, v: str) -> str:
+        check_alias(v)  # first: an invisible character is named before anything else
         if not valid_alias(v):
-            raise ValueError(f"alias '{v}' cannot be written in an order (no spaces or punctuation)")
+            raise Refusal("err.cfg.alias.words", alias=v)
         return v
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str | None) -> str | None:
+        return check_email(v)
 
     @model_validator(mode="after")
     def _role(self) -> SeatConfig:
         roles = {"survivor": SURVIVOR_ROLES, "hunter": HUNTER_ROLES}.get(self.camp or "", SURVIVOR_ROLES + HUNTER_ROLES)
         if self.role is not None and self.role not in roles:
-            raise ValueError(f"role '{self.role}' is not a {self.camp or 'known'} role (one of {', '.join(roles)})")
+            raise Refusal("err.cfg.role", role=self.role, camp=self.camp or "-", roles=", ".join(roles))
         return self
 
 
@@ -81,27 +95,33 @@ class ScheduleConfig(BaseModel):
     survivors: str | None = None
     hunters: str | None = None
     every: str = "day"
-    from_night: int = Field(default=1, ge=1, le=99)
+    from_night: int = Field(default=1, ge=1, le=99, strict=True)
     start: date
 
     @field_validator("survivors", "hunters")
     @classmethod
     def _time(cls, v: str | None) -> str | None:
         if v is not None and not _HHMM.match(v.strip()):
-            raise ValueError(f"'{v}' is not a local time HH:MM, e.g. \"21:00\"")
+            raise Refusal("err.cfg.hhmm", value=v)
         return v.strip() if v is not None else None
 
     @field_validator("every")
     @classmethod
     def _every(cls, v: str) -> str:
         if not _EVERY.match(v.strip().lower()):
-            raise ValueError(f"every = '{v}': write \"day\" or \"2 days\" (1 to 7)")
+            raise Refusal("err.cfg.every", value=v)
         return v.strip().lower()
+
+    @field_validator("start")
+    @classmethod
+    def _start(cls, v: date) -> date:
+        check_year(v, "schedule.start")
+        return v
 
     @model_validator(mode="after")
     def _some(self) -> ScheduleConfig:
         if self.survivors is None and self.hunters is None:
-            raise ValueError("a schedule needs survivors = \"HH:MM\", hunters = \"HH:MM\" or both")
+            raise Refusal("err.cfg.schedule_empty")
         return self
 
     @property
@@ -115,11 +135,11 @@ class GameConfig(BaseModel):
 
     name: str = Field(min_length=1)
     map: str = "standard"
-    seed: int
+    seed: int = Field(strict=True)
     lang: Literal["zh", "en"] = "zh"
     backend: Literal["xlsx", "google"] = "xlsx"
     timezone: str = "Asia/Shanghai"
-    max_nights: int = Field(default=12, ge=1, le=99)
+    max_nights: int = Field(default=12, ge=1, le=99, strict=True)
     director_email: str | None = None
     service_account: str | None = None
     map_url: str | None = None  # where the maps/ pictures are put online: `publish --map` links map_url + N3-hunter.png
@@ -129,12 +149,39 @@ class GameConfig(BaseModel):
     deadlines: dict[str, datetime] = Field(default_factory=dict)
     roster: list[SeatConfig] = Field(min_length=2)
 
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return check_name(v)
+
+    @field_validator("timezone")
+    @classmethod
+    def _timezone(cls, v: str) -> str:
+        return check_timezone(v)
+
+    @field_validator("director_email", "service_account")
+    @classmethod
+    def _emails(cls, v: str | None) -> str | None:
+        return check_email(v)
+
+    @field_validator("map_url")
+    @classmethod
+    def _url(cls, v: str | None) -> str | None:
+        if v is not None and not v.startswith(("https://", "http://")):
+            raise Refusal("err.cfg.url", value=v)
+        return v
+
     @field_validator("options")
     @classmethod
     def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(v) - set(DEFAULT_OPTIONS) - {"assassin_passage"})
+        return check_options(v)
+
+    @field_validator("role_pool")
+    @classmethod
+    def _pool(cls, v: list[str] | None) -> list[str] | None:
+        unknown = [r for r in v or [] if r not in SURVIVOR_ROLES + HUNTER_ROLES]
         if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(unknown)} (known: {', '.join(sorted(DEFAULT_OPTIONS))})")
+            raise Refusal("err.cfg.pool", roles=", ".join(unknown), known=", ".join(SURVIVOR_ROLES + HUNTER_ROLES))
         return v
 
     @field_validator("deadlines")
@@ -143,28 +190,27 @@ class GameConfig(BaseModel):
         for key, when in v.items():
             try:
                 parse_key(key)
-            except SheetgmError as exc:
-                raise ValueError(exc.message("en")) from None
+            except SheetgmError:
+                raise Refusal("err.cfg.deadline_key", key=key) from None
             if when.tzinfo is None:
-                raise ValueError(f"deadline of {key} needs a time zone offset, e.g. 2024-05-01T21:00:00+08:00")
+                raise Refusal("err.cfg.deadline_tz", key=key, value=when.isoformat())
+            check_year(when.date(), f"deadlines.{key}")
         return v
 
     @model_validator(mode="after")
     def _roster(self) -> GameConfig:
-        folded = [s.alias.casefold() for s in self.roster]
-        dup = sorted({a for a in folded if folded.count(a) > 1})
-        if dup:
-            raise ValueError(f"aliases must be distinct: {', '.join(dup)} repeated")
+        same = same_aliases([s.alias for s in self.roster])
+        if same:
+            raise Refusal("err.cfg.alias.same", first=same[0][0], second=same[0][1])
         survivors, hunters = camp_counts(self)
         if survivors < 1 or hunters < 1:
-            raise ValueError("the roster needs at least one survivor and one hunter")
+            raise Refusal("err.cfg.camps", survivors=survivors, hunters=hunters)
         if self.backend == "google":
             missing = [s.alias for s in self.roster if not s.email]
             if missing or not self.director_email:
-                who = ", ".join(missing) or "director_email"
-                raise ValueError(f"a google game needs an email for every player and the director: {who}")
+                raise Refusal("err.cfg.google_emails", who=", ".join(missing) or "director_email")
             if not self.service_account:
-                raise ValueError(NO_SERVICE_ACCOUNT)
+                raise Refusal("err.cfg.no_service_account")
         return self
 
 
@@ -180,12 +226,34 @@ def camp_counts(cfg: GameConfig) -> tuple[int, int]:
     return len(camps) - hunters, hunters
 
 
+class InvalidConfigError(ConfigError):
+    """game.toml read but refused: every refusal, told in the language the message is asked in (the console's)."""
+
+    def __init__(self, path: str, errors: list[Any], data: dict[str, Any]) -> None:
+        self.errors, self.data = errors, data
+        super().__init__(path=path, detail="")
+
+    def message(self, lang: str = "zh") -> str:
+        lines = [f"{field_path(e['loc'], self.data, lang)}: {pydantic_message(e, lang)}" for e in self.errors]
+        return render(lang, self.code, path=self.params["path"], detail="; ".join(lines))
+
+
+_AT = re.compile(r"\(at line (\d+), column (\d+)\)|line (\d+) column (\d+)")
+
+
 def load_config(path: Path) -> GameConfig:
     file = find_config(path)
     try:
         data = read_config(file)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ConfigError(path=str(file), detail=str(exc)) from None
+    except UnicodeDecodeError:
+        raise ConfigError("err.cfg.encoding", path=str(file)) from None
+    except OSError as exc:
+        raise ConfigError(path=str(file), detail=exc.strerror or type(exc).__name__) from None
+    except ValueError as exc:  # TOML or JSON syntax: where, and the parser's own words
+        m = _AT.search(str(exc))
+        line, col = (m.group(1) or m.group(3), m.group(2) or m.group(4)) if m else ("?", "?")
+        raise ConfigError("err.cfg.syntax", path=str(file), line=line, col=col,
+                          detail=_AT.sub("", str(exc)).strip(" :")) from None
     return parse_config(data, str(file))
 
 
@@ -194,9 +262,7 @@ def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
         return GameConfig.model_validate(data)
     except ValidationError as exc:
         given = data if isinstance(data, dict) else {}  # a game.json may hold a list: the error says so
-        lang = given.get("lang") if given.get("lang") in LANGS else "zh"
-        lines = [f"{field_path(err['loc'], given, str(lang))}: {err['msg']}" for err in exc.errors()]
-        raise ConfigError(path=where, detail="; ".join(lines)) from None
+        raise InvalidConfigError(where, exc.errors(), given) from None
 
 
 def with_backend(cfg: GameConfig, backend: str) -> GameConfig:

@@ -9,6 +9,7 @@ modification time can miss a quick rewrite). Callers must not change the data th
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from sheetgm.core.texts import LANGS
 from sheetgm.service.errors import NoConfigError
 
 CONFIG_NAMES = ("game.toml", "game.json")
+LANG_ENV = "SHEETGM_LANG"  # the language of the director's console, whatever the game's
 
 _parsed: dict[Path, tuple[bytes, Any]] = {}
 
@@ -39,7 +41,7 @@ def read_config(file: Path) -> Any:
     kept = _parsed.get(key)
     if kept is not None and kept[0] == raw:
         return kept[1]
-    text = raw.decode("utf-8")
+    text = raw.decode("utf-8-sig")  # a byte-order mark (Windows Notepad) is not part of the text
     data = json.loads(text) if file.suffix == ".json" else tomllib.loads(text)
     _parsed[key] = (raw, data)
     return data
@@ -52,4 +54,10 @@ def declared_lang(path: Path) -> str | None:
     except (SheetgmError, OSError, UnicodeDecodeError, ValueError):
         return None
     lang = data.get("lang", "zh") if isinstance(data, dict) else None
+    return lang if lang in LANGS else None
+
+
+def env_lang() -> str | None:
+    """The console's language the director chose with SHEETGM_LANG, if any (zh or en)."""
+    lang = os.environ.get(LANG_ENV, "").strip().lower()
     return lang if lang in LANGS else None

@@ -110,12 +110,6 @@ def upcoming(game: Game, key: str, n: int = 2) -> list[tuple[str, datetime]]:
     return out
 
 
-def ahead(game: Game, key: str) -> datetime | None:
-    """The stage's deadline if it has not passed yet (None: no deadline, or it has passed)."""
-    when = deadline_of(game, key)
-    return when if when is not None and game.now() < when else None
-
-
 def local_time(game: Game, when: datetime | str, lang: str | None = None, short: bool = False) -> str:
     """``when`` as a person reads it, in the game's time zone with the zone and offset named (times.shown), in
     ``lang`` (the director's by default)."""

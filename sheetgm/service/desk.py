@@ -179,7 +179,7 @@ def lurking(game: Game, day: int, posts: dict[str, int], no_vote: list[str], acc
     proposals: list[tuple[int, str]] = []
     for seat, engine_reason in found:
         key = "desk.lurk.no_vote" if engine_reason.endswith("no vote") else "desk.lurk.posts"
-        proposals.append((seat, render(game.lang, key, day=day, n=counts.get(seat, 0))))
+        proposals.append((seat, render(game.lang, key, day=day, n=counts.get(seat, 0))))  # the card's reason
     game.gateway.write(DIRECTOR, _lurk_ops(game, state, day, counts, voted, dict(proposals), accelerated))
     rep = LurkingReport(day, [(state.players[s].alias, r) for s, r in proposals])
     if apply and proposals:
@@ -262,7 +262,7 @@ def _commit(game: Game, entries: list[Entry], lock: list[str], cur: Entry, kind:
         if held.entries != entries:  # another run changed the game between our read and the lock
             raise ServiceError("err.svc.changed_meanwhile")
         warnings = _publish(game, [*entries, entry], entry, before, new, events, actions)
-    return DeskReport(key, kind, public_log(events, game.lang), warnings, new.winner)
+    return DeskReport(key, kind, public_log(events, game.voice), warnings, new.winner)
 
 
 def _touched(game: Game, before: State, new: State, actions: list[dict[str, Any]]) -> list[int]:
@@ -281,8 +281,8 @@ def _publish(game: Game, entries: list[Entry], entry: Entry, before: State, new:
         try:
             game.gateway.write(player_key(seat), ops)
         except UnusableWorkbookError as exc:
-            warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
-                                   reason=exc.message(game.lang)))
+            warnings.append(render(game.voice, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
+                                   reason=exc.message(game.voice)))
     lang = game.lang
     base = base_of(entry.key)
     r = log_row(base)

@@ -13,6 +13,7 @@ from sheetgm.core.board import Board
 from sheetgm.core.setup import SeatSpec
 from sheetgm.notation.mapfile import load_map_file, ready_map
 from sheetgm.service.config import GameConfig, camp_counts, load_config
+from sheetgm.service.configfile import env_lang
 from sheetgm.service.errors import MapFileMissingError, NoServiceAccountError, ServiceError
 
 DIRECTOR, PUBLIC = "director", "public"
@@ -47,6 +48,7 @@ class Game:
 
     @property
     def lang(self) -> str:
+        """The director workbook's and the public workbook's language (game.toml's ``lang``)."""
         return self.cfg.lang
 
     @property
@@ -56,6 +58,12 @@ class Game:
         out = [self.lang]
         out += [s.lang for s in self.cfg.roster if s.lang not in out]
         return list(dict.fromkeys(out))
+
+    @property
+    def voice(self) -> str:
+        """The language of what the director reads in the console: SHEETGM_LANG if set, else ``lang``. Every
+        message a command prints is in this one language (issue 15.5); the workbooks keep theirs."""
+        return env_lang() or self.cfg.lang
 
     def seat_lang(self, seat: int) -> str:
         return self.cfg.roster[seat - 1].lang

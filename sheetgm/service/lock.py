@@ -25,6 +25,7 @@ import json
 import os
 import secrets
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -76,36 +77,63 @@ def _os_unlock(fd: int) -> None:
 
 @contextmanager
 def folder_lock(folder: Path, holder: str, since: str) -> Iterator[None]:
-    """Hold the game folder's OS lock, or raise LockedError naming the process that holds it."""
+    """Hold the game folder's OS lock, or raise LockedError naming the process that holds it. A lock file that
+    cannot be made or written (a full disk, a read-only folder) is a one-line error naming the file."""
     path = Path(folder) / LOCK_FILE
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise ServiceError("err.svc.lock_file", path=str(path), detail=f"{type(exc).__name__}: {exc}") from None
+        raise _file_error(path, exc) from None
     try:
         try:
             _os_lock(fd)
         except OSError:
             raise _held_here(fd) from None
-        os.ftruncate(fd, 0)
-        os.lseek(fd, 0, os.SEEK_SET)
-        os.write(fd, json.dumps({"holder": holder, "pid": os.getpid(), "since": since}).encode("utf-8"))
         try:
+            try:
+                os.ftruncate(fd, 0)
+                os.lseek(fd, 0, os.SEEK_SET)
+                os.write(fd, json.dumps({"holder": holder, "pid": os.getpid(), "since": since}).encode("utf-8"))
+            except OSError as exc:
+                raise _file_error(path, exc) from None
             yield
         finally:
-            os.ftruncate(fd, 0)
+            try:
+                os.ftruncate(fd, 0)
+            except OSError:
+                pass  # the file says who held it; the OS lock below is what counts, and it is freed
             _os_unlock(fd)
     finally:
         os.close(fd)
 
 
+def _file_error(path: Path, exc: OSError) -> ServiceError:
+    return ServiceError("err.svc.lock_file", path=str(path), detail=exc.strerror or type(exc).__name__)
+
+
+HOLDER_WAIT = 1.0  # seconds a loser waits for the winner to write who it is (it writes right after locking)
+
+
 def _held_here(fd: int) -> LockedError:
-    try:
-        info = json.loads(os.read(fd, 4096).decode("utf-8") or "{}")
-    except (OSError, ValueError):
-        info = {}
-    return LockedError("err.svc.locked_here", holder=info.get("holder", "?"), pid=info.get("pid", "?"),
-                       since=info.get("since", "?"))
+    """The error naming the process that holds the lock. The holder writes its name right after it takes the
+    lock: a run that loses in between waits a moment for it, and never prints "?" for what it could not read."""
+    info: dict[str, Any] = {}
+    waited = 0.0
+    while True:
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            text = os.read(fd, 4096).decode("utf-8")
+            info = json.loads(text) if text.strip() else {}
+        except (OSError, ValueError):
+            info = {}
+        if (isinstance(info, dict) and info.get("pid")) or waited >= HOLDER_WAIT:
+            break
+        time.sleep(0.02)
+        waited += 0.02
+    if not isinstance(info, dict) or not info.get("pid"):
+        return LockedError("err.svc.locked_here_unknown")
+    return LockedError("err.svc.locked_here", holder=info.get("holder") or "-", pid=info["pid"],
+                       since=info.get("since") or "-")
 
 
 # -- 2. the token in the director workbook -------------------------------------------------------
@@ -138,7 +166,7 @@ def take_lock(game: Game, cells: list[str], holder: str) -> Held:
     other may have just finished a stage, a check may have just stamped an order)."""
     token, who, since = _cells(cells)[:3]
     if not lock_is_free(game, cells, holder):
-        raise LockedError(holder=who or "?", since=shown(since, game.lang, game.cfg.timezone) if since else "?")
+        raise LockedError(holder=who or "-", since=shown(since, game.voice, game.cfg.timezone) if since else "-")
     mine = secrets.token_hex(8)
     lang = game.lang
     try:
@@ -152,7 +180,8 @@ def take_lock(game: Game, cells: list[str], holder: str) -> Held:
         raise
     back = _cells((got[lock_range(lang)] or [[]])[0])
     if back[0] != mine:
-        raise LockedError(holder=back[1] or "?", since=shown(back[2], game.lang, game.cfg.timezone) if back[2] else "?")
+        raise LockedError(holder=back[1] or "-",
+                          since=shown(back[2], game.voice, game.cfg.timezone) if back[2] else "-")
     try:
         entries = parse_entries(got[journal_range(lang)], lang)
     except BaseException:

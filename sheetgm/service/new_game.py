@@ -117,7 +117,7 @@ def share_all(game: Game) -> ShareReport:
                 try:
                     game.gateway.share(key, email, role)
                 except ShareRejectedError:
-                    refused.append(render(game.lang, "svc.share.refused", alias=who.get(email.lower(), "-"),
+                    refused.append(render(game.voice, "svc.share.refused", alias=who.get(email.lower(), "-"),
                                           email=email, key=key))
                     continue
                 except MissingWorkbookError:
@@ -125,7 +125,7 @@ def share_all(game: Game) -> ShareReport:
                     break
                 rep.shared.append((key, email, role))
     except BackendError as exc:
-        refused.append(exc.message(game.lang))
+        refused.append(exc.message(game.voice))
     if refused:
         raise ServiceError("err.svc.share_unfinished", problems="; ".join(refused), folder=str(game.folder))
     return rep

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from sheetgm.backends.errors import UnusableWorkbookError
+from sheetgm.backends.errors import UnreadableFileError, UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
 from sheetgm.service import deadlines, news, table
@@ -26,7 +26,7 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
 from sheetgm.service.stagemap import write_stage_map
-from sheetgm.service.stamps import FALLBACK, LATE
+from sheetgm.service.stamps import FALLBACK, LATE, SEEN
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.public import director_ops
@@ -45,10 +45,10 @@ def order_status(game: Game, seat: int, info: ArchivedOrder, resolved_at: str) -
     if not info.text:
         return render(lang, "sheet.status.none_used", time=when), problems
     key = "sheet.status.resolved" if info.ticked else "sheet.status.resolved_unticked"
-    if info.verdict == FALLBACK:
-        key = "sheet.status.resolved_fallback"
-    stamp = local_time(game, info.stamp, lang, short=True)
-    return render(lang, key, time=when, used=info.used, stamp=stamp), problems
+    if info.verdict in (FALLBACK, SEEN):
+        key = f"sheet.status.resolved_{info.verdict}"
+    return render(lang, key, time=when, used=info.used, stamp=local_time(game, info.stamp, lang, short=True),
+                  checked=local_time(game, info.checked, lang, short=True)), problems
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -103,7 +103,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
         row = info.row or order_row(night)  # the row its label was found in at resolve
         ops += [player.status_op(lang, row, status, problems, stage=entry.key),
                 player.freeze_op(lang, night, game.editors(), row)]
-    if sheet is not None:
+    if sheet is not None and not sheet.trouble:  # the Results tab was read: its empty or edited rows are known
         by_key = {e.key: e for e in entries if e.status != SUPERSEDED}
         missing = _missing_rows(sheet.results, entries, entry)
         for row in player.edited_rows(sheet.results) + missing:
@@ -113,7 +113,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
             text = report_text(game, old, entries, seat, lang)
             ops.append(player.results_op(lang, old.key, text))
             why = "svc.results_missing" if row in missing else "svc.results_edited"
-            warnings.append(render(game.lang, why, alias=game.alias(seat), seat=seat,
+            warnings.append(render(game.voice, why, alias=game.alias(seat), seat=seat,
                                    cell=f"{layout.tab(lang, 'results')}!B{row}"))
     ops += player.current_ops(state, seat, lang, events, formats)
     ops += player.history_ops(state, seat, lang, entry.key, events, game.editors())
@@ -127,11 +127,13 @@ def _write_player(game: Game, seat: int, ops: list[Op], warnings: list[str], set
     try:
         game.gateway.write(player_key(seat), ops)
     except UnusableWorkbookError as exc:
-        why = exc.message(game.lang)
-        warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat, reason=why))
+        why = exc.message(game.voice)
+        # a file that cannot even be read: its report is kept and written once it is repaired (deliver)
+        text = "svc.player_unreadable_file" if isinstance(exc, UnreadableFileError) else "svc.player_unwritable"
+        warnings.append(render(game.voice, text, alias=game.alias(seat), seat=seat, reason=why))
         return why
     results = layout.tab(game.seat_lang(seat), "results")
-    warnings += [render(game.lang, "svc.results_missing", alias=game.alias(seat), seat=seat,
+    warnings += [render(game.voice, "svc.results_missing", alias=game.alias(seat), seat=seat,
                         cell=f"{results}!B{log_row(e.key)}") for e in settled]
     return None
 
@@ -168,10 +170,13 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     formats = boards_changed(entry, entries, game)
     failed: dict[int, str] = {}
     for seat in game.seats:
-        ops = player_ops(game, entry, seat, entries, (sheets or {}).get(seat), warnings, formats)
+        rewritten: list[str] = []  # Results rows written again: said only once they are written
+        ops = player_ops(game, entry, seat, entries, (sheets or {}).get(seat), rewritten, formats)
         why = _write_player(game, seat, ops, warnings, [e for e in owed(entries, seat) if e.key != entry.key])
         if why is not None:
             failed[seat] = why
+        else:
+            warnings += rewritten
         step(player_key(seat))
     state, events, lang = entry.state(game.board), entry.events(), game.lang
     game.gateway.write(PUBLIC, news.stage_ops(game, state, events, entry.key, formats, entries)

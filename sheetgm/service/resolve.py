@@ -18,12 +18,13 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from sheetgm.backends.port import Op
 from sheetgm.core.observe import public_log, report
 from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_order
-from sheetgm.service import deadlines, stamps
+from sheetgm.service import checkmemo, deadlines, stamps, verdicts
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
@@ -107,19 +108,19 @@ def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, st
     return cur, due, False
 
 
-def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None,
-                   archive: dict[int, ArchivedOrder]) -> tuple[Action | None, str]:
+def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None, got: Read
+                   ) -> tuple[Action | None, str]:
     """Before the deadline, or without one: (RESOLVED_EARLY, "") if everyone has submitted, else (WAITING or
     NO_DEADLINE, a line naming who has not): nothing is resolved. (None, ""): resolve as due."""
-    if deadline is not None and game.now() >= deadline:
+    if got.after:
         return None, ""
-    waiting = deadlines.waiting_for(game, cur.state(game.board), archive)
+    waiting = deadlines.waiting_for(game, cur.state(game.board), got.archive)
     if not waiting:
         return Action.RESOLVED_EARLY, ""
     if deadline is None:
-        return Action.NO_DEADLINE, render(game.lang, "cli.missing", aliases=", ".join(waiting))
-    return Action.WAITING, render(game.lang, "err.deadline.waiting", stage=due,
-                                  deadline=deadlines.local_time(game, deadline),
+        return Action.NO_DEADLINE, render(game.voice, "cli.missing", aliases=", ".join(waiting))
+    return Action.WAITING, render(game.voice, "err.deadline.waiting", stage=due,
+                                  deadline=deadlines.local_time(game, deadline, game.voice),
                                   aliases=", ".join(waiting))
 
 
@@ -132,6 +133,8 @@ class Read:
     archive: dict[int, ArchivedOrder]
     warnings: list[str]
     notes: list[str] = field(default_factory=list)  # for the director, not warnings: orders no check saw
+    after: bool = False  # the deadline has passed (by the clock, or seen passed before: RUL-52)
+    desk: list[Op] = field(default_factory=list)  # the director workbook's memories to write with the journal
 
     @property
     def priority(self) -> list[int]:
@@ -145,9 +148,10 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
     state = cur.state(game.board)
     key = stage_key(state.night, state.stage)
     now = game.now()
-    after = deadline is not None and now >= deadline
-    truths = stamps.truths(archive_rows, key, len(game.seats), entries)
-    out = Read({}, {}, {}, [], [])
+    seats = len(game.seats)
+    after = stamps.has_passed(archive_rows, key, seats, deadline, now)
+    truths = stamps.truths(archive_rows, key, seats, entries)
+    out = Read({}, {}, {}, [], [], after)
     unjudged: list[str] = []
     counted: dict[int, tuple[str, str, str]] = {}  # seat -> (the text that counts, its stamp, verdict)
     stand_in: list[str] = []  # RUL-55: the last checks before the deadline ran late; read now, counted
@@ -160,15 +164,25 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         out.sheets[seat] = sheet
         if progress:
             progress(f"player-{seat}")
-        out.warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes
+        if sheet.trouble:
+            out.warnings.append(sheet.trouble)
+        else:
+            told_before, told_now = stamps.told(archive_rows, key, seat, seats)
+            _notes, director_notes, new = sheet.tab_notes(told_before, told_now)
+            out.warnings += director_notes
+            if new:
+                out.desk.append(stamps.told_op(game, key, seat, told_now | new))
         counted[seat] = (stamps.counted(truths.get(seat), sheet.text, deadline) if after
                          else (sheet.text, "", stamps.OK))
     stage_orders = orders_of(state, {s: text for s, (text, _, _) in counted.items()})
-    for seat, (text, stamp, verdict) in counted.items():
+    for seat, (text, stamp, verdict) in counted.items():  # each order reviewed with the others (RUL-39)
         p, sheet, lang = state.players[seat], out.sheets[seat], game.seat_lang(seat)
         others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
+        truth = truths.get(seat)
         order, problems, bad = judge(state, seat, text, lang, others) if text else (Order(), [], False)
-        director_problems = judge(state, seat, text, game.lang, others)[1] if text else []
+        director_problems = judge(state, seat, text, game.lang, others)[1] if text else []  # the director workbook's
+        told = (judge(state, seat, text, game.voice, others)[1] if text and game.voice != game.lang
+                else director_problems)
         ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
         if not after:
             complete = ticked and not problems and not bad and bool(order.steps or order.day)
@@ -176,29 +190,33 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
             stamp = truth.stamp_for(text) if complete else ""
         if sheet.trouble:
             director_problems = [sheet.trouble]
-        if text:
-            out.orders[seat] = order  # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5)
+        if text or verdict == stamps.LATE:
+            # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5); a late one was not
+            # "no order": it gets an empty one and its report says why (RUL-50)
+            out.orders[seat] = order
         used = format_order(order, lang) if order.steps or order.day else ""
+        checked = truth.checked if truth is not None and verdict in stamps.AFTER else ""
         out.archive[seat] = ArchivedOrder(kept_order(text), used, tuple(problems), tuple(director_problems), bad,
-                                          ticked, stamp, sheet.row, verdict)
+                                          ticked, stamp, sheet.row, verdict, checked, verdict == stamps.LATE)
+        if verdict in stamps.AFTER:
+            out.warnings.append(verdicts.director_warning(game, seat, out.archive[seat], game.voice))
         if verdict == stamps.UNJUDGED and sheet.text and not sheet.trouble:
             unjudged.append(p.alias)
         if verdict == stamps.STAND_IN and not sheet.trouble:
             stand_in.append(p.alias)
-        if verdict in (stamps.LATE, stamps.FALLBACK):
-            out.warnings.append(render(game.lang, f"svc.order_{verdict}", alias=p.alias, seat=seat,
-                                       stamp=deadlines.local_time(game, stamp)))
         if bad:
-            out.warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
+            out.warnings.append(render(game.voice, "svc.order_unreadable", alias=p.alias, seat=seat,
                                        cell=f"{tab(lang, 'orders')}!B{sheet.row}",
-                                       problems="; ".join(director_problems)))
+                                       problems="; ".join([sheet.trouble] if sheet.trouble else told)))
+    if after:
+        out.desk += stamps.passed_ops(game, archive_rows, key, deadline, list(out.sheets))
     reopened = any(e.key == key and e.status == SUPERSEDED for e in entries)  # rolled back: taken as read
     if unjudged and deadline is not None and not reopened:
-        out.notes.append(render(game.lang, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
-                                deadline=deadlines.local_time(game, deadline)))
+        out.notes.append(render(game.voice, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
+                                deadline=deadlines.local_time(game, deadline, game.voice)))
     if stand_in and deadline is not None:
-        out.notes.append(render(game.lang, "day.stand_in", aliases=", ".join(stand_in),
-                                deadline=deadlines.local_time(game, deadline)))
+        out.notes.append(render(game.voice, "day.stand_in", aliases=", ".join(stand_in),
+                                deadline=deadlines.local_time(game, deadline, game.voice)))
     return out
 
 
@@ -215,6 +233,10 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
     if dry_run and due is not None:
         deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
         return _dry_run(game, cur, entries, archive_rows, due, deadline, named, progress)
+    if not named and due is not None and cur.status != RESOLVED and not _owing(game, entries):
+        judged = _waiting_as_checked(game, cur, entries, archive_rows, due)
+        if judged is not None:
+            return judged
     with holding(game, lock, holder) as held:
         # another run may have resolved a stage, or a check stamped an order, between our first read and the lock
         entries, archive_rows = held.entries, held.archive
@@ -226,8 +248,10 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
             warnings = publish(game, cur, entries, None, progress)
             return _report(game, cur, Action.REPUBLISHED, warnings)
         got = read_orders(game, cur, entries, archive_rows, deadline, progress)
-        when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
+        when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got)
         if when in (Action.WAITING, Action.NO_DEADLINE):  # nothing resolved; reports owed to repaired workbooks written
+            if got.desk:
+                game.gateway.write(DIRECTOR, got.desk)
             _, owed = _settle_owed(game, entries, held.token)
             return ResolveReport(due, when, warnings=owed + got.warnings, notes=[why])
         state = cur.state(game.board)
@@ -235,12 +259,33 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         entry = Entry(due, RESOLVED, digest({s: a.text for s, a in got.archive.items()}), entry_hash(new, events),
                       game.cfg.seed, game.now().isoformat(timespec="seconds"), pack(new.to_dict()),
                       pack([e.to_dict() for e in events]), pack({s: a.to_dict() for s, a in got.archive.items()}))
-        game.gateway.write(DIRECTOR, [entry.op(game.lang)])  # the journal row, before publishing
+        game.gateway.write(DIRECTOR, [entry.op(game.lang), *got.desk])  # the journal row, before publishing
         entries = [*entries, entry]
         warnings = got.warnings + publish(game, entry, entries, got.sheets, progress, notes=got.warnings)
         done = _report(game, entry, when or Action.RESOLVED, warnings)
         done.notes = got.notes
         return done
+
+
+def _waiting_as_checked(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]],
+                        due: str) -> ResolveReport | None:
+    """Before the deadline, when no due workbook changed since the last check (checkmemo.py): the stage waits
+    for the players that check found had not submitted, without taking the lock or reading a workbook.
+    None: resolve as usual (the check's verdicts may be stale, or everyone has submitted)."""
+    deadline = deadlines.deadline_of(game, due)
+    if stamps.has_passed(archive_rows, due, len(game.seats), deadline, game.now()):
+        return None
+    when = deadline.isoformat() if deadline else ""
+    found = checkmemo.waiting(game, cur.state(game.board), due, entries, archive_rows, when, True)
+    if found is None or not found[0]:
+        return None
+    names, notes = found
+    if deadline is None:
+        return ResolveReport(due, Action.NO_DEADLINE, warnings=notes,
+                             notes=[render(game.voice, "cli.missing", aliases=", ".join(names))])
+    why = render(game.voice, "err.deadline.waiting", stage=due,
+                 deadline=deadlines.local_time(game, deadline, game.voice), aliases=", ".join(names))
+    return ResolveReport(due, Action.WAITING, warnings=notes, notes=[why])
 
 
 def _deliver(game: Game, cur: Entry, entries: list[Entry], stage: str | None, token: str) -> ResolveReport:
@@ -257,24 +302,30 @@ def _settle_owed(game: Game, entries: list[Entry], token: str) -> tuple[list[str
         return [], []
     done, warnings = deliver(game, entries)
     if done:
-        warnings.insert(0, render(game.lang, "svc.delivered", aliases=", ".join(done)))
+        warnings.insert(0, render(game.voice, "svc.delivered", aliases=", ".join(done)))
     return done, warnings
 
 
 def _report(game: Game, entry: Entry, action: Action, warnings: list[str]) -> ResolveReport:
     st = entry.state(game.board)
-    return ResolveReport(entry.key, action, public_log(entry.events(), game.lang), warnings, winner=st.winner)
+    return ResolveReport(entry.key, action, public_log(entry.events(), game.voice), warnings, winner=st.winner)
 
 
 def _dry_run(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]], due: str,
              deadline: datetime | None, named: bool, progress: Callable[[str], None] | None) -> ResolveReport:
     if cur.status == RESOLVED:
-        return ResolveReport(due, Action.DRY_RUN, public_log(cur.events(), game.lang),
-                             [render(game.lang, "svc.pending_publish", stage=due)])
+        return ResolveReport(due, Action.DRY_RUN, public_log(cur.events(), game.voice),
+                             [render(game.voice, "svc.pending_publish", stage=due)])
     got = read_orders(game, cur, entries, archive_rows, deadline, progress)
-    when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got.archive)
+    when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got)
     if when in (Action.WAITING, Action.NO_DEADLINE):
         return ResolveReport(due, when, warnings=got.warnings, notes=[why])
     new, events = resolve_stage(cur.state(game.board), got.orders, game.cfg.seed, got.priority)
-    reports = {game.alias(s): report(new, events, s, game.seat_lang(s)) for s in game.seats}
-    return ResolveReport(due, Action.DRY_RUN, public_log(events, game.lang), got.warnings, reports, new.winner)
+    reports = {game.alias(s): _with_note(game, got.archive.get(s), report(new, events, s, game.seat_lang(s)),
+                                         game.seat_lang(s)) for s in game.seats}
+    return ResolveReport(due, Action.DRY_RUN, public_log(events, game.voice), got.warnings, reports, new.winner)
+
+
+def _with_note(game: Game, info: ArchivedOrder | None, text: str, lang: str) -> str:
+    note = verdicts.report_note(game, info, lang)
+    return f"{note}\n{text}" if note else text

@@ -39,6 +39,7 @@ from sheetgm.service.journal import (
     release_op,
 )
 from sheetgm.service.lock import holding
+from sheetgm.service.verdicts import report_note
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import public_ops
@@ -126,8 +127,8 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
         try:
             game.gateway.write(player_key(seat), ops)
         except UnusableWorkbookError as exc:
-            rep.warnings.append(render(game.lang, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
-                                       reason=exc.message(game.lang)))
+            rep.warnings.append(render(game.voice, "svc.player_unwritable", alias=game.alias(seat), seat=seat,
+                                       reason=exc.message(game.voice)))
         if rows:
             rep.reopened[game.alias(seat)] = sorted(rows)
 
@@ -192,10 +193,13 @@ def previous_version(entry: Entry, entries: list[Entry]) -> Entry | None:
 
 
 def report_text(game: Game, entry: Entry, entries: list[Entry], seat: int, lang: str) -> str:
-    """A player's report of ``entry``, marked as a correction when it differs from the superseded one."""
+    """A player's report of ``entry``, marked as a correction when it differs from the superseded one; an order
+    changed after the last check before the deadline is told on top which version was carried out (RUL-50)."""
     text = report(entry.state(game.board), entry.events(), seat, lang)
+    note = report_note(game, entry.orders().get(seat), lang) if entry.kind == "stage" else ""
+    text = f"{note}\n{text}" if note else text
     old = previous_version(entry, entries)
-    if old is None or report(old.state(game.board), old.events(), seat, lang) == text:
+    if old is None or report(old.state(game.board), old.events(), seat, lang) == text.removeprefix(f"{note}\n"):
         return text
     return render(lang, "replay.correction", reason=old.note or "-") + "\n" + text
 

@@ -13,6 +13,8 @@ than lose an order.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -43,11 +45,52 @@ class SheetOrder:
     ticked: bool = False
     stamp: str = ""  # what the player's sheet shows in column F (a display: the truth is in stamps.py)
     results: list[list[str]] = field(default_factory=list)
-    trouble: str = ""  # for the director, in the director's language: why the row could not be used
+    trouble: str = ""  # for the director, in the console's language: why the row could not be used
     tab: list[list[str]] = field(default_factory=list)  # the Orders tab from row 2
     notes: list[str] = field(default_factory=list)  # what is wrong in the tab, in the player's language
-    director_notes: list[str] = field(default_factory=list)  # the same, in the director's language
+    director_notes: list[str] = field(default_factory=list)  # the same, in the console's language
     repairs: list[Op] = field(default_factory=list)  # the tool's own cells to write back
+    said: list[tuple[str, str, str]] = field(default_factory=list)  # (id, note, director note) of each note
+    picked: str = ""  # column G: a step picked from the dropdown (a reference, never the order)
+
+    def tab_notes(self, before: set[str], now: set[str]) -> tuple[list[str], list[str], set[str]]:
+        """The notes about the Orders tab told once (RUL-51): (for the player, for the director, new ids).
+
+        A note already told in an earlier stage is not told again; one first told in this stage stays in the
+        player's status cell for the stage, and the director hears it once."""
+        notes: list[str] = []
+        director: list[str] = []
+        new: set[str] = set()
+        for key, note, director_note in self.said:
+            if key in before:
+                continue
+            notes.append(note)
+            if key not in now and key not in new:
+                director.append(director_note)
+                new.add(key)
+        return notes, director, new
+
+    def explain(self, lang: str, state: str) -> list[str]:
+        """What an empty order cell may hide: a step picked in column G only (the order is column B)."""
+        if state == "empty" and self.picked:
+            return [render(lang, "sheet.explain.picked_only", step=self.picked, row=self.row)]
+        return []
+
+
+def note_id(name: str, params: Mapping[str, object], tab: list[list[str]]) -> str:
+    """What makes a note about the Orders tab the same note in a later stage: its kind, the row it names with
+    that row's text (a row edited again is a new note) and, for rows moved, how far; not tonight's stage."""
+    kept = {k: v for k, v in params.items() if k not in ("key", "due", "want")}
+    if name == "moved":
+        kept = {"shift": int(str(params["row"])) - int(str(params["want"]))}
+    row = params.get("row")
+    if name != "moved" and isinstance(row, int) and 0 <= row - 2 < len(tab):
+        kept["text"] = tab[row - 2][layout.O_TEXT].strip()
+    return fingerprint(name + "|" + "|".join(f"{k}={kept[k]}" for k in sorted(kept)))[:10]
+
+
+def fingerprint(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def is_tick(text: str) -> bool:
@@ -78,17 +121,24 @@ def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool
     except TRANSIENT:
         raise  # a network or quota failure must not turn an order into "do nothing": the run stops, rerun it
     except BackendError as exc:
-        out.trouble = render(game.lang, "svc.player_unreadable", alias=game.alias(seat), seat=seat,
-                             reason=exc.message(game.lang))
+        out.trouble = render(game.voice, "svc.player_unreadable", alias=game.alias(seat), seat=seat,
+                             reason=exc.message(game.voice))
         return out
     out.results = got[ranges[-1]] if with_results else []
     if not with_orders:
         return out
     out.tab = [list(r) + [""] * (7 - len(r)) for r in got[ranges[0]]]
-    found: Located = locate(out.tab, stage_key(night, stage), night, lang, game.lang, dict(archived or {}),
+    found: Located = locate(out.tab, stage_key(night, stage), night, lang, game.voice, dict(archived or {}),
                             game.alias(seat))
     out.row, out.notes, out.director_notes, out.repairs = found.row, found.notes, found.director_notes, found.repairs
+    out.said = [(note_id(name, params, out.tab), note, director) for (name, params), note, director
+                in zip(found.said, found.notes, found.director_notes, strict=True)]
+    for notice in game.gateway.notices(player_key(seat)):  # a copy in another format beside the file (xlsx)
+        out.said.append((f"{notice.code}:{notice.params.get('sibling', '')}", notice.message(lang),
+                         render(game.voice, "svc.player_notice", alias=game.alias(seat), seat=seat,
+                                notice=notice.message(game.voice))))
     cells = found.cells
+    out.picked = cells[layout.O_NEXT].strip()
     out.text = cells[layout.O_TEXT].strip()
     out.ticked = is_tick(cells[layout.O_TICK])
     out.stamp = cells[layout.O_STAMP].strip()
@@ -112,6 +162,9 @@ def review(state: State, seat: int, text: str, lang: str, others: Mapping[int, O
     too_long = order_too_long(text, lang)
     if too_long:  # refused before it is parsed, checked or journaled (limits.py)
         return Judged(Order(), [too_long], [], True)
+    formula = formula_problem(text, lang)
+    if formula:  # the cell shows a formula's result, not what the player typed
+        return Judged(Order(), [formula], [], True)
     p = state.players.get(seat)
     parsed = parse_order_numbered(text, camp=p.camp if p is not None else None)
     seen = preview(state, seat, parsed.order, others)
@@ -140,6 +193,22 @@ def _where(x: Problem) -> bool:
     return x.code in WHERE or "tile" in x.params
 
 
+# What a spreadsheet shows in a cell whose formula failed: Excel and Sheets (#NAME? ...), LibreOffice (Err:508).
+_FORMULA_ERROR = re.compile(r"^(#(NAME\?|VALUE!|REF!|N/A|DIV/0!|NULL!|NUM!|ERROR!|SPILL!|CALC!|FIELD!|BLOCKED!"
+                            r"|CONNECT!|BUSY!|UNKNOWN!|GETTING_DATA)|Err:\d{3})$", re.IGNORECASE)
+
+
+def formula_problem(text: str, lang: str) -> str:
+    """The problem of an order cell that holds a formula ("=..."; the xlsx reader shows a formula it cannot
+    work out as its text) or a formula's error value, in ``lang``; "" for plain text."""
+    t = text.strip()
+    if t.startswith("="):
+        return render(lang, "sheet.explain.formula", text=t[:60])
+    if _FORMULA_ERROR.match(t):
+        return render(lang, "sheet.explain.formula_error", text=t)
+    return ""
+
+
 def judge(state: State, seat: int, text: str, lang: str, others: Mapping[int, Order] | None = None
           ) -> tuple[Order, list[str], bool]:
     """The order to use, every problem in ``lang``, and whether the text could not be read (→ do nothing)."""
@@ -149,11 +218,11 @@ def judge(state: State, seat: int, text: str, lang: str, others: Mapping[int, Or
 
 def orders_of(state: State, texts: Mapping[int, str]) -> dict[int, Order]:
     """The orders the texts of a stage (seat -> text) would have carried out: an unreadable or too long text
-    is none. What the checker passes on to each player's review as the others' orders (RUL-39)."""
+    or a formula is none. What the checker passes on to each player's review as the others' orders (RUL-39)."""
     out: dict[int, Order] = {}
     for seat, text in texts.items():
         p = state.players.get(seat)
-        if not text or p is None or len(text) > MAX_ORDER_CHARS:
+        if not text or p is None or len(text) > MAX_ORDER_CHARS or formula_problem(text, "en"):
             continue
         parsed = parse_order_numbered(text, camp=p.camp)
         if not parsed.errors:

@@ -84,7 +84,7 @@ def write_stage_map(game: Game, entry: Entry) -> list[str]:
     for lang in game.langs:
         out, trouble = _write(game, entry, lang)
         if trouble:
-            warnings.append(render(game.lang, "svc.map_unwritable", file=str(out), detail=trouble))
+            warnings.append(render(game.voice, "svc.map_unwritable", file=str(out), detail=trouble))
     return warnings
 
 

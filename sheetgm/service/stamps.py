@@ -15,12 +15,22 @@ and at resolve an order counts only as the tool saw it before the deadline:
 * stamped text unchanged: it counts, in stamp order;
 * the text the last check before the deadline saw: it counts, unstamped
   (ticked after that check: it is carried out, without priority);
-* changed since, with an earlier version stamped: the stamped version counts;
-* otherwise it was written after the last check before the deadline: it is
-  not used (stay and do nothing).
+* changed since, with the version that check saw stamped: the stamped version
+  counts, in stamp order (``FALLBACK``);
+* changed since, the version that check saw not stamped: that version counts,
+  without priority (``SEEN``, RUL-50);
+* that check saw no order: what was written after it is not used (stay and do
+  nothing, ``LATE``), and the player is told so, never "no order received".
 
 A seat no check saw before the deadline cannot be judged: its order counts
 as read (the director is told).
+
+The same archive rows keep two more memories (RUL-51, RUL-52): the notes about a
+player's Orders tab already told (column K: a note is told in the stage that
+first finds it, never again), and that the stage's deadline was seen passed
+(columns L-M): once a run has seen it pass, a clock set back cannot reopen it.
+Columns N-O keep the last check's verdict and when it read the row (the
+director's table and `sheetgm status` show them).
 
 RUL-55: the tool's own delay is never the player's loss. The schedule looks
 every 15 minutes in the last hour (``LOOK_WINDOW``); when the last look
@@ -43,12 +53,17 @@ from sheetgm.notation.times import parse
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
 from sheetgm.sheets import layout
-from sheetgm.sheets.stages import archive_row
+from sheetgm.sheets.limits import kept_order
+from sheetgm.sheets.stages import archive_row, key_of_index
 
-COLS = 11  # A stage, B seat, C alias, D stamped text, E problems, F stamp, G fingerprint, H checked, I seen,
-# J the last check's verdict (ok, problems, unticked, empty, late, unreadable), K when the tool last read the row
-OK, FALLBACK, LATE, UNJUDGED, STAND_IN = "ok", "fallback", "late", "unjudged", "stand-in"
+# A stage, B seat, C alias, D stamped text, E problems, F stamp, G fingerprint, H checked, I seen (fingerprint),
+# J seen text, K notes told, L the deadline seen passed, M when it was first seen passed,
+# N the last check's verdict (ok, problems, unticked, empty, late, unreadable), O when the tool last read the row,
+# (P the check's memory of the workbook: checkmemo.py)
+COLS = 15
+OK, FALLBACK, SEEN, LATE, UNJUDGED, STAND_IN = "ok", "fallback", "seen", "late", "unjudged", "stand-in"
 LOOK_WINDOW = timedelta(minutes=15)  # the spacing of the schedule's check runs in the last hour (schedule.py)
+AFTER = (FALLBACK, SEEN, LATE)  # the verdicts of an order changed after the last check before the deadline
 
 
 def fingerprint(text: str) -> str:
@@ -61,6 +76,7 @@ class Truth:
     stamped: str = ""
     checked: str = ""  # the last check before the deadline that read this seat
     seen: str = ""  # fingerprint of the text that check read
+    seen_text: str = ""  # the text itself (what counts if the order changes after it, RUL-50)
 
     def stamp_for(self, text: str) -> str:
         """The stamp, if it was given to this very text."""
@@ -68,7 +84,13 @@ class Truth:
 
 
 def archive_range(lang: str) -> str:
-    return layout.rng(layout.tab(lang, "archive"), "A2:K")
+    """Columns A-O (COLS); P: what the last check knew of the seat's workbook, to skip it unchanged (checkmemo.py)."""
+    return layout.rng(layout.tab(lang, "archive"), "A2:P")
+
+
+def _row(rows: list[list[str]], key: str, seat: int, seats: int) -> list[str]:
+    i = archive_row(key, seat, seats) - 2
+    return list(rows[i]) + [""] * COLS if 0 <= i < len(rows) else [""] * COLS
 
 
 def read_desk(game: Game) -> tuple[list[Entry], list[str], list[list[str]]]:
@@ -85,11 +107,12 @@ def truths(rows: list[list[str]], key: str, seats: int, entries: list[Entry]) ->
     the stamps the superseded resolve of the stage used."""
     out: dict[int, Truth] = {}
     for seat in range(1, seats + 1):
-        i = archive_row(key, seat, seats) - 2
-        cells = list(rows[i]) + [""] * COLS if 0 <= i < len(rows) else [""] * COLS
+        cells = _row(rows, key, seat, seats)
         if cells[0].strip() == key:
             stamped = cells[3] if cells[6] and fingerprint(cells[3]) == cells[6] else ""
-            out[seat] = Truth(cells[5].strip() if stamped else "", stamped, cells[7].strip(), cells[8].strip())
+            seen = cells[8].strip()
+            seen_text = cells[9] if seen and fingerprint(cells[9]) == seen else ""
+            out[seat] = Truth(cells[5].strip() if stamped else "", stamped, cells[7].strip(), seen, seen_text)
     old = [e for e in entries if e.key == key and e.status == SUPERSEDED]
     if old:
         for seat, info in old[-1].orders().items():
@@ -106,7 +129,7 @@ def observe(truth: Truth, text: str, complete: bool, now: datetime) -> Truth:
         t = replace(t, stamp=when, stamped=text.strip())
     elif not complete and t.stamped and not t.stamp_for(text):
         t = replace(t, stamp="", stamped="")  # the text changed after its stamp
-    return replace(t, checked=when, seen=fingerprint(text))
+    return replace(t, checked=when, seen=fingerprint(text), seen_text=kept_order(text.strip()))
 
 
 def missed(truth: Truth | None, deadline: datetime | None) -> bool:
@@ -131,6 +154,8 @@ def counted(truth: Truth | None, text: str, deadline: datetime | None = None) ->
         return text, "", OK
     if truth.stamp:
         return truth.stamped, truth.stamp, FALLBACK
+    if truth.seen_text and fingerprint(truth.seen_text) == truth.seen:
+        return truth.seen_text, "", SEEN
     return "", "", LATE
 
 
@@ -141,33 +166,101 @@ def truth_ops(game: Game, key: str, seen: dict[int, Truth]) -> list[Op]:
     for seat, t in sorted(seen.items()):
         r = archive_row(key, seat, seats)
         row = (key, str(seat), game.alias(seat), t.stamped, "", t.stamp, fingerprint(t.stamped) if t.stamped else "",
-               t.checked, t.seen)
-        ops.append(SetValues(layout.rng(tab, f"A{r}:I{r}"), (row,)))
+               t.checked, t.seen, t.seen_text)
+        ops.append(SetValues(layout.rng(tab, f"A{r}:J{r}"), (row,)))
     return ops
 
 
 def reads(rows: list[list[str]], key: str, seats: int) -> dict[int, tuple[str, str]]:
-    """Per seat, the last check's verdict on the row of ``key`` and when it read it (columns J and K)."""
+    """Per seat, the last check's verdict on the row of ``key`` and when it read it (columns N and O)."""
     out: dict[int, tuple[str, str]] = {}
     for seat in range(1, seats + 1):
         i = archive_row(key, seat, seats) - 2
         cells = list(rows[i]) + [""] * COLS if 0 <= i < len(rows) else [""] * COLS
-        if cells[0].strip() == key and cells[9].strip():
-            out[seat] = (cells[9].strip(), cells[10].strip())
+        if cells[0].strip() == key and cells[13].strip():
+            out[seat] = (cells[13].strip(), cells[14].strip())
     return out
 
 
 def read_ops(game: Game, key: str, seen: dict[int, tuple[str, str]]) -> list[Op]:
-    """Columns J and K of ``key``'s archive rows: each checked seat's verdict and when it was read (the
+    """Columns N and O of ``key``'s archive rows: each checked seat's verdict and when it was read (the
     director's table shows them, `sheetgm status` too), with their headers."""
     tab, seats = layout.tab(game.lang, "archive"), len(game.seats)
     heads = (render(game.lang, "day.head.verdict"), render(game.lang, "day.head.read"))
-    ops: list[Op] = [SetValues(layout.rng(tab, "J1:K1"), (heads,))]
+    ops: list[Op] = [SetValues(layout.rng(tab, "N1:O1"), (heads,))]
     for seat, (verdict, when) in sorted(seen.items()):
         r = archive_row(key, seat, seats)
         ops.append(SetValues(layout.rng(tab, f"A{r}:C{r}"), ((key, str(seat), game.alias(seat)),)))
-        ops.append(SetValues(layout.rng(tab, f"J{r}:K{r}"), ((verdict, when),)))
+        ops.append(SetValues(layout.rng(tab, f"N{r}:O{r}"), ((verdict, when),)))
     return ops
+
+
+# -- notes told once (RUL-51) --------------------------------------------------------------------------
+
+def told(rows: list[list[str]], key: str, seat: int, seats: int) -> tuple[set[str], set[str]]:
+    """The notes already told to ``seat``: (in another stage, in ``key`` itself)."""
+    before: set[str] = set()
+    now: set[str] = set()
+    for r in range(2, len(rows) + 2):
+        cells = list(rows[r - 2]) + [""] * COLS
+        if not cells[10].strip():
+            continue
+        try:
+            stage, at = _stage_seat(r, seats)
+        except ValueError:
+            continue
+        if at != seat:
+            continue
+        (now if stage == key else before).update(cells[10].split())
+    return before, now
+
+
+def _stage_seat(row: int, seats: int) -> tuple[str, int]:
+    """The (stage, seat) an archive row belongs to (the inverse of ``archive_row``)."""
+    if row < 2 or seats < 1:
+        raise ValueError(row)
+    index, seat = divmod(row - 2, seats)
+    return key_of_index(index + 1), seat + 1
+
+
+def told_op(game: Game, key: str, seat: int, ids: set[str]) -> Op:
+    r = archive_row(key, seat, len(game.seats))
+    return SetValues(layout.rng(layout.tab(game.lang, "archive"), f"K{r}"), ((" ".join(sorted(ids)),),))
+
+
+# -- a deadline once passed stays passed (RUL-52) ------------------------------------------------------
+
+def passed_record(rows: list[list[str]], key: str, seats: int) -> tuple[str, str]:
+    """The deadline of ``key`` a run saw pass, and when it first saw it: ("", "") if none did."""
+    for seat in range(1, seats + 1):
+        cells = _row(rows, key, seat, seats)
+        if cells[11].strip():
+            return cells[11].strip(), cells[12].strip()
+    return "", ""
+
+
+def has_passed(rows: list[list[str]], key: str, seats: int, deadline: datetime | None, now: datetime) -> bool:
+    """Whether ``deadline`` has passed: by the clock, or because a run already saw this very deadline pass (a
+    clock set back later cannot reopen the stage; a deadline the director moved is a new one)."""
+    if deadline is None:
+        return False
+    if now >= deadline:
+        return True
+    seen, _at = passed_record(rows, key, seats)
+    try:
+        return bool(seen) and datetime.fromisoformat(seen) == deadline
+    except ValueError:
+        return False
+
+
+def passed_ops(game: Game, rows: list[list[str]], key: str, deadline: datetime | None, seats: list[int]) -> list[Op]:
+    """Record that ``deadline`` was seen passed, in the archive rows of ``seats`` (once: nothing if it was)."""
+    if deadline is None or not seats or passed_record(rows, key, len(game.seats))[0] == deadline.isoformat():
+        return []
+    tab, n = layout.tab(game.lang, "archive"), len(game.seats)
+    when = game.now().isoformat(timespec="seconds")
+    return [SetValues(layout.rng(tab, f"L{archive_row(key, s, n)}:M{archive_row(key, s, n)}"),
+                      ((deadline.isoformat(), when),)) for s in seats]
 
 
 def archived_texts(entries: list[Entry], seat: int) -> dict[str, str]:

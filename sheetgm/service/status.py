@@ -61,7 +61,7 @@ def undelivered(game: Game, entries: list[Entry]) -> list[str]:
         for seat, why in e.undelivered:
             owed.setdefault(seat, ([], why))[0].append(e.key)
             owed[seat] = (owed[seat][0], why)  # the latest reason
-    return [render(game.lang, "svc.undelivered", alias=game.alias(s), seat=s, key=player_key(s),
+    return [render(game.voice, "svc.undelivered", alias=game.alias(s), seat=s, key=player_key(s),
                    stages=", ".join(keys), reason=why) for s, (keys, why) in sorted(owed.items()) if s in game.seats]
 
 

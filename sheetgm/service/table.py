@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sheetgm.backends.port import AddTab, Op, ResizeColumns, SetBold, SetValues
+from sheetgm.backends.port import AddTab, ClearRange, Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.notation.vocab import role_name
@@ -82,7 +82,9 @@ def sheet_ops(game: Game, rows: list[SeatRow], due: str | None, deadline: dateti
            render(lang, "day.table.written", time=deadlines.local_time(game, game.now(), lang)))
     body = [top[:1] + ("",) * 8, top[1:] + ("",) * 8, ("",) * 9, heads(lang)]
     body += [cells(game, r, lang) for r in rows]
-    body += [("",) * 9] * (LAST_ROW - len(body))  # clears the rows of seats a shorter roster no longer has
-    ops: list[Op] = [AddTab(tab), SetValues(layout.rng(tab, f"A1:I{LAST_ROW}"), tuple(body)),
+    last = max(LAST_ROW, len(body))  # a roster longer than the tab's usual rows (100 players) is written whole
+    body += [("",) * 9] * (last - len(body))  # clears the rows of seats a shorter roster no longer has
+    ops: list[Op] = [AddTab(tab), SetValues(layout.rng(tab, f"A1:I{last}"), tuple(body)),
+                     ClearRange(layout.rng(tab, f"A{last + 1}:I")),  # what a longer table left below
                      SetBold(layout.rng(tab, "A1:I1")), SetBold(layout.rng(tab, "A4:I4"))]
     return ops + [ResizeColumns(layout.rng(tab, f"{layout.col(i)}:{layout.col(i)}"), w) for i, w in enumerate(WIDTHS)]

@@ -47,6 +47,7 @@ from sheetgm.service.journal import (
     scan_entries,
 )
 from sheetgm.service.sheetorders import judge, priority
+from sheetgm.service.verdicts import nothing_used
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import SETUP_KEY, key_of_index, stage_index
 
@@ -149,7 +150,7 @@ def verify(game: Game) -> VerifyReport:
 
 
 def _problem(game: Game, code: str, **params: Any) -> Problem:
-    return Problem(code, render(game.lang, f"replay.verify.{code}", **params))
+    return Problem(code, render(game.voice, f"replay.verify.{code}", **params))
 
 
 def _rows(game: Game, live: list[Entry], checks: list[StageCheck]) -> None:
@@ -196,7 +197,7 @@ def _stored(game: Game, entry: Entry, check: StageCheck, replayed: tuple[State, 
         state = entry.state(game.board)
         events = entry.events()
     except SheetgmError as exc:
-        check.problems.append(Problem("cell", exc.message(game.lang)))
+        check.problems.append(Problem("cell", exc.message(game.voice)))
         return None
     if entry_hash(state, events) == entry.state_hash:
         return state
@@ -220,7 +221,7 @@ def _entry(game: Game, base: State, entry: Entry, archive: dict[tuple[str, int],
                 check.problems.append(_problem(game, "orders_hash", hash=entry.orders_hash))
             new, events = desk.replay(base, entry)
     except (SheetgmError, StageError, ValueError, KeyError, TypeError) as exc:
-        detail = exc.message(game.lang) if isinstance(exc, SheetgmError) else f"{type(exc).__name__}: {exc}"
+        detail = exc.message(game.voice) if isinstance(exc, SheetgmError) else f"{type(exc).__name__}: {exc}"
         check.problems.append(_problem(game, "replay_failed", detail=detail))
         return check, None
     check.replay_hash = entry_hash(new, events)
@@ -250,5 +251,7 @@ def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str
             text = archived.strip()
         if text:
             orders[seat] = judge(base, seat, text, game.seat_lang(seat) if known else game.lang)[0]
+        elif nothing_used(info):  # a late order: an empty one, so the engine did not say "no order" (RUL-50)
+            orders[seat] = Order()
         stamps[seat] = info.stamp
     return resolve_stage(base, orders, game.cfg.seed, priority(stamps))

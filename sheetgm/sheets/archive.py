@@ -19,13 +19,16 @@ class ArchivedOrder:
     ticked: bool = False  # the player's submit tick
     stamp: str = ""  # its priority stamp (R-PHASE-3, RUL-37); "" unstamped
     row: int | None = None  # the Orders row its stage label was found in (None: the night's usual row)
-    verdict: str = "ok"  # how the deadline counted it (stamps.OK, LATE, FALLBACK, UNJUDGED; RUL-38)
+    verdict: str = "ok"  # how the deadline counted it (stamps.OK, FALLBACK, SEEN, LATE, UNJUDGED, STAND_IN; RUL-38)
+    checked: str = ""  # changed after the last check before the deadline (stamps.AFTER): when that check ran
+    nothing: bool = False  # late and nothing carried out: an empty order, not "no order" (RUL-50)
 
     def to_dict(self) -> dict[str, Any]:
         """As the journal keeps it (JSON)."""
         return {"text": self.text, "used": self.used, "problems": list(self.problems),
                 "problems_director": list(self.problems_director), "bad": self.bad, "ticked": self.ticked,
-                "stamp": self.stamp, "row": self.row, "verdict": self.verdict}
+                "stamp": self.stamp, "row": self.row, "verdict": self.verdict, "checked": self.checked,
+                "nothing": self.nothing}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ArchivedOrder:
@@ -39,7 +42,8 @@ class ArchivedOrder:
             problems=_texts(data.get("problems", [])), problems_director=_texts(data.get("problems_director", [])),
             bad=bool(data.get("bad", False)), ticked=bool(data.get("ticked", False)),
             stamp=str(data.get("stamp", "") or ""), row=int(row) if row not in (None, "") else None,
-            verdict=str(data.get("verdict", "ok") or "ok"),
+            verdict=str(data.get("verdict", "ok") or "ok"), checked=str(data.get("checked", "") or ""),
+            nothing=bool(data.get("nothing", False)),
         )
 
     @property

@@ -31,6 +31,7 @@ class Located:
     notes: list[str] = field(default_factory=list)  # the player's language
     director_notes: list[str] = field(default_factory=list)  # the director's language
     repairs: list[Op] = field(default_factory=list)
+    said: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # each note's kind and parameters
 
 
 def is_key(text: str) -> bool:
@@ -103,6 +104,7 @@ def locate(tab: list[list[str]], key: str, night: int, lang: str, dlang: str, ar
     out = Located(row, cells, repairs=repairs)
     for name, params in said:
         params = {"key": key, "due": row, **params}
+        out.said.append((name, params))
         out.notes.append(render(lang, f"sheet.rows.{name}", **params))
         out.director_notes.append(render(dlang, "svc.rows", alias=alias, tab=orders,
                                          note=render(dlang, f"sheet.rows.{name}", **params)))

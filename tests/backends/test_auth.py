@@ -180,3 +180,11 @@ def test_a_bom_prefixed_key_works(key_info: dict[str, str], dress) -> None:  # n
     assert auth.account_email(auth.load_credentials(env={auth.ENV_JSON: text})) == EMAIL
     encoded = "\ufeff" + base64.b64encode(("\ufeff" + json.dumps(key_info)).encode()).decode()
     assert auth.account_email(auth.load_credentials(env={auth.ENV_B64: encoded})) == EMAIL
+
+
+def test_a_wrapped_base64_key_works(key_info: dict[str, str]) -> None:
+    """GNU base64 without -w0 wraps at 76 columns, Windows' certutil at 64 with CRLF: the lines are one key."""
+    flat = base64.b64encode(json.dumps(key_info).encode()).decode()
+    for width, eol in ((76, "\n"), (64, "\r\n")):
+        wrapped = eol.join(flat[i:i + width] for i in range(0, len(flat), width)) + eol
+        assert auth.account_email(auth.load_credentials(env={auth.ENV_B64: wrapped})) == EMAIL

@@ -23,8 +23,9 @@ FLOOR = {
     "sheets.spreadsheets.values.batchClear": (2, 2),
     "drive.files.create": (220, 220),
     "drive.files.delete": (218, 218),
+    "drive.files.list": (11, 7),  # the 4 others list files of other cassettes, which a fresh fake never holds
 }
-NOT_ANSWERED = {"drive.files.get": 165, "drive.files.list": 11, "drive.files.export": 2, "drive.files.copy": 2,
+NOT_ANSWERED = {"drive.files.get": 165, "drive.files.export": 2, "drive.files.copy": 2,
                 "drive.comments.list": 2, "other": 2}
 
 

@@ -35,8 +35,9 @@ from sheetgm.backends.port import (
     SetValues,
 )
 from sheetgm.backends.xlsx import cells as xlsx_cells
-from sheetgm.backends.xlsx.book import Book, Cell, Sheet, read_book, text_of
+from sheetgm.backends.xlsx.book import Book, Cell, Sheet, text_of
 from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.backends.xlsx.read import read_book
 from sheetgm.backends.xlsx.write import write_book
 
 OPS = [
@@ -341,17 +342,19 @@ def test_a_workbook_libreoffice_opened_and_saved_reads_back_as_written(gw: XlsxG
     assert XlsxGateway(out).protections("player-1") == gw.protections("player-1")
 
 
-def test_a_theme_read_from_a_file_is_not_compressed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every part read from a file sheetgm wrote is kept decoded; the theme is written as bytes: the two must
-    still count as the same, or every process compresses the theme of a workbook that once came from Excel."""
+def test_parts_read_from_a_file_are_not_compressed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part sheetgm does not model (the theme) and a sheet nothing changed keep their compressed bytes through
+    a save: a write to one tab compresses that tab, not the theme of a workbook that once came from Excel."""
     from sheetgm.backends.xlsx import write as xlsx_write
-    from sheetgm.backends.xlsx.book import read_book
+    from sheetgm.backends.xlsx.read import read_book
 
     wb = openpyxl.Workbook()
     wb.active["A1"] = "x"
+    wb.create_sheet("Other")["A1"] = "y"
     wb.save(tmp_path / "t.xlsx")
-    book = read_book(xlsx_write.write_book(read_book((tmp_path / "t.xlsx").read_bytes())))  # a file sheetgm wrote
-    assert book.theme is not None and book.packed
+    original = zipfile.ZipFile(tmp_path / "t.xlsx")
+    theme = original.read("xl/theme/theme1.xml")
+    book = read_book(xlsx_write.write_book(read_book((tmp_path / "t.xlsx").read_bytes())))
     squeezed: list[bytes] = []
     real = xlsx_write.zlib.compressobj
 
@@ -367,6 +370,47 @@ def test_a_theme_read_from_a_file_is_not_compressed_again(tmp_path: Path, monkey
             return self.inner.flush()
 
     monkeypatch.setattr(xlsx_write.zlib, "compressobj", Counting)
-    again = read_book(xlsx_write.write_book(book))
-    assert squeezed and book.theme not in squeezed
-    assert again.theme == book.theme
+    xlsx_cells.apply(book, book.sheets[0], SetValues("Sheet!B1", [["z"]]), parse_range("Sheet!B1"))
+    data = xlsx_write.write_book(book)
+    other = original.read("xl/worksheets/sheet2.xml")
+    assert theme not in squeezed and other not in squeezed and any(b">z</t>" in raw for raw in squeezed)
+    again = zipfile.ZipFile(io.BytesIO(data))
+    assert again.read("xl/theme/theme1.xml") == theme
+    assert again.read("xl/worksheets/sheet2.xml") == original.read("xl/worksheets/sheet2.xml")
+
+
+def test_escaped_characters_read_and_a_literal_escape_survives(tmp_path: Path) -> None:
+    """Spreadsheet strings escape characters as _xHHHH_ (_x000D_ a carriage return): read as the characters; a
+    player's literal "_x0041_" is written escaped, so that Excel, calamine and a new read all show it as typed
+    (openpyxl decodes no escape in an inline string)."""
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "t", ["A"])
+    gw.write("p", [SetValues("A!A1:B1", [["_x0041_ and _x005F_", "plain_x"]])])
+    assert XlsxGateway(tmp_path).read("p", ["A!A1:B1"]) == {"A!A1:B1": [["_x0041_ and _x005F_", "plain_x"]]}
+    import python_calamine
+
+    sheet = python_calamine.CalamineWorkbook.from_path(str(tmp_path / "p.xlsx")).get_sheet_by_name("A")
+    assert sheet.to_python()[0] == ["_x0041_ and _x005F_", "plain_x"]
+    from sheetgm.backends.xlsx.xmlkit import unescape
+
+    assert unescape("a_x000D_b_x005F_x0041_") == "a\rb_x0041_"
+
+
+def test_part_names_as_windows_tools_and_case_mixing_write_them(tmp_path: Path) -> None:
+    """Some tools store "xl\\workbook.xml" and "[content_types].xml", or a part under another case than its
+    relationship says: part names are compared as OPC does (without case, either slash)."""
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "t", ["A"])
+    gw.write("p", [SetValues("A!A1", [["x"]])])
+    data = (tmp_path / "p.xlsx").read_bytes()
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            name = info.filename.replace("/", "\\").replace("[Content_Types]", "[content_types]")
+            dst.writestr(name.replace("sheet1.xml", "Sheet1.XML"), src.read(info.filename))
+    (tmp_path / "p.xlsx").write_bytes(out.getvalue())
+    gw = XlsxGateway(tmp_path)
+    assert gw.read("p", ["A!A1"]) == {"A!A1": [["x"]]}
+    gw.write("p", [SetValues("A!B1", [["y"]])])
+    assert openpyxl.load_workbook(tmp_path / "p.xlsx")["A"]["B1"].value == "y"
+    assert all("\\" not in n for n in zipfile.ZipFile(tmp_path / "p.xlsx").namelist())

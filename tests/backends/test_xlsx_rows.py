@@ -13,7 +13,7 @@ import pytest
 
 from sheetgm.backends import port
 from sheetgm.backends.xlsx.gateway import XlsxGateway
-from sheetgm.backends.xlsx.write import sheet_xml
+from sheetgm.backends.xlsx.sheetxml import sheet_xml
 
 TABS = ["Orders", "Map"]
 _DIMENSION = re.compile(r'<dimension ref="[^"]*"/>')
@@ -74,7 +74,7 @@ def test_saved_rows_are_the_rows_of_the_whole_workbook(tmp_path: Path, seed: int
 
 def test_an_unchanged_row_is_not_made_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A tab that grows (the Map history) costs the new rows only, also in a new process."""
-    from sheetgm.backends.xlsx import write as xlsx_write
+    from sheetgm.backends.xlsx import sheetxml as xlsx_write
 
     gw = XlsxGateway(tmp_path)
     gw.create("player-1", "P1", ["Map"])

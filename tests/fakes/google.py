@@ -33,6 +33,7 @@ import copy
 import itertools
 import json
 import re
+import threading
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ from fakes import values as fake_values
 from fakes.book import Spreadsheet, as_spreadsheet
 from fakes.discovery import Discovery, Method
 from fakes.drive import Drive
+from fakes.quota import Quota
 from sheetgm.backends import port
 from sheetgm.backends.errors import CellTooLongError
 from sheetgm.backends.google.gateway import GoogleGateway
@@ -68,6 +70,7 @@ KINDS = {  # discovery method id -> the short name the log uses
     "sheets.spreadsheets.values.batchClear": "clear_ranges",
     "drive.permissions.list": "perm_list", "drive.permissions.create": "perm_create",
     "drive.permissions.update": "perm_update", "drive.permissions.delete": "perm_delete",
+    "drive.files.list": "file_list",
 }
 SERVICE_ACCOUNT = re.compile(r"@[a-z0-9-]+\.iam\.gserviceaccount\.com$")
 FAULTS = {*fake_errors.NAMED, "timeout", "connection", "lost_reply"}
@@ -132,6 +135,10 @@ class FakeGoogle:
         self.locale, self.time_zone = locale, time_zone  # of the accounts' new files
         self.tokens: dict[str, str] = {}  # access token -> account
         self.discovery = Discovery()
+        self.quota: Quota | None = None  # Google's per-minute Sheets quotas, when enforce_quota is called
+        self.versions: dict[str, int] = {}  # Drive's version of each spreadsheet: one more at each change
+        self.touched: dict[str, int] = {}  # when each spreadsheet last changed (a counter)
+        self._lock = threading.RLock()  # two threads (a check and a resolve) may call at once
         self._ids = itertools.count(1)
         self.mock = responses.RequestsMock(assert_all_requests_are_fired=False)
         for verb in ("GET", "POST", "PATCH", "PUT", "DELETE"):
@@ -144,7 +151,7 @@ class FakeGoogle:
             "perm_list": self._perm_list, "perm_create": self._perm_create, "perm_update": self._perm_update,
             "perm_delete": self._perm_delete, "drive_delete": self._drive_delete, "get_range": self._get_range,
             "put_range": self._put_range, "append": self._append, "clear_range": self._clear_range,
-            "clear_ranges": self._clear_ranges,
+            "clear_ranges": self._clear_ranges, "file_list": self._file_list,
         }
 
     def __enter__(self) -> FakeGoogle:
@@ -182,6 +189,7 @@ class FakeGoogle:
             book.add_sheet(name, i)
         self.books[sid] = book
         self.drive.grant(sid, "user", "owner", owner or self.account)
+        self.touched[sid] = next(self._ids)
         return sid
 
     def grant(self, sid: str, who: str, role: str, type: str = "user", discoverable: bool = False) -> None:
@@ -202,6 +210,17 @@ class FakeGoogle:
         for n in range(call_number, call_number + times):
             self.faults[n] = fault
 
+    def enforce_quota(self, reads: int = 60, writes: int = 60, window: float = 60.0,
+                      clock: Callable[[], float] | None = None) -> Quota:
+        """From now on answer Sheets requests past ``reads``/``writes`` per ``window`` seconds per user with
+        Google's 429 (a refused request is not counted); ``clock`` defaults to the gateways' FakeClock time."""
+        self.quota = Quota(reads, writes, window, clock or (lambda: 0.0))
+        return self.quota
+
+    def refused(self) -> int:
+        """Requests answered 429 for the quota."""
+        return sum(1 for c in self.log if c.fault == "quota")
+
     def answers(self, method_id: str) -> bool:
         """Whether the fake answers a discovery method (``sheets.spreadsheets.get``, ...)."""
         return KINDS.get(method_id, method_id) in self._handlers
@@ -218,6 +237,10 @@ class FakeGoogle:
         return f"1Fake{next(self._ids):04d}xSheetgm"
 
     def _callback(self, request: requests.PreparedRequest) -> Answer:
+        with self._lock:
+            return self._answer_request(request)
+
+    def _answer_request(self, request: requests.PreparedRequest) -> Answer:
         url, verb = str(request.url), (request.method or "").upper()
         raw = _text(request.body)
         number = len(self.log) + 1
@@ -230,6 +253,9 @@ class FakeGoogle:
         except ValueError:
             body = raw
         who = self._who(str(request.headers.get("Authorization", "")))
+        if (fault is None and found is not None and found[0].api == "sheets" and who is not None
+                and self.quota is not None and not self.quota.admit(who, "read" if verb == "GET" else "write")):
+            fault = "quota"
         self.log.append(Call(number, kind, verb, url, params, body, fault, who or ""))
         if found is None:
             drive = "www.googleapis.com" in url
@@ -247,6 +273,8 @@ class FakeGoogle:
             if isinstance(body, str):
                 raise fake_errors.bad("Invalid JSON payload received. Unexpected token.", "")
             self.discovery.check_request(method, path, params, body)
+            if fault == "quota":
+                raise fake_errors.sheets_quota("read" if verb == "GET" else "write")
             if fault is not None and fault not in ("lost_reply", "timeout", "connection"):
                 raise fake_errors.fault(fault, drive=method.api == "drive")
             if fault in ("timeout", "connection"):
@@ -254,6 +282,9 @@ class FakeGoogle:
             status, doc = handler(*path.values(), who=who, params=params, body=body)
         except fake_errors.ApiFault as err:
             return self._answer(method, err)
+        changed = path.get("spreadsheetId") or path.get("fileId")
+        if verb != "GET" and changed in self.books:
+            self._changed(changed)
         self.discovery.check_response(method, status, doc)
         if fault == "lost_reply":
             return self._network("timeout")
@@ -281,6 +312,10 @@ class FakeGoogle:
         return self.tokens.get(token)
 
     def _token(self, request: requests.PreparedRequest) -> Answer:
+        with self._lock:
+            return self._token_answer(request)
+
+    def _token_answer(self, request: requests.PreparedRequest) -> Answer:
         """The OAuth token endpoint: a service account's signed assertion, or a refresh token."""
         raw = _text(request.body)
         form = {k: v[0] for k, v in parse_qs(raw).items()}
@@ -404,6 +439,7 @@ class FakeGoogle:
         sid = self._new_id()
         self.books[sid] = book
         self.drive.grant(sid, "user", "owner", who)
+        self._changed(sid)
         return 200, fake_sheets.document(book, sid, grid=False, who=who)
 
     # -- Drive ------------------------------------------------------------
@@ -440,3 +476,45 @@ class FakeGoogle:
     def _perm_delete(self, sid: str, pid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         self.drive.delete(sid, pid, who, sid in self.books)
         return 204, None
+
+    # -- Drive files: the listing of versions ------------------------------
+
+    def _changed(self, sid: str) -> None:
+        self.versions[sid] = self.versions.get(sid, 1) + 1
+        self.touched[sid] = next(self._ids)  # Drive lists the file changed last first
+
+    def _file_doc(self, sid: str) -> dict[str, Any]:
+        n = self.versions.get(sid, 1)
+        when = f"2024-05-01T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"  # moves with each change
+        return {"kind": "drive#file", "id": sid, "name": self.books[sid].title,
+                "mimeType": "application/vnd.google-apps.spreadsheet", "version": str(n),
+                "createdTime": "2024-05-01T00:00:00.000Z", "modifiedTime": when}
+
+    def _file_list(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        """``files.list``: the spreadsheets the caller can open, newest change first. ``q`` may join with ``and``
+        the clauses sheetgm and gspread send (the mime type, ``trashed = false``, ``name = '...'``, quoted either
+        way); ``pageSize`` at a time (default 100, at most 1000); ``fields`` applied."""
+        wanted: list[Callable[[str], bool]] = []
+        for clause in [c.strip() for c in params.get("q", [""])[0].split(" and ") if c.strip()]:
+            found = re.fullmatch(r"""(mimeType|name)\s*=\s*(['"])(.*)\2|trashed\s*=\s*false""", clause)
+            if found is None:
+                raise fake_errors.drive_error(400, "invalid", "Invalid Value", location="q")
+            field, value = found.group(1), found.group(3)
+            if field == "name":
+                wanted.append(lambda sid, value=value: self.books[sid].title == value)
+            elif field == "mimeType":
+                wanted.append(lambda sid, value=value: value == "application/vnd.google-apps.spreadsheet")
+        size = int(params.get("pageSize", ["100"])[0])
+        start = int(params.get("pageToken", ["0"])[0] or 0)
+        visible = [sid for sid in sorted(self.books, key=lambda s: -self.touched.get(s, 0))
+                   if self.drive.role(sid, who) is not None and all(w(sid) for w in wanted)]
+        page = visible[start:start + min(max(size, 1), 1000)]
+        doc: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False,
+                               "files": [self._file_doc(sid) for sid in page]}
+        if start + len(page) < len(visible):
+            doc["nextPageToken"] = str(start + len(page))
+        fields = params.get("fields", [""])[0]
+        if not fields:  # Drive's default answer leaves the version and times out
+            doc["files"] = [{k: f[k] for k in ("kind", "id", "name", "mimeType")} for f in doc["files"]]
+            return 200, doc
+        return 200, fake_masks.select(doc, fields)

@@ -70,7 +70,7 @@ def service_account_info(
         if raw.startswith("{"):
             return _parse(raw, ENV_JSON), ENV_JSON
         return _read_file(Path(raw), ENV_JSON, named=False), ENV_JSON
-    encoded = env.get(ENV_B64, "").strip().lstrip("\ufeff").strip()
+    encoded = "".join(env.get(ENV_B64, "").split()).lstrip("\ufeff")  # wrapped lines too (base64 without -w0)
     if encoded:
         try:
             text = base64.b64decode(encoded, validate=True).decode("utf-8-sig")

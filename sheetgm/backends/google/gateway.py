@@ -14,7 +14,14 @@ policy and rate limiter around every HTTP attempt, and the fewest calls:
 - ``create``: one ``spreadsheets.create`` with all tabs (needs a user's OAuth
   login: service accounts have no Drive storage);
 - ``share``: one permissions list, then one create or update (with v3's own fields: gspread's
-  ``insert_permission`` also sends v2's ``withLink``).
+  ``insert_permission`` also sends v2's ``withLink``);
+- ``revisions``: one Drive ``files.list`` (every spreadsheet the account can open, with its version
+  and modification time; more pages only while a wanted one is missing), so that ``check`` reads only
+  the workbooks that changed.
+
+A write sends only the values that change (`known`): one whose every value is already there costs no
+call. Only Sheets calls are paced (`ratelimit`): by default with the log shared by every sheetgm
+process acting as the same account on this machine.
 """
 
 from __future__ import annotations
@@ -49,27 +56,46 @@ from sheetgm.backends.errors import (
     name_workbook,
 )
 from sheetgm.backends.google import translate
+from sheetgm.backends.google.known import Known
 from sheetgm.backends.google.meta import META_TAB, MetaCache
-from sheetgm.backends.google.ratelimit import RateLimiter
+from sheetgm.backends.google.ratelimit import RateLimiter, shared_limiter
 from sheetgm.backends.google.retry import STORAGE_QUOTA_REASON, RetryPolicy, is_transient, reasons, status_of
 
 T = TypeVar("T")
 MAX_PAYLOAD = 2_000_000  # bytes; the API's recommended ceiling for one request
+SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
+LISTING_FIELDS = "nextPageToken,files(id,version,modifiedTime)"
+Observer = Callable[[str, str, dict[str, Any], "requests.Response | None", "BaseException | None"], None]
 
 
 class GatedHTTPClient(HTTPClient):
-    """gspread's HTTPClient with every attempt paced by a RateLimiter and retried by a RetryPolicy."""
+    """gspread's HTTPClient with every Sheets attempt paced by a RateLimiter, every attempt retried by a
+    RetryPolicy, and each answer shown to an ``observer`` if one is set (`sheetgm doctor --live` records)."""
 
     policy: RetryPolicy = RetryPolicy()
     limiter: RateLimiter | None = None
+    observer: Observer | None = None
 
     def request(self, method: str, endpoint: str, *args: Any, **kwargs: Any) -> requests.Response:
         kind = "read" if method.lower() == "get" else "write"
+        paced = endpoint.startswith(SPREADSHEETS_API_V4_BASE_URL)  # Drive has its own, far larger quota
 
         def once() -> requests.Response:
-            if self.limiter is not None:
+            if self.limiter is not None and paced:
                 self.limiter.acquire(kind)
-            return HTTPClient.request(self, method, endpoint, *args, **kwargs)
+            try:
+                response = HTTPClient.request(self, method, endpoint, *args, **kwargs)
+            except APIError as exc:
+                if self.observer is not None:
+                    self.observer(method, endpoint, kwargs, exc.response, exc)
+                raise
+            except requests.exceptions.RequestException as exc:
+                if self.observer is not None:
+                    self.observer(method, endpoint, kwargs, None, exc)
+                raise
+            if self.observer is not None:
+                self.observer(method, endpoint, kwargs, response, None)
+            return response
 
         return self.policy.call(once)
 
@@ -89,10 +115,11 @@ class GoogleGateway(port.Gateway):
         self.client = gspread.Client(auth=credentials, http_client=GatedHTTPClient)
         self.http: GatedHTTPClient = self.client.http_client  # type: ignore[assignment]
         self.http.policy = retry if retry is not None else RetryPolicy()
-        self.http.limiter = limiter if limiter is not None else RateLimiter()
         self.client.set_timeout(timeout)
         self.ids = ids
         self.account = account or getattr(credentials, "service_account_email", None)
+        self.http.limiter = limiter if limiter is not None else shared_limiter(self.account)
+        self.known = Known()
         self._meta: dict[str, translate.Meta] = {}
         self._fresh: set[str] = set()  # workbooks whose metadata this process read (not from the cache)
         self.cache = MetaCache(meta_home) if meta_home else None
@@ -195,6 +222,7 @@ class GoogleGateway(port.Gateway):
             raise CreateDeniedError(key=key, account=self.account or "this account") from None
         self.ids[key] = doc["spreadsheetId"]
         self._fresh_meta(key, doc)
+        self.known.learn_tabs(key, {t: [] for t in tabs})  # a new workbook is empty
 
     def tabs(self, key: str) -> list[str]:
         return [t for t in self._meta_for(key).tabs if t != META_TAB]
@@ -209,25 +237,34 @@ class GoogleGateway(port.Gateway):
             self._fresh_meta(key, doc)
             if self.cache is not None and key == self.cache.home:
                 self.cache.take(doc)
-            return translate.read_values(doc, ranges, key)
+            got = translate.read_values(doc, ranges, key)
+            self.known.learn_tabs(key, {str(sh.get("properties", {}).get("title", "")): translate.grid_values(sh)
+                                        for sh in doc.get("sheets", [])})
+            return got
         params = {"valueRenderOption": "FORMATTED_VALUE", "majorDimension": "ROWS"}
         doc = self._call(key, self.http.values_batch_get, self._id(key), canonical, params=params)
         found = doc.get("valueRanges", [])
         if len(found) != len(ranges):
             raise BackendError(key=key, status=200, detail=f"asked {len(ranges)} ranges, got {len(found)}")
-        return {
+        out = {
             text: port.trim([[str(v) for v in row] for row in vr.get("values", [])])
             for text, vr in zip(ranges, found, strict=True)
         }
+        for text, rows in out.items():
+            self.known.learn(key, normalize(text), rows)
+        return out
 
     def write(self, key: str, ops: Sequence[port.Op]) -> None:
         port.check_ops(ops, port.GOOGLE_CELL_LIMIT)
+        ops, after = self.known.prune(key, ops)
         if not ops:
             return
         fresh = key in self._fresh
         try:
             self._batch(key, list(ops))
+            self.known.commit(key, after)
         except BackendError as err:
+            self.known.forget(key)
             name_workbook(err, key)
             self._forget(key)  # the file may have changed under us: look again next time
             cause = err.__cause__
@@ -319,6 +356,27 @@ class GoogleGateway(port.Gateway):
 
     def url(self, key: str) -> str | None:
         return SPREADSHEET_DRIVE_URL % self._id(key)
+
+    def revisions(self, keys: Sequence[str]) -> dict[str, str]:
+        """Each workbook's Drive version and modification time, from one ``files.list`` of the spreadsheets
+        this account can open (a next page only while one asked for is missing). A workbook not found is
+        left out: the caller reads it, and the read says what is wrong."""
+        wanted = {self.ids[k]: k for k in keys if k in self.ids}
+        out: dict[str, str] = {}
+        token = ""
+        while wanted.keys() - {self.ids[k] for k in out}:
+            params = {"q": f"mimeType='{SPREADSHEET_MIME}' and trashed=false", "fields": LISTING_FIELDS,
+                      "pageSize": "1000", "supportsAllDrives": "true", "includeItemsFromAllDrives": "true"}
+            if token:
+                params["pageToken"] = token
+            doc = self._call("drive", self.http.request, "get", DRIVE_FILES_API_V3_URL, params=params).json()
+            for f in doc.get("files", []):
+                if f.get("id") in wanted:
+                    out[wanted[f["id"]]] = f"{f.get('version', '')}@{f.get('modifiedTime', '')}"
+            token = str(doc.get("nextPageToken") or "")
+            if not token:
+                break
+        return out
 
     def view(self, key: str) -> port.WorkbookView:
         found = translate.view(self._fetch(key, grid=True))

@@ -57,6 +57,7 @@ def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
         _unshare(sheet, cell)
     # Always text, as with Sheets' stringValue: a text starting with "=" stays text.
     cell.kind, cell.value, cell.formula = ("s", text, None) if text else ("", "", None)
+    cell.sst, cell.extra = -1, ""
     if "\n" in text:
         # Sheets shows a multi-line cell wrapped; LibreOffice and Excel need wrap and top alignment said,
         # and LibreOffice does not grow the row itself (reports and logs are several lines long).
@@ -129,10 +130,10 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
     elif isinstance(op, port.ClearRange):
         for rc in area(sheet, rng):
             cell = sheet.cells.get(rc)
-            if cell is not None and (cell.kind or cell.value or cell.formula is not None):
+            if cell is not None and (cell.kind or cell.value or cell.formula is not None or cell.extra):
                 if cell.formula is not None:
                     _unshare(sheet, cell)
-                cell.kind, cell.value, cell.formula = "", "", None
+                cell.kind, cell.value, cell.formula, cell.sst, cell.extra = "", "", None, -1, ""
                 sheet.touch_row(rc[0])
     elif isinstance(op, port.SetBackground):
         fill = ("fill", op.rgb)

@@ -17,6 +17,11 @@ fsyncs it and ``os.replace``s it over the workbook, so a reader (or a second
 process) sees the old file or the new one, never a torn one, whatever else
 runs; a failing op leaves the file untouched.
 
+Files players produce: a file that is not a readable workbook (another format under the .xlsx name, a
+password, damage, more than a workbook may hold: ``package.Limits``) raises ``UnreadableFileError`` naming
+the file and what to do, read once per run; a copy in another format beside the file (``03-Ann.ods``) is
+told through ``notices``; a file that is missing while such a copy is there is named as that copy.
+
 File names: a workbook's file is named when it is created, from the name the
 caller suggests for its key (``03-小明``, ``spring-cup-director``), made safe
 for every file system; the key -> file map is recorded in ``files.json`` in
@@ -32,18 +37,28 @@ import os
 import re
 import tempfile
 import unicodedata
-import zipfile
-import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from xml.etree.ElementTree import ParseError
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, format_range, normalize, parse_range
-from sheetgm.backends.errors import FileError, MissingTabError, MissingWorkbookError, OpError, WorkbookExistsError
+from sheetgm.backends.errors import (
+    BackendError,
+    FileError,
+    FileNotice,
+    MissingTabError,
+    MissingWorkbookError,
+    OpError,
+    UnreadableFileError,
+    UnusableWorkbookError,
+    WorkbookExistsError,
+)
 from sheetgm.backends.xlsx import cells as xlsx_cells
-from sheetgm.backends.xlsx.book import Book, Cell, Sheet, read_book, text_of
+from sheetgm.backends.xlsx.book import Book, Cell, Sheet, text_of
+from sheetgm.backends.xlsx.package import LIMITS, MiB, refuse
+from sheetgm.backends.xlsx.read import read_book
+from sheetgm.backends.xlsx.siblings import siblings
 from sheetgm.backends.xlsx.write import write_book
 
 META_TAB = "_sheetgm"
@@ -51,8 +66,6 @@ FILES = "files.json"
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]+')
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
-# What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parser.
-_UNREADABLE = (zipfile.BadZipFile, zlib.error, ParseError, KeyError, ValueError, IndexError, EOFError)
 # openpyxl's SheetProtection(sheet=True): LibreOffice and Excel show the tab as protected.
 _SHEET_LOCK = {"sheet": "1", "objects": "0", "scenarios": "0", "formatCells": "1", "formatRows": "1",
                "formatColumns": "1", "insertColumns": "1", "insertRows": "1", "insertHyperlinks": "1",
@@ -75,6 +88,7 @@ class XlsxGateway(port.Gateway):
         self.names = dict(names or {})  # key -> suggested file name (without .xlsx) for workbooks to create
         self._files: dict[str, str] | None = None
         self._books: dict[str, tuple[tuple[int, int, int], Path, Book]] = {}
+        self._failed: dict[str, tuple[tuple[int, int, int], Path, UnreadableFileError]] = {}
         self._dirty: dict[str, None] = {}  # inside a batch: workbooks changed and not saved yet, in order
         self._depth = 0
         self.loads = 0  # files parsed, and saved, by this gateway (benchmarks count them)
@@ -131,29 +145,60 @@ class XlsxGateway(port.Gateway):
         try:
             st = os.stat(path)
         except FileNotFoundError:
-            raise MissingWorkbookError(key=key) from None
+            raise self._missing(key, path) from None
         except OSError as exc:
             raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
         cached = self._books.get(key)
-        if cached is not None and cached[1] == path and cached[0] == (st.st_mtime_ns, st.st_size, st.st_ino):
+        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        if cached is not None and cached[1] == path and cached[0] == stamp:
             return cached[2]
+        failed = self._failed.get(key)
+        if failed is not None and failed[1] == path and failed[0] == stamp:
+            raise failed[2]  # the same unreadable file: not read again within this run
+        try:
+            book, stamp = self._read(key, path)
+        except UnreadableFileError as exc:
+            self._failed[key] = (stamp, path, exc)
+            raise
+        self.loads += 1
+        self._books[key] = (stamp, path, book)
+        return book
+
+    def _read(self, key: str, path: Path) -> tuple[Book, tuple[int, int, int]]:
+        """The file parsed, and the stamp of the very file read (another process may replace it meanwhile)."""
         try:
             with open(path, "rb") as f:
                 st = os.fstat(f.fileno())
-                data = f.read()
+                if st.st_size > LIMITS.file_bytes:  # refused before it is read
+                    raise refuse("too_large", size=f"{st.st_size / MiB:.1f}", limit=f"{LIMITS.file_bytes / MiB:.1f}")
+                data = f.read(LIMITS.file_bytes + 1)
             book = read_book(data)
         except FileNotFoundError:
-            raise MissingWorkbookError(key=key) from None
-        except (OSError, *_UNREADABLE) as exc:
-            raise FileError(path=str(path), detail=f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+            raise self._missing(key, path) from None
+        except UnreadableFileError as exc:
+            raise UnreadableFileError(exc.code, **{**exc.params, "path": str(path)}) from exc
+        except OSError as exc:
+            raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
         except Exception as exc:
-            # A damaged file fails in more ways still (zipfile: NotImplementedError for an unknown version or
-            # compression, RuntimeError for an entry marked encrypted): each means this one file cannot be read,
-            # and says nothing of the others.
-            raise FileError(path=str(path), detail=f"{type(exc).__name__}: {str(exc)[:200]}") from exc
-        self.loads += 1
-        self._books[key] = ((st.st_mtime_ns, st.st_size, st.st_ino), path, book)
-        return book
+            # A damaged file may fail in ways no list foresees: each means this one file cannot be read, and
+            # says nothing of the others.
+            raise UnreadableFileError("err.backend.file.damaged", path=str(path),
+                                      detail=f"{type(exc).__name__}: {str(exc)[:160]}") from exc
+        return book, (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    @staticmethod
+    def _missing(key: str, path: Path) -> UnusableWorkbookError:
+        """No file for the workbook: named as missing, or as a copy in another format when there is one."""
+        others = siblings(path)
+        if others:
+            return UnreadableFileError("err.backend.file.only_other", path=str(path), sibling=others[0].name,
+                                       name=path.name)
+        return MissingWorkbookError(key=key)
+
+    def notices(self, key: str) -> list[BackendError]:
+        """A copy of the workbook in another format beside its file (an .ods the player saved...): named."""
+        path = self.path(key)
+        return [FileNotice(path=str(path), sibling=other.name, name=path.name) for other in siblings(path)]
 
     def _save(self, key: str, book: Book) -> None:
         path = self.path(key)

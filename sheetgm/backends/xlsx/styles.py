@@ -16,7 +16,17 @@ import re
 from typing import NamedTuple
 from xml.etree.ElementTree import Element, fromstring
 
-from sheetgm.backends.xlsx.xmlkit import MAIN, attr, attrs, local, m, plain_attrs, to_xml
+from sheetgm.backends.xlsx.xmlkit import (
+    MAIN,
+    attr,
+    attrs,
+    local,
+    m,
+    plain_attrs,
+    skeleton,
+    to_xml,
+    with_default_namespace,
+)
 
 SIDES = ("left", "right", "top", "bottom")
 _BORDER_ORDER = ("start", "end", "left", "right", "top", "bottom", "diagonal", "vertical", "horizontal")
@@ -30,10 +40,11 @@ _NORMAL_STYLE = '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" 
 _NORMAL_NAME = '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
 # Built-in number formats that show dates or times (ECMA-376 18.8.30).
 _DATE_IDS = frozenset(range(14, 23)) | {45, 46, 47}
-_LITERALS = re.compile(r'"[^"]*"|\[(?!hh?\]|mm?\]|ss?\])[^\]]*\]|\\.')
+_LITERALS = re.compile(r'"[^"]*"|\[(?!hh?\]|mm?\]|ss?\])[^\]]*\]|\\.', re.I)
 _ELAPSED = re.compile(r"\[(hh?|mm?|ss?)\]", re.I)
-_TAIL = ("dxfs", "tableStyles", "colors")  # kept as they are, written after the cell styles
+_TAIL = ("dxfs", "tableStyles", "colors", "extLst")  # kept as they are, written after the cell styles
 _GROUPS = {"fonts": "font", "fills": "fill", "borders": "border", "cellXfs": "xf"}
+_ATTR = {"fonts": "fonts", "fills": "fills", "borders": "borders", "cellXfs": "xfs"}
 _PREFIXED = re.compile(r"</?[A-Za-z_][\w.-]*:|\s(?!xml:)[A-Za-z_][\w.-]*:[\w.-]+\s*=|<!--|<\?|<!\[")
 
 
@@ -60,6 +71,7 @@ class Styles:
         self.head = _NORMAL_STYLE  # cellStyleXfs
         self.names = _NORMAL_NAME  # cellStyles
         self.tail: list[str] = []
+        self.root = ""  # the part's root start tag as read (its namespace declarations); "" for a new table
         self._parsed: dict[int, Xf] = {}
         self._index: dict[tuple[str, str], int] = {}
         self._indexed: set[str] = set()
@@ -71,42 +83,46 @@ class Styles:
 
     @classmethod
     def parse(cls, data: bytes) -> Styles:
-        """The table, sliced from the text where it is plain SpreadsheetML; through a tree otherwise (a prefix,
-        a comment: their namespaces and meaning live outside the slices)."""
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            return cls._parse_tree(fromstring(data))
-        head = re.search(r"<styleSheet\b[^>]*>", text)
-        if head is None or f'xmlns="{MAIN}"' not in head.group(0):
-            return cls._parse_tree(fromstring(data))
-        st, slices = cls(), []
+        """The table: its entries sliced from the text where they are plain SpreadsheetML (through a tree
+        otherwise: a prefix, a comment; their namespaces and meaning live outside the slices), the root and
+        every other element of the part (cell styles, differential formats, table styles, colours, extensions)
+        kept as written."""
+        skel = skeleton(data)
+        st = cls()
+        st.root = skel.root
+        groups: dict[str, str] = {}
+        for name, xml in skel.children:
+            if name in _GROUPS or name == "numFmts":
+                groups[name] = xml
+            elif name == "cellStyleXfs":
+                st.head = xml
+            elif name == "cellStyles":
+                st.names = xml
+            elif name in _TAIL:
+                st.tail.append(xml)
+            # another element (mc:AlternateContent...) has no place among those written anew: it is dropped
+            # when the table changes, and kept with the part while it does not
+        slices = []
         for tag, item in _GROUPS.items():
-            group = re.search(rf"<{tag}\b[^>]*?(?:/>|>(.*?)</{tag}>)", text, re.S)
-            found = re.findall(rf"<{item}\b[^>]*?(?:/>|>.*?</{item}>)", group.group(1) or "", re.S) if group else []
+            body = re.match(rf"<{tag}\b[^>]*?(?:/>|>(.*)</{tag}>)\Z", groups.get(tag, ""), re.S)
+            found = re.findall(rf"<{item}\b[^>]*?(?:/>|>.*?</{item}>)", body.group(1) or "", re.S) if body else []
             if found:
                 setattr(st, "xfs" if tag == "cellXfs" else tag, found)
                 slices += found
-        for tag, name in (("cellStyleXfs", "head"), ("cellStyles", "names"), *((t, "tail") for t in _TAIL)):
-            found_raw = re.search(rf"<{tag}\b[^>]*?(?:/>|>.*?</{tag}>)", text, re.S)
-            if found_raw is None:
-                continue
-            if name == "tail":
-                st.tail.append(found_raw.group(0))
-            else:
-                setattr(st, name, found_raw.group(0))
-            slices.append(found_raw.group(0))
-        formats = re.search(r"<numFmts\b[^>]*?(?:/>|>.*?</numFmts>)", text, re.S)
-        if formats is not None:
-            slices.append(formats.group(0))
-        if _PREFIXED.search("".join(slices)):
-            return cls._parse_tree(fromstring(data))
-        for nf in fromstring(formats.group(0)) if formats is not None else []:
+        if "numFmts" in groups:
+            slices.append(groups["numFmts"])
+        if any(not found for tag in _GROUPS if tag in groups for found in [getattr(st, _ATTR[tag])]) or \
+                _PREFIXED.search("".join(slices)):
+            tree = cls._parse_tree(fromstring(data))
+            tree.root, tree.head, tree.names, tree.tail = st.root, st.head, st.names, st.tail
+            return tree
+        for nf in fromstring(groups["numFmts"]) if "numFmts" in groups else []:
             st.num_fmts[int(nf.get("numFmtId", "0"))] = nf.get("formatCode", "")
         return st
 
     @classmethod
     def _parse_tree(cls, root: Element) -> Styles:
+        """The entries through a tree: written back without prefixes, in the main namespace."""
         st = cls()
         found = root.find(m("numFmts"))
         for nf in found if found is not None else []:
@@ -115,11 +131,6 @@ class Styles:
             group = root.find(m(tag))
             if group is not None and len(group):
                 setattr(st, "xfs" if tag == "cellXfs" else tag, [to_xml(el) for el in group])
-        for tag, name in (("cellStyleXfs", "head"), ("cellStyles", "names")):
-            el = root.find(m(tag))
-            if el is not None:
-                setattr(st, name, to_xml(el))
-        st.tail = [to_xml(el) for el in root if local(el.tag) in _TAIL and el.tag.startswith(f"{{{MAIN}}}")]
         return st
 
     def xf(self, i: int) -> Xf:
@@ -128,15 +139,19 @@ class Styles:
             self._parsed[i] = _xf_of(self.xfs[i]) if 0 <= i < len(self.xfs) else Xf()
         return self._parsed[i]
 
-    def is_date(self, xf: int) -> bool:
-        """Whether numbers in cells of this format show as dates or times (then they read as such)."""
+    def date_kind(self, xf: int) -> str:
+        """How numbers in cells of this format show: "date" (a date, a time or both), "duration" (elapsed
+        time: ``[h]:mm:ss``), or "" (as numbers)."""
         fmt = self.xf(xf).num_fmt
         if fmt in _DATE_IDS:
-            return True
+            return "duration" if fmt == 46 else "date"
         code = self.num_fmts.get(fmt)
-        if not code or _ELAPSED.search(code.split(";")[0]):
-            return False
-        return re.search(r"[dmhysDMHYS]", _LITERALS.sub("", code.split(";")[0])) is not None
+        if not code:
+            return ""
+        first = _LITERALS.sub("", code.split(";")[0])
+        if _ELAPSED.search(first):
+            return "duration"
+        return "date" if re.search(r"[dmhysDMHYS]", first) else ""
 
     def look(self, xf: int) -> tuple[str | None, bool, dict[str, str]]:
         """(background "#rrggbb" or None, bold, border side -> style) of a cell format."""
@@ -191,7 +206,7 @@ class Styles:
 
     def xml(self) -> str:
         fmts = "".join(f'<numFmt numFmtId="{i}" formatCode="{attr(c)}"/>' for i, c in sorted(self.num_fmts.items()))
-        parts = [f'<styleSheet xmlns="{MAIN}">']
+        parts = [with_default_namespace(self.root) if self.root else f'<styleSheet xmlns="{MAIN}">']
         if fmts:
             parts.append(f'<numFmts count="{len(self.num_fmts)}">{fmts}</numFmts>')
         for tag, items in (("fonts", self.fonts), ("fills", self.fills), ("borders", self.borders)):
@@ -200,7 +215,7 @@ class Styles:
         parts.append(f'<cellXfs count="{len(self.xfs)}">{"".join(self.xfs)}</cellXfs>')
         parts.append(self.names)
         parts.extend(self.tail)
-        parts.append("</styleSheet>")
+        parts.append(f"</{self.root[1:].split(None, 1)[0].rstrip('>')}>" if self.root else "</styleSheet>")
         return "".join(parts)
 
 

@@ -1,125 +1,228 @@
 """Writing a `Book` as an .xlsx package that LibreOffice, Excel and openpyxl open.
 
-Text is written as inline strings (no shared-string table to rebuild), notes
-as a comments part with the VML drawing Excel needs to show them. A sheet's
-XML is kept after it is written and reused until the sheet changes, so saving
-a workbook after a write to one tab serializes only that tab; and a row's XML
-is kept until that row changes, so a tab that grows (the Map history) is not
-serialized whole again for a few new rows.
+What the codec models is written anew; everything else the file held is written back as it was: a sheet
+nothing changed and every part the codec does not model keep their compressed bytes, the workbook's
+elements and each part's relationships are kept with their ids, and the package's content types are
+those it had. Only a calculation chain is dropped once a sheet changed (Excel rebuilds it; a stale one
+makes it report a damaged file). A part's compressed bytes are kept after a save, so the next save of the
+same workbook compresses only what changed since.
 """
 
 from __future__ import annotations
 
+import posixpath
+import re
 import struct
 import zlib
 from datetime import UTC, datetime
 
-from sheetgm.backends.a1 import col_letters
 from sheetgm.backends.xlsx import xmlkit
-from sheetgm.backends.xlsx.book import Book, Cell, Sheet
+from sheetgm.backends.xlsx.book import RANK, Book, Rel, Sheet
+from sheetgm.backends.xlsx.package import Part
+from sheetgm.backends.xlsx.sheetxml import ROOT, comments_xml, legacy_xml, sheet_xml, vml_xml
 
 _CT_MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml"
-_CT_SHEET = f"{_CT_MAIN}.worksheet+xml"
-_CT_COMMENTS = f"{_CT_MAIN}.comments+xml"
-_FORMAT_PR = '<sheetFormatPr baseColWidth="8" defaultRowHeight="15"/>'
-_BEFORE_DATA = ("sheetPr",)  # kept elements (xlsx_book.KEPT) by where they go; sheetFormatPr is placed by hand
-_AFTER_PROTECTION = ("autoFilter", "mergeCells", "conditionalFormatting")
-_AFTER_VALIDATIONS = ("printOptions", "pageMargins", "pageSetup", "headerFooter", "rowBreaks", "colBreaks")
-_VML_HEAD = (
-    '<xml xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" '
-    'xmlns:x="urn:schemas-microsoft-com:office:excel"><o:shapelayout v:ext="edit"><o:idmap v:ext="edit" '
-    'data="{n}"/></o:shapelayout><v:shapetype id="_x0000_t202" coordsize="21600,21600" o:spt="202" '
-    'path="m,l,21600r21600,l21600,xe"><v:stroke joinstyle="miter"/><v:path gradientshapeok="t" '
-    'o:connecttype="rect"/></v:shapetype>'
-)
-_VML_SHAPE = (
-    '<v:shape id="_x0000_s{id}" type="#_x0000_t202" style="position:absolute;margin-left:59.25pt;'
-    'margin-top:1.5pt;width:144px;height:79px;z-index:1;visibility:hidden" fillcolor="#ffffe1" '
-    'o:insetmode="auto"><v:fill color2="#ffffe1"/><v:shadow color="black" obscured="t"/>'
-    '<v:path o:connecttype="none"/><v:textbox style="mso-direction-alt:auto"><div style="text-align:left"/>'
-    '</v:textbox><x:ClientData ObjectType="Note"><x:MoveWithCells/><x:SizeWithCells/>'
-    "<x:AutoFill>False</x:AutoFill><x:Row>{row}</x:Row><x:Column>{col}</x:Column></x:ClientData></v:shape>"
-)
-_LETTERS: dict[int, str] = {}
+_TYPES = {
+    "workbook": f"{_CT_MAIN}.sheet.main+xml", "sheet": f"{_CT_MAIN}.worksheet+xml",
+    "styles": f"{_CT_MAIN}.styles+xml", "comments": f"{_CT_MAIN}.comments+xml",
+    "core": "application/vnd.openxmlformats-package.core-properties+xml",
+    "app": "application/vnd.openxmlformats-officedocument.extended-properties+xml",
+}
+# The content type of a part by its relationship's type, for a file whose [Content_Types].xml lacked it.
+_BY_REL = {
+    "sharedStrings": f"{_CT_MAIN}.sharedStrings+xml",
+    "theme": "application/vnd.openxmlformats-officedocument.theme+xml",
+    "styles": _TYPES["styles"], "comments": _TYPES["comments"], "worksheet": _TYPES["sheet"],
+    "chartsheet": f"{_CT_MAIN}.chartsheet+xml", "table": f"{_CT_MAIN}.table+xml",
+    "drawing": "application/vnd.openxmlformats-officedocument.drawing+xml",
+    "chart": "application/vnd.openxmlformats-officedocument.drawingml.chart+xml",
+    "externalLink": f"{_CT_MAIN}.externalLink+xml", "pivotTable": f"{_CT_MAIN}.pivotTable+xml",
+    "pivotCacheDefinition": f"{_CT_MAIN}.pivotCacheDefinition+xml",
+    "pivotCacheRecords": f"{_CT_MAIN}.pivotCacheRecords+xml", "calcChain": f"{_CT_MAIN}.calcChain+xml",
+    "extended-properties": _TYPES["app"], "custom-properties":
+        "application/vnd.openxmlformats-officedocument.custom-properties+xml",
+}
+_DEFAULTS = {"rels": "application/vnd.openxmlformats-package.relationships+xml", "xml": "application/xml",
+             "vml": "application/vnd.openxmlformats-officedocument.vmlDrawing"}
+RT_CALC_CHAIN = xmlkit.REL + "/calcChain"
+# CT_Workbook's elements after calcPr: a calcPr the file lacked goes before the first of them.
+_AFTER_CALC = frozenset({"oleSize", "customWorkbookViews", "pivotCaches", "smartTagPr", "smartTagTypes",
+                         "webPublishing", "fileRecoveryPr", "webPublishObjects", "extLst"})
+_CALC = re.compile(r"^<((?:[\w.-]+:)?calcPr)\b")
+_APP = ('<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">'
+        "<Application>sheetgm</Application></Properties>")
+
+Data = str | bytes | Part
 
 
 def write_book(book: Book) -> bytes:
     """The whole package as zip bytes."""
     now = datetime.now(UTC).replace(microsecond=0)
-    stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
-    parts: list[tuple[str, str | bytes]] = []
-    overrides = [("/xl/workbook.xml", f"{_CT_MAIN}.sheet.main+xml"), ("/xl/styles.xml", f"{_CT_MAIN}.styles+xml"),
-                 ("/docProps/core.xml", "application/vnd.openxmlformats-package.core-properties+xml"),
-                 ("/docProps/app.xml", "application/vnd.openxmlformats-officedocument.extended-properties+xml")]
-    wb_rels = []
+    plan = _Plan(book)
     for i, sheet in enumerate(book.sheets, 1):
-        if sheet.written is None:
-            sheet.written = (sheet_xml(sheet), comments_xml(sheet) if sheet.notes else "")
-        parts.append((f"xl/worksheets/sheet{i}.xml", sheet.written[0]))
-        overrides.append((f"/xl/worksheets/sheet{i}.xml", _CT_SHEET))
-        wb_rels.append((f"rId{i}", xmlkit.RT_SHEET, f"worksheets/sheet{i}.xml"))
-        if sheet.notes:
-            parts.append((f"xl/comments/comment{i}.xml", sheet.written[1]))
-            parts.append((f"xl/drawings/vmlDrawing{i}.vml", _vml(sheet, i)))
-            parts.append((f"xl/worksheets/_rels/sheet{i}.xml.rels", _rels_xml([
-                ("rId1", xmlkit.RT_COMMENTS, f"../comments/comment{i}.xml"),
-                ("rId2", xmlkit.RT_VML, f"../drawings/vmlDrawing{i}.vml"),
-            ])))
-            overrides.append((f"/xl/comments/comment{i}.xml", _CT_COMMENTS))
-    n = len(book.sheets)
-    wb_rels.append((f"rId{n + 1}", xmlkit.RT_STYLES, "styles.xml"))
-    parts.append(("xl/styles.xml", _styles(book)))
-    if book.theme is not None:
-        wb_rels.append((f"rId{n + 2}", xmlkit.RT_THEME, "theme/theme1.xml"))
-        parts.append(("xl/theme/theme1.xml", book.theme))
-        overrides.append(("/xl/theme/theme1.xml", "application/vnd.openxmlformats-officedocument.theme+xml"))
-    parts += [
-        ("xl/workbook.xml", _workbook_xml(book)),
-        ("xl/_rels/workbook.xml.rels", _rels_xml(wb_rels)),
-        ("docProps/core.xml", _core_xml(book, stamp)),
-        ("docProps/app.xml", '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/'
-                             'extended-properties"><Application>sheetgm</Application></Properties>'),
-        ("_rels/.rels", _rels_xml([("rId1", xmlkit.RT_DOC, "xl/workbook.xml"),
-                                   ("rId2", xmlkit.RT_CORE, "docProps/core.xml"),
-                                   ("rId3", xmlkit.RT_APP, "docProps/app.xml")])),
-    ]
-    types = "".join(f'<Override PartName="{p}" ContentType="{t}"/>' for p, t in overrides)
-    parts.insert(0, ("[Content_Types].xml", (
-        f'<Types xmlns="{xmlkit.CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
-        'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="vml" '
-        f'ContentType="application/vnd.openxmlformats-officedocument.vmlDrawing"/>{types}</Types>')))
-    return _zip(book, parts, now)
+        plan.sheet(i, sheet)
+    plan.rest(now)
+    return _zip(book, plan, now)
 
 
-def _same_bytes(kept: str | bytes, data: str | bytes) -> bool:
-    """A part written as bytes (the theme) that was read as text (every part read is kept decoded)."""
-    return isinstance(data, bytes) and isinstance(kept, str) and kept.encode("utf-8") == data
+class _Plan:
+    """The parts to write, in order, with their content types; and what of the book changes with the save."""
 
+    def __init__(self, book: Book) -> None:
+        self.book = book
+        self.parts: list[tuple[str, Data]] = []
+        self.types: dict[str, str] = {}  # generated part ("/xl/...") -> type, where the file had none
+        self.taken = set(book.parts) | {s.part for s in book.sheets if s.part}
+        self.dropped: set[str] = set()  # carried parts not written back
+        self.changed = any(s.source is None for s in book.sheets)
+        self.notes_parts: dict[str, None] = {}  # carried parts written after their sheet (its notes)
+        self.after: list[tuple[Sheet, list[Rel], str]] = []  # what each sheet holds once saved
+        self.wb_ids = {r.id for r in book.workbook_rels} | {s.rel_id for s in book.sheets if s.rel_id}
+        self.wb_rels: list[Rel] = []
 
-def _zip(book: Book, parts: list[tuple[str, str | bytes]], now: datetime) -> bytes:
-    """The parts as a zip (deflated). A part whose text is the same as at the last save of this book is not
-    compressed again: its compressed bytes are kept (a save after a write to one tab compresses that tab)."""
-    when = (now.hour << 11) | (now.minute << 5) | (now.second // 2)
-    day = ((now.year - 1980) << 9) | (now.month << 5) | now.day
-    out, central, packed = bytearray(), bytearray(), {}
-    for name, data in parts:
-        kept = book.packed.get(name)
-        if kept is not None and (kept[0] == data or _same_bytes(kept[0], data)):
-            crc, size, deflated = kept[1], kept[2], kept[3]
+    def free_name(self, pattern: str, start: int) -> str:
+        n = start
+        while pattern.format(n) in self.taken:
+            n += 1
+        self.taken.add(pattern.format(n))
+        return pattern.format(n)
+
+    def sheet(self, i: int, sheet: Sheet) -> None:
+        if not sheet.part:
+            sheet.part = self.free_name("xl/worksheets/sheet{}.xml", i)
+            self.taken.add(sheet.part)
+        if not sheet.rel_id:
+            sheet.rel_id = _fresh(self.wb_ids, i)
+        rels, legacy = list(sheet.rels), None
+        new_notes: list[tuple[str, Data]] = []
+        if sheet.notes != (sheet.notes_read or {}):
+            old = [r for r in rels if r.type == xmlkit.RT_COMMENTS or (sheet.legacy and r.id == sheet.legacy)]
+            gone = {_resolve(sheet.part, r.target) for r in old if not r.mode}
+            self.dropped |= gone
+            self.taken -= gone  # their names may be used again
+            rels, legacy = [r for r in rels if r not in old], ""
+            if sheet.notes:
+                ids = {r.id for r in rels}
+                c_id = _fresh(ids, 1)
+                ids.add(c_id)
+                legacy = _fresh(ids, 2)
+                c_path = self.free_name("xl/comments/comment{}.xml", i)
+                v_path = self.free_name("xl/drawings/vmlDrawing{}.vml", i)
+                rels += [Rel(c_id, xmlkit.RT_COMMENTS, _relative(c_path, sheet.part)),
+                         Rel(legacy, xmlkit.RT_VML, _relative(v_path, sheet.part))]
+                new_notes = [(c_path, comments_xml(sheet)), (v_path, vml_xml(sheet, i))]
+                self.types["/" + c_path] = _TYPES["comments"]
+            sheet.source = None
+            self.changed = True
+        if sheet.source is not None:
+            self.parts.append((sheet.part, sheet.source))
         else:
-            raw = data.encode("utf-8") if isinstance(data, str) else data
-            squeeze = zlib.compressobj(6, zlib.DEFLATED, -15)
-            crc, size, deflated = zlib.crc32(raw), len(raw), squeeze.compress(raw) + squeeze.flush()
-        packed[name] = (data, crc, size, deflated)
-        encoded = name.encode("ascii")
-        head = (20, 0, 8, when, day, crc, len(deflated), size, len(encoded))
-        central += struct.pack("<IH", 0x02014B50, 20) + struct.pack("<HHHHHIIIH", *head)
-        central += struct.pack("<HHHHII", 0, 0, 0, 0, 0, len(out)) + encoded
-        out += struct.pack("<I", 0x04034B50) + struct.pack("<HHHHHIIIH", *head) + struct.pack("<H", 0) + encoded
-        out += deflated
-    book.packed = packed
-    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(parts), len(parts), len(central), len(out), 0)
-    return bytes(out + central + end)
+            if sheet.written is None or legacy is not None:
+                sheet.written = sheet_xml(sheet, legacy)
+            self.parts.append((sheet.part, sheet.written))
+        self.types.setdefault("/" + sheet.part, _TYPES["sheet"])
+        self.parts += new_notes
+        for rel in rels:  # the notes kept as they were go with their sheet
+            target = _resolve(sheet.part, rel.target)
+            if rel.type in (xmlkit.RT_COMMENTS, xmlkit.RT_VML) and not rel.mode and target in self.book.parts:
+                self.notes_parts[target] = None
+                self.parts.append((target, self.book.parts[target]))
+        if rels:
+            self.parts.append((_rels_path(sheet.part), _rels_xml(rels)))
+        self.typed(sheet.part, rels)
+        self.after.append((sheet, rels, legacy if legacy is not None else sheet.legacy))
+
+    def rest(self, now: datetime) -> None:
+        book = self.book
+        wb_rels = self.wb_rels = list(book.workbook_rels)
+        if self.changed:
+            calc = [r for r in wb_rels if r.type == RT_CALC_CHAIN]
+            self.dropped |= {_resolve(book.doc, r.target) for r in calc}
+            wb_rels = self.wb_rels = [r for r in wb_rels if r not in calc]
+        styles = book.styles_part or "xl/styles.xml"
+        if not book.styles_part or book.styles.version != book.styles_read or styles not in book.parts:
+            self.parts.append((styles, _styles(book)))
+            self.types.setdefault("/" + styles, _TYPES["styles"])
+            if not any(r.type == xmlkit.RT_STYLES for r in wb_rels):
+                wb_rels.append(Rel(_fresh(self.wb_ids, len(book.sheets) + 1), xmlkit.RT_STYLES,
+                                   _relative(styles, book.doc)))
+        written = {name for name, _data in self.parts}
+        for name, part in book.parts.items():
+            if name not in written and name not in self.dropped and name not in self.notes_parts:
+                self.parts.append((name, part))
+        sheet_rels = [Rel(s.rel_id, xmlkit.RT_SHEET, s.target or _relative(s.part, book.doc)) for s in book.sheets]
+        self.parts += [(book.doc, _workbook_xml(book, self.changed)), (_rels_path(book.doc), _rels_xml(
+            sheet_rels + wb_rels))]
+        self.types.setdefault("/" + book.doc, _TYPES["workbook"])
+        self.typed(book.doc, wb_rels)
+        package_rels = list(book.package_rels)
+        if book.ours:
+            stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+            self.parts += [("docProps/core.xml", _core_xml(book, stamp)), ("docProps/app.xml", _APP)]
+            self.types |= {"/docProps/core.xml": _TYPES["core"], "/docProps/app.xml": _TYPES["app"]}
+            ids = {r.id for r in package_rels}
+            ours = [(xmlkit.RT_DOC, book.doc), (xmlkit.RT_CORE, "docProps/core.xml"),
+                    (xmlkit.RT_APP, "docProps/app.xml")]
+            made = []
+            for n, (kind, target) in enumerate(ours, 1):
+                rid = _fresh(ids, n)
+                ids.add(rid)
+                made.append(Rel(rid, kind, target))
+            package_rels = made + package_rels
+        elif not any(r.type == xmlkit.RT_DOC for r in package_rels):
+            package_rels.insert(0, Rel(_fresh({r.id for r in package_rels}, 1), xmlkit.RT_DOC, book.doc))
+        self.parts.append(("_rels/.rels", _rels_xml(package_rels)))
+        self.typed("", package_rels)
+        self.parts.insert(0, ("[Content_Types].xml", self._content_types()))
+
+    def typed(self, base: str, rels: list[Rel]) -> None:
+        """Content types for the parts ``rels`` point at, where the file said none."""
+        for rel in rels:
+            kind = _BY_REL.get(rel.type.rsplit("/", 1)[-1])
+            if kind is not None and not rel.mode:
+                self.types.setdefault("/" + (_resolve(base, rel.target) if base else rel.target.lstrip("/")), kind)
+
+    def _content_types(self) -> str:
+        names = {"/" + name for name, _data in self.parts}
+        overrides = {p: t for p, t in self.book.overrides.items() if p in names}
+        for part, kind in self.types.items():
+            overrides.setdefault(part, kind)
+        defaults = {**_DEFAULTS, **self.book.defaults}
+        body = "".join(f'<Default Extension="{xmlkit.attr(e)}" ContentType="{xmlkit.attr(t)}"/>'
+                       for e, t in defaults.items())
+        body += "".join(f'<Override PartName="{xmlkit.attr(p)}" ContentType="{xmlkit.attr(t)}"/>'
+                        for p, t in overrides.items())
+        return f'<Types xmlns="{xmlkit.CT}">{body}</Types>'
+
+
+def _fresh(ids: set[str], n: int) -> str:
+    """A relationship id not in ``ids``, "rId{n}" if it is free."""
+    while f"rId{n}" in ids:
+        n += 1
+    ids.add(f"rId{n}")
+    return f"rId{n}"
+
+
+def _rels_path(part: str) -> str:
+    folder, name = posixpath.split(part)
+    return posixpath.join(folder, "_rels", name + ".rels")
+
+
+def _resolve(base: str, target: str) -> str:
+    if target.startswith("/"):
+        return target[1:]
+    return posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
+
+
+def _relative(target: str, base: str) -> str:
+    return posixpath.relpath(target, posixpath.dirname(base) or ".")
+
+
+def _rels_xml(rels: list[Rel]) -> str:
+    body = "".join(f'<Relationship Id="{xmlkit.attr(r.id)}" Type="{xmlkit.attr(r.type)}" Target="'
+                   f'{xmlkit.attr(r.target)}"' + (f' TargetMode="{xmlkit.attr(r.mode)}"' if r.mode else "") + "/>"
+                   for r in rels)
+    return f'<Relationships xmlns="{xmlkit.PKG_REL}">{body}</Relationships>'
 
 
 def _styles(book: Book) -> str:
@@ -128,22 +231,57 @@ def _styles(book: Book) -> str:
     return book.styles_written[1]
 
 
-def _rels_xml(rels: list[tuple[str, str, str]]) -> str:
-    body = "".join(f'<Relationship Id="{i}" Type="{t}" Target="{xmlkit.attr(target)}"/>' for i, t, target in rels)
-    return f'<Relationships xmlns="{xmlkit.PKG_REL}">{body}</Relationships>'
+def _sheet_entries(book: Book) -> str:
+    """The <sheet> entries in tab order: the worksheets, and the chart sheets where they stood."""
+    known = {s.sheet_id for s in book.sheets} | {int(found.group(1)) for _pos, xml in book.others
+                                                  if (found := re.search(r'sheetId="([0-9]+)"', xml))}
+    top, used, mine = max(known, default=0), set(), []
+    for i, s in enumerate(book.sheets, 1):
+        if not s.sheet_id or s.sheet_id in used:  # a new tab: its position if no tab has that id, else a new one
+            s.sheet_id = i if i not in known and i not in used else top + 1
+            top = max(top, s.sheet_id)
+        used.add(s.sheet_id)
+        state = "" if s.state == "visible" else f' state="{s.state}"'
+        mine.append(f'<sheet name="{xmlkit.attr(s.name)}" sheetId="{s.sheet_id}"{state} r:id="{s.rel_id}"/>')
+    out: list[str] = []
+    others = list(book.others)
+    while mine or others:
+        if others and (others[0][0] <= len(out) or not mine):
+            out.append(others.pop(0)[1])
+        else:
+            out.append(mine.pop(0))
+    return "".join(out)
 
 
-def _workbook_xml(book: Book) -> str:
-    visible = [i for i, s in enumerate(book.sheets) if s.state == "visible"] or [0]
-    active = book.active if book.active in visible else visible[0]
-    sheets = "".join(
-        f'<sheet name="{xmlkit.attr(s.name)}" sheetId="{i}"' + ("" if s.state == "visible" else f' state="{s.state}"')
-        + f' r:id="rId{i}"/>' for i, s in enumerate(book.sheets, 1))
-    pr = '<workbookPr date1904="1"/>' if book.date1904 else "<workbookPr/>"
-    return (f'<workbook xmlns="{xmlkit.MAIN}" xmlns:r="{xmlkit.REL}">{pr}'
-            f'<bookViews><workbookView activeTab="{active}"/>'
-            f'</bookViews><sheets>{sheets}</sheets>{book.defined_names}<calcPr calcId="124519" fullCalcOnLoad="1"/>'
-            "</workbook>")
+def _workbook_xml(book: Book, changed: bool) -> str:
+    sheets = _sheet_entries(book)
+    skel = book.skeleton
+    if skel is None:
+        visible = [i for i, s in enumerate(book.sheets) if s.state == "visible"] or [0]
+        active = book.active if book.active in visible else visible[0]
+        pr = '<workbookPr date1904="1"/>' if book.date1904 else "<workbookPr/>"
+        return (f'<workbook xmlns="{xmlkit.MAIN}" xmlns:r="{xmlkit.REL}">{pr}'
+                f'<bookViews><workbookView activeTab="{active}"/></bookViews><sheets>{sheets}</sheets>'
+                '<calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>')
+    root = xmlkit.with_default_namespace(skel.root)
+    opening = "<sheets>" if f'xmlns:r="{xmlkit.REL}"' in root else f'<sheets xmlns:r="{xmlkit.REL}">'
+    out, calc = [root], False
+    for name, xml in skel.children:
+        if name == "sheets":
+            out.append(f"{opening}{sheets}</sheets>")
+            continue
+        found = _CALC.match(xml) if name == "calcPr" else None
+        if found is not None:
+            calc = True
+            if changed and "fullCalcOnLoad=" not in xml:  # cells changed: Excel computes the formulas again
+                xml = xml.replace(found.group(0), f'{found.group(0)} fullCalcOnLoad="1"', 1)
+        elif changed and not calc and name in _AFTER_CALC:
+            out.append('<calcPr fullCalcOnLoad="1"/>')
+            calc = True
+        out.append(xml)
+    if changed and not calc:
+        out.append('<calcPr fullCalcOnLoad="1"/>')
+    return "".join(out) + skel.end
 
 
 def _core_xml(book: Book, stamp: str) -> str:
@@ -157,110 +295,61 @@ def _core_xml(book: Book, stamp: str) -> str:
     )
 
 
-def letters(col: int) -> str:
-    found = _LETTERS.get(col)
-    if found is None:
-        found = _LETTERS[col] = col_letters(col)
-    return found
+def _zip(book: Book, plan: _Plan, now: datetime) -> bytes:
+    """The parts as a zip (deflated). A part carried from the file keeps its compressed bytes, and so does a
+    part whose text is the same as at the last save of this book (a save after a write to one tab
+    compresses that tab)."""
+    when = (now.hour << 11) | (now.minute << 5) | (now.second // 2)
+    day = ((now.year - 1980) << 9) | (now.month << 5) | now.day
+    out, central, packed = bytearray(), bytearray(), {}
+    done: dict[str, Part] = {}
+    for name, data in plan.parts:
+        if isinstance(data, Part) and data.raw is not None:
+            crc, size, deflated = data.crc, data.size, data.raw
+        else:
+            content = data.data if isinstance(data, Part) else data
+            assert content is not None
+            kept = book.packed.get(name)
+            if kept is not None and kept[0] == content:
+                crc, size, deflated = kept[1], kept[2], kept[3]
+            else:
+                raw = content.encode("utf-8") if isinstance(content, str) else content
+                squeeze = zlib.compressobj(6, zlib.DEFLATED, -15)
+                crc, size, deflated = zlib.crc32(raw), len(raw), squeeze.compress(raw) + squeeze.flush()
+            packed[name] = (content, crc, size, deflated)
+        done[name] = Part(name, deflated, crc, size)
+        encoded = name.encode("utf-8")
+        head = (20, 0x800, 8, when, day, crc, len(deflated), size, len(encoded))
+        central += struct.pack("<IH", 0x02014B50, 20) + struct.pack("<HHHHHIIIH", *head)
+        central += struct.pack("<HHHHII", 0, 0, 0, 0, 0, len(out)) + encoded
+        out += struct.pack("<I", 0x04034B50) + struct.pack("<HHHHHIIIH", *head) + struct.pack("<H", 0) + encoded
+        out += deflated
+    book.packed = packed
+    _settle(book, plan, done)
+    n = len(plan.parts)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, n, n, len(central), len(out), 0)
+    return bytes(out + central + end)
 
 
-def _kept(sheet: Sheet, tags: tuple[str, ...]) -> str:
-    return "".join("".join(sheet.kept.get(tag, ())) for tag in tags)
-
-
-def sheet_xml(sheet: Sheet) -> str:
-    rows, cols = sheet.extent()
-    out = [f'<worksheet xmlns="{xmlkit.MAIN}" xmlns:r="{xmlkit.REL}">', _kept(sheet, _BEFORE_DATA),
-           f'<dimension ref="A1:{letters(cols - 1)}{rows}"/>', _views(sheet),
-           "".join(sheet.kept.get("sheetFormatPr", [_FORMAT_PR]))]
-    if sheet.cols:
-        cols_in_order = sorted(sheet.cols, key=lambda c: c.min)
-        body = "".join(f'<col min="{c.min}" max="{c.max}"{xmlkit.attrs(c.attrs)}/>' for c in cols_in_order)
-        out.append(f"<cols>{body}</cols>")
-    out.append(_data(sheet))
-    if sheet.protection is not None:
-        out.append(f"<sheetProtection{xmlkit.attrs(sheet.protection)}/>")
-    out.append(_kept(sheet, _AFTER_PROTECTION))
-    if sheet.validations:
-        out.append(f'<dataValidations count="{len(sheet.validations)}">')
-        for v in sheet.validations:
-            formulas = "".join(f"<{tag}>{xmlkit.text(f)}</{tag}>" for tag, f in (("formula1", v.formula1),
-                                                                        ("formula2", v.formula2)) if f is not None)
-            out.append(f'<dataValidation{xmlkit.attrs(v.attrs)} sqref="{v.sqref}">{formulas}</dataValidation>')
-        out.append("</dataValidations>")
-    out.append(_kept(sheet, _AFTER_VALIDATIONS))
-    if sheet.notes:
-        out.append('<legacyDrawing r:id="rId2"/>')
-    out.append("</worksheet>")
-    return "".join(out)
-
-
-def _views(sheet: Sheet) -> str:
-    rows, cols = sheet.frozen
-    pane = ""
-    if rows or cols:
-        active = "bottomRight" if rows and cols else ("bottomLeft" if rows else "topRight")
-        split = (f' xSplit="{cols}"' if cols else "") + (f' ySplit="{rows}"' if rows else "")
-        pane = (f'<pane{split} topLeftCell="{letters(cols)}{rows + 1}" activePane="{active}" state="frozen"/>'
-                f'<selection pane="{active}"/>')
-    return f"<sheetViews><sheetView{xmlkit.attrs(sheet.view)}>{pane}</sheetView></sheetViews>"
-
-
-def _data(sheet: Sheet) -> str:
-    """The sheet's cells; a row's XML is kept in ``sheet.row_xml`` and made again only when the row changed."""
-    kept = sheet.row_xml
-    by_row: dict[int, list[tuple[int, Cell]]] = {}
-    for (r, c), cell in sheet.cells.items():
-        if r not in kept and (cell.kind or cell.style or cell.formula):
-            by_row.setdefault(r, []).append((c, cell))
-    for r in by_row.keys() | sheet.rows.keys():
-        if r not in kept:
-            kept[r] = _row(r, by_row.get(r, []), sheet.rows.get(r))
-    return "<sheetData>" + "".join([kept[r] for r in sorted(kept)]) + "</sheetData>"
-
-
-def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
-    n = r + 1
-    out = [f'<row r="{n}"{xmlkit.attrs(extra) if extra else ""}>']
-    for c, cell in sorted(cells, key=_first):
-        out.append(_cell(f"{letters(c)}{n}", cell))
-    out.append("</row>")
-    return "".join(out)
-
-
-def _first(item: tuple[int, Cell]) -> int:
-    return item[0]
-
-
-def _cell(ref: str, cell: Cell) -> str:
-    style = f' s="{cell.style}"' if cell.style else ""
-    formula = f"<f{xmlkit.attrs(cell.formula[0])}>{xmlkit.text(cell.formula[1])}</f>" if cell.formula else ""
-    kind, value = cell.kind, cell.value
-    if kind == "s":
-        if formula:
-            return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(value)}</v></c>'
-        space = ' xml:space="preserve"' if value != value.strip() else ""
-        return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{xmlkit.text(value)}</t></is></c>'
-    if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
-        return f'<c r="{ref}"{style}>{formula}<v>{xmlkit.text(value)}</v></c>'
-    if kind in ("b", "e", "d"):
-        return f'<c r="{ref}"{style} t="{kind}">{formula}<v>{xmlkit.text(value)}</v></c>'
-    return f'<c r="{ref}"{style}>{formula}</c>' if formula else f'<c r="{ref}"{style}/>'
-
-
-def comments_xml(sheet: Sheet) -> str:
-    authors = sorted({author for _text, author in sheet.notes.values()})
-    index = {a: i for i, a in enumerate(authors)}
-    body = "".join(
-        f'<comment ref="{letters(c)}{r + 1}" authorId="{index[author]}"><text><t xml:space="preserve">'
-        f"{xmlkit.text(note)}</t></text></comment>"
-        for (r, c), (note, author) in sorted(sheet.notes.items())
-    )
-    names = "".join(f"<author>{xmlkit.text(a)}</author>" for a in authors)
-    return f'<comments xmlns="{xmlkit.MAIN}"><authors>{names}</authors><commentList>{body}</commentList></comments>'
-
-
-def _vml(sheet: Sheet, index: int) -> str:
-    shapes = "".join(_VML_SHAPE.format(id=index * 1024 + i, row=r, col=c)
-                     for i, (r, c) in enumerate(sorted(sheet.notes), 1))
-    return _VML_HEAD.format(n=index) + shapes + "</xml>"
+def _settle(book: Book, plan: _Plan, done: dict[str, Part]) -> None:
+    """The book as the file now holds it: each sheet is its part as written, its notes' parts are kept."""
+    for name in plan.dropped:
+        book.parts.pop(name, None)
+    book.workbook_rels = plan.wb_rels
+    for sheet, rels, legacy in plan.after:
+        if legacy != sheet.legacy:  # the element as written, as if the sheet had been read from the file
+            sheet.kept = [k for k in sheet.kept if k[1] != "legacyDrawing"]
+            if legacy:
+                root = xmlkit.with_default_namespace(sheet.root or ROOT)
+                sheet.kept.append((RANK["legacyDrawing"], "legacyDrawing", legacy_xml(root, legacy)))
+                sheet.kept.sort(key=lambda k: k[0])
+        sheet.rels, sheet.legacy, sheet.notes_read = rels, legacy, dict(sheet.notes)
+        sheet.source = done[sheet.part]
+        for rel in rels:
+            target = _resolve(sheet.part, rel.target)
+            if rel.type in (xmlkit.RT_COMMENTS, xmlkit.RT_VML) and target in done:
+                book.parts[target] = done[target]
+    if book.styles_part == "" or book.styles_read != book.styles.version:
+        book.styles_part = book.styles_part or "xl/styles.xml"
+        book.styles_read = book.styles.version
+        book.parts[book.styles_part] = done[book.styles_part]

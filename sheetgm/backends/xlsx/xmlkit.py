@@ -10,7 +10,9 @@ written back into the main namespace as they were.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
+from xml.parsers import expat
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -85,15 +87,146 @@ def to_xml(el: Element) -> str:
 
 
 def run_text(el: Element | None) -> str:
-    """The text of a string item (``<si>``, ``<is>``, a comment's ``<text>``): its runs, without phonetics."""
+    """The text of a string item (``<si>``, ``<is>``, a comment's ``<text>``): its plain text and its runs in
+    order, without phonetic guides (``<rPh>``: the reading of Japanese text, not part of it)."""
     if el is None:
         return ""
     if len(el) == 1 and el[0].tag == _T:  # the usual shape: one plain text
-        return el[0].text or ""
-    found = el.find(_T)
-    if found is not None and el.find(_R) is None:
-        return found.text or ""
-    return "".join(t.text or "" for r in el.iter(_R) for t in r.iter(_T))
+        text = el[0].text or ""
+        if text and (text[0] in _BLANKS or text[-1] in _BLANKS):
+            text = _t(el[0])
+        return unescape(text) if "_x" in text else text
+    out = []
+    for child in el:
+        if child.tag == _T:
+            out.append(_t(child))
+        elif child.tag == _R:
+            out.extend(_t(t) for t in child.iter(_T))
+    text = "".join(out)
+    return unescape(text) if "_x" in text else text
 
 
+def unescape(text: str) -> str:
+    """A spreadsheet string's ``_xHHHH_`` escapes as the characters they stand for (ECMA-376 ST_Xstring:
+    "_x000D_" a carriage return, "_x005F_" the underscore that keeps a literal "_x0041_" from being one)."""
+    return _ESCAPED.sub(_char, text)
+
+
+def escape(text: str, controls: bool = True) -> str:
+    """Text to write as a spreadsheet string: a literal "_xHHHH_" in it keeps its underscore escaped, and a
+    character XML cannot hold (a control character a cell read from a file holds) is written as its escape
+    (``controls=False``: dropped, as in the texts sheetgm writes)."""
+    if "_x" in text:
+        text = _LITERAL_ESCAPE.sub(r"_x005F_\1", text)
+    return ILLEGAL.sub(_escaped, text) if controls and ILLEGAL.search(text) else text
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return f"_x{ord(found.group(0)):04X}_"
+
+
+def _char(found: re.Match[str]) -> str:
+    return chr(int(found.group(1), 16))
+
+
+_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
+_LITERAL_ESCAPE = re.compile(r"_(x[0-9A-Fa-f]{4}_)")
+
+
+def _t(el: Element) -> str:
+    """A ``<t>``'s text: blanks at its ends are layout unless it says xml:space="preserve" (as Excel, openpyxl
+    and calamine read it)."""
+    text = el.text or ""
+    if text and (text[0] in _BLANKS or text[-1] in _BLANKS) and el.get(_SPACE) != "preserve":
+        return text.strip(_BLANKS)
+    return text
+
+
+_BLANKS = " \t\r\n"
+_SPACE = f"{{{XML_NS}}}space"
 _T, _R = m("t"), m("r")
+
+
+# -- a part's top-level elements as written ------------------------------------
+
+
+@dataclass
+class Skeleton:
+    """A part's root element as written: its start tag (with every namespace declaration) and each element
+    under it as the exact XML text it was written as, so that what the codec does not model is written back
+    byte for byte (with its prefixes, ``r:id`` links, extensions and ``mc:AlternateContent``)."""
+
+    root: str  # "<worksheet xmlns=... mc:Ignorable=...>"
+    end: str  # "</worksheet>"
+    children: list[tuple[str, str]] = field(default_factory=list)  # (name, XML): local name in MAIN, else {ns}local
+
+
+def tag_end(data: bytes, at: int) -> int:
+    """The index just after the ``>`` closing the tag that starts at ``at`` (quotes may hold a ``>``)."""
+    pos = at + 1
+    while True:
+        found = _TAG_STOP.search(data, pos)
+        if found is None:
+            raise ValueError("unterminated tag")
+        if found.group(0) == b">":
+            return found.end()
+        close = data.find(found.group(0), found.end())
+        if close < 0:
+            raise ValueError("unterminated attribute value")
+        pos = close + 1
+
+
+_TAG_STOP = re.compile(rb"[\"'>]")
+
+
+def skeleton(data: bytes) -> Skeleton:
+    """The root and top-level elements of an XML document (bytes), sliced from it at the parser's offsets."""
+    parser = expat.ParserCreate(namespace_separator=" ")
+    depth, open_at, out = 0, [0, 0], Skeleton("", "")
+
+    def refuse_dtd(*_args: object) -> None:
+        raise ValueError("a DTD is not allowed in a workbook part")
+
+    def start(name: str, _attrs: object) -> None:
+        nonlocal depth
+        at = parser.CurrentByteIndex
+        if depth == 0:
+            out.root = data[at:tag_end(data, at)].decode("utf-8")
+            if out.root.endswith("/>"):  # an empty root (<styleSheet/>): its start tag, to write children in
+                out.root = out.root[:-2].rstrip() + ">"
+            out.end = f"</{_qualified(out.root)}>"
+        elif depth == 1:
+            open_at[:] = [at, tag_end(data, at)]
+        depth += 1
+
+    def end(name: str) -> None:
+        nonlocal depth
+        depth -= 1
+        if depth == 1:
+            first, after = open_at
+            if data[after - 2:after] != b"/>":  # not an empty element: the parser stands at its end tag
+                after = data.index(b">", parser.CurrentByteIndex) + 1
+            uri, _, tag = name.rpartition(" ")
+            out.children.append((tag if uri == MAIN else f"{{{uri}}}{tag}", data[first:after].decode("utf-8")))
+
+    parser.StartDoctypeDeclHandler = refuse_dtd
+    parser.EntityDeclHandler = refuse_dtd
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.Parse(data, True)
+    return out
+
+
+def _qualified(start_tag: str) -> str:
+    """The element name of a start tag as written ("x:worksheet" or "worksheet")."""
+    found = re.match(r"<\s*([^\s/>]+)", start_tag)
+    return found.group(1) if found else ""
+
+
+def with_default_namespace(start_tag: str) -> str:
+    """A root start tag that binds the main namespace as the default one too: a part written with a prefix
+    for it (``<x:worksheet xmlns:x=...>``) keeps its elements, and the codec's unprefixed ones join them."""
+    if re.search(r"\sxmlns\s*=", start_tag):
+        return start_tag
+    name = _qualified(start_tag)
+    return start_tag.replace(f"<{name}", f'<{name} xmlns="{MAIN}"', 1)

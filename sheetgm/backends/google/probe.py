@@ -1,0 +1,87 @@
+"""Small diagnoses for `sheetgm doctor`: can a credential get a token, is an API enabled for its project.
+
+Each answers a plain verdict (a code and the detail that goes with it); the service layer words it in
+the director's language. Nothing here retries for long: a doctor should answer in seconds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import google.auth.transport.requests
+import requests
+from google.auth.credentials import Credentials
+from google.auth.exceptions import GoogleAuthError, RefreshError, TransportError
+from google.oauth2.credentials import Credentials as UserCredentials
+from gspread.exceptions import APIError
+from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEETS_API_V4_BASE_URL
+
+from sheetgm.backends.google.auth import SCOPES
+from sheetgm.backends.google.retry import reasons, status_of
+
+ACTIVATION = re.compile(r"https://console\.(?:developers|cloud)\.google\.com/[^\s\"']+")
+DISABLED_REASONS = {"SERVICE_DISABLED", "accessNotConfigured"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    code: str  # ok | invalid_grant | network | disabled | denied | not_found | other
+    detail: str = ""  # the activation link (disabled), Google's words (other), ...
+
+
+def token(creds: Credentials) -> Verdict:
+    """Whether ``creds`` can get an access token now (one call to Google's token endpoint)."""
+    try:
+        creds.refresh(google.auth.transport.requests.Request())  # type: ignore[no-untyped-call]
+    except RefreshError as exc:
+        text = str(exc)
+        if "invalid_grant" in text:
+            return Verdict("invalid_grant", _short(text))
+        return Verdict("other", _short(text))
+    except (TransportError, requests.exceptions.RequestException) as exc:
+        return Verdict("network", type(exc).__name__)
+    except GoogleAuthError as exc:
+        return Verdict("other", _short(str(exc)))
+    return Verdict("ok")
+
+
+def saved_login(path: Path) -> UserCredentials | None:
+    """The director's cached OAuth login (gspread's authorized-user JSON), None if there is none.
+    ValueError if the file is not one."""
+    if not path.is_file():
+        return None
+    creds: UserCredentials = UserCredentials.from_authorized_user_file(str(path), list(SCOPES))  # type: ignore[no-untyped-call]
+    return creds
+
+
+def api_error(exc: BaseException) -> Verdict:
+    """What a failed call says about the API: disabled for the project (with its activation link), access
+    denied, not found, a network fault, or something else (Google's words)."""
+    if not isinstance(exc, APIError):
+        return Verdict("network", type(exc).__name__)
+    body: dict[str, Any] = exc.error if isinstance(exc.error, dict) else {}
+    message = str(body.get("message", ""))
+    links = ACTIVATION.findall(message) + [
+        str(d.get("metadata", {}).get("activationUrl", "")) for d in body.get("details") or [] if isinstance(d, dict)]
+    if reasons(exc) & DISABLED_REASONS or "has not been used in project" in message:
+        return Verdict("disabled", next((u.rstrip(".,;") for u in links if u), ""))
+    code = status_of(exc)
+    if code in (401, 403):
+        return Verdict("denied", message[:200])
+    if code == 404:
+        return Verdict("not_found", message[:200])
+    return Verdict("other", f"HTTP {code}: {message[:200]}")
+
+
+def sheets_probe_url(spreadsheet_id: str) -> str:
+    return f"{SPREADSHEETS_API_V4_BASE_URL}/{spreadsheet_id}"
+
+
+DRIVE_PROBE_URL = DRIVE_FILES_API_V3_URL
+
+
+def _short(text: str) -> str:
+    return " ".join(text.split())[:200]

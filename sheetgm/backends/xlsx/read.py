@@ -1,0 +1,414 @@
+"""Reading an .xlsx package into a `Book`, within the limits of `package.Limits`.
+
+The workbook, its sheets and its shared strings are parsed; every other part is kept as it was read
+(``Book.parts``). A sheet's cells are parsed row by row as the XML streams in when the sheet is large, so
+its memory is that of the cells kept, not of a tree of the whole part. A file that is not a readable
+workbook raises ``UnreadableFileError`` with what it is (another format, a password, damage, a limit).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import struct
+import zipfile
+import zlib
+from collections.abc import Iterable, Iterator
+from typing import cast
+from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
+from xml.parsers import expat
+
+from sheetgm.backends.a1 import col_index
+from sheetgm.backends.errors import UnreadableFileError
+from sheetgm.backends.xlsx import xmlkit
+from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Rel, Sheet, Validation
+from sheetgm.backends.xlsx.package import LIMITS, Limits, Package, fold, no_doctype, refuse, sniff
+from sheetgm.backends.xlsx.styles import Styles
+
+# What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parsers.
+FAILURES = (zipfile.BadZipFile, zlib.error, ParseError, expat.ExpatError, KeyError, ValueError, IndexError, EOFError,
+            struct.error, NotImplementedError, RuntimeError, OverflowError, UnicodeDecodeError, TypeError)
+_STRICT_DOC = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
+_STREAM_ABOVE = 1 << 20  # a part larger than this is parsed as it streams in
+_ESTIMATE_ABOVE = 1 << 18  # the cells of a sheet larger than this are counted before it is parsed
+_CHUNK = 1 << 18
+_SHEET_DATA = re.compile(rb"<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[\s/>])")
+_V, _F, _IS = xmlkit.m("v"), xmlkit.m("f"), xmlkit.m("is")
+_SST, _SI, _SHEET_DATA_TAG, _ROW_TAG = xmlkit.m("sst"), xmlkit.m("si"), xmlkit.m("sheetData"), xmlkit.m("row")
+_KNOWN_CELL = frozenset({"r", "s", "t"})
+_CELL_EXTRAS = (b" vm=", b" cm=", b" ph=")  # a picture or data type in the cell, a dynamic array, phonetics shown
+# Cell and row elements, and string items, counted before a part is parsed (what parsing it would cost).
+_CELL_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|row)(?=[\s/>])")
+_SI_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])")
+
+
+def read_book(data: bytes, limits: Limits = LIMITS) -> Book:
+    """Parse an .xlsx package (its bytes). Raises UnreadableFileError, its code naming the problem."""
+    if not data.startswith(b"PK"):
+        raise refuse(sniff(data) or "not_workbook")
+    try:
+        with Package(data, limits) as pkg:
+            return _read(pkg, limits)
+    except UnreadableFileError:
+        raise
+    except FAILURES as exc:
+        raise refuse(sniff(data) or "damaged", detail=f"{type(exc).__name__}: {str(exc)[:160]}") from exc
+
+
+class _Budget:
+    """Cells read so far, against the limits: the cell and row elements of every sheet are counted before the
+    sheet is parsed (the cost of parsing them), the cells kept as they are parsed (the memory they take)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits, self.cells, self.elements = limits, 0, 0
+
+    def add_cells(self, n: int, estimate: bool = False) -> None:
+        if estimate:
+            self.elements += n
+        else:
+            self.cells += n
+        if max(self.cells, self.elements // 2) > self.limits.cells:
+            raise refuse("too_many_cells", limit=self.limits.cells)
+
+
+def _read(pkg: Package, limits: Limits) -> Book:
+    try:
+        package_rels = _rels(pkg, "_rels/.rels")
+    except ParseError:  # a damaged list of the package's parts: the workbook is where it always is
+        package_rels = []
+    if any(r.type == _STRICT_DOC for r in package_rels):
+        pkg.strict = True
+        package_rels = _rels(pkg, "_rels/.rels")
+    doc = pkg.clean(next((_resolve("", r.target) for r in package_rels if r.type == xmlkit.RT_DOC), "xl/workbook.xml"))
+    if doc not in pkg:
+        raise KeyError(doc)
+    wb_rels = _rels(pkg, _rels_path(doc))
+    wb_xml = no_doctype(pkg.read(doc), doc)
+    root = fromstring(wb_xml)
+    if root.tag != xmlkit.m("workbook"):
+        raise refuse("not_workbook")
+    by_id = {r.id: r for r in wb_rels}
+    styles_path = pkg.clean(_target(wb_rels, xmlkit.RT_STYLES, doc))
+    styles = Styles.parse(no_doctype(pkg.read(styles_path), styles_path)) if styles_path in pkg else Styles()
+    strings_path = pkg.clean(_target(wb_rels, xmlkit.RT_STRINGS, doc))
+    strings = _strings(pkg.read(strings_path), strings_path, limits) if strings_path in pkg else []
+    ours = "docProps/app.xml" in pkg and b"<Application>sheetgm</Application>" in pkg.read("docProps/app.xml")
+    pr = root.find(xmlkit.m("workbookPr"))
+    view = root.find(f"{xmlkit.m('bookViews')}/{xmlkit.m('workbookView')}")
+    book = Book(title="", sheets=[], styles=styles, doc=doc, ours=ours, skeleton=xmlkit.skeleton(wb_xml),
+                date1904=pr is not None and pr.get("date1904", "0") in ("1", "true"),
+                active=_int(view.get("activeTab", "0")) if view is not None else 0, package_rels=package_rels,
+                styles_part=styles_path if styles_path in pkg else "", styles_read=styles.version)
+    book.defaults, book.overrides = _content_types(pkg)
+    budget = _Budget(limits)
+    entries = root.find(xmlkit.m("sheets"))
+    position = 0
+    for el in entries if entries is not None else []:
+        rid = el.get(f"{{{xmlkit.REL}}}id", "")
+        rel = by_id.get(rid)
+        if rel is None:
+            continue  # a dangling entry: no part to show or to write back
+        if rel.type != xmlkit.RT_SHEET:  # a chart sheet, a dialog sheet, a macro sheet: carried as it is
+            book.others.append((position, _sheet_entry(el, rid)))
+        else:
+            if len(book.sheets) >= limits.tabs:
+                raise refuse("too_many_tabs", limit=limits.tabs)
+            book.sheets.append(_worksheet(pkg, el, rel, doc, strings, budget, ours))
+        position += 1
+    if not book.sheets:
+        raise refuse("no_sheet")
+    book.workbook_rels = [r for r in wb_rels if r.type != xmlkit.RT_SHEET]
+    if ours:
+        core = fromstring(no_doctype(pkg.read("docProps/core.xml"), "docProps/core.xml")) if (
+            "docProps/core.xml" in pkg) else None
+        book.title = _core(core, "{http://purl.org/dc/elements/1.1/}title")
+        book.creator = _core(core, "{http://purl.org/dc/elements/1.1/}creator") or book.creator
+        book.created = _core(core, "{http://purl.org/dc/terms/}created")
+        book.package_rels = [r for r in package_rels if r.type not in (xmlkit.RT_DOC, xmlkit.RT_CORE, xmlkit.RT_APP)]
+    else:
+        book.title = _title(pkg)
+    _carry(pkg, book)
+    return book
+
+
+def _carry(pkg: Package, book: Book) -> None:
+    """Keep every part the writer does not make anew, checked (CRC, size) as it is kept."""
+    made = {"[Content_Types].xml", "_rels/.rels", book.doc, _rels_path(book.doc)}
+    for sheet in book.sheets:
+        made |= {sheet.part, _rels_path(sheet.part)}
+    if book.ours:
+        made |= {"docProps/core.xml", "docProps/app.xml"}
+    made = {fold(n) for n in made}
+    for name, info in pkg.infos.items():
+        if fold(name) not in made and not info.is_dir():
+            book.parts[name.replace("\\", "/")] = pkg.part(name)
+    pkg.check_all()
+
+
+def _worksheet(pkg: Package, el: Element, rel: Rel, doc: str, strings: list[str], budget: _Budget,
+               ours: bool) -> Sheet:
+    path = pkg.clean(_resolve(doc, rel.target))
+    raw = no_doctype(pkg.read(path), path)
+    exact = _resolve(doc, rel.target) == path  # the target as written, where it names the part as the zip does
+    sheet = Sheet(el.get("name", ""), state=el.get("state", "visible"), part=path, rel_id=rel.id,
+                  sheet_id=_int(el.get("sheetId", "0")), target=rel.target if exact else "")
+    _read_sheet(raw, sheet, strings, budget)
+    sheet.rels = _rels(pkg, _rels_path(path))
+    comments = pkg.clean(next((_resolve(path, r.target) for r in sheet.rels if r.type == xmlkit.RT_COMMENTS), ""))
+    if comments in pkg:
+        sheet.notes = _read_notes(fromstring(no_doctype(pkg.read(comments), comments)))
+    sheet.notes_read = dict(sheet.notes)
+    sheet.source = pkg.part(path)
+    if ours:
+        sheet.written, sheet.rows_in_written = raw.decode("utf-8"), True
+    return sheet
+
+
+def _sheet_entry(el: Element, rid: str) -> str:
+    attrs = {k: v for k, v in xmlkit.plain_attrs(el).items() if k in ("name", "sheetId", "state")}
+    return f'<sheet{xmlkit.attrs(attrs)} r:id="{xmlkit.attr(rid)}"/>'
+
+
+def _title(pkg: Package) -> str:
+    if "docProps/core.xml" not in pkg:
+        return ""
+    try:
+        return _core(fromstring(no_doctype(pkg.read("docProps/core.xml"), "docProps/core.xml")),
+                     "{http://purl.org/dc/elements/1.1/}title")
+    except (ParseError, UnreadableFileError):
+        return ""  # a damaged properties part does not make the workbook unreadable: it is carried as it is
+
+
+def _content_types(pkg: Package) -> tuple[dict[str, str], dict[str, str]]:
+    if "[Content_Types].xml" not in pkg:
+        return {}, {}
+    root = fromstring(no_doctype(pkg.read("[Content_Types].xml"), "[Content_Types].xml"))
+    defaults, overrides = {}, {}
+    for el in root:
+        tag = xmlkit.local(el.tag)
+        if tag == "Default":
+            defaults[el.get("Extension", "").lower()] = el.get("ContentType", "")
+        elif tag == "Override":
+            overrides[el.get("PartName", "")] = el.get("ContentType", "")
+    return defaults, overrides
+
+
+def _core(root: Element | None, tag: str) -> str:
+    el = root.find(tag) if root is not None else None
+    return (el.text or "") if el is not None else ""
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
+
+
+def _rels_path(part: str) -> str:
+    folder, name = posixpath.split(part)
+    return posixpath.join(folder, "_rels", name + ".rels")
+
+
+def _resolve(base: str, target: str) -> str:
+    if target.startswith("/"):
+        return target[1:]
+    return posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
+
+
+def _rels(pkg: Package, path: str) -> list[Rel]:
+    """A part's relationships, in their order."""
+    if path not in pkg:
+        return []
+    return [Rel(r.get("Id", ""), r.get("Type", ""), r.get("Target", ""), r.get("TargetMode", ""))
+            for r in fromstring(no_doctype(pkg.read(path), path))]
+
+
+def _target(rels: list[Rel], kind: str, base: str) -> str:
+    for rel in rels:
+        if rel.type == kind:
+            return _resolve(base, rel.target)
+    return ""
+
+
+# -- streaming elements ----------------------------------------------------------
+
+
+def _elements(data: bytes, container: str, item: str) -> Iterable[Element]:
+    """The ``item`` elements of a document's ``container`` element, each once complete. A small document is
+    parsed whole; a large one as it streams in, each item dropped from the tree once handed out."""
+    if len(data) <= _STREAM_ABOVE:
+        root = fromstring(data)
+        holder = root if root.tag == container else root.find(container)
+        return [el for el in holder if el.tag == item] if holder is not None else []
+    return _streamed(data, container, item)
+
+
+def _streamed(data: bytes, container: str, item: str) -> Iterator[Element]:
+    parser: XMLPullParser[Element] = XMLPullParser(events=("start", "end"))
+    holder = None
+    for at in [*range(0, len(data), _CHUNK), -1]:
+        if at >= 0:
+            parser.feed(data[at:at + _CHUNK])
+        else:
+            parser.close()
+        for found in parser.read_events():
+            event, el = cast(tuple[str, Element], found)
+            if event == "end":
+                if el.tag == item:
+                    yield el
+                    if holder is not None:
+                        del holder[:]  # what was handed out is not kept in the tree
+            elif el.tag == container:
+                holder = el
+
+
+def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
+    no_doctype(data, path)
+    if len(data) > _ESTIMATE_ABOVE and len(_SI_START.findall(data)) > limits.strings:  # counted before parsing
+        raise refuse("too_many_strings", limit=limits.strings)
+    out: list[str] = []
+    for si in _elements(data, _SST, _SI):
+        out.append(xmlkit.run_text(si))
+        if len(out) > limits.strings:
+            raise refuse("too_many_strings", limit=limits.strings)
+    return out
+
+
+# -- a worksheet -------------------------------------------------------------------
+
+
+def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget) -> None:
+    """The modelled elements into ``sheet``, the others kept as written; the cells row by row."""
+    at = data.find(b"<sheetData")  # as every program writes it; a prefixed one is searched for
+    found = _SHEET_DATA.search(data, at) if at >= 0 else _SHEET_DATA.search(data)
+    cells = (0, 0)
+    if found is None:
+        rest = data
+    else:
+        start_end = xmlkit.tag_end(data, found.start())
+        if data[start_end - 2:start_end] == b"/>":
+            stop = start_end
+        else:
+            stop = data.index(b">", data.index(b"</" + found.group(1) + b"sheetData", start_end)) + 1
+        rest = b"".join((data[:found.start()], data[found.start():start_end].rstrip(b"/>"), b"/>", data[stop:]))
+        cells = (found.start(), stop)
+    skel = xmlkit.skeleton(rest)
+    sheet.root = skel.root
+    rank = -1.0
+    for name, xml in skel.children:
+        if name in RANK:
+            rank = RANK[name]
+            if name not in MODELLED:
+                sheet.kept.append((rank, name, xml))
+        else:  # another namespace (mc:AlternateContent...): it stays after the element it followed
+            sheet.kept.append((rank + 0.5, name, xml))
+    root = fromstring(rest)
+    for el in root:
+        tag = xmlkit.local(el.tag) if el.tag.startswith(f"{{{xmlkit.MAIN}}}") else ""
+        if tag == "cols":
+            for c in el:
+                a = xmlkit.plain_attrs(c)
+                low = _int(a.pop("min", "1"))
+                sheet.cols.append(Col(low, _int(a.pop("max", str(low))), a))
+        elif tag == "sheetViews":
+            view = el.find(xmlkit.m("sheetView"))
+            if view is not None:
+                sheet.view = xmlkit.plain_attrs(view)
+                pane = view.find(xmlkit.m("pane"))
+                if pane is not None and pane.get("state") in ("frozen", "frozenSplit"):
+                    sheet.frozen = (int(float(pane.get("ySplit", "0"))), int(float(pane.get("xSplit", "0"))))
+        elif tag == "sheetProtection":
+            sheet.protection = xmlkit.plain_attrs(el)
+        elif tag == "dataValidations":
+            for dv in el:
+                a = xmlkit.plain_attrs(dv)
+                f1, f2 = dv.find(xmlkit.m("formula1")), dv.find(xmlkit.m("formula2"))
+                sheet.validations.append(Validation(a.pop("sqref", ""), a, f1.text if f1 is not None else None,
+                                                    f2.text if f2 is not None else None))
+        elif tag == "legacyDrawing":
+            sheet.legacy = el.get(f"{{{xmlkit.REL}}}id", "")
+    if cells[1] - cells[0] > _ESTIMATE_ABOVE:  # what parsing a large sheet would cost, counted before it is paid
+        budget.add_cells(len(_CELL_START.findall(data, cells[0], cells[1])), estimate=True)
+    if cells[1] > cells[0]:
+        region = memoryview(data)[cells[0]:cells[1]]
+        wrapped = b"".join((skel.root.encode("utf-8"), region, skel.end.encode("utf-8")))
+        extras = any(attr in wrapped for attr in _CELL_EXTRAS)  # cells with other attributes: sought cell by cell
+        _read_cells(_elements(wrapped, _SHEET_DATA_TAG, _ROW_TAG), sheet, strings, budget, extras)
+
+
+def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budget: _Budget, extras: bool) -> None:
+    cells, row, columns = sheet.cells, -1, _COLUMNS
+    if len(columns) > 100_000:  # a long-lived process reading many large sheets: start the memo afresh
+        columns.clear()
+    for row_el in rows:
+        ra = row_el.attrib
+        row = int(ra["r"]) - 1 if "r" in ra else row + 1
+        if len(ra) > 1 + ("spans" in ra):
+            dims = {k: v for k, v in ra.items() if k not in ("r", "spans") and not k.startswith("{")}
+            if dims:
+                sheet.rows[row] = dims
+        col, before = -1, len(cells)
+        for c in row_el:
+            ref = c.get("r")
+            if ref is None:
+                col += 1
+            else:
+                col = columns.get(ref, -1)
+                if col < 0:
+                    col = columns[ref] = col_of(ref)
+            kind, value, formula, sst = c.get("t", "n"), "", None, -1
+            v_text, inline = None, None
+            for part in c:
+                if part.tag == _V:
+                    v_text = part.text or ""
+                elif part.tag == _F:
+                    formula = (xmlkit.plain_attrs(part), part.text or "")
+                elif part.tag == _IS:
+                    inline = part
+            if kind == "s":
+                if v_text:
+                    sst = int(v_text)
+                    value = strings[sst] if 0 <= sst < len(strings) else ""
+                    sst = sst if value else -1
+            elif kind == "inlineStr":
+                kind, value = "s", xmlkit.run_text(inline)
+            elif kind == "str":
+                kind, value = "s", xmlkit.unescape(v_text) if v_text and "_x" in v_text else v_text or ""
+            elif v_text is None or (kind == "n" and not v_text):
+                kind = ""
+            else:
+                value = v_text
+            s = c.get("s")
+            style = int(s) if s else 0  # s="" (a Mac Excel file): the default format
+            extra = _extra(c) if extras and not c.attrib.keys() <= _KNOWN_CELL else ""
+            if (kind or style or formula or extra) and row >= 0:
+                cells[(row, col)] = Cell(kind, value, style, formula, sst, extra)
+        budget.add_cells(max(1, len(cells) - before))  # a row costs its cells, an empty one its element
+
+
+def _extra(c: Element) -> str:
+    """A cell's attributes other than its reference, style and type (``vm``, ``cm``, ``ph``), as XML."""
+    return xmlkit.attrs({k: v for k, v in c.attrib.items() if k not in _KNOWN_CELL and not k.startswith("{")})
+
+
+_COLUMNS: dict[str, int] = {}  # cell reference -> column: the same few hundred references recur in every file
+
+
+def col_of(ref: str) -> int:
+    """0-based column of a cell reference like "AB12"."""
+    return col_index(ref.rstrip("0123456789"))
+
+
+def _read_notes(root: Element) -> dict[tuple[int, int], tuple[str, str]]:
+    authors_el = root.find(xmlkit.m("authors"))
+    authors = [a.text or "" for a in authors_el] if authors_el is not None else []
+    notes = {}
+    found = root.find(xmlkit.m("commentList"))
+    for c in found if found is not None else []:
+        ref = c.get("ref", "A1")
+        digits = ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        i = _int(c.get("authorId", "0"))
+        author = authors[i] if 0 <= i < len(authors) else ""
+        notes[(int(digits) - 1, col_of(ref))] = (xmlkit.run_text(c.find(xmlkit.m("text"))), author)
+    return notes

@@ -1,0 +1,164 @@
+"""A sheet as XML: its cells, rows and the elements the codec models, among those it carries as written.
+
+New text is written as inline strings (no shared-string table to rebuild); a text read from the file's
+shared-string table and not changed since is written as that entry (its rich text and phonetic guides stay).
+Notes are a comments part with the VML drawing Excel needs to show them. A row's XML is kept until that row
+changes, so a tab that grows (the Map history) is not serialized whole again for a few new rows.
+"""
+
+from __future__ import annotations
+
+from sheetgm.backends.a1 import col_letters
+from sheetgm.backends.xlsx import xmlkit
+from sheetgm.backends.xlsx.book import RANK, Cell, Sheet
+
+_FORMAT_PR = '<sheetFormatPr baseColWidth="8" defaultRowHeight="15"/>'
+ROOT = f'<worksheet xmlns="{xmlkit.MAIN}" xmlns:r="{xmlkit.REL}">'
+_VML_HEAD = (
+    '<xml xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" '
+    'xmlns:x="urn:schemas-microsoft-com:office:excel"><o:shapelayout v:ext="edit"><o:idmap v:ext="edit" '
+    'data="{n}"/></o:shapelayout><v:shapetype id="_x0000_t202" coordsize="21600,21600" o:spt="202" '
+    'path="m,l,21600r21600,l21600,xe"><v:stroke joinstyle="miter"/><v:path gradientshapeok="t" '
+    'o:connecttype="rect"/></v:shapetype>'
+)
+_VML_SHAPE = (
+    '<v:shape id="_x0000_s{id}" type="#_x0000_t202" style="position:absolute;margin-left:59.25pt;'
+    'margin-top:1.5pt;width:144px;height:79px;z-index:1;visibility:hidden" fillcolor="#ffffe1" '
+    'o:insetmode="auto"><v:fill color2="#ffffe1"/><v:shadow color="black" obscured="t"/>'
+    '<v:path o:connecttype="none"/><v:textbox style="mso-direction-alt:auto"><div style="text-align:left"/>'
+    '</v:textbox><x:ClientData ObjectType="Note"><x:MoveWithCells/><x:SizeWithCells/>'
+    "<x:AutoFill>False</x:AutoFill><x:Row>{row}</x:Row><x:Column>{col}</x:Column></x:ClientData></v:shape>"
+)
+_LETTERS: dict[int, str] = {}
+
+
+def letters(col: int) -> str:
+    found = _LETTERS.get(col)
+    if found is None:
+        found = _LETTERS[col] = col_letters(col)
+    return found
+
+
+def sheet_xml(sheet: Sheet, legacy: str | None = None) -> str:
+    """The sheet's XML: the elements it models made from it, every other element as it was written, in the
+    schema's order. ``legacy``: the relationship id of the notes' drawing when the notes are written anew
+    ("" for no notes any more), None when the notes' parts are kept as they are (with their element)."""
+    rows, cols = sheet.extent()
+    made: list[tuple[float, str, str]] = [(RANK["dimension"], "", f'<dimension ref="A1:{letters(cols - 1)}{rows}"/>'),
+                                          (RANK["sheetViews"], "", _views(sheet))]
+    if not any(name == "sheetFormatPr" for _rank, name, _xml in sheet.kept):
+        made.append((RANK["sheetFormatPr"], "", _FORMAT_PR))
+    if sheet.cols:
+        cols_in_order = sorted(sheet.cols, key=lambda c: c.min)
+        body = "".join(f'<col min="{c.min}" max="{c.max}"{xmlkit.attrs(c.attrs)}/>' for c in cols_in_order)
+        made.append((RANK["cols"], "", f"<cols>{body}</cols>"))
+    made.append((RANK["sheetData"], "", _data(sheet)))
+    if sheet.protection is not None:
+        made.append((RANK["sheetProtection"], "", f"<sheetProtection{xmlkit.attrs(sheet.protection)}/>"))
+    if sheet.validations:
+        out = [f'<dataValidations count="{len(sheet.validations)}">']
+        for v in sheet.validations:
+            formulas = "".join(f"<{tag}>{xmlkit.text(f)}</{tag}>" for tag, f in (("formula1", v.formula1),
+                                                                        ("formula2", v.formula2)) if f is not None)
+            out.append(f'<dataValidation{xmlkit.attrs(v.attrs)} sqref="{xmlkit.attr(v.sqref)}">{formulas}'
+                       "</dataValidation>")
+        out.append("</dataValidations>")
+        made.append((RANK["dataValidations"], "", "".join(out)))
+    kept = sheet.kept
+    root = xmlkit.with_default_namespace(sheet.root or ROOT)  # ours are unprefixed
+    if legacy is not None:
+        kept = [k for k in kept if k[1] != "legacyDrawing"]
+        if legacy:
+            made.append((RANK["legacyDrawing"], "legacyDrawing", legacy_xml(root, legacy)))
+    body = "".join(xml for _rank, _name, xml in sorted([*kept, *made], key=_rank_of))
+    return f"{root}{body}{_end(root)}"
+
+
+def legacy_xml(root: str, rid: str) -> str:
+    """The element pointing at the notes' drawing (declaring the relationships' prefix if the root does not)."""
+    declared = f'xmlns:r="{xmlkit.REL}"' in root
+    return f'<legacyDrawing{"" if declared else f" xmlns:r={chr(34)}{xmlkit.REL}{chr(34)}"} r:id="{rid}"/>'
+
+
+def _rank_of(item: tuple[float, str, str]) -> float:
+    return item[0]
+
+
+def _end(root: str) -> str:
+    name = root[1:].split(None, 1)[0].rstrip(">").rstrip("/")
+    return f"</{name}>"
+
+
+def _views(sheet: Sheet) -> str:
+    rows, cols = sheet.frozen
+    pane = ""
+    if rows or cols:
+        active = "bottomRight" if rows and cols else ("bottomLeft" if rows else "topRight")
+        split = (f' xSplit="{cols}"' if cols else "") + (f' ySplit="{rows}"' if rows else "")
+        pane = (f'<pane{split} topLeftCell="{letters(cols)}{rows + 1}" activePane="{active}" state="frozen"/>'
+                f'<selection pane="{active}"/>')
+    return f"<sheetViews><sheetView{xmlkit.attrs(sheet.view)}>{pane}</sheetView></sheetViews>"
+
+
+def _data(sheet: Sheet) -> str:
+    """The sheet's cells; a row's XML is kept in ``sheet.row_xml`` and made again only when the row changed."""
+    kept = sheet.row_xml
+    by_row: dict[int, list[tuple[int, Cell]]] = {}
+    for (r, c), cell in sheet.cells.items():
+        if r not in kept and (cell.kind or cell.style or cell.formula or cell.extra):
+            by_row.setdefault(r, []).append((c, cell))
+    for r in by_row.keys() | sheet.rows.keys():
+        if r not in kept:
+            kept[r] = _row(r, by_row.get(r, []), sheet.rows.get(r))
+    return "<sheetData>" + "".join([kept[r] for r in sorted(kept)]) + "</sheetData>"
+
+
+def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
+    n = r + 1
+    out = [f'<row r="{n}"{xmlkit.attrs(extra) if extra else ""}>']
+    for c, cell in sorted(cells, key=_first):
+        out.append(_cell(f"{letters(c)}{n}", cell))
+    out.append("</row>")
+    return "".join(out)
+
+
+def _first(item: tuple[int, Cell]) -> int:
+    return item[0]
+
+
+def _cell(ref: str, cell: Cell) -> str:
+    style = f' s="{cell.style}"' if cell.style else ""
+    if cell.extra:
+        style += cell.extra
+    formula = f"<f{xmlkit.attrs(cell.formula[0])}>{xmlkit.text(cell.formula[1])}</f>" if cell.formula else ""
+    kind, value = cell.kind, cell.value
+    if kind == "s":
+        if formula:
+            return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(xmlkit.escape(value))}</v></c>'
+        if cell.sst >= 0:  # the file's own entry, with its runs and phonetic guides
+            return f'<c r="{ref}"{style} t="s"><v>{cell.sst}</v></c>'
+        space = ' xml:space="preserve"' if value != value.strip() else ""
+        return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{xmlkit.text(xmlkit.escape(value))}</t></is></c>'
+    if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
+        return f'<c r="{ref}"{style}>{formula}<v>{xmlkit.text(value)}</v></c>'
+    if kind in ("b", "e", "d"):
+        return f'<c r="{ref}"{style} t="{kind}">{formula}<v>{xmlkit.text(value)}</v></c>'
+    return f'<c r="{ref}"{style}>{formula}</c>' if formula else f'<c r="{ref}"{style}/>'
+
+
+def comments_xml(sheet: Sheet) -> str:
+    authors = sorted({author for _text, author in sheet.notes.values()})
+    index = {a: i for i, a in enumerate(authors)}
+    body = "".join(
+        f'<comment ref="{letters(c)}{r + 1}" authorId="{index[author]}"><text><t xml:space="preserve">'
+        f"{xmlkit.text(xmlkit.escape(note, controls=False))}</t></text></comment>"
+        for (r, c), (note, author) in sorted(sheet.notes.items())
+    )
+    names = "".join(f"<author>{xmlkit.text(a)}</author>" for a in authors)
+    return f'<comments xmlns="{xmlkit.MAIN}"><authors>{names}</authors><commentList>{body}</commentList></comments>'
+
+
+def vml_xml(sheet: Sheet, index: int) -> str:
+    shapes = "".join(_VML_SHAPE.format(id=index * 1024 + i, row=r, col=c)
+                     for i, (r, c) in enumerate(sorted(sheet.notes), 1))
+    return _VML_HEAD.format(n=index) + shapes + "</xml>"

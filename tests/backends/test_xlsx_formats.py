@@ -1,0 +1,75 @@
+"""Every file a player may produce in place of the .xlsx they were given (tests/fixtures/other): another
+format under the .xlsx name, the .xlsx beside a copy in another format, or only the copy. The director and the
+player are told what it is and what to do, in their language, and every other player is resolved."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sheetgm.backends.errors import MissingWorkbookError, UnreadableFileError
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+
+OTHER = Path(__file__).resolve().parents[1] / "fixtures" / "other"
+KINDS = {"calamine-issue127.ods": ("ods", "OpenDocument", "LibreOffice"),
+         "calamine-issue127.xls": ("xls", "Excel 97-2003", "Excel 97-2003"),
+         "calamine-issue127.xlsb": ("xlsb", "Excel binary", ".xlsb"),
+         "calamine-pass_protected.xlsx": ("encrypted", "password", "密码")}
+
+
+def _game(tmp_path: Path) -> XlsxGateway:
+    gw = XlsxGateway(tmp_path)
+    gw.create("player-1", "P1", ["Orders"])
+    return gw
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_another_format_under_the_xlsx_name_is_named_with_what_to_do(name: str, tmp_path: Path) -> None:
+    _game(tmp_path)
+    shutil.copy(OTHER / name, tmp_path / "player-1.xlsx")
+    with pytest.raises(UnreadableFileError) as err:
+        XlsxGateway(tmp_path).read("player-1", ["Orders!A1"])
+    kind, english, chinese = KINDS[name]
+    assert err.value.code == f"err.backend.file.{kind}"
+    en, zh = err.value.message("en"), err.value.message("zh")
+    assert str(tmp_path / "player-1.xlsx") in en and english in en and "save" in en.lower()
+    assert chinese in zh and "另存为" in zh or "密码" in zh
+    assert "Error" not in en and "Traceback" not in en  # said in words, not an exception's name
+
+
+@pytest.mark.parametrize(("content", "kind"), [
+    (b"", "empty"), (b"stage,order\nN1-survivor,\xe7\xa7\xbb\xe5\x8a\xa8 B3\n", "csv"),
+    (b"<html><body><table><tr><td>x</td></tr></table></body></html>", "html"),
+    (b'<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet"/>', "xml2003"),
+    (b"PK\x03\x04" + bytes(200), "damaged")])
+def test_text_and_broken_files_under_the_xlsx_name_are_named(content: bytes, kind: str, tmp_path: Path) -> None:
+    _game(tmp_path)
+    (tmp_path / "player-1.xlsx").write_bytes(content)
+    with pytest.raises(UnreadableFileError) as err:
+        XlsxGateway(tmp_path).read("player-1", ["Orders!A1"])
+    assert err.value.code == f"err.backend.file.{kind}" and "player-1.xlsx" in err.value.message("zh")
+
+
+def test_a_copy_in_another_format_beside_the_workbook_is_a_notice(tmp_path: Path) -> None:
+    gw = _game(tmp_path)
+    assert gw.notices("player-1") == []
+    shutil.copy(OTHER / "calamine-issue127.ods", tmp_path / "player-1.ods")
+    (tmp_path / "player-1 (copy).ods").write_bytes(b"not the same name")
+    (tmp_path / "PLAYER-1.CSV").write_bytes(b"a,b\n")
+    found = XlsxGateway(tmp_path).notices("player-1")
+    assert sorted(n.params["sibling"] for n in found) == ["PLAYER-1.CSV", "player-1.ods"]
+    assert all(n.code == "err.backend.file.sibling" and "player-1.xlsx" in n.message("en") for n in found)
+    assert XlsxGateway(tmp_path).read("player-1", ["Orders!A1"]) == {"Orders!A1": []}  # the .xlsx is still read
+
+
+def test_only_a_copy_in_another_format_is_named_not_missing(tmp_path: Path) -> None:
+    _game(tmp_path)
+    (tmp_path / "player-1.xlsx").rename(tmp_path / "player-1.ods")
+    with pytest.raises(UnreadableFileError) as err:
+        XlsxGateway(tmp_path).read("player-1", ["Orders!A1"])
+    assert err.value.code == "err.backend.file.only_other" and "player-1.ods" in err.value.message("en")
+    (tmp_path / "player-1.ods").unlink()
+    with pytest.raises(MissingWorkbookError):
+        XlsxGateway(tmp_path).read("player-1", ["Orders!A1"])
