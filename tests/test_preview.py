@@ -4,11 +4,13 @@ is there, its problems, notes and warnings; one numbering with the checker and t
 from __future__ import annotations
 
 import pytest
-from enginekit import board, game, t
+from enginekit import board, game, survive, t
 
+from sheetgm.core.observe import event_line
 from sheetgm.core.preview import WARN_EMPTIED, WARN_NO_CHEST, WARN_POWERED, WARN_SEARCHED, WARN_TRAP, preview
 from sheetgm.core.state import State
-from sheetgm.notation.orders import parse_order
+from sheetgm.core.steps import RobotStep
+from sheetgm.notation.orders import parse_order, parse_order_numbered
 
 #    A  B  C  D  E
 # 1  .  C  .  .  G
@@ -115,3 +117,25 @@ def test_a_hunter_sees_his_points_and_tiles() -> None:
     assert [(s.number, s.tile) for s in pv.steps] == [(1, t("D2")), (2, t("D2"))]
     assert pv.steps[0].path == (t("D3"), t("D2"))
     assert not pv.steps[1].warnings
+
+
+def test_one_numbering_in_the_parser_for_syntax_errors_and_robot_paths() -> None:
+    parsed = parse_order_numbered("move F4, F3; serach")
+    assert [e.params["step"] for e in parsed.errors] == [2] and parsed.texts == ("move F4, F3", "serach")
+    robot = parse_order_numbered("robot: move B2, B3; search")
+    assert robot.written == (1, 1, 2) and all(isinstance(s, RobotStep) for s in robot.order.steps[:2])
+    apart = parse_order_numbered("move B2; B3\nB4")  # a semicolon or a new line always separates steps
+    assert apart.written == (1, 2, 3)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_result_quotes_the_failed_step_and_names_the_trap_before_it(lang: str) -> None:
+    st = start("B3")
+    st.traps[t("B2")] = HAL
+    _, events = survive(st, {ANN: parse_order("move B2, B1; search; crack")})
+    failed = [e for e in events if e.kind == "step_failed"]
+    assert [(e.params["step"], e.params["text"], e.params["held"], e.params["tile"]) for e in failed] == [
+        (3, "crack", 1, "B2")]
+    line = event_line(failed[0], lang)
+    assert line.startswith("第 3 步「crack」未能执行" if lang == "zh" else "Step 3 「crack」 could not be carried out")
+    assert "B2" in line and ("陷阱" in line if lang == "zh" else "trap" in line)
