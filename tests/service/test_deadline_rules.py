@@ -18,7 +18,7 @@ from sheetgm.backends.memory import MemoryGateway
 from sheetgm.core.texts import render
 from sheetgm.service import deadlines
 from sheetgm.service.config import GameConfig, parse_config
-from sheetgm.service.deadlines import night_deadlines, submitted, zone_of
+from sheetgm.service.deadlines import night_deadlines, zone_of
 
 SH = ZoneInfo("Asia/Shanghai")
 
@@ -165,18 +165,6 @@ def test_upcoming_skips_stages_without_a_deadline(tmp_path: Path) -> None:
     game = make_game(tmp_path, MemoryGateway(), Clock(), schedule={"hunters": "23:00", "start": "2024-05-01"})
     assert deadlines.upcoming(game, "N1-survivor", 4) == [("N1-hunter", at("2024-05-01T23:00:00+08:00")),
                                                           ("N2-hunter", at("2024-05-02T23:00:00+08:00"))]
-
-
-@pytest.mark.parametrize(("info", "done"), [
-    ({"text": "go", "ticked": True}, True),
-    ({"text": "", "ticked": True}, False),
-    ({"text": "go", "ticked": False}, False),
-    ({"text": "go", "ticked": True, "problems": ["x"]}, False),
-    ({"text": "go", "ticked": True, "bad": True}, False),
-    ({"text": "go", "ticked": True, "problems": [], "bad": False}, True),
-])
-def test_submitted_is_written_ticked_readable_and_without_problems(info: dict[str, Any], done: bool) -> None:
-    assert submitted(info) is done
 
 
 def test_the_players_reminder_is_in_their_language_and_adds_the_no_order_line(game) -> None:  # type: ignore[no-untyped-def]
