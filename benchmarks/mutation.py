@@ -36,7 +36,7 @@ EQUIVALENT = Path(__file__).resolve().parent / "mutation_equivalent.toml"
 # module name -> (the file mutated, the test files that exercise it)
 MODULES: dict[str, tuple[str, list[str]]] = {
     "rows": ("sheetgm/sheets/rows.py", [
-        "tests/test_sheet_rows.py",
+        "tests/service/test_orders_tab.py", "tests/backends/test_xlsx_book.py",
     ]),
     "stamps": ("sheetgm/service/stamps.py", [
         "tests/service/test_stamps.py", "tests/service/test_deadlines_hold.py",
@@ -64,7 +64,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/backends/test_retry.py", "tests/backends/test_retry_and_pacing.py",
     ]),
     "unknowns": ("sheetgm/core/unknowns.py", [
-        "tests/test_unknowns.py", "tests/test_casebook.py",
+        "tests/test_check_notes.py", "tests/test_casebook.py",
     ]),
     "check": ("sheetgm/core/check.py", [
         "tests/test_check_notes.py", "tests/test_check_agrees.py", "tests/test_casebook.py",

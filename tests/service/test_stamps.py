@@ -336,3 +336,60 @@ def test_archived_texts_are_those_of_live_resolved_stages() -> None:
     ]
     assert stamps.archived_texts(entries, 1) == {KEY: "a", "N2-survivor": ""}
     assert stamps.archived_texts(entries, 3) == {}
+
+
+# -- edges a mutant found ----------------------------------------------------------------------------------
+
+def test_a_stamp_needs_its_fingerprint_not_a_check_time() -> None:
+    cells = row(KEY, 1, D="go", F="T1", G=fingerprint("go"))  # stamped by a resolve, never read by a check (H)
+    assert truths(rows_with((KEY, 1, cells)), KEY, SEATS, [])[1] == Truth("T1", "go", "", "", "")
+
+
+def test_the_last_of_three_superseded_resolves_counts() -> None:
+    old = [entry(KEY, SUPERSEDED, {1: {"text": f"v{i}", "stamp": f"T{i}"}}) for i in range(3)]
+    assert truths([], KEY, SEATS, old)[1] == Truth("T2", "v2")
+
+
+def test_rows_of_a_neighbouring_stage_are_never_read_as_this_ones() -> None:
+    """A row out of place (its key names another stage) is not read, nor the rows just outside the stage."""
+    last_before = row(KEY, SEATS, D="a", F="T", G=fingerprint("a"), H="C", L="D0", M="W0", N="ok", O="R")
+    first_after = row(KEY, 1, D="b", F="T", G=fingerprint("b"), H="C", L="D9", M="W9", N="ok", O="R")
+    rows = rows_with((KEY, SEATS, last_before), (KEY2, 1, first_after))  # KEY's last seat, then a misplaced row
+    assert set(truths(rows, KEY, SEATS, [])) == {SEATS}
+    assert set(stamps.reads(rows, KEY, SEATS)) == {SEATS}
+    assert truths(rows, KEY2, SEATS, []) == {} and stamps.reads(rows, KEY2, SEATS) == {}
+    only_before = rows_with((KEY, SEATS, last_before))
+    assert stamps.passed_record(only_before, KEY2, SEATS) == ("", "")
+    assert stamps.passed_record(only_before, KEY, SEATS) == ("D0", "W0")  # the last seat is read
+    only_after = rows_with((KEY2, 1, first_after))
+    assert stamps.passed_record(only_after, KEY, SEATS) == ("", "")
+
+
+def test_a_passed_deadline_without_its_time_is_still_recorded() -> None:
+    rows = rows_with((KEY, 1, row(KEY, 1, L="D1")))
+    assert stamps.passed_record(rows, KEY, SEATS) == ("D1", "")
+
+
+def test_the_first_rows_notes_are_told() -> None:
+    rows = rows_with((KEY, 1, row(KEY, 1, K="n.a")))
+    assert stamps.told(rows, KEY, 1, SEATS) == (set(), {"n.a"})
+
+
+def test_one_seat_games_have_rows_too() -> None:
+    assert stamps._stage_seat(2, 1) == (KEY, 1) and stamps._stage_seat(3, 1) == (KEY2, 1)
+    with pytest.raises(ValueError) as err:
+        stamps._stage_seat(1, 1)
+    assert err.value.args == (1,)
+
+
+def test_read_desk_reads_the_journal_the_lock_and_the_archive_at_once(game) -> None:  # type: ignore[no-untyped-def]
+    from sheetgm.service.game import DIRECTOR
+    from sheetgm.service.journal import lock_range
+
+    game.gateway.write(DIRECTOR, [SetValues(lock_range(game.lang), (("tok", "me", "2024-05-01T20:00:00+08:00"),)),
+                                  SetValues(stamps.archive_range(game.lang).split(":")[0],
+                                            ((KEY, "1", "S1", "go"),))])
+    entries, lock, archive = stamps.read_desk(game)
+    assert lock == ["tok", "me", "2024-05-01T20:00:00+08:00"]
+    assert archive[0][:4] == [KEY, "1", "S1", "go"]
+    assert [e.key for e in entries][:1] == ["N0-setup"]
