@@ -186,8 +186,8 @@ def run_module(module: str, jobs: int, keep: bool, tree: Path) -> Score:
             score.survived += 1
             diff = _diff(work, target, name)
             before, after = _changed(diff)
-            hit = next((i for i, e in enumerate(equivalents) if e["function"] == _function(name)
-                        and e["before"].strip() == before and e["after"].strip() == after), None)
+            hit = next((i for i, e in enumerate(equivalents) if i not in matched and e["function"] == _function(name)
+                        and e["before"].strip() == before and e["after"].strip() == after), None)  # each once
             if hit is None:
                 score.survivors.append(f"# {name}\n{diff}")
             else:
