@@ -144,6 +144,19 @@ def _configure(work: Path, target: str, tests: list[str]) -> None:
         f.write("\n".join(lines) + "\n")
 
 
+def _run_group(cmd: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run mutmut in a process group of its own, so that a stopped run also stops mutmut's forked workers."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate()
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
 def _diff(work: Path, target: str, name: str) -> str:
     """The mutant's diff, read from mutmut's files in ``work`` (mutmut reads them relative to the folder)."""
     from mutmut.mutation.diff_apply import get_diff_for_mutant
@@ -167,7 +180,7 @@ def run_module(module: str, jobs: int, keep: bool, tree: Path) -> Score:
         _configure(work, target, tests)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "COVERAGE"))}
         cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
-        done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True)
+        done = _run_group(cmd, work, env)
         meta = work / "mutants" / (target + ".meta")
         if not meta.exists():
             sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
