@@ -393,3 +393,10 @@ def test_read_desk_reads_the_journal_the_lock_and_the_archive_at_once(game) -> N
     assert lock == ["tok", "me", "2024-05-01T20:00:00+08:00"]
     assert archive[0][:4] == [KEY, "1", "S1", "go"]
     assert [e.key for e in entries][:1] == ["N0-setup"]
+
+
+def test_a_row_naming_the_next_stage_just_before_it_is_no_seat_of_that_stage() -> None:
+    misplaced = row(KEY2, SEATS, D="a", F="T", G=fingerprint("a"), H="C", N="ok", O="R")
+    rows = rows_with((KEY, SEATS, misplaced))  # at KEY's last seat, but it says KEY2
+    assert truths(rows, KEY2, SEATS, []) == {} and stamps.reads(rows, KEY2, SEATS) == {}
+    assert truths(rows, KEY, SEATS, []) == {} and stamps.reads(rows, KEY, SEATS) == {}
