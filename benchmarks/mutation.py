@@ -46,7 +46,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/service/test_deadlines_hold.py",
     ]),
     "lock": ("sheetgm/service/lock.py", [
-        "tests/service/test_lock.py", "tests/service/test_lock_messages.py",
+        "tests/service/test_lock_units.py", "tests/service/test_lock.py", "tests/service/test_lock_messages.py",
     ]),
     "audit": ("sheetgm/service/audit.py", [
         "tests/service/test_audit.py",

@@ -79,7 +79,7 @@ def night_deadlines(cfg: GameConfig, night: int) -> dict[str, datetime | None]:
                                 else last_survivor.astimezone(zone).date() + timedelta(days=sched.days))
                     when = _first_after(last, hhmm, zone, earliest) if last else _at(earliest, hhmm, zone)
                 else:
-                    base = out.get(SURVIVOR_STAGE) or last
+                    base = last  # after this night's survivor deadline and every deadline before it
                     when = (_first_after(base, hhmm, zone, base.astimezone(zone).date()) if base
                             else _at(sched.start, hhmm, zone))
             out[camp] = when

@@ -174,7 +174,8 @@ def test_the_players_reminder_is_in_their_language_and_adds_the_no_order_line(ga
     for state in ("empty", "unreadable"):
         assert deadlines.player_reminder(game, 2, deadline, state) == en + render("en", "sheet.remind.no_order")
         zh = deadlines.player_reminder(game, 1, deadline, state)
-        assert zh.endswith(render("zh", "sheet.remind.no_order")) and "周三" in zh
+        assert zh == render("zh", "sheet.remind.status", deadline=deadlines.local_time(game, deadline, "zh")) + render(
+            "zh", "sheet.remind.no_order") and "周三" in zh
 
 
 def test_the_public_reminder_when_everyone_has_submitted(game) -> None:  # type: ignore[no-untyped-def]
@@ -186,3 +187,30 @@ def test_the_public_reminder_when_everyone_has_submitted(game) -> None:  # type:
                                                                                               short=True),
                                    deadline=deadlines.local_time(game, deadline, "en"))
     assert "Wed 2024-05-01 21:00" in by_lang["en"] and "周三" in by_lang["zh"]
+
+
+def test_night_zero_has_no_deadlines(game) -> None:  # type: ignore[no-untyped-def]
+    assert deadlines.night_deadlines(game.cfg, 0) == {}
+
+
+def test_every_two_days_counts_from_the_local_date_not_the_machines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """07:00 in Shanghai is 23:00 UTC the day before: the next night counts from the game's date."""
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    try:
+        cfg = config({"survivors": "07:00", "hunters": "08:00", "every": "2 days", "start": "2024-05-01"})
+        assert local(cfg, 1) == {"survivor": "2024-05-01 07:00", "hunter": "2024-05-01 08:00"}
+        assert local(cfg, 2) == {"survivor": "2024-05-03 07:00", "hunter": "2024-05-03 08:00"}
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_a_hunter_deadline_follows_every_deadline_before_it() -> None:
+    """Night 2's survivors set by hand before night 1's (late) hunters: night 2's hunters still come after
+    night 1's, never before them (docs/schedule.md: each night follows the one before)."""
+    cfg = config({"survivors": "21:00", "hunters": "23:00", "start": "2024-05-01"},
+                 {"N1-hunter": "2024-05-03T10:00:00+08:00", "N2-survivor": "2024-05-02T21:00:00+08:00"})
+    assert local(cfg, 2) == {"survivor": "2024-05-02 21:00", "hunter": "2024-05-03 23:00"}
