@@ -156,3 +156,117 @@ def test_unlock_needs_a_reason_and_records_each_unlock_below_the_last(tmp_path: 
                                          ["dir@box", "bo@box", rows[2][4 - 1], "run 1 killed"]]
     assert [u["holder"] for u in parse_unlocks(_lock_tab(game, "A5:E"))] == ["ann@box", "bo@box"]
     assert gamelock.unlocks_range(game.lang).endswith("!A5:E")
+
+
+def test_a_row_wider_than_the_lock_cells_is_read_by_its_first_three(tmp_path: Path) -> None:
+    game = make_game(tmp_path, MemoryGateway())
+    assert lock_is_free(game, ["", "ann@box", game.now().isoformat(), "a note beside it"])
+    assert not lock_is_free(game, ["tok", "ann@box", game.now().isoformat(), "a note beside it"], "bo@box")
+    held = gamelock.take_lock(game, ["", "", "", "a note beside it"], "bo@box")
+    assert len(held.token) == 16 and int(held.token, 16) >= 0  # 8 random bytes, in hex
+
+
+def test_a_refusal_names_the_holder_and_when_it_took_the_lock_in_the_directors_voice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHEETGM_LANG", "en")
+    game = make_game(tmp_path, MemoryGateway())
+    since = game.now().isoformat(timespec="seconds")
+    with pytest.raises(gamelock.LockedError) as err:
+        gamelock.take_lock(game, ["tok", "ann@box", since], "bo@box")
+    assert err.value.params == {"holder": "ann@box", "since": gamelock.shown(since, "en", game.cfg.timezone)}
+    assert "(" in err.value.params["since"] and game.cfg.timezone in err.value.params["since"]
+    with pytest.raises(gamelock.LockedError) as err:
+        gamelock.take_lock(game, ["tok", "", since], "bo@box")  # a token without a holder's name
+    assert err.value.params["holder"] == "-"
+
+
+def test_unlock_holds_the_folder_lock_under_its_own_name_while_it_reads(tmp_path: Path) -> None:
+    seen: list[dict[str, object]] = []
+
+    class Peek(MemoryGateway):
+        def read(self, key: str, ranges):  # type: ignore[no-untyped-def]
+            text = (tmp_path / LOCK_FILE).read_text("utf-8") if (tmp_path / LOCK_FILE).exists() else ""
+            seen.append(json.loads(text) if text else {})
+            return super().read(key, ranges)
+
+    game = make_game(tmp_path, Peek())
+    gamelock.take_lock(game, [], "ann@box")
+    seen.clear()
+    gamelock.unlock(game, "stuck", "dir@box")
+    now = game.now().isoformat(timespec="seconds")
+    assert seen[0]["holder"] == "dir@box" and seen[0]["pid"] == os.getpid()
+    assert seen[0]["since"] == gamelock.shown(now, game.lang, game.cfg.timezone) and game.cfg.timezone in str(
+        seen[0]["since"])
+
+
+class FakeMsvcrt:
+    """msvcrt as Windows has it: locking() records the mode, the byte count and where the file offset stood."""
+
+    LK_NBLCK, LK_UNLCK = 2, 0
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int, int]] = []
+
+    def locking(self, fd: int, mode: int, n: int) -> None:
+        self.calls.append((mode, n, os.lseek(fd, 0, os.SEEK_CUR)))
+
+
+def test_on_windows_one_byte_far_from_the_text_is_locked_and_the_text_stays_readable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    fake = FakeMsvcrt()
+    monkeypatch.setattr(gamelock.sys, "platform", "win32")
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    fd = _lock_file(tmp_path, "")
+    try:
+        gamelock._os_lock(fd)
+        assert fake.calls == [(FakeMsvcrt.LK_NBLCK, 1, gamelock._WIN_OFFSET)]
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 0  # back at the start: the holder's name is written there
+        gamelock._os_unlock(fd)
+        assert fake.calls[1] == (FakeMsvcrt.LK_UNLCK, 1, gamelock._WIN_OFFSET)
+    finally:
+        os.close(fd)
+    assert gamelock._WIN_OFFSET == 1 << 20
+
+
+def _held_by_the_winner(tmp_path: Path, cells: tuple[str, str, str]) -> gamelock.Game:
+    """A gateway where another run writes its token right after ours (it won the race)."""
+
+    class Raced(MemoryGateway):
+        lock = ""  # the lock's range, once the game is made
+
+        def write(self, key, ops):  # type: ignore[no-untyped-def]
+            super().write(key, ops)
+            if any(isinstance(op, gamelock.SetValues) and op.range == self.lock and op.rows[0][0] for op in ops):
+                super().write(key, [gamelock.SetValues(self.lock, (cells,))])
+
+    gw = Raced()
+    game = make_game(tmp_path, gw)
+    gw.lock = gamelock.lock_range(game.lang)
+    return game
+
+
+def test_the_loser_of_a_race_names_the_winner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHEETGM_LANG", "en")
+    since = "2024-05-01T12:00:00+08:00"
+    game = _held_by_the_winner(tmp_path, ("theirs", "cy@box", since))
+    with pytest.raises(gamelock.LockedError) as err:
+        gamelock.take_lock(game, [], "bo@box")
+    assert err.value.params == {"holder": "cy@box", "since": gamelock.shown(since, "en", game.cfg.timezone)}
+    assert game.cfg.timezone in err.value.params["since"]
+    with pytest.raises(gamelock.LockedError) as err:
+        gamelock.take_lock(_held_by_the_winner(tmp_path / "b", ("theirs", "", "")), [], "bo@box")
+    assert err.value.params == {"holder": "-", "since": "-"}
+
+
+def test_a_journal_that_cannot_be_read_frees_the_token_just_taken(tmp_path: Path) -> None:
+    game = make_game(tmp_path, MemoryGateway())
+    rng = gamelock.journal_range(game.lang)
+    first = rng.split("!")[0] + "!A2:H2"
+    game.gateway.write(gamelock.DIRECTOR, [gamelock.SetValues(first, (("N1-survivor", "resolved", "zz", "{", "}",
+                                                                       "x", "y", "z"),))])
+    with pytest.raises(gamelock.ServiceError):
+        gamelock.take_lock(game, [], "ann@box")
+    assert _lock_tab(game, "A2:C2") in ([], [["", "", ""]], [[]])
+    assert lock_is_free(game, sum(_lock_tab(game, "A2:C2"), []), "someone@else")
