@@ -82,6 +82,7 @@ class Score:
     killed: int = 0
     survived: int = 0
     timeouts: int = 0
+    untested: int = 0  # no result from mutmut (counted as survived): a run that did not finish
     equivalent: int = 0
     seconds: float = 0.0
     survivors: list[str] = field(default_factory=list)  # diffs of the survivors not listed as equivalent
@@ -180,12 +181,19 @@ def run_module(module: str, jobs: int, keep: bool, tree: Path) -> Score:
         _configure(work, target, tests)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "COVERAGE"))}
         cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
-        done = _run_group(cmd, work, env)
         meta = work / "mutants" / (target + ".meta")
-        if not meta.exists():
-            sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
-            raise SystemExit(f"{module}: mutmut produced no results (exit {done.returncode})")
-        codes: dict[str, int | None] = json.loads(meta.read_text("utf-8"))["exit_code_by_key"]
+        codes: dict[str, int | None] = {}
+        for _ in range(3):  # mutmut's first pass can stop after its stats run with no mutant tested: it resumes
+            done = _run_group(cmd, work, env)
+            if not meta.exists():
+                sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
+                raise SystemExit(f"{module}: mutmut produced no results (exit {done.returncode})")
+            untested = sum(c is None for c in codes.values()) if codes else None
+            codes = json.loads(meta.read_text("utf-8"))["exit_code_by_key"]
+            left = sum(c is None for c in codes.values())
+            if not left or left == untested:
+                break
+        score.untested = sum(c is None for c in codes.values())
         equivalents = _equivalents(module)
         matched: set[int] = set()
         for name, code in sorted(codes.items()):
@@ -238,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<11} {s.total:>7} {s.killed:>6} {s.survived:>8} {s.timeouts:>8} {s.equivalent:>5} "
               f"{s.score:>6.1%} {s.seconds / 60:>7.1f}", flush=True)
         below |= s.score < 0.9
+        if s.untested:
+            print(f"  {s.untested} mutants have no result (counted as survived): mutmut did not finish")
         for entry in s.stale:
             print(f"  stale equivalent entry (matches no survivor): {entry}")
         if args.survivors:

@@ -36,3 +36,13 @@ def beside_a_problem() -> dict[str, list[str]]:
 def test_each_note_kind_has_a_case_beside_a_problem_and_words(note: str) -> None:
     assert beside_a_problem().get(note), f"no case expects {note} beside a problem"
     assert all(has(lang, note) for lang in LANGS)
+
+
+@pytest.mark.parametrize("params", [{"frm": "B1"}, {"tile": "B2"}, {}, {"frm": "B1", "tile": "nowhere"}])
+def test_a_board_failure_that_names_no_edge_is_a_problem_not_a_note(params: dict[str, str]) -> None:
+    """The board note needs the edge the step meets (moves.py names both tiles); without it, nothing is excused."""
+    from sheetgm.core.context import Illegal
+    from sheetgm.core.unknowns import BOARD, Unknowns
+
+    ctx = None  # never reached: the edge is read from the failure first
+    assert Unknowns()._board_gone(ctx, Illegal("err.rule.board", **params), BOARD) is None  # type: ignore[arg-type]
