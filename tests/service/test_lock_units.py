@@ -168,13 +168,14 @@ def test_a_row_wider_than_the_lock_cells_is_read_by_its_first_three(tmp_path: Pa
 
 def test_a_refusal_names_the_holder_and_when_it_took_the_lock_in_the_directors_voice(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHEETGM_LANG", "en")
+    monkeypatch.setenv("SHEETGM_LANG", "zh")
     game = make_game(tmp_path, MemoryGateway())
     since = game.now().isoformat(timespec="seconds")
     with pytest.raises(gamelock.LockedError) as err:
         gamelock.take_lock(game, ["tok", "ann@box", since], "bo@box")
-    assert err.value.params == {"holder": "ann@box", "since": gamelock.shown(since, "en", game.cfg.timezone)}
-    assert "(" in err.value.params["since"] and game.cfg.timezone in err.value.params["since"]
+    assert err.value.params == {"holder": "ann@box", "since": gamelock.shown(since, "zh", game.cfg.timezone)}
+    assert "周" in err.value.params["since"]
+    assert game.cfg.timezone in err.value.params["since"]
     with pytest.raises(gamelock.LockedError) as err:
         gamelock.take_lock(game, ["tok", "", since], "bo@box")  # a token without a holder's name
     assert err.value.params["holder"] == "-"
@@ -248,12 +249,13 @@ def _held_by_the_winner(tmp_path: Path, cells: tuple[str, str, str]) -> gamelock
 
 
 def test_the_loser_of_a_race_names_the_winner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SHEETGM_LANG", "en")
+    monkeypatch.setenv("SHEETGM_LANG", "zh")
     since = "2024-05-01T12:00:00+08:00"
     game = _held_by_the_winner(tmp_path, ("theirs", "cy@box", since))
     with pytest.raises(gamelock.LockedError) as err:
         gamelock.take_lock(game, [], "bo@box")
-    assert err.value.params == {"holder": "cy@box", "since": gamelock.shown(since, "en", game.cfg.timezone)}
+    assert err.value.params == {"holder": "cy@box", "since": gamelock.shown(since, "zh", game.cfg.timezone)}
+    assert "周三" in err.value.params["since"]
     assert game.cfg.timezone in err.value.params["since"]
     with pytest.raises(gamelock.LockedError) as err:
         gamelock.take_lock(_held_by_the_winner(tmp_path / "b", ("theirs", "", "")), [], "bo@box")
