@@ -52,10 +52,11 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/service/test_audit.py",
     ]),
     "verify": ("sheetgm/service/verify.py", [  # each replays a game: the Google fake's runs add only minutes
-        *(f"tests/service/test_verify.py::{t}[{b}]" for t in (
-            "test_a_played_game_replays_stage_by_stage", "test_an_archived_order_edited_by_hand_names_the_stage_that_no_"
-            "longer_replays", "test_orders_edited_in_the_journal_are_named",
-            "test_a_state_edited_in_the_journal_is_named_and_the_next_stages_still_replay") for b in ("memory", "xlsx")),
+        *(f"tests/service/test_verify.py::{t}[{b}]" for b in ("memory", "xlsx") for t in (
+            "test_a_played_game_replays_stage_by_stage",
+            "test_an_archived_order_edited_by_hand_names_the_stage_that_no_longer_replays",
+            "test_orders_edited_in_the_journal_are_named",
+            "test_a_state_edited_in_the_journal_is_named_and_the_next_stages_still_replay")),
         "tests/service/test_verify.py::test_desk_entries_are_replayed_too",
         "tests/service/test_verify.py::test_verify_command_exit_codes_and_json",
         "tests/service/test_verify.py::test_verify_messages_in_the_directors_language",
@@ -64,7 +65,8 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/service/test_verify_edits.py::test_a_corrupted_journal_cell_is_named_never_a_traceback",
     ]),
     "xlsx-read": ("sheetgm/backends/xlsx/read.py", [
-        "tests/backends/test_xlsx_codec.py", "tests/backends/test_xlsx_book.py", "tests/backends/test_xlsx_limits.py",
+        "tests/backends/test_xlsx_read_parts.py", "tests/backends/test_xlsx_codec.py",
+        "tests/backends/test_xlsx_book.py", "tests/backends/test_xlsx_limits.py",
     ]),
     "xlsx-write": ("sheetgm/backends/xlsx/write.py", [
         "tests/backends/test_xlsx_codec.py", "tests/backends/test_xlsx_book.py", "tests/backends/test_xlsx_saving.py",

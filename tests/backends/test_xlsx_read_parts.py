@@ -1,0 +1,115 @@
+"""The xlsx reader's smaller parts, each pinned on a file built for it: the shared-strings limit at its exact
+bound (counted before parsing when the part is large, and while parsing), the workbook title from its
+properties part (absent or damaged: no title, the workbook still reads), and a cell note's text and author."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.comments import Comment
+
+from sheetgm.backends.errors import UnreadableFileError
+from sheetgm.backends.port import SetValues
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.backends.xlsx.package import LIMITS
+from sheetgm.backends.xlsx.read import read_book
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+SST = "xl/sharedStrings.xml"
+
+
+def _workbook(tmp_path: Path) -> bytes:
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "t", ["Orders"])
+    gw.write("p", [SetValues("Orders!A1:B1", [["a", "b"]])])
+    return (tmp_path / "p.xlsx").read_bytes()
+
+
+def _with(data: bytes, parts: dict[str, bytes | None], rels: str = "") -> bytes:
+    """``data`` with ``parts`` replaced or added (None: removed), relationships added to the workbook's."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            if info.filename in parts:
+                continue
+            body = src.read(info.filename)
+            if info.filename == "xl/_rels/workbook.xml.rels" and rels:
+                body = body.replace(b"</Relationships>", rels.encode() + b"</Relationships>")
+            dst.writestr(info.filename, body)
+        for name, body in parts.items():
+            if body is not None:
+                dst.writestr(name, body)
+    return out.getvalue()
+
+
+def _strings(tmp_path: Path, n: int, size: int = 1) -> bytes:
+    sst = f'<sst xmlns="{MAIN}">' + "".join(f"<si><t>{str(i) * size}</t></si>" for i in range(n)) + "</sst>"
+    return _with(_workbook(tmp_path), {SST: sst.encode()},
+                 f'<Relationship Id="rIdS" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/>')
+
+
+def _refused(data: bytes, **limits: int) -> UnreadableFileError:
+    with pytest.raises(UnreadableFileError) as err:
+        read_book(data, replace(LIMITS, **limits))
+    return err.value
+
+
+@pytest.mark.parametrize("size", [1, 6000])  # a small part is parsed whole; one past 256 KB is counted first
+def test_shared_strings_up_to_the_limit_read_one_more_is_refused(tmp_path: Path, size: int) -> None:
+    data = _strings(tmp_path, 50, size)
+    assert (len(zipfile.ZipFile(io.BytesIO(data)).read(SST)) > 1 << 18) == (size > 1)
+    read_book(data, replace(LIMITS, strings=50))  # exactly at the limit: read
+    err = _refused(data, strings=49)
+    assert err.code == "err.backend.file.too_many_strings" and err.params["limit"] == 49
+
+
+def test_a_dtd_in_the_shared_strings_names_that_part(tmp_path: Path) -> None:
+    sst = f'<?xml version="1.0"?><!DOCTYPE sst []><sst xmlns="{MAIN}"><si><t>x</t></si></sst>'
+    data = _with(_workbook(tmp_path), {SST: sst.encode()},
+                 f'<Relationship Id="rIdS" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/>')
+    err = _refused(data)
+    assert err.code == "err.backend.file.doctype" and err.params["part"] == SST
+
+
+CORE = ('<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" '
+        'xmlns:dc="http://purl.org/dc/elements/1.1/">{}</cp:coreProperties>')
+
+
+@pytest.mark.parametrize(("core", "title"), [
+    (CORE.format("<dc:title>第五人格 · 第一局</dc:title>"), "第五人格 · 第一局"),
+    (CORE.format("<dc:title/>"), ""),
+    (CORE.format("<dc:creator>x</dc:creator>"), ""),
+    ("<cp:coreProperties <<< damaged", ""),
+    ('<?xml version="1.0"?><!DOCTYPE x []>' + CORE.format("<dc:title>t</dc:title>"), ""),
+    (None, ""),
+])
+def test_the_title_comes_from_the_properties_part_and_a_damaged_one_is_no_title(
+        tmp_path: Path, core: str | None, title: str) -> None:
+    """A file another program saved (a file sheetgm saved is read by its own properties, read.py `ours`)."""
+    wb = openpyxl.Workbook()
+    assert wb.active is not None
+    wb.active.title = "Orders"
+    wb.save(tmp_path / "o.xlsx")
+    data = _with((tmp_path / "o.xlsx").read_bytes(), {"docProps/core.xml": core.encode() if core is not None else None})
+    book = read_book(data)
+    assert book.title == title and book.sheets[0].name == "Orders"
+
+
+def test_a_note_keeps_its_text_and_author(tmp_path: Path) -> None:
+    path = tmp_path / "n.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws["C9"] = "x"
+    ws["C9"].comment = Comment("a person's note", "someone")
+    ws["AB12"] = "y"
+    ws["AB12"].comment = Comment("第二条", "另一个人")
+    wb.save(path)
+    notes = read_book(path.read_bytes()).sheets[0].notes
+    assert notes == {(8, 2): ("a person's note", "someone"), (11, 27): ("第二条", "另一个人")}
