@@ -52,6 +52,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/service/test_audit.py",
     ]),
     "verify": ("sheetgm/service/verify.py", [  # each replays a game: the Google fake's runs add only minutes
+        "tests/service/test_verify_parts.py",
         *(f"tests/service/test_verify.py::{t}[{b}]" for b in ("memory", "xlsx") for t in (
             "test_a_played_game_replays_stage_by_stage",
             "test_an_archived_order_edited_by_hand_names_the_stage_that_no_longer_replays",
