@@ -113,3 +113,53 @@ def test_a_note_keeps_its_text_and_author(tmp_path: Path) -> None:
     wb.save(path)
     notes = read_book(path.read_bytes()).sheets[0].notes
     assert notes == {(8, 2): ("a person's note", "someone"), (11, 27): ("第二条", "另一个人")}
+
+
+def _one_sheet(tmp_path: Path, rows: str) -> bytes:
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "one.xlsx")
+    sheet = f'<worksheet xmlns="{MAIN}"><sheetData>{rows}</sheetData></worksheet>'.encode()
+    return _with((tmp_path / "one.xlsx").read_bytes(), {"xl/worksheets/sheet1.xml": sheet})
+
+
+def test_cells_up_to_the_limit_read_one_more_is_refused(tmp_path: Path) -> None:
+    rows = "".join(f'<row r="{r}"><c r="A{r}"><v>1</v></c><c r="B{r}"><v>2</v></c></row>' for r in range(1, 31))
+    data = _one_sheet(tmp_path, rows)
+    assert len(read_book(data, replace(LIMITS, cells=60)).sheets[0].cells) == 60  # 30 rows of 2 cells: exactly
+    err = _refused(data, cells=59)
+    assert err.code == "err.backend.file.too_many_cells" and err.params["limit"] == 59
+
+
+def test_a_large_sheet_past_the_cell_limit_is_refused_before_its_cells_are_parsed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sheetgm.backends.xlsx import read
+
+    text = "x" * 20
+    rows = "".join(f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>{text}</t></is></c></row>' for r in range(1, 6001))
+    data = _one_sheet(tmp_path, rows)  # 6,000 rows of one cell: 12,000 elements, over 256 KB
+    assert len(read_book(data, replace(LIMITS, cells=6000)).sheets[0].cells) == 6000
+
+    def parsed(*_args: object, **_kw: object) -> None:
+        raise AssertionError("the cells were parsed before the sheet was refused")
+
+    monkeypatch.setattr(read, "_read_cells", parsed)
+    err = _refused(data, cells=4500)  # 12,000 elements // 2 = 6,000 > 4,500: refused on the count alone
+    assert err.code == "err.backend.file.too_many_cells" and err.params["limit"] == 4500
+
+
+def test_a_part_stored_with_backslashes_is_carried_under_forward_slashes(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "b.xlsx")
+    data = _with((tmp_path / "b.xlsx").read_bytes(), {"xl\\media\\image1.png": b"\x89PNG picture"})
+    book = read_book(data)
+    assert "xl/media/image1.png" in book.parts and not any("\\" in name for name in book.parts)
+
+
+@pytest.mark.parametrize(("core", "title"), [
+    (None, ""), (CORE.format("<dc:title/>"), ""), (CORE.format("<dc:creator>x</dc:creator>"), ""),
+    (CORE.format("<dc:title>局</dc:title>"), "局")])
+def test_a_file_sheetgm_saved_reads_its_title_from_its_own_properties(tmp_path: Path, core: str | None,
+                                                                      title: str) -> None:
+    data = _with(_workbook(tmp_path), {"docProps/core.xml": core.encode() if core is not None else None})
+    book = read_book(data)
+    assert book.ours and book.title == title
