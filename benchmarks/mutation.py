@@ -80,6 +80,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ]),
     "check": ("sheetgm/core/check.py", [
         "tests/test_check_notes.py", "tests/test_check_agrees.py", "tests/test_casebook.py",
+        "tests/test_check_in_place.py",
     ]),
 }
 

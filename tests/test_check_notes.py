@@ -46,3 +46,23 @@ def test_a_board_failure_that_names_no_edge_is_a_problem_not_a_note(params: dict
 
     ctx = None  # never reached: the edge is read from the failure first
     assert Unknowns()._board_gone(ctx, Illegal("err.rule.board", **params), BOARD) is None  # type: ignore[arg-type]
+
+
+def test_a_problem_is_worded_with_its_step_in_the_players_language() -> None:
+    from sheetgm.core.check import Problem
+    from sheetgm.core.observe import display_params
+    from sheetgm.core.texts import render
+
+    params = {"frm": "B1", "tile": "D1"}
+    for lang in LANGS:
+        reason = render(lang, "err.rule.not_adjacent", **display_params(lang, params))
+        assert "B1" in reason and "D1" in reason
+        assert Problem("err.rule.not_adjacent", params).message(lang) == reason
+        assert Problem("err.rule.not_adjacent", params, 2).message(lang) == render(lang, "check.step", step=2,
+                                                                                   reason=reason)
+        assert Problem("err.rule.not_adjacent", params, 3, day=True).message(lang) == render(
+            lang, "check.day_step", step=3, reason=reason)
+    assert Problem("err.rule.not_adjacent", params, 2).message() == Problem("err.rule.not_adjacent", params,
+                                                                            2).message("zh")
+    assert render("zh", "check.step", step=2, reason="x") != render("zh", "check.day_step", step=2, reason="x")
+    assert render("zh", "check.step", step=2, reason="x") != render("en", "check.step", step=2, reason="x")
