@@ -41,3 +41,33 @@ def test_a_played_night_replays_with_each_stage_checked_once(tmp_path: Path) -> 
     assert [(s.stage, s.kind, s.ok) for s in rep.stages] == [("N0-setup", "setup", True),
                                                             ("N1-survivor", "stage", True)]
     assert all(s.replay_hash == s.journal_hash and len(s.journal_hash) > 8 for s in rep.stages)
+
+
+def _journal_row(game, cells: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Row 2 of the journal (the setup's) edited by hand: ``cells`` from column A, the rest emptied."""
+    from sheetgm.backends.a1 import col_index
+    from sheetgm.backends.port import SetValues
+    from sheetgm.service.game import DIRECTOR
+    from sheetgm.service.journal import LAST_COL, journal_range
+
+    tab = journal_range(game.lang).split("!")[0]
+    width = col_index(LAST_COL) + 1
+    game.gateway.write(DIRECTOR, [SetValues(f"{tab}!A2:{LAST_COL}2", (tuple(cells + [""] * (width - len(cells))),))])
+
+
+def test_a_journal_without_its_setup_row_is_named_not_replayed(tmp_path: Path) -> None:
+    import pytest
+
+    from sheetgm.service.errors import ServiceError
+    from sheetgm.service.journal import read_director
+
+    game = make_game(tmp_path, MemoryGateway())
+    assert [e.key for e in read_director(game)[0]] == ["N0-setup"]
+    _journal_row(game, [])  # the setup row emptied: no journal at all
+    with pytest.raises(ServiceError) as err:
+        verify(game)
+    assert err.value.code == "err.svc.no_journal"
+    _journal_row(game, ["N0-setup", "resolved", "zz", "{", "}", "x", "y", "z"])  # a cell that cannot be read
+    with pytest.raises(ServiceError) as err:
+        verify(game)
+    assert err.value.code != "err.svc.no_journal" and "N0-setup" in err.value.message("en")
