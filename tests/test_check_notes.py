@@ -66,3 +66,10 @@ def test_a_problem_is_worded_with_its_step_in_the_players_language() -> None:
                                                                             2).message("zh")
     assert render("zh", "check.step", step=2, reason="x") != render("zh", "check.day_step", step=2, reason="x")
     assert render("zh", "check.step", step=2, reason="x") != render("en", "check.step", step=2, reason="x")
+
+
+def test_a_problems_item_is_named_in_the_players_language() -> None:
+    from sheetgm.core.check import Problem
+
+    assert "地图" in Problem("err.rule.not_holding", {"item": "map"}, 1).message("zh")
+    assert "Map" in Problem("err.rule.not_holding", {"item": "map"}, 1).message("en")
