@@ -163,3 +163,28 @@ def test_a_file_sheetgm_saved_reads_its_title_from_its_own_properties(tmp_path: 
     data = _with(_workbook(tmp_path), {"docProps/core.xml": core.encode() if core is not None else None})
     book = read_book(data)
     assert book.ours and book.title == title
+
+
+TYPES = "http://schemas.openxmlformats.org/package/2006/content-types"
+WB_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
+WS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
+
+
+def test_content_types_are_read_as_written_missing_attributes_empty(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "c.xlsx")
+    types = (f'<Types xmlns="{TYPES}"><Default Extension="XML" ContentType="application/xml"/>'
+             '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+             '<Default ContentType="x/no-extension"/><Default Extension="bin"/>'
+             f'<Override PartName="/xl/workbook.xml" ContentType="{WB_TYPE}"/>'
+             f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{WS_TYPE}"/>'
+             '<Override ContentType="x/no-part"/><Override PartName="/x/typeless"/><Other Extension="y"/></Types>')
+    book = read_book(_with((tmp_path / "c.xlsx").read_bytes(), {"[Content_Types].xml": types.encode()}))
+    rels = "application/vnd.openxmlformats-package.relationships+xml"
+    assert book.defaults == {"xml": "application/xml", "rels": rels, "": "x/no-extension", "bin": ""}
+    assert book.overrides == {"/xl/workbook.xml": WB_TYPE, "/xl/worksheets/sheet1.xml": WS_TYPE, "": "x/no-part",
+                              "/x/typeless": ""}
+    bad = _with((tmp_path / "c.xlsx").read_bytes(),
+                {"[Content_Types].xml": b'<?xml version="1.0"?><!DOCTYPE Types []>' + types.encode()})
+    err = _refused(bad)
+    assert err.code == "err.backend.file.doctype" and err.params["part"] == "[Content_Types].xml"
