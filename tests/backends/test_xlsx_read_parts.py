@@ -188,3 +188,27 @@ def test_content_types_are_read_as_written_missing_attributes_empty(tmp_path: Pa
                 {"[Content_Types].xml": b'<?xml version="1.0"?><!DOCTYPE Types []>' + types.encode()})
     err = _refused(bad)
     assert err.code == "err.backend.file.doctype" and err.params["part"] == "[Content_Types].xml"
+
+
+@pytest.mark.parametrize(("comments", "notes"), [
+    ('<authors><author>ann</author><author/><author>bo</author></authors><commentList>'
+     '<comment ref="C9" authorId="2"><text><t>one</t></text></comment>'
+     '<comment ref="b2" authorId="1"><text><t>two</t></text></comment>'
+     '<comment ref="D4" authorId="7"><text><t>three</t></text></comment>'
+     '<comment ref="E5" authorId="x"><text><t>four</t></text></comment>'
+     '<comment authorId="-1"><text><t>five</t></text></comment></commentList>',
+     {(8, 2): ("one", "bo"), (1, 1): ("two", ""), (3, 3): ("three", ""), (4, 4): ("four", "ann"),
+      (0, 0): ("five", "")}),
+    ('<commentList><comment ref="A3"><text><t>no authors</t></text></comment></commentList>',
+     {(2, 0): ("no authors", "")}),
+    ("<authors><author>ann</author></authors>", {}),
+])
+def test_notes_read_with_their_author_where_one_is_named(tmp_path: Path, comments: str,
+                                                           notes: dict[tuple[int, int], tuple[str, str]]) -> None:
+    wb = openpyxl.Workbook()
+    assert wb.active is not None
+    wb.active["C9"].comment = Comment("n", "a")
+    wb.save(tmp_path / "c.xlsx")
+    part = f'<comments xmlns="{MAIN}">{comments}</comments>'.encode()
+    book = read_book(_with((tmp_path / "c.xlsx").read_bytes(), {"xl/comments/comment1.xml": part}))
+    assert book.sheets[0].notes == notes
