@@ -212,3 +212,32 @@ def test_notes_read_with_their_author_where_one_is_named(tmp_path: Path, comment
     part = f'<comments xmlns="{MAIN}">{comments}</comments>'.encode()
     book = read_book(_with((tmp_path / "c.xlsx").read_bytes(), {"xl/comments/comment1.xml": part}))
     assert book.sheets[0].notes == notes
+
+
+@pytest.mark.parametrize("size", [3, 30000])  # the second table is past 1 MB: parsed as it streams in
+def test_shared_strings_are_read_in_order_whole_or_streamed(tmp_path: Path, size: int) -> None:
+    texts = [f"{i:02d}" + "文" * size for i in range(40)]
+    sst = f'<sst xmlns="{MAIN}">' + "".join(f"<si><t>{t}</t></si>" for t in texts) + "</sst>"
+    assert (len(sst.encode()) > 1 << 20) == (size > 3)
+    rows = "".join(f'<row r="{r + 1}"><c r="A{r + 1}" t="s"><v>{39 - r}</v></c></row>' for r in range(40))
+    sheet = f'<worksheet xmlns="{MAIN}"><sheetData>{rows}</sheetData></worksheet>'.encode()
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "s.xlsx")
+    data = _with((tmp_path / "s.xlsx").read_bytes(), {"xl/worksheets/sheet1.xml": sheet, SST: sst.encode()},
+                 f'<Relationship Id="rIdS" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/>')
+    cells = read_book(data).sheets[0].cells
+    assert [cells[(r, 0)].value for r in range(40)] == texts[::-1]
+
+
+def test_a_sheet_keeps_its_name_state_id_and_relationship(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    assert wb.active is not None
+    wb.active.title = "命令"
+    hidden = wb.create_sheet("Hidden")
+    hidden.sheet_state = "hidden"
+    wb.save(tmp_path / "w.xlsx")
+    book = read_book((tmp_path / "w.xlsx").read_bytes())
+    first, second = book.sheets
+    assert (first.name, first.state, first.sheet_id, first.part) == ("命令", "visible", 1, "xl/worksheets/sheet1.xml")
+    assert (second.name, second.state, second.sheet_id) == ("Hidden", "hidden", 2)
+    assert first.rel_id and first.rel_id != second.rel_id and first.target.endswith("worksheets/sheet1.xml")
