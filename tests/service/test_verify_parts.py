@@ -71,3 +71,24 @@ def test_a_journal_without_its_setup_row_is_named_not_replayed(tmp_path: Path) -
     with pytest.raises(ServiceError) as err:
         verify(game)
     assert err.value.code != "err.svc.no_journal" and "N0-setup" in err.value.message("en")
+
+
+def test_only_the_last_row_may_be_resolved_and_not_yet_published(tmp_path: Path) -> None:
+    from sheetgm.backends.port import SetValues
+    from sheetgm.service.game import DIRECTOR
+    from sheetgm.service.journal import RESOLVED, journal_range, journal_row
+
+    game = make_game(tmp_path, MemoryGateway())
+    for seat in (1, 2, 3):
+        write_order(game, seat, "搜索")
+    resolve(game)
+    tab = journal_range(game.lang).split("!")[0]
+
+    def status(key: str, value: str) -> None:
+        game.gateway.write(DIRECTOR, [SetValues(f"{tab}!B{journal_row(key)}", ((value,),))])
+
+    status("N1-survivor", RESOLVED)  # its publishing stopped half-way: the next run publishes it
+    assert verify(game).ok
+    status("N0-setup", RESOLVED)
+    rep = verify(game)
+    assert rep.differing == ["N0-setup"] and [p.code for p in rep.stages[0].problems] == ["status"]
