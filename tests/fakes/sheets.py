@@ -64,7 +64,13 @@ def apply(book: model.Book, req: Json) -> Json:
         if pr.get("warningOnly") and editors:
             raise bad("Cannot set editors on a warning-only protected range")
         _, rng = rng_of(book, pr.get("range", {}))
-        pid = model.protect(book, rng, editors, pr.get("description", ""), warning_only=bool(pr.get("warningOnly")))
+        opened = [rng_of(book, u)[1] for u in pr.get("unprotectedRanges", [])]
+        if opened and not rng.whole_tab:
+            raise bad("Unprotected ranges are only supported on protected sheets.")
+        if rng.whole_tab and any(p.range.tab == rng.tab and p.range.whole_tab for p in book.protected):
+            raise bad(f'Sheet "{rng.tab}" already has sheet protection.')
+        pid = model.protect(book, rng, editors, pr.get("description", ""), warning_only=bool(pr.get("warningOnly")),
+                            unprotected=opened)
         return {"addProtectedRange": {"protectedRange": {**pr, "protectedRangeId": pid}}}
     if kind == "appendDimension":
         sheet = _sheet_by_id(book, body.get("sheetId", 0))
@@ -166,7 +172,9 @@ def document(book: model.Book, sid: str, grid: bool, ranges: Sequence[str] = ())
             continue
         entry: Json = {"properties": sheet_props(sheet, i)}
         prs = [{"protectedRangeId": p.id, "range": grid_range(p.range, sheet.sheet_id), "description": p.description,
-                **({"warningOnly": True} if p.warning_only else {"editors": {"users": list(p.editors)}})}
+                **({"warningOnly": True} if p.warning_only else {"editors": {"users": list(p.editors)}}),
+                **({"unprotectedRanges": [grid_range(u, sheet.sheet_id) for u in p.unprotected]} if p.unprotected
+                   else {})}
                for p in book.protected if p.range.tab == sheet.name]
         if prs:
             entry["protectedRanges"] = prs

@@ -23,7 +23,7 @@ Json = dict[str, Any]
 # (tab ids, grid sizes, protections). No ``ranges``: they would drop the tabs they do not touch.
 READ_FIELDS = (
     "sheets(properties(sheetId,title,gridProperties),"
-    "protectedRanges(protectedRangeId,range,description,editors,warningOnly),"
+    "protectedRanges(protectedRangeId,range,description,editors,warningOnly,unprotectedRanges),"
     "data(startRow,startColumn,rowData(values(formattedValue))))"
 )
 
@@ -156,6 +156,8 @@ def _requests(op: port.Op, meta: Meta) -> list[Json]:
     if isinstance(op, port.Protect):
         out += [{"deleteProtectedRange": {"protectedRangeId": pid}} for pid in _drop(meta, op.description)]
         body: Json = {"range": gr, "description": op.description, "editors": {"users": list(op.editors)}}
+        if op.unprotected:
+            body["unprotectedRanges"] = [grid_range(parse_range(u), tab.sheet_id) for u in op.unprotected]
         return out + [{"addProtectedRange": {"protectedRange": body}}]
     if isinstance(op, port.FreezeRows):
         props = {"sheetId": tab.sheet_id, "gridProperties": {"frozenRowCount": op.rows}}
@@ -228,8 +230,9 @@ def protections(doc: Json) -> list[port.Protection]:
         for pr in sheet.get("protectedRanges", []):
             rng = a1_of(pr.get("range", {}), by_id)
             editors = tuple(sorted(pr.get("editors", {}).get("users", [])))
+            opened = tuple(format_range(a1_of(u, by_id)) for u in pr.get("unprotectedRanges", []))
             out.append(port.Protection(format_range(rng), editors, pr.get("description", ""),
-                                       bool(pr.get("warningOnly", False))))
+                                       bool(pr.get("warningOnly", False)), opened))
     return out
 
 

@@ -127,6 +127,7 @@ class Book:
     active: int = 0
     defined_names: str = ""  # <definedNames> as it was
     theme: bytes | None = None
+    structure: dict[str, str] | None = None  # <workbookProtection> (lockStructure and its password hash)
     creator: str = "sheetgm"
     created: str = ""
     # What the writer kept from the last save: the style table's text, each part's compressed bytes.
@@ -241,11 +242,13 @@ def read_book(data: bytes) -> Book:
         pr = root.find(xmlkit.m("workbookPr"))
         view = root.find(f"{xmlkit.m('bookViews')}/{xmlkit.m('workbookView')}")
         names_el = root.find(xmlkit.m("definedNames"))
+        guard = root.find(xmlkit.m("workbookProtection"))
         book = Book(title="", sheets=[], styles=styles,
                      date1904=pr is not None and pr.get("date1904", "0") in ("1", "true"),
                      active=int(view.get("activeTab", "0")) if view is not None else 0,
                      defined_names=xmlkit.to_xml(names_el) if names_el is not None and len(names_el) else "",
-                     theme=z.read(theme_path) if theme_path in names else None)
+                     theme=z.read(theme_path) if theme_path in names else None,
+                     structure=xmlkit.plain_attrs(guard) if guard is not None else None)
         # A file sheetgm wrote holds each sheet exactly as the writer would write it again: kept, a sheet
         # that does not change is not serialized again.
         ours = "docProps/app.xml" in names and b"<Application>sheetgm</Application>" in z.read("docProps/app.xml")

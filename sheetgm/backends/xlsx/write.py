@@ -140,6 +140,8 @@ def _workbook_xml(book: Book) -> str:
         f'<sheet name="{xmlkit.attr(s.name)}" sheetId="{i}"' + ("" if s.state == "visible" else f' state="{s.state}"')
         + f' r:id="rId{i}"/>' for i, s in enumerate(book.sheets, 1))
     pr = '<workbookPr date1904="1"/>' if book.date1904 else "<workbookPr/>"
+    if book.structure is not None:
+        pr += f"<workbookProtection{xmlkit.attrs(book.structure)}/>"
     return (f'<workbook xmlns="{xmlkit.MAIN}" xmlns:r="{xmlkit.REL}">{pr}'
             f'<bookViews><workbookView activeTab="{active}"/>'
             f'</bookViews><sheets>{sheets}</sheets>{book.defined_names}<calcPr calcId="124519" fullCalcOnLoad="1"/>'
