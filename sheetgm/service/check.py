@@ -19,10 +19,12 @@ from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.service import deadlines, stamps
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import latest
+from sheetgm.service.journal import Entry, latest
 from sheetgm.service.lock import folder_lock
+from sheetgm.service.publish import results_repairs
 from sheetgm.service.sheetorders import SheetOrder, read_player, review
-from sheetgm.sheets import player
+from sheetgm.service.upkeep import upkeep_ops
+from sheetgm.sheets import layout, player
 from sheetgm.sheets.stages import stage_key
 
 
@@ -94,13 +96,14 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         result, problems = _player(game, state, sheet, truths.get(seat, stamps.Truth()), before, seen)
         result.must_submit = must
         rep.warnings += sheet.director_notes
+        kept = _upkeep(game, seat, sheet, entries, rep.warnings)
         status = render(game.seat_lang(seat), f"sheet.status.{result.state}", n=len(result.problems),
                         time=now.strftime("%m-%d %H:%M"))
         status = "\n".join([status, *sheet.notes])
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
-        write: list[Op] = [*sheet.repairs, player.status_op(game.seat_lang(seat), sheet.row, status, problems,
-                                                       result.stamp, stage=key)]
+        write: list[Op] = [*sheet.repairs, *kept, player.status_op(game.seat_lang(seat), sheet.row, status, problems,
+                                                                   result.stamp, stage=key)]
         if sheet.stamp and sheet.stamp != result.stamp:
             rep.warnings.append(render(game.lang, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=result.stamp or "-"))
@@ -121,6 +124,19 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         except BackendError as exc:
             rep.warnings.append(render(game.lang, "svc.reminder_unwritable", reason=exc.message(game.lang)))
     return rep
+
+
+def _upkeep(game: Game, seat: int, sheet: SheetOrder, entries: list[Entry], warnings: list[str]) -> list[Op]:
+    """What a check puts back in the workbook it just read (``upkeep.py``): a stage row gone, the Results tab
+    and its reports, the identity; with the protections, opened at the row where the stage due now is."""
+    lang = game.seat_lang(seat)
+    ops, told, _tab = upkeep_ops(game, seat, sheet, entries, "", warnings)
+    ops += results_repairs(game, "", seat, entries, sheet, warnings) if sheet.results_missing else []
+    if not ops and not sheet.repairs:
+        return []
+    sheet.notes += told
+    return [*ops, *layout.player_protections(lang, game.editors()),
+            player.orders_protect(lang, game.editors(), sheet.row)]
 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool,

@@ -131,9 +131,14 @@ def new_sheet_id(name: str, meta: Meta) -> int:
 
 
 def build(ops: list[port.Op], meta: Meta) -> list[Json]:
-    """The batchUpdate requests for ``ops``; ``meta`` (a copy) is updated as tabs are added."""
+    """The batchUpdate requests for ``ops``; ``meta`` (a copy) is updated as tabs are added. Of several Protect
+    or Unprotect ops of one description only the last is sent: it decides the outcome, and a protection added
+    earlier in the same batch has no id yet to delete (a tab's second sheet protection is refused)."""
+    last = {op.description: i for i, op in enumerate(ops) if isinstance(op, port.Protect | port.Unprotect)}
     out: list[Json] = []
-    for op in ops:
+    for i, op in enumerate(ops):
+        if isinstance(op, port.Protect | port.Unprotect) and last[op.description] != i:
+            continue
         out.extend(_requests(op, meta))
     return out
 
