@@ -100,8 +100,8 @@ def check(game: Game, key: str, label: str, prots: list[Protection], rows: dict[
         where = {"tab": tab, "range": p.range}
         if p.warning_only:
             fail("warning_only", what=p.description or tab, **where)
-        for extra in _beyond(p.unprotected, opened):
-            fail("opened", tab=tab, range=extra, want=_shown(tab, opened))
+        for extra in _beyond(tab, p.unprotected, opened):
+            fail("opened" if opened else "opened_none", tab=tab, range=extra, want=_shown(tab, opened))
         if opened and not opened <= _cells(p.unprotected):
             warnings.append(render(lang, "svc.audit.closed_row", key=label, tab=tab, range=_shown(tab, opened)))
         for flag in p.allows:
@@ -137,14 +137,34 @@ def _cells(ranges: tuple[str, ...]) -> set[tuple[int, int]]:
     return out
 
 
-def _beyond(ranges: tuple[str, ...], opened: set[tuple[int, int]]) -> list[str]:
-    """The open ranges that reach past ``opened`` (an unbounded one always does)."""
-    out = []
+def _beyond(tab: str, ranges: tuple[str, ...], opened: set[tuple[int, int]]) -> list[str]:
+    """What the open ``ranges`` leave open past ``opened``: whole columns, rows or tabs as they are, cells as runs
+    along a row."""
+    out, cells = [], set()
     for text in ranges:
         rng = parse_range(text)
-        if not rng.bounded or not set(rng.cells(0, 0)) <= opened:
+        if rng.bounded:
+            cells |= set(rng.cells(0, 0)) - opened
+        else:
             out.append(text)
-    return out
+    return out + [format_range(block) for block in _blocks(tab, cells)]
+
+
+def _blocks(tab: str, cells: set[tuple[int, int]]) -> list[A1]:
+    """Cells as rectangles: runs along each row, then the same run on consecutive rows joined."""
+    runs: list[tuple[int, int, int]] = []  # row, first column, last column
+    for r, c in sorted(cells):
+        if runs and runs[-1][0] == r and runs[-1][2] == c - 1:
+            runs[-1] = (r, runs[-1][1], c)
+        else:
+            runs.append((r, c, c))
+    blocks: list[list[int]] = []  # first row, last row, first column, last column
+    for r, c0, c1 in sorted(runs, key=lambda x: (x[1], x[2], x[0])):
+        if blocks and blocks[-1][2:] == [c0, c1] and blocks[-1][1] == r - 1:
+            blocks[-1][1] = r
+        else:
+            blocks.append([r, r, c0, c1])
+    return [A1(tab, b[0], b[2], b[1] + 1, b[3] + 1) for b in sorted(blocks)]
 
 
 def _shown(tab: str, cells: set[tuple[int, int]]) -> str:

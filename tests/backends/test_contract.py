@@ -12,7 +12,6 @@ from sheetgm.backends.port import (
     Gateway,
     Permission,
     Protect,
-    Protection,
     ResizeColumns,
     ResizeRows,
     SetBackground,
@@ -215,8 +214,9 @@ def test_protections_are_replaced_by_description(book: Gateway) -> None:
 
 
 def test_only_a_whole_tab_leaves_cells_open_and_only_its_own(book: Gateway) -> None:
-    for bad in (Protect("命令!A1:G9", ("d@x.com",), "part", ["命令!B2"]), Protect("命令", ("d@x.com",), "x", ["Map!B2"]),
-                Protect("命令", ("d@x.com",), "open column", ["命令!B:B"])):
+    gm = ("d@x.com",)
+    for bad in (Protect("命令!A1:G9", gm, "part", ["命令!B2"]), Protect("命令", gm, "x", ["Map!B2"]),
+                Protect("命令", gm, "column", ["命令!B:B"])):
         with pytest.raises(OpError):
             book.write("player-3", [bad])
     assert book.protections("player-3") == []
