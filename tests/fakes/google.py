@@ -11,7 +11,9 @@ Callers have identities: the OAuth token endpoint is answered (a service account
 assertion names it, a refresh token names the director's login) and each access token maps back
 to its account; a request with no token (anonymous credentials) acts as ``FakeGoogle.account``.
 What a caller may do follows the file's Drive grants, as on Google: no grant, Sheets answers 403
-and Drive 404; a service account may not create files (403, no reason).
+and Drive 404; a service account may not create files (403, no reason). Protected ranges are in
+force (`protected`): a caller who is neither the owner nor an editor of a protection cannot change
+its cells outside the unprotected ranges (400).
 
 Every call is logged; faults can be injected on the Nth call (an HTTP status in the API's own
 error shape, a named 403, an HTML 502 from the front end, a timeout, a lost reply).
@@ -39,6 +41,7 @@ import responses
 from google.auth.credentials import AnonymousCredentials, Credentials
 
 from fakes import errors as fake_errors
+from fakes import protected
 from fakes import sheets as fake_sheets
 from fakes.discovery import Discovery, Method
 from fakes.drive import Drive
@@ -317,9 +320,15 @@ class FakeGoogle:
         for item in body.get("data", []):
             try:
                 op = port.SetValues(item["range"], tuple(tuple(str(v) for v in row) for row in item.get("values", [])))
+                refused = protected.guard_values(draft, port.values_area(op, port.op_ranges(op)[0]), who,
+                                                 self.drive.may(sid, who, "owner"))
+                if refused is not None:
+                    raise refused
                 model.apply(draft, op)
             except CellTooLongError:
                 raise fake_errors.bad(TOO_LONG) from None
+            except fake_errors.ApiFault:
+                raise
             except OpError as err:
                 raise fake_errors.bad(f"Unable to parse range: {item.get('range')} ({err})") from None
             except Exception as err:
@@ -333,7 +342,9 @@ class FakeGoogle:
         if not body.get("requests"):
             raise fake_errors.bad("Must specify at least one request.")
         replies = []
+        owner = self.drive.may(sid, who, "owner")
         for i, req in enumerate(body["requests"]):
+            protected.guard(draft, req, who, owner)  # in Google's own words, not "Invalid requests[i]"
             try:
                 replies.append(fake_sheets.apply(draft, req))
             except fake_errors.ApiFault as err:
