@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import typer
 
-from sheetgm.cli import case, desk, game, maps, replay, sim
+from sheetgm.cli import case, desk, game, maps, recap, replay, sim
 from sheetgm.cli.helptext import LocalizedGroup
 
 app = typer.Typer(cls=LocalizedGroup, no_args_is_help=True)
-for group in (game, case, maps, desk, replay, sim):
+for group in (game, case, maps, desk, replay, recap, sim):
     group.register(app)
 
 

@@ -21,7 +21,7 @@ from sheetgm.core.board import Board, EdgeKey, Tile, col_name, tile_name
 from sheetgm.core.observe import name
 from sheetgm.core.texts import render
 from sheetgm.render.fonts import FontChoice, FontLike, find_font
-from sheetgm.render.views import DIRECTOR, PLAYER, MapView, Piece, Trail
+from sheetgm.render.views import FULL, PLAYER, MapView, Piece, Trail
 
 LEGEND_TILES = 5
 MIN_SCALE, MAX_SCALE, DEFAULT_SCALE = 24, 256, 64
@@ -50,6 +50,7 @@ YOU = "#ffc400"
 PALETTE = ("#1565c0", "#2e7d32", "#6a1b9a", "#00838f", "#ef6c00", "#4e342e", "#283593", "#558b2f",
            "#ad1457", "#00695c", "#5d4037", "#37474f")
 HUNTER_PALETTE = ("#b71c1c", "#e65100", "#880e4f", "#3e2723")
+ASCII_STANDINS = str.maketrans({"×": "x", "→": "->", "—": "-", "–": "-"})  # for a font without them
 
 
 @dataclass(frozen=True)
@@ -76,14 +77,14 @@ def legend_lines(view: MapView) -> list[tuple[str, str]]:
         rows.append(("noise_of", ""))
     rows.append(("gap", ""))
     keys = ["generator", "chest", "gate", "dark", "flat", "wall", "obstacle", "board", "trap", "passage"]
-    if view.kind == DIRECTOR:
+    if view.kind in FULL:
         keys += ["hidden_passage"]
-    if view.kind == DIRECTOR or view.noise_night is not None:
+    if view.kind in FULL or view.noise_night is not None:
         keys += ["noise"]
     keys += ["survivor", "hunter"]
     if view.kind == PLAYER:
         keys += ["you"]
-    if view.kind == DIRECTOR:
+    if view.kind in FULL:
         keys += ["path"]
     return rows + [("key", k) for k in keys]
 
@@ -122,10 +123,11 @@ class _Canvas:
         return self.font.get(round(tiles * self.s))
 
     def label(self, text: str) -> str:
-        """Text that the font can draw: ASCII only without a CJK font."""
+        """Text that the font can draw: without a CJK font, ASCII and the middle dot (Pillow's own font has
+        them), a few signs spelt in ASCII, "?" for anything else."""
         if self.font.cjk or text.isascii():
             return text
-        return text.encode("ascii", "replace").decode("ascii")
+        return "".join(c if c.isascii() or c == "·" else "?" for c in text.translate(ASCII_STANDINS))
 
     def text(self, xy: tuple[float, float], text: str, size: float, fill: str = TEXT, anchor: str = "la") -> None:
         self.d.text(xy, self.label(text), font=self.f(size), fill=fill, anchor=anchor)
@@ -334,7 +336,7 @@ class _Painter(_Canvas):
             "progress": render(lang, "render.progress", progress=pr.progress, target=pr.target),
             "gates": render(lang, "render.gates_on" if pr.gates_powered else "render.gates_off"),
             "tally": render(lang, "render.tally", escaped=pr.escaped, eliminated=pr.eliminated),
-            "winner": render(lang, "render.winner", camp=name(lang, "camp", pr.winner)),
+            "winner": render(lang, "render.winner", camp=name(lang, "word", pr.winner)),  # hunters, survivors, draw
             "noise_of": render(lang, "render.noise_of", night=v.noise_night),
         }
         for kind, key in legend_lines(v):
@@ -373,7 +375,7 @@ class _Painter(_Canvas):
             camp = "hunter" if key == "hunter" else "survivor"
             self.piece(Piece(1, "", camp, (0, 0), you=key == "you"), cx, cy, r * 0.9, "#757575")
 
-    def png(self) -> bytes:
+    def paint(self) -> Image.Image:
         self.boards()
         self.passages()
         self.traps()
@@ -382,8 +384,11 @@ class _Painter(_Canvas):
         self.trails()
         self.pieces()
         self.legend()
+        return self.img
+
+    def png(self) -> bytes:
         buf = io.BytesIO()
-        self.img.save(buf, "PNG")
+        self.paint().save(buf, "PNG")
         return buf.getvalue()
 
 
@@ -405,6 +410,13 @@ def draw_map(board: Board, view: MapView, scale: int = DEFAULT_SCALE, lang: str 
     font is found (``font`` overrides the search: ``fonts.DEFAULT`` draws with Pillow's own font)."""
     geo = geometry(board, view, scale)
     return _Painter(board, view, geo, lang, font if font is not None else find_font()).png()
+
+
+def draw_image(board: Board, view: MapView, scale: int = DEFAULT_SCALE, lang: str = "zh",
+               font: FontChoice | None = None) -> Image.Image:
+    """The picture of ``draw_map`` before it is encoded (for the recap, which makes other files of it)."""
+    geo = geometry(board, view, scale)
+    return _Painter(board, view, geo, lang, font if font is not None else find_font()).paint()
 
 
 def sample(png: bytes, points: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:

@@ -1,7 +1,10 @@
-"""A drawn PNG written to a file: the one place where a picture meets the disk (the drawing stays pure)."""
+"""A drawn picture or page written to a file: the one place where render's output meets the disk (the drawing
+stays pure)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 from sheetgm.core.errors import SheetgmError
@@ -13,11 +16,21 @@ class RenderError(SheetgmError):
     code = "err.render.write"
 
 
-def write_png(png: bytes, out: Path) -> Path:
-    """Write ``png`` to ``out`` (its folder made if needed); an OS error becomes a RenderError naming the file."""
+def write_bytes(data: bytes, out: Path) -> Path:
+    """Write ``data`` to ``out`` (its folder made if needed) in one step: a temporary file beside it, then
+    renamed over it, so a failed write leaves the file as it was. An OS error becomes a RenderError naming the
+    file."""
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(png)
+        tmp.write_bytes(data)
+        os.replace(tmp, out)
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise RenderError(file=str(out), detail=exc.strerror or str(exc)) from exc
     return out
+
+
+def write_png(png: bytes, out: Path) -> Path:
+    return write_bytes(png, out)

@@ -17,7 +17,9 @@ from sheetgm.core.passages import known_passages
 from sheetgm.core.state import State
 
 PUBLIC, PLAYER, DIRECTOR = "public", "player", "director"
-VIEWS = (PUBLIC, PLAYER, DIRECTOR)
+VIEWS = (PUBLIC, PLAYER, DIRECTOR)  # what `sheetgm map --view` draws
+REPLAY = "replay"  # the director's view once the game is over and everything is public (`sheetgm recap`)
+FULL = (DIRECTOR, REPLAY)  # the views that show everything
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class Progress:
 
 @dataclass(frozen=True)
 class MapView:
-    kind: str  # public | player | director
+    kind: str  # public | player | director | replay
     night: int
     stage: str
     progress: Progress
@@ -179,3 +181,8 @@ def director_view(state: State, night_events: Iterable[Event] = ()) -> MapView:
         keys=tuple(sorted((t, n) for t, n in state.keys_on.items() if n)),
         trails=trails(night_events, state),
     )
+
+
+def replay_view(state: State, night_events: Iterable[Event] = ()) -> MapView:
+    """The director's view, labelled as the game's replay: drawn only once the game is over (`sheetgm recap`)."""
+    return replace(director_view(state, night_events), kind=REPLAY)
