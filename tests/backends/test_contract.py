@@ -224,8 +224,10 @@ def test_only_a_whole_tab_leaves_cells_open_and_only_its_own(book: Gateway) -> N
 
 def test_protection_and_values_go_in_one_write(book: Gateway) -> None:
     book.write("player-3", [SetValues("Results!A1", [["报告"]]), Protect("Results", ("d@x.com",), "results")])
-    assert [(p.range, p.editors, p.description) for p in book.protections("player-3")] == [
-        ("Results", ("d@x.com",), "results")]
+    [found] = book.protections("player-3")
+    assert (found.range, found.description, found.warning_only) == ("Results", "results", False)
+    # Google keeps the account that protected among the editors (the fake's anonymous caller here)
+    assert "d@x.com" in found.editors and set(found.editors) - {"d@x.com"} <= {"director@example.com"}
     assert book.read("player-3", ["Results"])["Results"] == [["报告"]]
 
 

@@ -128,16 +128,16 @@ def test_drive_errors_carry_reasons_and_ignore_unknown_body_fields(fake: FakeGoo
 def test_an_answer_google_would_never_give_is_a_conformance_error(fake: FakeGoogle,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     sid = fake.add_spreadsheet("t", ["Orders"])
-    from fakes import sheets as fake_sheets
+    from fakes import values as fake_values
 
-    real = fake_sheets.value_range
-    monkeypatch.setattr(fake_sheets, "value_range", lambda book, text: {**real(book, text), "colour": "red"})
+    real = fake_values.value_range
+    monkeypatch.setattr(fake_values, "value_range", lambda *a: {**real(*a), "colour": "red"})
     with pytest.raises(ConformanceError, match="colour"):
         requests.get(f"{SHEETS}/{sid}/values:batchGet", params={"ranges": "Orders!A1"})
-    monkeypatch.setattr(fake_sheets, "value_range", lambda book, text: {**real(book, text), "majorDimension": "UP"})
+    monkeypatch.setattr(fake_values, "value_range", lambda *a: {**real(*a), "majorDimension": "UP"})
     with pytest.raises(ConformanceError, match="UP"):
         requests.get(f"{SHEETS}/{sid}/values:batchGet", params={"ranges": "Orders!A1"})
-    monkeypatch.setattr(fake_sheets, "value_range", real)
+    monkeypatch.setattr(fake_values, "value_range", real)
     monkeypatch.setitem(fake_errors.NAMED, "forbidden",
                         (lambda: fake_errors.ApiFault(403, {"error": {"code": 403, "message": "no"}}),
                                                 lambda: fake_errors.drive_error(403)))

@@ -105,3 +105,118 @@ def test_get_with_a_field_mask_answers_only_those_fields(fake: FakeGoogle) -> No
     assert doc["sheets"][1] == {"properties": {"sheetId": 1, "title": "Results"},
                                 "data": [{"rowData": [{"values": [{"formattedValue": "r"}]}]}]}
     assert requests.get(f"{SHEETS}/{sid}", params={"fields": "sheets(properties"}).status_code == 400
+
+
+# -- answers as Google gives them (each one held to gspread's recordings by test_replay.py) -----------
+
+
+def batch(sid: str, *reqs: dict[str, object]) -> requests.Response:
+    return requests.post(f"{SHEETS}/{sid}:batchUpdate", json={"requests": list(reqs)})
+
+
+def test_a_protection_keeps_the_caller_among_its_editors_and_the_reply_leaves_out_defaults(fake: FakeGoogle) -> None:
+    sid = fake.add_spreadsheet("t", ["Orders"])
+    rng = {"sheetId": 0, "startRowIndex": 0, "endRowIndex": 2, "startColumnIndex": 0, "endColumnIndex": 2}
+    add = {"protectedRange": {"range": rng, "description": None, "warningOnly": False,
+                              "editors": {"users": [], "groups": []}}}
+    reply = batch(sid, {"addProtectedRange": add}).json()["replies"][0]["addProtectedRange"]["protectedRange"]
+    assert reply == {"protectedRangeId": reply["protectedRangeId"], "requestingUserCanEdit": True, "editors": {},
+                     "range": {k: v for k, v in rng.items() if k != "sheetId"}}
+    listed = requests.get(f"{SHEETS}/{sid}").json()["sheets"][0]["protectedRanges"]
+    assert listed[0]["editors"] == {"users": ["director@example.com"]} and "description" not in listed[0]
+    warn = {"protectedRange": {"range": rng, "warningOnly": True}}
+    assert batch(sid, {"addProtectedRange": warn}).status_code == 200
+    listed = requests.get(f"{SHEETS}/{sid}").json()["sheets"][0]["protectedRanges"]
+    assert listed[1]["warningOnly"] is True and listed[1]["editors"] == {"users": ["director@example.com"]}
+
+
+def test_a_spreadsheet_has_googles_properties(fake: FakeGoogle) -> None:
+    made = requests.post(SHEETS, json={"properties": {"title": "g", "locale": "zh_CN", "timeZone": "Asia/Shanghai"}})
+    props = made.json()["properties"]
+    assert (props["locale"], props["timeZone"], props["autoRecalc"]) == ("zh_CN", "Asia/Shanghai", "ON_CHANGE")
+    assert props["defaultFormat"]["textFormat"]["fontFamily"] == "arial,sans,sans-serif"
+    assert made.json()["sheets"][0]["properties"]["gridProperties"] == {"rowCount": 1000, "columnCount": 26}
+    plain = requests.get(f"{SHEETS}/{fake.add_spreadsheet('t', ['A'])}").json()["properties"]
+    assert (plain["locale"], plain["timeZone"]) == ("en_US", "Etc/GMT")
+    sid = made.json()["spreadsheetId"]
+    change = {"properties": {"timeZone": "America/New_York", "title": "h"}, "fields": "timeZone,title"}
+    assert batch(sid, {"updateSpreadsheetProperties": change}).status_code == 200
+    assert (fake.books[sid].time_zone, fake.books[sid].title) == ("America/New_York", "h")
+
+
+def test_a_new_tab_gets_its_title_size_and_hidden_flag(fake: FakeGoogle) -> None:
+    sid = fake.add_spreadsheet("t", ["Orders"])
+    props = {"title": "Secret", "hidden": True, "gridProperties": {"rowCount": 3, "columnCount": 2}}
+    reply = batch(sid, {"addSheet": {"properties": props}}).json()["replies"][0]["addSheet"]["properties"]
+    assert reply["gridProperties"] == {"rowCount": 3, "columnCount": 2} and reply["hidden"] is True
+    assert reply["index"] == 1 and fake.books[sid].sheet("Secret").grid_rows == 3
+    assert batch(sid, {"addSheet": {"properties": {"title": "secret"}}}).status_code == 400  # names ignore case
+
+
+def test_a_rename_and_hiding_are_applied_and_the_last_visible_tab_stays(fake: FakeGoogle) -> None:
+    sid = fake.add_spreadsheet("t", ["Orders", "Log"])
+    rename = {"properties": {"sheetId": 0, "title": "Orders (mine)"}, "fields": "title"}
+    assert batch(sid, {"updateSheetProperties": rename}).status_code == 200
+    hide = {"properties": {"sheetId": 1, "hidden": True}, "fields": "hidden"}
+    assert batch(sid, {"updateSheetProperties": hide}).status_code == 200
+    tabs = [s["properties"] for s in requests.get(f"{SHEETS}/{sid}").json()["sheets"]]
+    assert [(t["title"], t.get("hidden", False)) for t in tabs] == [("Orders (mine)", False), ("Log", True)]
+    last = batch(sid, {"updateSheetProperties": {"properties": {"sheetId": 0, "hidden": True}, "fields": "hidden"}})
+    assert last.status_code == 400 and "hide all the sheets" in last.json()["error"]["message"]
+    assert batch(sid, {"deleteSheet": {"sheetId": 0}}).status_code == 400  # the only visible one
+    assert not fake.books[sid].hidden(fake.books[sid].sheets[0])
+
+
+def test_field_masks_take_slashes_and_brackets(fake: FakeGoogle) -> None:
+    sid = fake.add_spreadsheet("t", ["Orders"])
+    grow = {"properties": {"sheetId": 0, "gridProperties": {"rowCount": 4, "columnCount": 3}},
+            "fields": "gridProperties/rowCount,gridProperties/columnCount"}
+    assert batch(sid, {"updateSheetProperties": grow}).status_code == 200
+    paint = {"range": {"sheetId": 0, "startRowIndex": 0, "endRowIndex": 1},
+             "fields": "userEnteredFormat(backgroundColor,textFormat)",
+             "cell": {"userEnteredFormat": {"backgroundColor": {"red": 1}, "textFormat": {"bold": True}}}}
+    assert batch(sid, {"repeatCell": paint}).status_code == 200
+    sheet = fake.books[sid].sheets[0]
+    assert (sheet.grid_rows, sheet.grid_cols) == (4, 3)
+    assert sheet.cell(0, 2).background == "#ff0000" and sheet.cell(0, 2).bold
+    typo = {**paint, "fields": "userEnteredFormat(backgroundColour)"}
+    assert batch(sid, {"repeatCell": typo}).status_code == 400
+
+
+@pytest.mark.parametrize(("asked", "named"), [
+    ("Orders", "Orders!A1:Z1000"), ("Orders!A1:C", "Orders!A1:C1000"), ("Orders!A2:2", "Orders!A2:Z2"),
+    ("Orders!D4:A1", "Orders!A1:D4"), ("Orders!B3", "Orders!B3"), ("A1:B2", "Orders!A1:B2"),
+    ("'D3'!A1", "'D3'!A1"), ("'🌵 tab'", "'🌵 tab'!A1:Z1000"),
+])
+def test_a_read_names_the_range_cut_to_the_grid(fake: FakeGoogle, asked: str, named: str) -> None:
+    sid = fake.add_spreadsheet("t", ["Orders", "D3", "🌵 tab"])
+    got = requests.get(f"{SHEETS}/{sid}/values:batchGet", params={"ranges": [asked]}).json()["valueRanges"][0]
+    assert got["range"] == named
+
+
+def test_reads_follow_the_render_options_and_the_major_dimension(fake: FakeGoogle) -> None:
+    sid = fake.add_spreadsheet("t", ["Orders"])
+    rows = [["=4/2", "2020-01-01", "string", 53], ["=3/2", 0.12, "'0042", ""]]
+    put = requests.put(f"{SHEETS}/{sid}/values/Orders!A1:D2", params={"valueInputOption": "USER_ENTERED"},
+                       json={"values": rows})
+    assert put.json()["updatedCells"] == 8
+
+    def read(**params: str) -> object:
+        return requests.get(f"{SHEETS}/{sid}/values/Orders", params=params).json()["values"]
+
+    assert read() == [["2", "2020-01-01", "string", "53"], ["1.5", "0.12", "0042"]]
+    assert read(valueRenderOption="UNFORMATTED_VALUE") == [[2, 43831, "string", 53], [1.5, 0.12, "0042"]]
+    assert read(valueRenderOption="FORMULA") == [["=4/2", 43831, "string", 53], ["=3/2", 0.12, "0042"]]
+    assert read(valueRenderOption="UNFORMATTED_VALUE", dateTimeRenderOption="FORMATTED_STRING")[0][1] == "2020-01-01"
+    assert read(majorDimension="COLUMNS") == [["2", "1.5"], ["2020-01-01", "0.12"], ["string", "0042"], ["53"]]
+
+
+def test_values_batch_update_answers_its_counts_and_each_range(fake: FakeGoogle) -> None:
+    sid = fake.add_spreadsheet("t", ["Orders"])
+    body = {"valueInputOption": "RAW", "data": [{"range": "Orders!A1:D1", "values": [["a", "b", "", "d"]]},
+                                                  {"range": "Orders!A4:D4", "values": [["e", None, "g", "h"]]}]}
+    got = requests.post(f"{SHEETS}/{sid}/values:batchUpdate", json=body).json()
+    assert (got["totalUpdatedRows"], got["totalUpdatedColumns"], got["totalUpdatedCells"],
+            got["totalUpdatedSheets"]) == (2, 4, 7, 1)
+    assert [r["updatedRange"] for r in got["responses"]] == ["Orders!A1:D1", "Orders!A4:D4"]
+    assert got["responses"][1]["updatedCells"] == 3  # a null leaves its cell as it was

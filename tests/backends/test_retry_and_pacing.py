@@ -6,13 +6,14 @@ import json
 
 import pytest
 import requests
+from fakes.errors import HTML_502
 from fakes.google import FakeClock
 from gspread.exceptions import APIError
 from hypothesis import given
 from hypothesis import strategies as st
 
 from sheetgm.backends.google.ratelimit import RateLimiter
-from sheetgm.backends.google.retry import RetryPolicy, is_transient
+from sheetgm.backends.google.retry import RetryPolicy, is_transient, reasons, status_of
 
 
 def api_error(code: int, reason: str | None = None, headers: dict[str, str] | None = None) -> APIError:
@@ -67,6 +68,74 @@ def test_retry_after_is_honoured_up_to_the_cap() -> None:
 
     assert policy.call(flaky) == "ok"
     assert clock.slept == [30.0, 64.0] and policy.last_attempts == 3
+
+
+# -- real failure bodies ------------------------------------------------------------------------------
+
+# Sheets v4 past a per-user quota names the reason only in ``details`` (an ErrorInfo), never in
+# ``errors`` as Drive does; this is the shape Google answers (e.g. Sage-Bionetworks/data_curator#110).
+SHEETS_RATE_LIMIT = {
+    "message": "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute per user' "
+               "of service 'sheets.googleapis.com' for consumer 'project_number:269908437164'.",
+    "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "RATE_LIMIT_EXCEEDED",
+                 "domain": "googleapis.com",
+                 "metadata": {"consumer": "projects/269908437164", "quota_limit": "WriteRequestsPerMinutePerUser",
+                              "quota_metric": "sheets.googleapis.com/write_requests",
+                              "service": "sheets.googleapis.com"}}],
+}
+
+
+def google_answer(status: int, body: str, content_type: str = "application/json; charset=UTF-8") -> APIError:
+    resp = requests.Response()
+    resp.status_code = status
+    resp._content = body.encode()
+    resp.headers["Content-Type"] = content_type
+    return APIError(resp)
+
+
+def sheets_rate_limit(status: int, details: bool = True) -> APIError:
+    canonical = {429: "RESOURCE_EXHAUSTED", 403: "PERMISSION_DENIED"}[status]
+    error = {"code": status, "message": SHEETS_RATE_LIMIT["message"], "status": canonical}
+    if details:
+        error["details"] = SHEETS_RATE_LIMIT["details"]
+    return google_answer(status, json.dumps({"error": error}))
+
+
+def retried(err: APIError, failures: int = 2) -> tuple[str, FakeClock, RetryPolicy]:
+    clock = FakeClock()
+    policy = RetryPolicy(attempts=5, sleep=clock.sleep, jitter=lambda: 0.0)
+    left = [err] * failures
+
+    def flaky() -> str:
+        if left:
+            raise left.pop()
+        return "ok"
+
+    return policy.call(flaky), clock, policy
+
+
+def test_an_html_502_page_from_googles_front_end_is_retried() -> None:
+    err = google_answer(502, HTML_502, "text/html; charset=UTF-8")
+    assert err.code == -1 and status_of(err) == 502  # gspread cannot read the page; the HTTP status counts
+    assert is_transient(err)
+    result, clock, policy = retried(err)
+    assert result == "ok" and clock.slept == [1.0, 2.0] and policy.last_attempts == 3
+
+
+@pytest.mark.parametrize("status", [429, 403])
+def test_a_rate_limit_named_only_in_the_error_details_is_retried(status: int) -> None:
+    err = sheets_rate_limit(status)
+    assert reasons(err) == {"RATE_LIMIT_EXCEEDED"}
+    assert is_transient(err)
+    result, clock, policy = retried(err)
+    assert result == "ok" and policy.last_attempts == 3
+
+
+def test_a_403_without_a_rate_limit_reason_is_not_retried() -> None:
+    err = sheets_rate_limit(403, details=False)
+    assert reasons(err) == set() and not is_transient(err)
+    with pytest.raises(APIError):
+        retried(err)
 
 
 @given(st.integers(min_value=1, max_value=12), st.floats(min_value=0, max_value=1))

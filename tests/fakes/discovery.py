@@ -166,6 +166,8 @@ class Discovery:
             if body not in (None, {}):
                 raise api.bad("Invalid JSON payload received. Unknown name: the method takes no request body.")
             return
+        if body is None:
+            return  # no body: an empty request message, which Google takes (``values:clear`` is sent so)
         if not isinstance(body, dict):
             raise api.bad("Invalid JSON payload received. Expected an object.", "")
         self.value(api, {"$ref": method.request}, body, "", strict=api.name == "sheets")
@@ -186,7 +188,7 @@ class Discovery:
 
     def check_selection(self, api: Api, schema: str | None, fields: str) -> None:
         """A ``fields`` selection (partial response) may name only fields of the response."""
-        from fakes.sheets import parse_mask  # the parser the fake's answers use
+        from fakes.masks import parse_mask  # the parser the fake's answers use
 
         try:
             mask = parse_mask(fields)
@@ -280,15 +282,22 @@ class Discovery:
             self.value(api, sub, item, where, strict, fail)
 
     def _mask(self, api: Api, target: str, mask: str, at: str, reject: Callable[[str, str], Exception]) -> None:
-        """A FieldMask: comma-separated paths of fields of ``target`` (``*``: all of them)."""
-        for path in (p.strip() for p in mask.split(",")):
-            if path == "*":
+        """A FieldMask: paths of fields of ``target``, as Google writes them (``a.b``, ``a/b``, ``a(b,c)``;
+        ``*``: all of them)."""
+        from fakes.masks import paths  # the parser the fake's requests use
+
+        try:
+            found = paths(mask)
+        except fake_errors.ApiFault:
+            raise reject(f"Invalid field mask at '{at}': '{mask}' is not a field mask", at) from None
+        for path in found:
+            if path == ["*"]:
                 continue
             spec: Json | None = {"$ref": target}
-            for part in path.split("."):
+            for part in path:
                 spec = self._field(api, spec, part) if spec is not None and part else None
                 if spec is None:
-                    raise reject(f"Invalid field mask at '{at}': '{path}' names no field of {target}", at)
+                    raise reject(f"Invalid field mask at '{at}': '{'.'.join(path)}' names no field of {target}", at)
 
     def _scalar(self, spec: Json, value: Any, at: str, reject: Callable[[str, str], Exception]) -> None:
         kind, fmt = spec.get("type"), spec.get("format", "")

@@ -3,17 +3,21 @@
 Every request is matched to a method of Google's own discovery documents and checked against
 them (`discovery`): a request Google would reject is answered 400 in Google's words, and an
 answer of the fake that Google would never give raises `ConformanceError`. Spreadsheets live in
-memory (`model.Book`); the fake answers ``spreadsheets.get`` (grid data, ``ranges``, a ``fields``
-mask), ``values:batchGet``, ``values:batchUpdate``, ``:batchUpdate``, ``spreadsheets.create``,
-Drive ``files.create`` and the Drive permissions (`drive`).
+memory (`book.Spreadsheet`, a `model.Book` with what Google keeps beside the cells); the fake
+answers ``spreadsheets.get`` (grid data, ``ranges``, a ``fields`` mask), ``:batchUpdate``
+(`sheets`, `tabs`), the values API (`values`: get, batchGet, update, batchUpdate, append, clear,
+batchClear), ``spreadsheets.create``, Drive ``files.create``/``files.delete`` and the Drive
+permissions (`drive`). Its answers are held to Google's recorded ones by `replay`
+(docs/google-fidelity.md says what no recording covers yet).
 
 Callers have identities: the OAuth token endpoint is answered (a service account's signed
 assertion names it, a refresh token names the director's login) and each access token maps back
 to its account; a request with no token (anonymous credentials) acts as ``FakeGoogle.account``.
 What a caller may do follows the file's Drive grants, as on Google: no grant, Sheets answers 403
-and Drive 404; a service account may not create files (403, no reason). Protected ranges are in
-force (`protected`): a caller who is neither the owner nor an editor of a protection cannot change
-its cells outside the unprotected ranges (400).
+and Drive 404; a service account may not create files (403, no reason) unless listed in
+``with_storage`` (one made before 2025, like the account that recorded `replay`'s traffic).
+Protected ranges are in force (`protected`): a caller who is neither the owner nor an editor of a
+protection cannot change its cells outside the unprotected ranges (400).
 
 Every call is logged; faults can be injected on the Nth call (an HTTP status in the API's own
 error shape, a named 403, an HTML 502 from the front end, a timeout, a lost reply).
@@ -41,12 +45,16 @@ import responses
 from google.auth.credentials import AnonymousCredentials, Credentials
 
 from fakes import errors as fake_errors
+from fakes import masks as fake_masks
 from fakes import protected
 from fakes import sheets as fake_sheets
+from fakes import tabs as fake_tabs
+from fakes import values as fake_values
+from fakes.book import Spreadsheet, as_spreadsheet
 from fakes.discovery import Discovery, Method
 from fakes.drive import Drive
-from sheetgm.backends import model, port
-from sheetgm.backends.errors import CellTooLongError, OpError
+from sheetgm.backends import port
+from sheetgm.backends.errors import CellTooLongError
 from sheetgm.backends.google.gateway import GoogleGateway
 from sheetgm.backends.google.ratelimit import RateLimiter
 from sheetgm.backends.google.retry import RetryPolicy
@@ -57,7 +65,10 @@ TOKEN = "https://oauth2.googleapis.com/token"
 KINDS = {  # discovery method id -> the short name the log uses
     "sheets.spreadsheets.get": "meta", "sheets.spreadsheets.values.batchGet": "values_get",
     "sheets.spreadsheets.values.batchUpdate": "values_update", "sheets.spreadsheets.batchUpdate": "batch_update",
-    "sheets.spreadsheets.create": "create", "drive.files.create": "drive_create",
+    "sheets.spreadsheets.create": "create", "drive.files.create": "drive_create", "drive.files.delete": "drive_delete",
+    "sheets.spreadsheets.values.get": "get_range", "sheets.spreadsheets.values.update": "put_range",
+    "sheets.spreadsheets.values.append": "append", "sheets.spreadsheets.values.clear": "clear_range",
+    "sheets.spreadsheets.values.batchClear": "clear_ranges",
     "drive.permissions.list": "perm_list", "drive.permissions.create": "perm_create",
     "drive.permissions.update": "perm_update", "drive.permissions.delete": "perm_delete",
 }
@@ -112,13 +123,16 @@ class Call:
 
 
 class FakeGoogle:
-    def __init__(self, account: str = "director@example.com") -> None:
+    def __init__(self, account: str = "director@example.com", locale: str = "en_US",
+                 time_zone: str = "Etc/GMT") -> None:
         self.account = account
-        self.books: dict[str, model.Book] = {}
+        self.books: dict[str, Spreadsheet] = {}
         self.drive = Drive()
         self.log: list[Call] = []
         self.faults: dict[int, str | int] = {}
         self.logins: dict[str, str] = {}  # refresh token -> the account it logs in as
+        self.with_storage: set[str] = set()  # service accounts that still have Drive storage (made before 2025)
+        self.locale, self.time_zone = locale, time_zone  # of the accounts' new files
         self.tokens: dict[str, str] = {}  # access token -> account
         self.discovery = Discovery()
         self._ids = itertools.count(1)
@@ -131,7 +145,9 @@ class FakeGoogle:
             "meta": self._meta, "values_get": self._values_get, "values_update": self._values_update,
             "batch_update": self._batch_update, "create": self._create, "drive_create": self._drive_create,
             "perm_list": self._perm_list, "perm_create": self._perm_create, "perm_update": self._perm_update,
-            "perm_delete": self._perm_delete,
+            "perm_delete": self._perm_delete, "drive_delete": self._drive_delete, "get_range": self._get_range,
+            "put_range": self._put_range, "append": self._append, "clear_range": self._clear_range,
+            "clear_ranges": self._clear_ranges,
         }
 
     def __enter__(self) -> FakeGoogle:
@@ -164,7 +180,7 @@ class FakeGoogle:
     def add_spreadsheet(self, title: str, tabs: list[str], sid: str | None = None, owner: str | None = None) -> str:
         """Put a spreadsheet in the fake directly (no call logged), owned by ``owner``; return its id."""
         sid = sid or self._new_id()
-        book = model.Book(title)
+        book = Spreadsheet(title)
         for i, name in enumerate(tabs):
             book.add_sheet(name, i)
         self.books[sid] = book
@@ -188,6 +204,10 @@ class FakeGoogle:
             raise ValueError(f"unknown fault {fault!r}")
         for n in range(call_number, call_number + times):
             self.faults[n] = fault
+
+    def answers(self, method_id: str) -> bool:
+        """Whether the fake answers a discovery method (``sheets.spreadsheets.get``, ...)."""
+        return KINDS.get(method_id, method_id) in self._handlers
 
     def calls(self, kind: str | None = None) -> list[Call]:
         return [c for c in self.log if kind is None or c.kind == kind]
@@ -291,11 +311,12 @@ class FakeGoogle:
 
     # -- Sheets -----------------------------------------------------------
 
-    def _book(self, sid: str, who: str, write: bool = False) -> model.Book:
+    def _book(self, sid: str, who: str, write: bool = False) -> Spreadsheet:
         if sid not in self.books:
             raise fake_errors.sheets_error(404)
         if not self.drive.may(sid, who, "writer" if write else "reader"):
             raise fake_errors.sheets_error(403)
+        self.books[sid] = as_spreadsheet(self.books[sid])
         return self.books[sid]
 
     def _meta(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
@@ -304,41 +325,63 @@ class FakeGoogle:
         book = self._book(sid, who)
         fields = params.get("fields", [""])[0]
         grid = bool(fields) or params.get("includeGridData", ["false"])[0].lower() == "true"
-        doc = fake_sheets.document(book, sid, grid, params.get("ranges", []))
-        return 200, fake_sheets.select(doc, fields) if fields else doc
+        doc = fake_sheets.document(book, sid, grid, params.get("ranges", []), who)
+        return 200, fake_masks.select(doc, fields) if fields else doc
 
     def _values_get(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         book = self._book(sid, who)
-        ranges = [fake_sheets.value_range(book, text) for text in params.get("ranges", [])]
+        ranges = [fake_values.value_range(book, text, params) for text in params.get("ranges", [])]
         return 200, {"spreadsheetId": sid, "valueRanges": ranges}
 
-    def _values_update(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
-        if not body.get("valueInputOption"):
-            raise fake_errors.bad("'valueInputOption' is required but not specified")
-        draft = copy.deepcopy(self._book(sid, who, write=True))
-        cells = 0
-        for item in body.get("data", []):
-            try:
-                op = port.SetValues(item["range"], tuple(tuple(str(v) for v in row) for row in item.get("values", [])))
-                refused = protected.guard_values(draft, port.values_area(op, port.op_ranges(op)[0]), who,
-                                                 self.drive.may(sid, who, "owner"))
-                if refused is not None:
-                    raise refused
-                model.apply(draft, op)
-            except CellTooLongError:
-                raise fake_errors.bad(TOO_LONG) from None
-            except fake_errors.ApiFault:
-                raise
-            except OpError as err:
-                raise fake_errors.bad(f"Unable to parse range: {item.get('range')} ({err})") from None
-            except Exception as err:
-                raise fake_errors.bad(f"Unable to parse range: {item.get('range')}") from err
-            cells += sum(len(r) for r in op.rows)
+    def _get_range(self, sid: str, rng: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        return 200, fake_values.value_range(self._book(sid, who), rng, params)
+
+    def _draft(self, sid: str, who: str) -> Spreadsheet:
+        """A copy of a spreadsheet to write: kept only if the whole call succeeds (writes are atomic)."""
+        return copy.deepcopy(self._book(sid, who, write=True))
+
+    def _put_range(self, sid: str, rng: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        draft = self._draft(sid, who)
+        named, asked = (fake_values.locate(draft, text) for text in (body.get("range") or rng, rng))
+        if (named[0].sheet_id, named[1]) != (asked[0].sheet_id, asked[1]):
+            raise fake_errors.bad(f"Requested writing within range [{rng}], but the request body has range "
+                                  f"[{body['range']}]")
+        out = fake_values.write(draft, rng, body, params, sid)
         self.books[sid] = draft
-        return 200, {"spreadsheetId": sid, "totalUpdatedCells": cells}
+        return 200, out
+
+    def _append(self, sid: str, rng: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        draft = self._draft(sid, who)
+        out = fake_values.append(draft, rng, body, params, sid)
+        self.books[sid] = draft
+        return 200, out
+
+    def _clear_range(self, sid: str, rng: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        draft = self._draft(sid, who)
+        cleared = fake_values.clear(draft, rng)
+        self.books[sid] = draft
+        return 200, {"spreadsheetId": sid, "clearedRange": cleared}
+
+    def _clear_ranges(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        draft = self._draft(sid, who)
+        cleared = [fake_values.clear(draft, text) for text in body.get("ranges", [])]
+        self.books[sid] = draft
+        return 200, {"spreadsheetId": sid, "clearedRanges": cleared}
+
+    def _values_update(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        draft = self._draft(sid, who)
+        for item in body.get("data", []):  # a protected cell among them: nothing is written
+            sheet, rng = fake_values.locate(draft, str(item.get("range", "")))
+            refused = protected.guard_values(draft, fake_values.clamp(sheet, rng), who,
+                                             self.drive.may(sid, who, "owner"))
+            if refused is not None:
+                raise refused
+        out = fake_values.write_many(draft, body, sid)
+        self.books[sid] = draft
+        return 200, out
 
     def _batch_update(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
-        draft = copy.deepcopy(self._book(sid, who, write=True))  # all or nothing, like the API
+        draft = self._draft(sid, who)  # all or nothing, like the API
         if not body.get("requests"):
             raise fake_errors.bad("Must specify at least one request.")
         replies = []
@@ -346,9 +389,9 @@ class FakeGoogle:
         for i, req in enumerate(body["requests"]):
             protected.guard(draft, req, who, owner)  # in Google's own words, not "Invalid requests[i]"
             try:
-                replies.append(fake_sheets.apply(draft, req))
+                replies.append(fake_sheets.apply(draft, req, who))
             except fake_errors.ApiFault as err:
-                raise fake_errors.bad(f"Invalid requests[{i}]: {err}") from None
+                raise fake_errors.bad(f"Invalid requests[{i}].{next(iter(req), '')}: {err}") from None
             except CellTooLongError:
                 raise fake_errors.bad(f"Invalid requests[{i}].updateCells: {TOO_LONG}") from None
             except Exception as err:  # a request the fake's model cannot apply
@@ -357,30 +400,47 @@ class FakeGoogle:
         return 200, {"spreadsheetId": sid, "replies": replies}
 
     def _create(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
-        if SERVICE_ACCOUNT.search(who):
+        """``spreadsheets.create``: the tabs asked for (or ``Sheet1``), in the caller's locale unless the
+        request names one (no recording shows this call: see docs/google-fidelity.md)."""
+        if SERVICE_ACCOUNT.search(who) and who not in self.with_storage:
             raise fake_errors.sheets_error(403)  # a service account may no longer create files: a bare 403
-        tabs = [s.get("properties", {}) for s in body.get("sheets", [])] or [{"title": "Sheet1", "sheetId": 0}]
+        props = body.get("properties", {})
+        book = Spreadsheet(props.get("title") or "Untitled spreadsheet", locale=props.get("locale") or self.locale,
+                           time_zone=props.get("timeZone") or self.time_zone)
+        for sheet in body.get("sheets") or [{"properties": {"title": "Sheet1", "sheetId": 0}}]:
+            props = sheet.get("properties", {})
+            if not book.sheets and "sheetId" not in props:
+                props = {**props, "sheetId": 0}
+            fake_tabs.add_sheet(book, {"properties": props})
         sid = self._new_id()
-        book = model.Book(body.get("properties", {}).get("title", "Untitled spreadsheet"))
-        for i, props in enumerate(tabs):
-            book.add_sheet(props.get("title", f"Sheet{i + 1}"), props.get("sheetId", i))
         self.books[sid] = book
         self.drive.grant(sid, "user", "owner", who)
-        return 200, fake_sheets.document(book, sid, grid=False)
+        return 200, fake_sheets.document(book, sid, grid=False, who=who)
 
     # -- Drive ------------------------------------------------------------
 
     def _drive_create(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
-        if SERVICE_ACCOUNT.search(who):
+        if SERVICE_ACCOUNT.search(who) and who not in self.with_storage:
             raise fake_errors.drive_error(403, "storageQuotaExceeded",
                                           "The user's Drive storage quota has been exceeded.", "usageLimits")
         sid = self.add_spreadsheet(body.get("name", "Untitled"), ["Sheet1"], owner=who)
+        self.books[sid].locale, self.books[sid].time_zone = self.locale, self.time_zone
         return 200, {"kind": "drive#file", "id": sid, "name": body.get("name"), "mimeType": body.get("mimeType")}
+
+    def _drive_delete(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
+        """``files.delete``: only the owner may (others see a 404 if they cannot see it, else a 403)."""
+        if sid not in self.books or self.drive.role(sid, who) is None:
+            raise fake_errors.drive_not_found(sid)
+        if self.drive.owner(sid) != who:
+            raise fake_errors.drive_error(403, "insufficientFilePermissions")
+        del self.books[sid]
+        self.drive.grants.pop(sid, None)
+        return 204, None
 
     def _perm_list(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         doc = self.drive.listing(sid, who, sid in self.books)
         fields = params.get("fields", [""])[0]
-        return 200, fake_sheets.select(doc, fields) if fields else doc
+        return 200, fake_masks.select(doc, fields) if fields else doc
 
     def _perm_create(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         return 200, self.drive.create(sid, who, sid in self.books, body, params)
