@@ -70,7 +70,8 @@ def audit(game: Game) -> AuditReport:
         book.sharing = [(p.email or p.kind, p.role) for p in perms]
         book.protections = [(p.range, list(p.editors), p.description) for p in prots]
         Sharing(game, key, book).check(perms, plan.get(key, {}))
-        protections.check(game, key, label(game, key), prots, rows, book.failures, book.warnings)
+        owners = frozenset(p.email for p in perms if p.kind == "user" and p.role in OWNING)
+        protections.check(game, key, label(game, key), prots, rows, book.failures, book.warnings, owners)
     notes = [render(game.lang, "svc.audit.local_password")] if game.cfg.backend == "xlsx" else []
     notes += [render(game.lang, "svc.audit.unread", reason=why) for why in unread]
     return AuditReport(books, notes)

@@ -76,11 +76,13 @@ def open_rows(game: Game) -> tuple[dict[int, int | None], list[str]]:
 
 
 def check(game: Game, key: str, label: str, prots: list[Protection], rows: dict[int, int | None],
-          failures: list[str], warnings: list[str]) -> None:
-    """Hold ``prots`` (as read from the workbook ``key``, shown as ``label``) against what it should have."""
+          failures: list[str], warnings: list[str], owners: frozenset[str] = frozenset()) -> None:
+    """Hold ``prots`` (as read from the workbook ``key``, shown as ``label``) against what it should have. The
+    file's ``owners`` may be editors too (Google keeps the account that protects among them, and an owner can
+    edit every protected range anyway)."""
     lang = game.lang
     sa = (game.cfg.service_account or game.gateway.account or "").lower()
-    allowed = {e.lower() for e in game.editors()}
+    allowed = {e.lower() for e in game.editors()} | {o.lower() for o in owners}
     players = {s.email.lower(): s.alias for s in game.cfg.roster if s.email}
 
     def fail(code: str, /, **params: Any) -> None:
