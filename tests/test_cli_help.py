@@ -82,3 +82,47 @@ def test_a_bad_demo_language_is_told_in_the_directors_language(tmp_path: Path,
     monkeypatch.delenv("SHEETGM_LANG", raising=False)
     result = runner.invoke(app, ["demo", "--lang", "fr"])
     assert result.exit_code == 1 and result.stderr.strip() == render("zh", "err.desk.bad_lang", lang="fr")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("columns", [40, 200])
+def test_help_fits_a_narrow_and_a_wide_terminal_and_loses_no_word(lang: str, columns: int, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: Chinese help has no spaces to wrap at, and rich cut it at 80 columns with "…". Every option's
+    whole help is there at any width; a wide terminal gets wide lines, a narrow one none wider than it."""
+    import typer.rich_utils
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(typer.rich_utils, "MAX_WIDTH", None)  # TERMINAL_WIDTH, read once at import, would win
+    for path, cmd in PATHS:
+        result = runner.invoke(app, [*_args(path), "--help"], env={"SHEETGM_LANG": lang, "COLUMNS": str(columns)})
+        assert result.exit_code == 0, result.output
+        out = _flat(result.output)
+        widths = [len(line) for line in result.output.splitlines()]
+        assert max(widths) <= columns, (path, max(widths))
+        for p in cmd.params:
+            key = _param_key(lang, path, str(p.name))
+            # every character in order (a narrow table interleaves the type column with the folded help)
+            assert key is not None and _in_order(_flat(render(lang, key)), out), (path, p.name, columns)
+            if columns == 200:
+                assert _flat(render(lang, key)) in out, (path, p.name)
+        if columns == 200:  # the long Chinese helps are on one line, not cut or wrapped at 80
+            assert max(widths) > 80 or path == "sheetgm", path
+
+
+def _in_order(needle: str, hay: str) -> bool:
+    it = iter(hay)
+    return all(ch in it for ch in needle)
+
+
+def test_help_would_be_cut_without_folding() -> None:
+    """The test above can fail: rich's table cuts a long spaceless word with "…" unless the text folds."""
+    from rich.columns import Columns
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(width=30, file=None, record=True)
+    text = render("zh", "help.opt.resolve.stage")
+    with console.capture() as cut:
+        console.print(Columns([Text(text)]))
+    assert "…" in cut.get() and _flat(text) not in _flat(cut.get())

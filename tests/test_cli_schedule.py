@@ -59,11 +59,11 @@ def test_schedule_prints_cron_lines_from_the_game_or_the_command_line(tmp_path: 
     (tmp_path / "game.toml").write_text(DRAFT, "utf-8")
     out = run("schedule", "--game", str(tmp_path))
     assert out.exit_code == 0, out.output
-    assert "schedule:" in out.stdout
-    assert "7 13 * * *" in out.stdout  # 21:07 Shanghai = 13:07 UTC
-    assert "37 15 * * *" in out.stdout  # 23:37 Shanghai = 15:37 UTC
-    keyed = run("schedule", "--game", str(tmp_path), "--timezone-key", "--offset", "11")
-    assert keyed.exit_code == 0 and "11 21 * * *" in keyed.stdout and "Asia/Shanghai" in keyed.stdout
+    assert "schedule:" in out.stdout  # the timezone key form by default; the game's deadlines are one-offs
+    assert "- cron: '7 21 1 5 *'\n      timezone: Asia/Shanghai" in out.stdout  # once, on 2024-05-01
+    assert "- cron: '37 23 1 5 *'\n      timezone: Asia/Shanghai" in out.stdout
+    utc = run("schedule", "--game", str(tmp_path), "--utc", "--offset", "11")
+    assert utc.exit_code == 0 and "11 13 1 5 *" in utc.stdout and "timezone:" not in utc.stdout
     direct = run("schedule", "--deadline", "survivor=20:00", "--tz", "UTC", "--offset", "5")
     assert direct.exit_code == 0 and "5 20 * * *" in direct.stdout
 
@@ -114,7 +114,12 @@ def test_publish_prints_or_writes_the_announcement(game: Path, tmp_path: Path) -
     shown = run("publish", "--game", str(game))
     assert shown.exit_code == 0, shown.output
     assert shown.stdout.startswith("[size=5][color=#FF0000][b]desk · Night 1, survivor stage")
-    assert "Orders due by 2024-05-01 23:30" in shown.stdout
+    assert "Orders due by Wed 2024-05-01 23:30 (Asia/Shanghai, UTC+8)" in shown.stdout
+    # the players read Chinese: their post follows the director's, after a line that is not part of either
+    english, chinese = shown.stdout.split("\n✂", 1)
+    assert "第1夜 求生者阶段 公告" in chinese and "公告" not in english and "2024-05-01 周三 23:30" in chinese
+    together = run("publish", "--together", "--game", str(game))
+    assert "✂" not in together.stdout and together.stdout.count("[size=5]") == 2
     target = tmp_path / "post.txt"
     written = run("publish", "N1-survivor", "--format", "plain", "--lang", "zh", "--out", str(target),
                   "--game", str(game))

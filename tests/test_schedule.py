@@ -18,8 +18,8 @@ from sheetgm.service.schedule import (
     cron_lines,
     offset_changes,
     render_schedule_block,
-    schedule_command_output,
 )
+from sheetgm.service.schedule_game import schedule_command_output
 
 SPRING = date(2024, 5, 1)
 BERLIN_WINTER, BERLIN_SUMMER = date(2024, 1, 15), date(2024, 7, 15)
@@ -238,28 +238,33 @@ AUTUMN = {
 }
 
 
-def test_config_deadlines_become_daily_lines_with_a_note_for_the_change_inside_the_game(tmp_path: Path) -> None:
+def test_a_game_of_one_off_deadlines_gets_dated_lines_right_on_either_side_of_the_clock_change(tmp_path: Path) -> None:
+    """Issue 16: a deadline of [deadlines] runs once, on its day; each line is computed for its own day, so the
+    UTC form needs no note about the autumn change: 21:00 is 19:07 UTC before it and 20:07 UTC after it."""
     folder = write_game(tmp_path / "game", AUTUMN)
     out = schedule_command_output(folder, on=date(2024, 10, 25))
-    assert "# survivor deadline 21:00 Europe/Berlin: run 21:07 local = 19:07 UTC" in out
-    assert [ln.strip() for ln in out.splitlines() if "- cron:" in ln] == ["- cron: '7 19 * * *'",
-                                                                           "- cron: '7 21 * * *'"]
-    assert "UTC+02:00 to UTC+01:00 on 2024-10-27" in out
-    # the config file itself works too, and after the game's last deadline there is nothing to warn about
-    later = schedule_command_output(folder / "game.toml", on=date(2024, 10, 28))
-    assert "- cron: '7 20 * * *'" in later and "# note" not in later
+    assert [ln.strip() for ln in out.splitlines() if "- cron:" in ln][:3] == [
+        "- cron: '7 19 25,26 10 *'", "- cron: '7 21 25,26 10 *'", "- cron: '7 20 27 10 *'"]
+    assert "N3-survivor deadline 2024-10-27 21:00" in out and "# note" not in out
+    assert "* * *'" not in out  # no daily line: nothing runs after the game for ever
+    keyed = schedule_command_output(folder, on=date(2024, 10, 25), use_timezone_key=True)
+    assert "- cron: '7 21 25,26,27 10 *'\n      timezone: Europe/Berlin" in keyed
+    # the config file itself works too
+    assert schedule_command_output(folder / "game.toml", on=date(2024, 10, 28)) == out
 
 
-def test_a_camp_with_several_local_times_gets_one_line_per_time(tmp_path: Path) -> None:
-    folder = write_game(tmp_path / "g", {"N1-survivor": "2024-05-01T21:00:00+08:00",
-                                         "N2-survivor": "2024-05-02T22:30:00+08:00",
-                                         "N1-hunter": "2024-05-01T23:00:00+08:00"}, "Asia/Shanghai")
-    out = schedule_command_output(folder, on=SPRING)
-    assert "# survivor (N1) deadline 21:00 Asia/Shanghai" in out
-    assert "# survivor (N2) deadline 22:30 Asia/Shanghai" in out
-    assert "# hunter deadline 23:00 Asia/Shanghai" in out
-    assert [ln.strip() for ln in out.splitlines() if "- cron:" in ln] == [
-        "- cron: '7 13 * * *'", "- cron: '37 14 * * *'", "- cron: '7 15 * * *'"]
+def test_a_one_off_exception_runs_once_beside_the_daily_lines(tmp_path: Path) -> None:
+    folder = tmp_path / "g"
+    write_game(folder, {"N2-survivor": "2024-05-02T22:30:00+08:00"}, "Asia/Shanghai")
+    text = (folder / "game.toml").read_text("utf-8").replace(
+        "[deadlines]", '[schedule]\nsurvivors = "21:00"\nhunters = "23:00"\nstart = "2024-05-01"\n\n[deadlines]')
+    (folder / "game.toml").write_text(text, "utf-8")
+    out = schedule_command_output(folder, on=SPRING, check_hours=1)
+    crons = [ln.strip() for ln in out.splitlines() if "- cron:" in ln]
+    assert crons[:2] == ["- cron: '7 13 * * *'", "- cron: '7 15 * * *'"]  # the recurring 21:00 and 23:00
+    assert "- cron: '37 14 2 5 *'" in crons  # N2's 22:30 deadline, once, on May 2
+    assert "# survivor deadline 21:00 Asia/Shanghai" in out and "N2-survivor deadline 2024-05-02 22:30" in out
+    assert "- cron: '37,52 13 2 5 *'" in crons and "- cron: '7,22 14 2 5 *'" in crons  # its checks, dated too
 
 
 def test_values_given_directly_win_over_the_config(tmp_path: Path) -> None:
@@ -273,3 +278,15 @@ def test_config_without_deadlines_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ScheduleError) as err:
         schedule_command_output(folder, on=SPRING)
     assert err.value.code == "err.schedule.no_deadlines" and str(folder) in err.value.message("en")
+
+
+def test_the_last_hours_checks_are_no_further_apart_than_the_look_window_of_rul_55() -> None:
+    """RUL-55 stands a look after the deadline in for the checks the schedule meant to run within LOOK_WINDOW of
+    it: with every check on time, the last one is within that window, so the rule only acts on a late run."""
+    from sheetgm.service.schedule import LAST_HOUR_CHECKS
+    from sheetgm.service.stamps import LOOK_WINDOW
+
+    window = LOOK_WINDOW.total_seconds() / 60
+    assert min(LAST_HOUR_CHECKS) < window
+    gaps = [a - b for a, b in zip(LAST_HOUR_CHECKS, LAST_HOUR_CHECKS[1:], strict=False)]
+    assert all(0 < g <= window for g in gaps)

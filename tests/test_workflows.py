@@ -70,16 +70,23 @@ def test_the_schema_check_rejects_a_broken_workflow(tmp_path: Path) -> None:
     assert validate(bad).returncode != 0
 
 
-def test_the_timezone_key_form_of_the_schedule_is_valid_too(tmp_path: Path) -> None:
+def test_the_utc_and_the_dated_forms_of_the_schedule_are_valid_too(tmp_path: Path) -> None:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
     text = (WORKFLOW_DIR / "resolve.yml").read_text("utf-8")
-    utc_block = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, check_hours=3)
     keyed = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, use_timezone_key=True,
                                   check_hours=3)
-    variant = tmp_path / "resolve.yml"
-    variant.write_text(text.replace(utc_block, keyed), "utf-8")
-    assert load(variant)["on"]["schedule"][0] == {"cron": "7 21 * * *", "timezone": EXAMPLE_ZONE}
-    result = validate(variant)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert load(WORKFLOW_DIR / "resolve.yml")["on"]["schedule"][0] == {"cron": "7 21 * * *", "timezone": EXAMPLE_ZONE}
+    one_off = {"N3-survivor": datetime(2024, 5, 4, 22, 30, tzinfo=ZoneInfo(EXAMPLE_ZONE))}
+    for other in (render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, check_hours=3),
+                  render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, check_hours=3,
+                                        use_timezone_key=True, dated=one_off)):
+        variant = tmp_path / "resolve.yml"
+        variant.write_text(text.replace(keyed, other), "utf-8")
+        result = validate(variant)
+        assert result.returncode == 0, result.stdout + result.stderr
+    assert {"cron": "37 22 4 5 *", "timezone": EXAMPLE_ZONE} in load(variant)["on"]["schedule"]
 
 
 # --- ci.yml
@@ -148,7 +155,10 @@ def test_cron_minute_check_catches_minute_zero() -> None:
 
 
 def test_schedule_is_what_sheetgm_schedule_prints_for_the_documented_example() -> None:
-    block = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, check_hours=3)
+    """The timezone key form, `sheetgm schedule`'s default (issue 16: a UTC cron runs an hour off after a clock
+    change, and the checks move with it)."""
+    block = render_schedule_block(EXAMPLE_DEADLINES, EXAMPLE_ZONE, on=EXAMPLE_DAY, check_hours=3,
+                                  use_timezone_key=True)
     assert block in (WORKFLOW_DIR / "resolve.yml").read_text("utf-8")
     assert block in (ROOT / "docs" / "schedule.md").read_text("utf-8"), "docs/schedule.md shows another block"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -87,38 +88,60 @@ def publish_cmd(
     stage: Annotated[str | None, typer.Argument()] = None,
     fmt: Annotated[str, typer.Option("--format", "-f")] = "bbcode",
     lang: Annotated[str | None, typer.Option("--lang")] = None,
+    together: Annotated[bool, typer.Option("--together")] = False,
     out: Annotated[Path | None, typer.Option("--out", "-o")] = None,
     with_map: Annotated[bool, typer.Option("--map")] = False,
     map_url: Annotated[str | None, typer.Option("--map-url")] = None,
     game: GameOpt = Path("."),
 ) -> None:
     """Render a stage's public announcement, ready to paste into the forum thread (nothing private)."""
-    from sheetgm.service import desk
+    from sheetgm.core.texts import render
     from sheetgm.service.errors import ServiceError
+    from sheetgm.service.posts import posts
 
-    def announced() -> str:
+    director = lang_of(game)
+
+    def announced() -> list[tuple[str, str]]:
         if lang is not None and lang not in ("zh", "en"):
             raise ServiceError("err.desk.bad_lang", lang=lang)
-        return desk.announcement(common.open_at(game), stage, fmt, lang, with_map or map_url is not None, map_url)
+        return posts(common.open_at(game), stage, fmt, [lang] if lang else None, with_map or map_url is not None,
+                     map_url, together)
 
-    text = attempt(lang_of(game), announced)
+    made = attempt(director, announced)
     if out is None:
-        typer.echo(text, nl=False)
-    else:
-        out.write_text(text, "utf-8")
+        for i, (post_lang, text) in enumerate(made):
+            if i:
+                typer.echo(render(director, "day.publish.cut", lang=render(director, f"day.lang.{post_lang}")))
+            typer.echo(text, nl=False)
+        return
+    for i, (post_lang, text) in enumerate(made):
+        file = out if i == 0 else out.with_name(f"{out.stem}.{post_lang}{out.suffix}")
+        attempt(director, partial(_write_post, file, text))
+        if len(made) > 1:
+            typer.echo(render(director, "day.publish.written", file=str(file),
+                              lang=render(director, f"day.lang.{post_lang}")))
+
+
+def _write_post(file: Path, text: str) -> None:
+    from sheetgm.service.errors import ServiceError
+
+    try:
+        file.write_text(text, "utf-8")
+    except OSError as exc:
+        raise ServiceError("err.render.write", file=str(file), detail=exc.strerror or str(exc)) from None
 
 
 def schedule_cmd(
     game: Annotated[Path | None, typer.Option("--game", "-g")] = None,
     deadline: Annotated[list[str] | None, typer.Option("--deadline")] = None,
     tz: Annotated[str | None, typer.Option("--tz")] = None,
-    timezone_key: Annotated[bool, typer.Option("--timezone-key")] = False,
+    timezone_key: Annotated[bool, typer.Option("--timezone-key/--utc")] = True,
     offset: Annotated[int, typer.Option("--offset")] = 7,
     check_hours: Annotated[int, typer.Option("--check-hours")] = 3,
 ) -> None:
     """Print the cron lines of the resolve workflow (check runs before each deadline, resolve runs after)."""
     from sheetgm.service.errors import ServiceError
-    from sheetgm.service.schedule import schedule_command_output
+    from sheetgm.service.schedule_game import schedule_command_output
 
     def lines() -> str:
         pairs: dict[str, str] = {}

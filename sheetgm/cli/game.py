@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from sheetgm.cli.common import GameOpt, JsonOpt, attempt, emit, fail, holder, lang_of, progress, serve
+from sheetgm.cli.common import GameOpt, JsonOpt, Progress, attempt, emit, fail, holder, lang_of, progress, serve
+
+if TYPE_CHECKING:
+    from sheetgm.service.game import Game
 
 ClientSecretsOpt = Annotated[Path | None, typer.Option("--client-secrets")]
 
@@ -23,7 +26,7 @@ def new_cmd(
     from sheetgm.cli import present
     from sheetgm.service.config import load_config, with_backend
     from sheetgm.service.configfile import find_config
-    from sheetgm.service.game import Game, make_gateway
+    from sheetgm.service.game import make_gateway
     from sheetgm.service.new_game import new_game
 
     def made() -> tuple[Game, dict[str, str | None]]:
@@ -67,10 +70,16 @@ def resolve_cmd(
 ) -> None:
     """Resolve the stage that is due (survivors, then hunters) and publish it, safely and idempotently."""
     from sheetgm.cli import present
-    from sheetgm.service.resolve import resolve
+    from sheetgm.service.resolve import ResolveReport, resolve
 
-    serve(game, as_json, lambda g, step: resolve(g, dry_run=dry_run, stage=stage, holder=holder(), progress=step),
-          present.resolved, steps=("cli.progress_resolve", lambda g: 2 * len(g.seats) + 2))
+    backend: list[str] = []  # the game's, for the wording (a local game has no scheduled runs)
+
+    def call(g: Game, step: Progress) -> ResolveReport:
+        backend.append(g.cfg.backend)
+        return resolve(g, dry_run=dry_run, stage=stage, holder=holder(), progress=step)
+
+    serve(game, as_json, call, lambda lang, rep: present.resolved(lang, rep, local=backend == ["xlsx"]),
+          steps=("cli.progress_resolve", lambda g: 2 * len(g.seats) + 2))
 
 
 def status_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:

@@ -69,7 +69,34 @@ class LocalizedGroup(TyperGroup):
 
             for attr, key in PANELS.items():
                 setattr(typer.rich_utils, attr, table(lang)[f"help.panel.{key}"])  # raw: "{}" is Typer's placeholder
+            fold_help(typer.rich_utils)
         return super().parse_args(ctx, args)
+
+
+def fold_help(rich_utils: Any) -> None:
+    """Make every help text fold at the terminal's edge instead of being cut with "…", and show its brackets.
+
+    Rich wraps lines at spaces; Chinese has none, so a Chinese help text is one long "word", and Typer's
+    help table (rich ``Columns``) cuts such a word at the column's width. Folding breaks it between
+    characters instead. The width is the terminal's (or ``COLUMNS``; 80 when the output is no terminal).
+    The templates are plain text: "[img]" in a help is a word to show, not rich markup to swallow."""
+    from rich.markup import escape
+    from rich.text import Text
+
+    make = rich_utils._make_rich_text
+    if getattr(make, "folds", False):
+        return
+
+    def folding(*args: Any, **kwargs: Any) -> Any:
+        if isinstance(kwargs.get("text"), str) and kwargs.get("markup_mode") == "rich":
+            kwargs["text"] = escape(kwargs["text"])
+        out = make(*args, **kwargs)
+        if isinstance(out, Text):
+            out.overflow = "fold"
+        return out
+
+    folding.folds = True  # type: ignore[attr-defined]
+    rich_utils._make_rich_text = folding
 
 
 def command_paths(cmd: Command, path: str = "") -> list[tuple[str, Command]]:

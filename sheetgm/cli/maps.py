@@ -10,11 +10,6 @@ import typer
 from sheetgm.cli.common import attempt, emit, fail, lang_of
 
 
-def default_out(stage: str, view: str, alias: str | None) -> Path:
-    """``map-N2-hunter-director.png``; a player's view carries the alias."""
-    return Path(f"map-{stage}-{view}{'-' + alias if alias else ''}.png")
-
-
 def register(app: typer.Typer) -> None:
     @app.command("map")
     def map_cmd(
@@ -36,14 +31,16 @@ def register(app: typer.Typer) -> None:
         from sheetgm.render.files import write_png
         from sheetgm.service.game import open_game
         from sheetgm.service.mapview import game_map
+        from sheetgm.service.stagemap import view_file
 
         director_lang = lang_of(game)
         if lang is not None and lang not in ("zh", "en"):
             fail(render(director_lang, "err.render.bad_lang", lang=lang))
         kind, alias = split_view(view, alias)
-        image = attempt(director_lang, lambda: game_map(open_game(game), kind, alias, stage, scale, lang))
-        file = attempt(director_lang,
-                       lambda: write_png(image.png, out if out is not None else default_out(image.stage, kind, alias)))
+        opened = attempt(director_lang, lambda: open_game(game))
+        image = attempt(director_lang, lambda: game_map(opened, kind, alias, stage, scale, lang))
+        target = out if out is not None else view_file(opened, image.stage, kind, image.alias, lang, scale)
+        file = attempt(director_lang, lambda: write_png(image.png, target))
         if as_json:
             emit(True, image.to_dict(str(file)), "")
             return

@@ -66,7 +66,7 @@ class Recap:
     end_reason: str | None
     director_copy: bool  # the game is not over: the director's own copy, marked as such
     next_stage: str | None  # the stage due, for the director's copy
-    last_time: str  # when the last journal entry was made
+    last_time: str  # when the last journal entry was made, as a person reads it (zone and offset named)
 
 
 def _t(lang: str, key: str, **params: object) -> str:

@@ -31,6 +31,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sheetgm.backends.port import Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, State
 from sheetgm.core.texts import render
+from sheetgm.notation.times import shown
 from sheetgm.service.config import GameConfig
 from sheetgm.service.game import Game
 from sheetgm.sheets import layout
@@ -115,13 +116,10 @@ def ahead(game: Game, key: str) -> datetime | None:
     return when if when is not None and game.now() < when else None
 
 
-def local_time(game: Game, when: datetime) -> str:
-    """``when`` in the game's time zone, with the zone named: "2024-05-01 21:00 (Asia/Shanghai)"."""
-    try:
-        zone = ZoneInfo(game.cfg.timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        return when.strftime("%Y-%m-%d %H:%M (UTC%z)")
-    return f"{when.astimezone(zone):%Y-%m-%d %H:%M} ({game.cfg.timezone})"
+def local_time(game: Game, when: datetime | str, lang: str | None = None, short: bool = False) -> str:
+    """``when`` as a person reads it, in the game's time zone with the zone and offset named (times.shown), in
+    ``lang`` (the director's by default)."""
+    return shown(when, lang or game.lang, game.cfg.timezone, short=short)
 
 
 def must_submit(state: State, seat: int) -> bool:
@@ -146,26 +144,34 @@ def waiting_for(game: Game, state: State, archive: Mapping[int, Mapping[str, Any
 def player_reminder(game: Game, seat: int, deadline: datetime, check_state: str) -> str:
     """The reminder appended to a player's Orders status cell, in their language."""
     lang = game.seat_lang(seat)
-    text = render(lang, "sheet.remind.status", deadline=local_time(game, deadline))
+    text = render(lang, "sheet.remind.status", deadline=local_time(game, deadline, lang))
     if check_state in ("empty", "unreadable"):
         text += render(lang, "sheet.remind.no_order")
     return text
 
 
 def public_reminder_ops(game: Game, key: str, deadline: datetime, missing: Iterable[str]) -> list[Op]:
-    """The reminder line of ``key`` in the public Log tab (director's language), and its column header."""
-    lang = game.lang
-    tab = layout.tab(lang, "log")
+    """The reminder line of ``key`` in the public Log tab of every language (``Game.langs``), with its header."""
+    names = list(missing)
     r = log_row(key)
-    names = render(lang, "word.sep").join(missing)
-    when = game.now().strftime("%m-%d %H:%M")
-    line = (render(lang, "sheet.remind.public", time=when, deadline=local_time(game, deadline), aliases=names)
-            if names else render(lang, "sheet.remind.public_all", time=when, deadline=local_time(game, deadline)))
     col = REMINDER_COL
-    return [
-        SetValues(layout.rng(tab, f"{col}1"), ((render(lang, "sheet.remind.head"),),)),
-        SetBold(layout.rng(tab, f"{col}1")),
-        ResizeColumns(layout.rng(tab, f"{col}:{col}"), REMINDER_WIDTH),
-        SetValues(layout.rng(tab, f"A{r}"), ((key,),)),
-        SetValues(layout.rng(tab, f"{col}{r}"), ((line,),)),
-    ]
+    ops: list[Op] = []
+    for lang in game.langs:
+        tab = layout.tab(lang, "log")
+        when, due = local_time(game, game.now(), lang, short=True), local_time(game, deadline, lang)
+        aliases = render(lang, "word.sep").join(names)
+        line = (render(lang, "sheet.remind.public", time=when, deadline=due, aliases=aliases)
+                if names else render(lang, "sheet.remind.public_all", time=when, deadline=due))
+        ops += [
+            SetValues(layout.rng(tab, f"{col}1"), ((render(lang, "sheet.remind.head"),),)),
+            SetBold(layout.rng(tab, f"{col}1")),
+            ResizeColumns(layout.rng(tab, f"{col}:{col}"), REMINDER_WIDTH),
+            SetValues(layout.rng(tab, f"A{r}"), ((key,),)),
+            SetValues(layout.rng(tab, f"{col}{r}"), ((line,),)),
+        ]
+    return ops
+
+
+def clear_reminder_op(lang: str, key: str) -> Op:
+    """The stage's reminder cell emptied once it is resolved: "not submitted yet" no longer holds."""
+    return SetValues(layout.rng(layout.tab(lang, "log"), f"{REMINDER_COL}{log_row(key)}"), (("",),))

@@ -23,8 +23,8 @@ from sheetgm.core.override import GAME_FIELDS, PLAYER_FIELDS, apply_override
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.render import bbcode
-from sheetgm.service import stagemap
-from sheetgm.service.deadlines import deadline_of
+from sheetgm.service import news, stagemap
+from sheetgm.service.deadlines import deadline_of, local_time
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import (
@@ -200,13 +200,18 @@ def cards(game: Game) -> list[dict[str, Any]]:
 
 def announcement(game: Game, stage: str | None = None, fmt: str = "bbcode", lang: str | None = None,
                  with_map: bool = False, map_url: str | None = None) -> str:
-    """A stage's public announcement (public events, rulings after it, progress, cards, end), ready to paste.
-
-    ``stage`` as rollback takes it ("N2" is N2-survivor); ``with_map`` adds the stage's public map picture
-    (``stagemap.map_link``: ``map_url`` or game.toml's, else the local file)."""
+    """A stage's public announcement in one language (the director's by default), ready to paste."""
     if fmt not in bbcode.FORMATS:
         raise ServiceError("err.desk.bad_format", format=fmt, formats=", ".join(bbcode.FORMATS))
-    lang = lang or game.lang
+    return bbcode.render_doc(announcement_doc(game, stage, lang or game.lang, with_map, map_url), fmt)
+
+
+def announcement_doc(game: Game, stage: str | None, lang: str, with_map: bool = False,
+                     map_url: str | None = None) -> list[bbcode.Block]:
+    """The blocks of a stage's announcement (public events, rulings after it, progress, cards, end) in ``lang``.
+
+    ``stage`` as rollback takes it ("N2" is N2-survivor); ``with_map`` adds the stage's public map picture in
+    that language at its address on the web (``stagemap.map_link``: ``map_url`` or game.toml's)."""
     entries, _lock = read_director(game)
     live = [e for e in entries if e.status != SUPERSEDED]
     stages = [e.key for e in live if e.kind == "stage" and e.key != SETUP_KEY]
@@ -221,12 +226,10 @@ def announcement(game: Game, stage: str | None = None, fmt: str = "bbcode", lang
     if not state.over():
         due = f"N{state.night}-{state.stage}"
         when = deadline_of(game, due)
-        nxt = (state.night, state.stage, when.astimezone(game.now().tzinfo).strftime("%Y-%m-%d %H:%M") if when
-               else None)
-    picture = stagemap.map_link(game, at, map_url) if with_map else None
-    doc = bbcode.announcement(lang, game.cfg.name, at.events(), [ev for e in after for ev in e.events()], state,
-                              nxt, picture)
-    return bbcode.render_doc(doc, fmt)
+        nxt = (state.night, state.stage, local_time(game, when, lang) if when else None)
+    picture = stagemap.map_link(game, at, map_url, lang) if with_map else None
+    return bbcode.announcement(lang, game.cfg.name, at.events(), [ev for e in after for ev in e.events()], state,
+                               nxt, picture)
 
 
 def _stage(text: str) -> str:
@@ -288,17 +291,19 @@ def _publish(game: Game, entries: list[Entry], entry: Entry, before: State, new:
                                    reason=exc.message(game.lang)))
     lang = game.lang
     base = base_of(entry.key)
-    live = [e for e in entries if e.status != SUPERSEDED]
-    stage_entry = next(e for e in live if e.key == base)
-    text = public_log(stage_entry.events(), lang) + "".join(
-        public_log(e.events(), lang) for e in live if e.kind != "stage" and base_of(e.key) == base)
     r = log_row(base)
-    game.gateway.write(PUBLIC, [
-        SetValues(layout.rng(layout.tab(lang, "log"), f"B{r}"),
-                  ((fit(text.strip(), lang, "svc.cut_log", stage=base),),)),
-        SetValues(layout.rng(layout.tab(lang, "progress"), "A2:B20"), progress_rows(new, lang)),
-        SetValues(layout.rng(layout.tab(lang, "cards"), "A2:D200"), card_rows(new, lang)),
-    ])
+    added = news.missing_langs(game)
+    public: list[Op] = news.added_tabs_ops(game, added)
+    for pub in game.langs:  # the ruling in every reader's language, on the row of the stage it follows
+        if pub in added:
+            public += news.backfill_ops(pub, entries, base)
+        public += [
+            SetValues(layout.rng(layout.tab(pub, "log"), f"A{r}:B{r}"),
+                      ((base, fit(news.log_text(entries, base, pub), pub, "svc.cut_log", stage=base)),)),
+            SetValues(layout.rng(layout.tab(pub, "progress"), "A2:B20"), progress_rows(new, pub)),
+            SetValues(layout.rng(layout.tab(pub, "cards"), "A2:D200"), card_rows(new, pub)),
+        ]
+    game.gateway.write(PUBLIC, public)
     d = entry_row(entry.key)
     emails = [s.email for s in game.cfg.roster]
     game.gateway.write(DIRECTOR, [
@@ -324,7 +329,7 @@ def _override_rows(game: Game, entries: list[Entry]) -> tuple[tuple[str, ...], .
         for a, ev in zip(actions_of(e), [v for v in e.events() if v.kind == "override"], strict=False):
             seat = a.get("target")
             who = f"{seat} {ev.params.get('target', '')}" if seat is not None else render(lang, "word.game")
-            rows.append((e.time, stage, who, event_line(ev, lang), str(a.get("reason", ""))))
+            rows.append((local_time(game, e.time, lang), stage, who, event_line(ev, lang), str(a.get("reason", ""))))
     return tuple(rows)
 
 

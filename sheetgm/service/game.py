@@ -78,6 +78,14 @@ class Game:
     def lang(self) -> str:
         return self.cfg.lang
 
+    @property
+    def langs(self) -> list[str]:
+        """The languages the public news is written in: the director's first, then each other language of the
+        roster (the public workbook has a set of tabs per language, the announcement a post per language)."""
+        out = [self.lang]
+        out += [s.lang for s in self.cfg.roster if s.lang not in out]
+        return list(dict.fromkeys(out))
+
     def seat_lang(self, seat: int) -> str:
         return self.cfg.roster[seat - 1].lang
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from sheetgm.backends.port import SetBold, SetValues
 from sheetgm.core.texts import render
+from sheetgm.notation.times import shown
 from sheetgm.service.errors import LockedError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import Entry, journal_range, lock_range, parse_entries, release_op
@@ -137,11 +138,12 @@ def take_lock(game: Game, cells: list[str], holder: str) -> Held:
     other may have just finished a stage, a check may have just stamped an order)."""
     token, who, since = _cells(cells)[:3]
     if not lock_is_free(game, cells, holder):
-        raise LockedError(holder=who or "?", since=since or "?")
+        raise LockedError(holder=who or "?", since=shown(since, game.lang, game.cfg.timezone) if since else "?")
     mine = secrets.token_hex(8)
     lang = game.lang
     try:
-        game.gateway.write(DIRECTOR, [SetValues(lock_range(lang), ((mine, holder, game.now().isoformat()),))])
+        since = game.now().isoformat(timespec="seconds")
+        game.gateway.write(DIRECTOR, [SetValues(lock_range(lang), ((mine, holder, since),))])
         got = game.gateway.read(DIRECTOR, [lock_range(lang), journal_range(lang), archive_range(lang)])
     except BaseException:
         # The write may have landed (a lost reply) though we cannot confirm it: free the lock again,
@@ -150,7 +152,7 @@ def take_lock(game: Game, cells: list[str], holder: str) -> Held:
         raise
     back = _cells((got[lock_range(lang)] or [[]])[0])
     if back[0] != mine:
-        raise LockedError(holder=back[1] or "?", since=back[2] or "?")
+        raise LockedError(holder=back[1] or "?", since=shown(back[2], game.lang, game.cfg.timezone) if back[2] else "?")
     try:
         entries = parse_entries(got[journal_range(lang)], lang)
     except BaseException:
@@ -174,7 +176,7 @@ def try_release(game: Game, token: str) -> None:
 def holding(game: Game, cells: list[str], holder: str) -> Iterator[Held]:
     """Both locks for one run. The run frees the token itself in its last write (``release_op``);
     if it fails, the token is freed here (when it is still ours) and the OS lock in any case."""
-    with folder_lock(game.folder, holder, game.now().isoformat(timespec="seconds")):
+    with folder_lock(game.folder, holder, shown(game.now(), game.lang, game.cfg.timezone)):
         held = take_lock(game, cells, holder)
         try:
             yield held
@@ -210,7 +212,7 @@ def unlock(game: Game, reason: str, holder: str) -> UnlockReport:
         raise ServiceError("err.svc.no_unlock_reason")
     lang = game.lang
     now = game.now().isoformat(timespec="seconds")
-    with folder_lock(game.folder, holder, now):
+    with folder_lock(game.folder, holder, shown(now, lang, game.cfg.timezone)):
         got = game.gateway.read(DIRECTOR, [lock_range(lang), unlocks_range(lang)])
         token, who, since = _cells((got[lock_range(lang)] or [[]])[0])[:3]
         rep = UnlockReport(bool(token), who, since, holder, now, reason)

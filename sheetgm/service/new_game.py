@@ -67,12 +67,14 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
         ops += help_ops(pl, p.alias, p.camp, p.role)
         title = f"{cfg.name} · {game.alias(seat)}"
         out.append((player_key(seat), title, ops, [layout.tab(pl, t) for t in layout.PLAYER_TABS]))
-    pub = layout.public_ops(lang, editors) + public_ops(state, [], SETUP_KEY, lang)[1:]
-    out.append((PUBLIC, f"{cfg.name} · public", pub, [layout.tab(lang, t) for t in layout.PUBLIC_TABS]))
-    entry = Entry(SETUP_KEY, PUBLISHED, digest({}), entry_hash(state, []), cfg.seed, game.now().isoformat(),
-                  pack(state.to_dict()), "", "")
+    pub = layout.public_ops(game.langs, editors)
+    for pub_lang in game.langs:  # every language of the roster reads the public news in its own tabs
+        pub += public_ops(state, [], SETUP_KEY, pub_lang)[1:]
+    out.append((PUBLIC, f"{cfg.name} · public", pub, layout.public_tabs(game.langs)))
+    now = game.now().isoformat(timespec="seconds")
+    entry = Entry(SETUP_KEY, PUBLISHED, digest({}), entry_hash(state, []), cfg.seed, now, pack(state.to_dict()), "", "")
     config_rows = [("name", cfg.name), ("map", cfg.map), ("seed", str(cfg.seed)), ("backend", cfg.backend),
-                   ("timezone", cfg.timezone), ("created", game.now().isoformat()), (layout.SECRET_ROW, game.secret())]
+                   ("timezone", cfg.timezone), ("created", now), (layout.SECRET_ROW, game.secret())]
     emails = [s.email for s in cfg.roster]
     director = layout.director_ops(lang, config_rows, state, emails) + [entry.op(lang)]
     out.append((DIRECTOR, f"{cfg.name} · director", director, [layout.tab(lang, t) for t in layout.DIRECTOR_TABS]))

@@ -32,8 +32,10 @@ from sheetgm.sheets.stages import stage_key
 
 def expected_tabs(game: Game, key: str, open_rows: dict[int, int | None]) -> dict[str, set[tuple[int, int]]]:
     """tab -> the cells (0-based) its protection leaves open, for every tab of ``key`` that must be protected."""
-    if key == PUBLIC:
-        return {layout.tab(game.lang, name): set() for name in layout.PUBLIC_TABS}
+    if key == PUBLIC:  # a set of tabs per language: the director's, and each other one once its tabs are there
+        present = set(game.gateway.tabs(PUBLIC))
+        langs = [g for i, g in enumerate(game.langs) if not i or layout.tab(g, "log") in present]
+        return {name: set() for name in layout.public_tabs(langs)}
     if not key.startswith("player-"):
         return {}
     seat = int(key.split("-")[1])
@@ -124,7 +126,8 @@ def check(game: Game, key: str, label: str, prots: list[Protection], rows: dict[
 def _description(key: str, tab: str, game: Game) -> str:
     """The description sheetgm gives the protection of ``tab`` in ``key``."""
     if key == PUBLIC:
-        names = {layout.tab(game.lang, n): f"sheetgm:public:{n}" for n in layout.PUBLIC_TABS}
+        names = {layout.tab(g, n): layout.public_protection(g, n, not i)
+                 for i, g in enumerate(game.langs) for n in layout.PUBLIC_TABS}
         return names.get(tab, "")
     lang = game.seat_lang(int(key.split("-")[1]))
     names = {layout.tab(lang, n): f"sheetgm:{n}" for n in ("results", "current", "maps", "help")}

@@ -21,16 +21,18 @@ from dataclasses import replace
 from sheetgm.backends.errors import UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
+from sheetgm.service import deadlines, news, table
+from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder, read_sheet
 from sheetgm.service.stagemap import write_stage_map
-from sheetgm.service.upkeep import order_status, upkeep_ops, when
+from sheetgm.service.upkeep import order_status, upkeep_ops
 from sheetgm.sheets import layout, player, rows
 from sheetgm.sheets.limits import fit
-from sheetgm.sheets.public import director_ops, public_ops
-from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key
+from sheetgm.sheets.public import director_ops
+from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key, stage_key
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -88,7 +90,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     ops += owed_ops(game, seat, entries, skip=entry.key)
     info = entry.orders().get(seat)
     if info is not None:
-        status, problems = order_status(game, seat, info, when(entry))
+        status, problems = order_status(game, seat, info, entry.time)
         row = int(str(info.get("row") or order_row(night)))  # the row its label was found in at resolve
         ops.append(player.status_op(lang, row, "\n".join([status, *told]), problems, stage=entry.key))
         told = []
@@ -168,7 +170,7 @@ def delivery_note_op(game: Game, entry: Entry, notes: list[str] | None = None) -
     if notes is None:
         notes = [render(game.lang, "svc.log_undelivered", alias=game.alias(s), seat=s, key=player_key(s), reason=why)
                  for s, why in entry.undelivered]
-        notes = notes or [render(game.lang, "svc.log_delivered", time=game.now().isoformat(timespec="seconds"))]
+        notes = notes or [render(game.lang, "svc.log_delivered", time=local_time(game, game.now()))]
     return SetValues(layout.rng(layout.tab(game.lang, "log"), f"C{journal_row(entry.key)}"), (("\n".join(notes),),))
 
 
@@ -191,13 +193,16 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
             failed[seat] = why
         step(player_key(seat))
     state, events, lang = entry.state(game.board), entry.events(), game.lang
-    game.gateway.write(PUBLIC, public_ops(state, events, entry.key, lang, formats)
+    game.gateway.write(PUBLIC, news.stage_ops(game, state, events, entry.key, formats, entries)
                        + public_correction_ops(game, entry, entries))
     step(PUBLIC)
     emails = [s.email for s in game.cfg.roster]
     done = replace(entry, status=PUBLISHED, undelivered=tuple(sorted(failed.items())))
     final = director_ops(state, events, entry.key, lang, len(game.seats), entry.orders())
     final += _settled(game, [e for e in entries if e.key != entry.key], failed, game.seats)
+    due = None if state.over() else stage_key(state.night, state.stage)
+    final += table.sheet_ops(game, table.seat_rows(game, state, due, []), due,
+                             deadlines.deadline_of(game, due) if due else None)
     final += [
         SetValues(layout.rng(layout.tab(lang, "roster"), "A2"), layout.roster_rows(state, emails, lang)),
         done.op(lang),

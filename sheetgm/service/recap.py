@@ -30,6 +30,7 @@ from sheetgm.render.files import write_bytes
 from sheetgm.render.fonts import find_font
 from sheetgm.render.recap_html import CastRow, Recap, Step, page
 from sheetgm.render.views import Piece, after, director_view, replay_view
+from sheetgm.service.deadlines import local_time
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game
 from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, read_director
@@ -155,7 +156,7 @@ def recap(game: Game, director: bool = False, out: Path | None = None, lang: str
         frames.append(frame)
     model = Recap(game.cfg.name, _map_title(game, lang), tuple(steps), _cast(game, final), names, final.winner,
                   final.end_reason, director_copy, None if final.over() else stage_key(final.night, final.stage),
-                  items[-1].last.time)
+                  local_time(game, items[-1].last.time, lang))
     html = page(model, lang).encode("utf-8")
     gif = animation.animate(frames, fmt, mark=director_copy)
     html_path, anim_path = default_paths(out if out is not None else game.folder / RECAP_DIR, lang,

@@ -28,6 +28,7 @@ from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.service.journal import (
     PUBLISHED,
     RESOLVED,
+    SUPERSEDED,
     Entry,
     digest,
     entry_hash,
@@ -133,6 +134,7 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
     truths = stamps.truths(archive_rows, key, len(game.seats), entries)
     out = Read({}, {}, {}, [], [])
     unjudged: list[str] = []
+    stand_in: list[str] = []  # RUL-55: the last checks before the deadline ran late; read now, counted
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
@@ -143,7 +145,8 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
             progress(f"player-{seat}")
         out.warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes
         lang = game.seat_lang(seat)
-        text, stamp, verdict = stamps.counted(truths.get(seat), sheet.text) if after else (sheet.text, "", stamps.OK)
+        text, stamp, verdict = (stamps.counted(truths.get(seat), sheet.text, deadline) if after
+                                else (sheet.text, "", stamps.OK))
         order, problems, bad = judge(state, seat, text, lang) if text else (Order(), [], False)
         director_problems = judge(state, seat, text, game.lang)[1] if text else []
         ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
@@ -161,14 +164,21 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
                              "ticked": ticked, "stamp": stamp, "row": sheet.row, "verdict": verdict}
         if verdict == stamps.UNJUDGED and sheet.text and not sheet.trouble:
             unjudged.append(p.alias)
+        if verdict == stamps.STAND_IN and not sheet.trouble:
+            stand_in.append(p.alias)
         if verdict in (stamps.LATE, stamps.FALLBACK):
-            out.warnings.append(render(game.lang, f"svc.order_{verdict}", alias=p.alias, seat=seat, stamp=stamp))
+            out.warnings.append(render(game.lang, f"svc.order_{verdict}", alias=p.alias, seat=seat,
+                                       stamp=deadlines.local_time(game, stamp)))
         if bad:
             out.warnings.append(render(game.lang, "svc.order_unreadable", alias=p.alias, seat=seat,
                                        cell=f"{tab(lang, 'orders')}!B{sheet.row}",
                                        problems="; ".join(director_problems)))
-    if unjudged and deadline is not None:
+    reopened = any(e.key == key and e.status == SUPERSEDED for e in entries)  # rolled back: taken as read
+    if unjudged and deadline is not None and not reopened:
         out.notes.append(render(game.lang, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
+                                deadline=deadlines.local_time(game, deadline)))
+    if stand_in and deadline is not None:
+        out.notes.append(render(game.lang, "day.stand_in", aliases=", ".join(stand_in),
                                 deadline=deadlines.local_time(game, deadline)))
     return out
 

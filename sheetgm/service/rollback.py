@@ -25,6 +25,7 @@ from sheetgm.backends.port import Op, SetBold, SetValues, Unprotect
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, public_log, report
 from sheetgm.core.texts import render
+from sheetgm.service import news
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import (
@@ -95,7 +96,7 @@ def rollback(game: Game, stage: str, reason: str, holder: str = "sheetgm") -> Ro
             raise ServiceError("err.svc.changed_meanwhile")
         rep = RollbackReport(key, reason, [e.key for e in gone], restored.key)
         _players(game, kept, gone, reason, rep)
-        game.gateway.write(PUBLIC, _public_ops(game, kept, gone, reason))
+        game.gateway.write(PUBLIC, news.catch_up_ops(game, kept) + _public_ops(game, kept, gone, reason))
         game.gateway.write(DIRECTOR, _director_ops(game, gone, reason, len(rows)))
     return rep
 
@@ -138,20 +139,22 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
 
 
 def _public_ops(game: Game, kept: list[Entry], gone: list[Entry], reason: str) -> list[Op]:
-    lang = game.lang
-    log = layout.tab(lang, "log")
+    """Every language's public tabs: progress, cards and map of the restored state; the log rows of the undone
+    stages marked (not rewritten), with the correction column's header."""
     state = kept[-1].state(game.board)
-    # progress, cards and map of the restored state; the log rows are marked below, not rewritten
-    ops = [op for op in public_ops(state, [], SETUP_KEY, lang)
-           if not getattr(op, "range", "").startswith(quote_tab(log) + "!")]
-    ops += [SetValues(layout.rng(log, f"{OLD_COL}1"), ((render(lang, "replay.public_old_head"),),)),
-            SetBold(layout.rng(log, f"{OLD_COL}1"))]
-    for e in gone:
-        if e.kind != "stage":
-            continue
-        r = log_row(e.key)
-        text = render(lang, "replay.superseded_mark", reason=reason) + "\n" + public_log(e.events(), lang).strip()
-        ops.append(SetValues(layout.rng(log, f"B{r}"), ((fit(text, lang, "svc.cut_log", stage=e.key),),)))
+    ops: list[Op] = []
+    for lang in game.langs:
+        log = layout.tab(lang, "log")
+        ops += [op for op in public_ops(state, [], SETUP_KEY, lang)
+                if not getattr(op, "range", "").startswith(quote_tab(log) + "!")]
+        ops += [SetValues(layout.rng(log, f"{OLD_COL}1"), ((render(lang, "replay.public_old_head"),),)),
+                SetBold(layout.rng(log, f"{OLD_COL}1"))]
+        for e in gone:
+            if e.kind != "stage":
+                continue
+            r = log_row(e.key)
+            text = render(lang, "replay.superseded_mark", reason=reason) + "\n" + public_log(e.events(), lang).strip()
+            ops.append(SetValues(layout.rng(log, f"B{r}"), ((fit(text, lang, "svc.cut_log", stage=e.key),),)))
     return ops
 
 
@@ -204,18 +207,21 @@ def report_text(game: Game, entry: Entry, entries: list[Entry], seat: int, lang:
 
 
 def public_correction_ops(game: Game, entry: Entry, entries: list[Entry]) -> list[Op]:
-    """The public log row of a re-resolved stage: the corrected text marked, the superseded one beside it."""
+    """The public log row of a re-resolved stage in every language: the corrected text marked, the
+    superseded one beside it."""
     old = previous_version(entry, entries)
     if old is None:
         return []
-    lang = game.lang
-    new_text, old_text = public_log(entry.events(), lang).strip(), public_log(old.events(), lang).strip()
-    if new_text == old_text:
-        return []
-    r = log_row(entry.key)
-    corrected = render(lang, "replay.correction", reason=old.note or "-") + "\n" + new_text
-    superseded = render(lang, "replay.superseded_mark", reason=old.note or "-") + "\n" + old_text
-    log = layout.tab(lang, "log")
-    corrected, superseded = (fit(t, lang, "svc.cut_log", stage=entry.key) for t in (corrected, superseded))
-    return [SetValues(layout.rng(log, f"B{r}"), ((corrected,),)),
-            SetValues(layout.rng(log, f"{OLD_COL}{r}"), ((superseded,),))]
+    ops: list[Op] = []
+    for lang in game.langs:
+        new_text, old_text = public_log(entry.events(), lang).strip(), public_log(old.events(), lang).strip()
+        if new_text == old_text:
+            continue
+        r = log_row(entry.key)
+        corrected = render(lang, "replay.correction", reason=old.note or "-") + "\n" + new_text
+        superseded = render(lang, "replay.superseded_mark", reason=old.note or "-") + "\n" + old_text
+        log = layout.tab(lang, "log")
+        corrected, superseded = (fit(t, lang, "svc.cut_log", stage=entry.key) for t in (corrected, superseded))
+        ops += [SetValues(layout.rng(log, f"B{r}"), ((corrected,),)),
+                SetValues(layout.rng(log, f"{OLD_COL}{r}"), ((superseded,),))]
+    return ops

@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheetgm.core.errors import SheetgmError
@@ -206,95 +205,94 @@ def offset_changes(tz: str, start: date, end: date) -> list[tuple[date, str, str
     return changes
 
 
+def dated_entries(dated: dict[str, datetime], tz: str, offset_minutes: int = DEFAULT_OFFSET, *,
+                  use_timezone_key: bool = False) -> list[CheckEntry]:
+    """One-off runs: one entry per run time and month, the days listed (``7 21 4,9 5 *``), for deadlines that are
+    not the recurring ones (``[deadlines]`` exceptions, or a game with no ``[schedule]``). Each is computed for
+    its own day, so the UTC form is right on either side of a clock change. Cron has no year: a dated line
+    would run again on that day a year later (harmless: nothing is due then), so remove it after the game."""
+    zone = zone_of(tz)
+    groups: dict[tuple[int, int, int], list[tuple[int, str]]] = {}
+    for stage, when in sorted(dated.items(), key=lambda kv: kv[1]):
+        if not isinstance(stage, str) or not _LABEL.match(stage):
+            raise ScheduleError("err.schedule.bad_label", stage=repr(stage))
+        local = when.astimezone(zone)
+        run = _run_time(local, offset_minutes, use_timezone_key)
+        shown = run if use_timezone_key else run.astimezone(UTC)
+        groups.setdefault((shown.minute, shown.hour, shown.month), []).append(
+            (shown.day, f"{stage} deadline {local:%Y-%m-%d %H:%M}"))
+    out = []
+    for (minute, hour, month), runs in groups.items():
+        days = ",".join(str(d) for d in sorted({d for d, _ in runs}))
+        where = f"{tz} local" if use_timezone_key else "UTC"
+        comment = f"once ({where}): " + "; ".join(n for _, n in runs) + f" {tz}"
+        out.append(CheckEntry(f"{minute} {hour} {days} {month} *", comment))
+    return out
+
+
+def dated_checks(dated: dict[str, datetime], tz: str, hours: int = DEFAULT_CHECK_HOURS, *,
+                 use_timezone_key: bool = False, skip: frozenset[tuple[int, int, int, int]] = frozenset()
+                 ) -> list[CheckEntry]:
+    """The check runs before one-off deadlines, dated like their resolve runs (``skip``: (month, day, hour,
+    minute) of runs a resolve run already takes)."""
+    if not hours or not dated:
+        return []
+    zone = zone_of(tz)
+    by_day: dict[tuple[int, int], dict[int, set[int]]] = {}
+    for _stage, when in dated.items():
+        for run in _check_times(when.astimezone(zone), hours, use_timezone_key):
+            shown = run if use_timezone_key else run.astimezone(UTC)
+            if (shown.month, shown.day, shown.hour, shown.minute) not in skip:
+                by_day.setdefault((shown.month, shown.day), {}).setdefault(shown.hour, set()).add(shown.minute)
+    lines: dict[tuple[str, str, int], list[int]] = {}  # (minutes, hours, month) -> days
+    for (month, day), hours_of in sorted(by_day.items()):
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for hour in sorted(hours_of):
+            groups.setdefault(tuple(sorted(hours_of[hour])), []).append(hour)
+        for minutes, hrs in groups.items():
+            lines.setdefault((",".join(map(str, minutes)), ",".join(map(str, hrs)), month), []).append(day)
+    where = f"{tz} local" if use_timezone_key else "UTC"
+    comment = f"check before each one-off deadline ({where})"
+    return [CheckEntry(f"{m} {h} {','.join(map(str, days))} {month} *", comment)
+            for (m, h, month), days in lines.items()]
+
+
 def render_schedule_block(deadlines: dict[str, str], tz: str, offset_minutes: int = DEFAULT_OFFSET, *,
                           on: date | None = None, use_timezone_key: bool = False, indent: int = 2,
-                          check_hours: int = 0) -> str:
-    """The ``schedule:`` block to paste under ``on:`` in .github/workflows/resolve.yml."""
-    entries = cron_entries(deadlines, tz, offset_minutes, on=on, use_timezone_key=use_timezone_key)
+                          check_hours: int = 0, dated: dict[str, datetime] | None = None) -> str:
+    """The ``schedule:`` block to paste under ``on:`` in .github/workflows/resolve.yml: daily runs for the
+    recurring ``deadlines`` (label -> local "HH:MM"), dated runs for the one-off ones (``dated``)."""
+    if not deadlines and not dated:
+        raise ScheduleError("err.schedule.no_deadlines", where="--deadline")
+    zone = zone_of(tz)
+    day = on if on is not None else datetime.now(zone).date()
+    entries = cron_entries(deadlines, tz, offset_minutes, on=day, use_timezone_key=use_timezone_key) if deadlines \
+        else []
     taken = frozenset((int(e.cron.split()[1]), int(e.cron.split()[0])) for e in entries)
-    checks = check_entries(deadlines, tz, check_hours, on=entries[0].on, use_timezone_key=use_timezone_key,
-                           skip=taken)
+    checks = check_entries(deadlines, tz, check_hours, on=day, use_timezone_key=use_timezone_key, skip=taken)
+    once = dated_entries(dated or {}, tz, offset_minutes, use_timezone_key=use_timezone_key)
+    once_taken = frozenset((int(f[3]), int(d), int(f[1]), int(f[0])) for e in once
+                           for f in [e.cron.split()] for d in f[2].split(","))
+    once_checks = dated_checks(dated or {}, tz, check_hours, use_timezone_key=use_timezone_key, skip=once_taken)
     pad, item = " " * indent, " " * (indent + 2)
     out = [f"{pad}schedule:"]
     if use_timezone_key:
-        out.append(f"{item}# local times in {tz} (the timezone key follows its UTC offset changes)")
-    else:
+        out.append(f"{item}# local times in {tz}: the timezone key follows its UTC offset changes (clock changes)")
+    elif entries:
         out.append(f"{item}# UTC (cron has no time zone): {tz} is UTC{entries[0].utc_offset} on {entries[0].on}")
+    else:
+        out.append(f"{item}# UTC (cron has no time zone): each one-off line is computed for its own day")
+    key = [f"{item}  timezone: {tz}"] if use_timezone_key else []
     for e in entries:
-        out.append(f"{item}# {e.comment()}")
-        out.append(f"{item}- cron: '{e.cron}'")
-        if use_timezone_key:
-            out.append(f"{item}  timezone: {tz}")
+        out += [f"{item}# {e.comment()}", f"{item}- cron: '{e.cron}'", *key]
     if checks:
         out.append(f"{item}# {checks[0].comment}")
     for c in checks:
-        out.append(f"{item}- cron: '{c.cron}'")
-        if use_timezone_key:
-            out.append(f"{item}  timezone: {tz}")
+        out += [f"{item}- cron: '{c.cron}'", *key]
+    for c in once:
+        out += [f"{item}# {c.comment}", f"{item}- cron: '{c.cron}'", *key]
+    if once_checks:
+        out.append(f"{item}# {once_checks[0].comment}")
+    for c in once_checks:
+        out += [f"{item}- cron: '{c.cron}'", *key]
     return "\n".join(out) + "\n"
-
-
-def config_deadlines(game_config_path: Path) -> tuple[dict[str, str], str, list[date]]:
-    """Daily deadlines (camp -> local "HH:MM"), the zone and the deadline dates, from a game's config.
-
-    Every stage's deadline of the game (its ``[schedule]``, and ``[deadlines]`` overrides) is taken
-    in local time; a camp whose nights end at different local times gets one label per time
-    ("survivor (N1, N3)").
-    """
-    from sheetgm.service.config import load_config
-    from sheetgm.service.deadlines import night_deadlines
-
-    cfg = load_config(game_config_path)
-    zone = zone_of(cfg.timezone)
-    times: dict[str, dict[str, list[str]]] = {}
-    dates: list[date] = []
-    for night in range(1, cfg.max_nights + 1):
-        for camp, when in night_deadlines(cfg, night).items():
-            if when is None:
-                continue
-            local = when.astimezone(zone)
-            dates.append(local.date())
-            times.setdefault(camp, {}).setdefault(f"{local:%H:%M}", []).append(f"N{night}")
-    daily: dict[str, str] = {}
-    for camp in sorted(times, key=lambda c: c != "survivor"):
-        by_time = times[camp]
-        for hhmm, nights in by_time.items():
-            label = nights[0] if len(nights) == 1 else f"{nights[0]}..{nights[-1]}" if _consecutive(nights) else None
-            daily[camp if len(by_time) == 1 else f"{camp} ({label or ', '.join(nights)})"] = hhmm
-    if not daily:
-        raise ScheduleError("err.schedule.no_deadlines", where=str(game_config_path))
-    return daily, cfg.timezone, dates
-
-
-def _consecutive(nights: list[str]) -> bool:
-    numbers = [int(n[1:]) for n in nights]
-    return numbers == list(range(numbers[0], numbers[0] + len(numbers)))
-
-
-def schedule_command_output(game_config_path: Path | str | None = None, *, deadlines: dict[str, str] | None = None,
-                            tz: str | None = None, offset_minutes: int = DEFAULT_OFFSET, on: date | None = None,
-                            use_timezone_key: bool = False, check_hours: int = 0) -> str:
-    """What ``sheetgm schedule`` prints: the block to paste, then notes on offset changes.
-
-    Values given directly (``deadlines``, ``tz``) win over the game's config; without a
-    config both are needed.
-    """
-    dates: list[date] = []
-    if game_config_path is not None:
-        found, zone, dates = config_deadlines(Path(game_config_path))
-        deadlines = deadlines or found
-        tz = tz or zone
-    if not deadlines:
-        raise ScheduleError("err.schedule.no_deadlines", where="--deadline")
-    if not tz:
-        raise ScheduleError("err.schedule.no_zone")
-    day = on if on is not None else datetime.now(zone_of(tz)).date()
-    block = render_schedule_block(deadlines, tz, offset_minutes, on=day, use_timezone_key=use_timezone_key,
-                                  check_hours=check_hours)
-    if use_timezone_key:
-        return block
-    end = max(dates) if dates else day + NOTE_HORIZON
-    notes = [f"# note: {tz} goes from UTC{old} to UTC{new} on {when}: run `sheetgm schedule` again that day,"
-             f" or use the timezone key (--timezone-key)."
-             for when, old, new in offset_changes(tz, day, end)]
-    return block + "".join(n + "\n" for n in notes)

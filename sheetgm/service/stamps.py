@@ -21,23 +21,35 @@ and at resolve an order counts only as the tool saw it before the deadline:
 
 A seat no check saw before the deadline cannot be judged: its order counts
 as read (the director is told).
+
+RUL-55: the tool's own delay is never the player's loss. The schedule looks
+every 15 minutes in the last hour (``LOOK_WINDOW``); when the last look
+before the deadline is older than that (GitHub started the last check runs
+late, dropped them, or a local director checked early), the first look after
+the deadline stands in for the missed one: what it reads counts as seen
+before the deadline (unstamped unless it is the stamped text), and the
+director is told whose orders were read only after the deadline.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sheetgm.backends.port import Op, SetValues
+from sheetgm.core.texts import render
+from sheetgm.notation.times import parse
 from sheetgm.service.game import DIRECTOR, Game, config_range
 from sheetgm.service.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row
 
-COLS = 9  # A stage, B seat, C alias, D stamped text, E problems, F stamp, G fingerprint, H checked, I seen
-OK, FALLBACK, LATE, UNJUDGED = "ok", "fallback", "late", "unjudged"
+COLS = 11  # A stage, B seat, C alias, D stamped text, E problems, F stamp, G fingerprint, H checked, I seen,
+# J the last check's verdict (ok, problems, unticked, empty, late, unreadable), K when the tool last read the row
+OK, FALLBACK, LATE, UNJUDGED, STAND_IN = "ok", "fallback", "late", "unjudged", "stand-in"
+LOOK_WINDOW = timedelta(minutes=15)  # the spacing of the schedule's check runs in the last hour (schedule.py)
 
 
 def fingerprint(text: str) -> str:
@@ -57,7 +69,7 @@ class Truth:
 
 
 def archive_range(lang: str) -> str:
-    return layout.rng(layout.tab(lang, "archive"), "A2:I")
+    return layout.rng(layout.tab(lang, "archive"), "A2:K")
 
 
 def read_desk(game: Game) -> tuple[list[Entry], list[str], list[list[str]]]:
@@ -100,10 +112,22 @@ def observe(truth: Truth, text: str, complete: bool, now: datetime) -> Truth:
     return replace(t, checked=when, seen=fingerprint(text))
 
 
-def counted(truth: Truth | None, text: str) -> tuple[str, str, str]:
+def missed(truth: Truth | None, deadline: datetime | None) -> bool:
+    """Whether the last look before ``deadline`` came too early (RUL-55): the checks meant for the last
+    ``LOOK_WINDOW`` did not run in time, so the first look after the deadline stands in for them. A seat
+    never looked at is another case (unjudged, RUL-38)."""
+    if truth is None or not truth.checked or deadline is None:
+        return False
+    when = parse(truth.checked)
+    return when is None or when < deadline - LOOK_WINDOW
+
+
+def counted(truth: Truth | None, text: str, deadline: datetime | None = None) -> tuple[str, str, str]:
     """After the deadline: (the text that counts, its stamp, verdict) from what was seen before it."""
     if truth is None or not truth.checked:
         return text, (truth.stamp_for(text) if truth else ""), UNJUDGED
+    if missed(truth, deadline):
+        return text, truth.stamp_for(text), STAND_IN
     if truth.stamp_for(text):
         return text, truth.stamp, OK
     if fingerprint(text) == truth.seen:
@@ -122,6 +146,30 @@ def truth_ops(game: Game, key: str, seen: dict[int, Truth]) -> list[Op]:
         row = (key, str(seat), game.alias(seat), t.stamped, "", t.stamp, fingerprint(t.stamped) if t.stamped else "",
                t.checked, t.seen)
         ops.append(SetValues(layout.rng(tab, f"A{r}:I{r}"), (row,)))
+    return ops
+
+
+def reads(rows: list[list[str]], key: str, seats: int) -> dict[int, tuple[str, str]]:
+    """Per seat, the last check's verdict on the row of ``key`` and when it read it (columns J and K)."""
+    out: dict[int, tuple[str, str]] = {}
+    for seat in range(1, seats + 1):
+        i = archive_row(key, seat, seats) - 2
+        cells = list(rows[i]) + [""] * COLS if 0 <= i < len(rows) else [""] * COLS
+        if cells[0].strip() == key and cells[9].strip():
+            out[seat] = (cells[9].strip(), cells[10].strip())
+    return out
+
+
+def read_ops(game: Game, key: str, seen: dict[int, tuple[str, str]]) -> list[Op]:
+    """Columns J and K of ``key``'s archive rows: each checked seat's verdict and when it was read (the
+    director's table shows them, `sheetgm status` too), with their headers."""
+    tab, seats = layout.tab(game.lang, "archive"), len(game.seats)
+    heads = (render(game.lang, "day.head.verdict"), render(game.lang, "day.head.read"))
+    ops: list[Op] = [SetValues(layout.rng(tab, "J1:K1"), (heads,))]
+    for seat, (verdict, when) in sorted(seen.items()):
+        r = archive_row(key, seat, seats)
+        ops.append(SetValues(layout.rng(tab, f"A{r}:C{r}"), ((key, str(seat), game.alias(seat)),)))
+        ops.append(SetValues(layout.rng(tab, f"J{r}:K{r}"), ((verdict, when),)))
     return ops
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.observe import shown_progress
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines
+from sheetgm.service import deadlines, stamps, table
 from sheetgm.service.game import DIRECTOR, Game, player_key
 from sheetgm.service.journal import (
     RESOLVED,
@@ -34,12 +34,13 @@ class StatusReport:
     progress: str
     winner: str | None
     locked_by: str | None
-    deadline: str | None
-    next_deadlines: list[tuple[str, str]] = field(default_factory=list)  # (stage, local time) from the due one on
+    deadline: str | None  # ISO, with its offset
+    timezone: str = "UTC"
+    next_deadlines: list[tuple[str, str]] = field(default_factory=list)  # (stage, ISO time) from the due one on
     journal: list[tuple[str, str, str]] = field(default_factory=list)  # key, status, time: each entry once
     rolled_back: dict[str, int] = field(default_factory=dict)  # key -> how many superseded versions it has
     workbooks: dict[str, str | None] = field(default_factory=dict)  # key -> url or path
-    players: list[dict[str, Any]] = field(default_factory=list)
+    players: list[dict[str, Any]] = field(default_factory=list)  # the director's table (table.SeatRow) + result
     undelivered: list[str] = field(default_factory=list)  # reports owed to unwritable workbooks, in words
     unlocks: list[dict[str, str]] = field(default_factory=list)  # hand unlocks (sheetgm unlock), oldest first
 
@@ -66,7 +67,8 @@ def undelivered(game: Game, entries: list[Entry]) -> list[str]:
 
 def status(game: Game, with_urls: bool = True) -> StatusReport:
     lang = game.lang
-    got = game.gateway.read(DIRECTOR, [journal_range(lang), lock_range(lang), unlocks_range(lang)])
+    ranges = [journal_range(lang), lock_range(lang), unlocks_range(lang), stamps.archive_range(lang)]
+    got = game.gateway.read(DIRECTOR, ranges)
     entries = parse_entries(got[journal_range(lang)], lang)
     lock = list((got[lock_range(lang)] or [[]])[0])
     cur = latest(entries)
@@ -82,14 +84,14 @@ def status(game: Game, with_urls: bool = True) -> StatusReport:
                 urls[key] = game.gateway.url(key)
             except BackendError:
                 urls[key] = None
-    players = [{"seat": s, "alias": p.alias, "camp": p.camp, "status": p.status, "result": p.result}
-               for s, p in sorted(state.players.items()) if s in game.seats]
+    rows = table.seat_rows(game, state, None if pending else due, got[stamps.archive_range(lang)])
+    players = [r.to_dict() | {"result": state.players[r.seat].result} for r in rows]
     return StatusReport(
         game=game.cfg.name, backend=game.cfg.backend, due=due, pending_publish=pending, night=state.night,
         progress=shown_progress(state), winner=state.winner,
-        locked_by=None if lock_is_free(game, lock) else f"{lock[1]} @ {lock[2]}",
-        deadline=deadline.isoformat() if deadline else None,
-        next_deadlines=[(k, deadlines.local_time(game, t)) for k, t in coming],
+        locked_by=None if lock_is_free(game, lock) else f"{lock[1]} @ {deadlines.local_time(game, lock[2])}",
+        deadline=deadline.isoformat() if deadline else None, timezone=game.cfg.timezone,
+        next_deadlines=[(k, t.isoformat()) for k, t in coming],
         journal=once(entries), rolled_back=superseded_counts(entries), workbooks=urls, players=players,
         undelivered=undelivered(game, entries), unlocks=parse_unlocks(got[unlocks_range(lang)]),
     )

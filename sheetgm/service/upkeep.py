@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from sheetgm.backends.port import AddTab, Op, SetNote
 from sheetgm.core.texts import render
+from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import Game
 from sheetgm.service.journal import SUPERSEDED, Entry
 from sheetgm.service.sheetorders import SheetOrder, identity_ops
@@ -21,9 +22,10 @@ from sheetgm.sheets import layout, rows
 from sheetgm.sheets.stages import SETUP_KEY, order_row, parse_key
 
 
-def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> tuple[str, list[str]]:
-    """What column D says of a resolved stage's order, and its problems (column E)."""
+def order_status(game: Game, seat: int, info: dict[str, object], resolved_at: str) -> tuple[str, list[str]]:
+    """The status cell of the order row once the stage is resolved (``resolved_at``: the journal's time)."""
     lang = game.seat_lang(seat)
+    when = local_time(game, resolved_at, lang, short=True)
     problems = [str(x) for x in info.get("problems", [])]  # type: ignore[attr-defined]
     if info.get("verdict") == "late":
         return render(lang, "sheet.status.late_used_nothing", time=when), problems
@@ -35,11 +37,8 @@ def order_status(game: Game, seat: int, info: dict[str, object], when: str) -> t
     key = "sheet.status.resolved" if info.get("ticked") else "sheet.status.resolved_unticked"
     if info.get("verdict") == "fallback":
         key = "sheet.status.resolved_fallback"
-    return render(lang, key, time=when, used=used, stamp=str(info.get("stamp", ""))), problems
-
-
-def when(entry: Entry) -> str:
-    return entry.time[:16].replace("T", " ")
+    stamp = local_time(game, str(info.get("stamp", "")), lang, short=True)
+    return render(lang, key, time=when, used=used, stamp=stamp), problems
 
 
 def stage_rows(game: Game, seat: int, entries: Sequence[Entry], skip: str = "") -> list[tuple[str, int, list[str]]]:
@@ -51,11 +50,12 @@ def stage_rows(game: Game, seat: int, entries: Sequence[Entry], skip: str = "") 
         info = e.orders().get(seat)
         if info is None:
             continue
-        status, problems = order_status(game, seat, info, when(e))
+        status, problems = order_status(game, seat, info, e.time)
         row = int(str(info.get("row") or order_row(parse_key(e.key)[0])))
         tick = "✓" if info.get("ticked") else ""
-        out.append((e.key, row, [e.key, str(info.get("text", "")), tick, status, "\n".join(problems),
-                                 str(info.get("stamp", "")), ""]))
+        stamp = str(info.get("stamp", ""))
+        shown = local_time(game, stamp, game.seat_lang(seat)) if stamp else ""  # column F as `check` shows it
+        out.append((e.key, row, [e.key, str(info.get("text", "")), tick, status, "\n".join(problems), shown, ""]))
     return out
 
 

@@ -7,8 +7,10 @@ the director's), so the service always asks ``tab(lang, "orders")``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sheetgm.backends.a1 import col_letters, quote_tab
-from sheetgm.backends.port import FreezeRows, Op, Protect, ResizeColumns, SetBold, SetNote, SetValues
+from sheetgm.backends.port import AddTab, FreezeRows, Op, Protect, ResizeColumns, SetBold, SetNote, SetValues
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.notation.vocab import role_name
@@ -87,13 +89,34 @@ def director_ops(lang: str, config_rows: list[tuple[str, str]], state: State, em
     return ops
 
 
-def public_ops(lang: str, editors: tuple[str, ...]) -> list[Op]:
+def public_ops(langs: Sequence[str], editors: tuple[str, ...]) -> list[Op]:
+    """The public workbook laid out: one set of tabs (Log, Progress, Map, Cards) per language of ``langs``,
+    the director's first (its tabs keep the descriptions of a one-language workbook)."""
     ops: list[Op] = []
+    for i, lang in enumerate(langs):
+        ops += public_lang_ops(lang, editors, main=i == 0)
+    return ops
+
+
+def public_tabs(langs: Sequence[str]) -> list[str]:
+    return [tab(lang, name) for lang in langs for name in PUBLIC_TABS]
+
+
+def public_protection(lang: str, name: str, main: bool) -> str:
+    """A public tab's protection description: ``sheetgm:public:log``, ``sheetgm:public:en:log`` for a tab of
+    a language other than the director's."""
+    return f"sheetgm:public:{name}" if main else f"sheetgm:public:{lang}:{name}"
+
+
+def public_lang_ops(lang: str, editors: tuple[str, ...], main: bool = True, add: bool = False) -> list[Op]:
+    """One language's public tabs: headers and protections (``add``: the tabs are created first, for a
+    workbook made before that language joined the roster)."""
+    ops: list[Op] = [AddTab(tab(lang, name)) for name in PUBLIC_TABS] if add else []
     ops += header_ops(tab(lang, "log"), headers(lang, "p_log"), (110, 900))
     ops += header_ops(tab(lang, "progress"), headers(lang, "p_progress"), (200, 300))
     ops += header_ops(tab(lang, "cards"), headers(lang, "p_cards"), (60, 100, 80, 300))
     for name in PUBLIC_TABS:
-        ops.append(Protect(tab(lang, name), editors, f"sheetgm:public:{name}"))
+        ops.append(Protect(tab(lang, name), editors, public_protection(lang, name, main)))
     return ops
 
 

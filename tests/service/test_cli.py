@@ -127,9 +127,11 @@ def test_status_shows_each_players_result_when_the_game_is_over(tmp_path: Path) 
     players = json.loads(st.stdout)["players"]
     assert {p["result"] for p in players} <= {"won", "lost", "draw"} and all(p["result"] for p in players)
     text = run("status", "--game", str(tmp_path / "d")).stdout
-    assert all(f"result: {p['result']}" in line for p in players
-               for line in text.splitlines() if line.strip().startswith(f"{p['seat']} {p['alias']} "))
-    assert text.count("result: ") == len(players)
+    lines = text.splitlines()
+    assert lines[[i for i, ln in enumerate(lines) if ln.startswith("Seat")][0]].rstrip().endswith("Result")
+    rows = {ln.split()[0]: ln.split() for ln in lines if ln.split() and ln.split()[0].isdigit()}
+    assert {seat: row[-1] for seat, row in rows.items()} == {str(p["seat"]): p["result"] for p in players}
+    assert all(rows[str(p["seat"])][1] == p["alias"] for p in players)
 
 
 def test_a_roster_without_camps_gets_them_with_the_role_cards(tmp_path: Path) -> None:

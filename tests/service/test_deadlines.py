@@ -23,7 +23,8 @@ from sheetgm.sheets import layout
 from sheetgm.sheets.stages import log_row
 
 DEADLINE = "2024-05-01T21:00:00+08:00"  # the clock starts at 20:00 in Shanghai: one hour before
-SHOWN = "2024-05-01 21:00 (Asia/Shanghai)"
+SHOWN = "2024-05-01 周三 21:00（Asia/Shanghai，UTC+8）"  # every time shown names its zone and offset
+SHOWN_EN = "Wed 2024-05-01 21:00 (Asia/Shanghai, UTC+8)"
 
 
 def game_with_deadline(tmp_path: Path, gw, clock: Clock, **cfg) -> Game:  # type: ignore[no-untyped-def]
@@ -39,12 +40,12 @@ def submit(game: Game, seat: int, tick: str = "✓") -> str:
     return text
 
 
-def log_cells(game: Game) -> list[list[str]]:
-    return game.gateway.view(PUBLIC).tab(layout.tab(game.lang, "log")).values
+def log_cells(game: Game, lang: str = "zh") -> list[list[str]]:
+    return game.gateway.view(PUBLIC).tab(layout.tab(lang, "log")).values
 
 
-def reminder_line(game: Game, key: str = "N1-survivor") -> str:
-    row = log_cells(game)[log_row(key) - 1]
+def reminder_line(game: Game, key: str = "N1-survivor", lang: str = "zh") -> str:
+    row = log_cells(game, lang)[log_row(key) - 1]
     assert row[0] == key
     return row[2]
 
@@ -60,14 +61,16 @@ def test_check_before_the_deadline_names_who_has_not_submitted_and_nothing_more(
     assert rep.to_dict()["reminded"] == ["S2", "S3"]
     line = reminder_line(game)
     assert "S2" in line and "S3" in line and "S1" not in line and "H1" not in line
-    assert SHOWN in line and "05-01 20:00" in line
-    everything = json.dumps(log_cells(game), ensure_ascii=False)
+    assert SHOWN in line and "05-01 20:00 UTC+8 检查" in line
+    english = reminder_line(game, lang="en")  # the roster reads English too: the same line in the English tab
+    assert english == f"Checked 05-01 20:00 UTC+8: deadline {SHOWN_EN}, not submitted yet: S2, S3"
+    everything = json.dumps(log_cells(game) + log_cells(game, "en"), ensure_ascii=False)
     assert text1 not in everything and text3 not in everything  # never what anyone ordered
     assert log_cells(game)[0][2] == render("zh", "sheet.remind.head")
     # the player's own status cell, in their language, with the deadline in the game's zone
     empty, unticked, done = orders_row(game, 2), orders_row(game, 3), orders_row(game, 1)
     assert "⚑" in empty[layout.O_STATUS] and SHOWN in empty[layout.O_STATUS] and "原地不动" in empty[layout.O_STATUS]
-    assert "Reminder" in unticked[layout.O_STATUS] and SHOWN in unticked[layout.O_STATUS]
+    assert "Reminder" in unticked[layout.O_STATUS] and SHOWN_EN in unticked[layout.O_STATUS]
     assert "stay and do nothing" not in unticked[layout.O_STATUS]  # an unticked order is still carried out
     assert "⚑" not in done[layout.O_STATUS] and done[layout.O_STATUS].startswith("✔")
 
@@ -84,7 +87,7 @@ def test_a_repeated_check_overwrites_the_stages_line(gw, tmp_path: Path, clock) 
     assert rep.reminded == []
     assert len(log_cells(game)) == rows_before
     line = reminder_line(game)
-    assert "全部已提交" in line and "05-01 20:30" in line and "S2" not in line
+    assert "全部已提交" in line and "05-01 20:30 UTC+8" in line and "S2" not in line
     assert "⚑" not in orders_row(game, 2)[layout.O_STATUS]
 
 
@@ -106,14 +109,16 @@ def test_no_reminder_after_the_deadline(gw, tmp_path: Path, clock) -> None:
     assert "⚑" not in orders_row(game, 2)[layout.O_STATUS]
 
 
-def test_the_reminder_line_survives_the_resolve_of_its_stage(gw, tmp_path: Path, clock) -> None:
-    game = game_with_deadline(tmp_path, gw, clock)
+def test_the_reminder_line_is_emptied_when_its_stage_is_resolved(gw, tmp_path: Path, clock) -> None:
+    game = game_with_deadline(tmp_path, gw, clock, roster=roster(langs={4: "en"}))
     submit(game, 1)
     check(game)
+    assert "S2、S3" in reminder_line(game) and "S2, S3" in reminder_line(game, lang="en")
     clock.advance(hours=1)
     resolve(game)
-    row = log_cells(game)[log_row("N1-survivor") - 1]
-    assert row[1] and "S2、S3" in row[2]  # the public log in B, the last reminder kept in C
+    for lang in ("zh", "en"):  # "not submitted yet: S2, S3" no longer holds on a resolved row (issue 16)
+        row = log_cells(game, lang)[log_row("N1-survivor") - 1] + ["", "", ""]
+        assert row[1] and row[2] == "", (lang, row)
 
 
 # --- early resolution

@@ -22,6 +22,7 @@ from sheetgm.notation.order_format import format_step
 from sheetgm.service.config import parse_config
 from sheetgm.service.deadlines import night_deadlines
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, open_game, player_key
+from sheetgm.service.journal import read_director
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row, log_row
 
@@ -68,6 +69,11 @@ def archive_cells(game: Game, key: str, seat: int) -> list[str]:
     return list(got[0]) + [""] * 9 if got else [""] * 9
 
 
+def journal_orders(game: Game, key: str = "N1-survivor") -> dict[int, dict[str, Any]]:
+    """The orders a stage's journal row says it used, by seat."""
+    return next(e for e in read_director(game)[0] if e.key == key).orders()
+
+
 # --- 1. deadlines
 
 def test_recurring_deadlines_drive_status_waiting_and_resolve(played: Any) -> None:
@@ -75,7 +81,10 @@ def test_recurring_deadlines_drive_status_waiting_and_resolve(played: Any) -> No
     st = run(game, "status")
     assert st["deadline"] == "2024-05-01T21:00:00+08:00"
     assert [d["stage"] for d in st["next_deadlines"]] == ["N1-survivor", "N1-hunter", "N2-survivor"]
-    assert st["next_deadlines"][2]["deadline"] == "2024-05-02 21:00 (Asia/Shanghai)"
+    assert st["next_deadlines"][2]["deadline"] == "2024-05-02T21:00:00+08:00"
+    text = runner.invoke(cli.app, ["status", "--game", str(game.folder)]).stdout
+    assert "截止：2024-05-01 周三 21:00（Asia/Shanghai，UTC+8）" in text
+    assert "截止 N2-survivor：2024-05-02 周四 21:00（Asia/Shanghai，UTC+8）" in text
     waiting = run(game, "resolve")
     assert waiting["action"] == "waiting" and "S1" in waiting["notes"][0]
     played.clock.advance(hours=1, minutes=7)
@@ -131,7 +140,7 @@ def test_stamps_live_in_the_director_workbook_and_a_forged_sheet_stamp_is_named(
     played.clock.advance(minutes=10)
     again = run(game, "check")
     assert any("S1" in w and forged in w for w in again["warnings"])
-    assert orders_row(game, 1)[layout.O_STAMP] == by["S1"]["stamp"]  # written back
+    assert orders_row(game, 1)[layout.O_STAMP] == "2024-05-01 周三 20:00（Asia/Shanghai，UTC+8）"  # written back
     write_order(game, 1, text + "；" + text)  # changed: the stamp is dropped, a new one given
     played.clock.advance(minutes=10)
     third = {p["alias"]: p for p in run(game, "check")["players"]}
@@ -143,8 +152,9 @@ def test_after_the_deadline_an_order_counts_as_the_last_check_before_it_saw_it(p
     kept = first_step(game, 1)
     write_order(game, 1, kept)
     write_order(game, 2, first_step(game, 2), tick="")  # seen, not ticked: carried out, no priority
-    run(game, "check")
-    played.clock.advance(hours=1, minutes=7)  # 21:07, after the deadline
+    played.clock.advance(minutes=52)
+    run(game, "check")  # 20:52, the schedule's last check before the deadline, on time
+    played.clock.advance(minutes=15)  # 21:07, after the deadline
     write_order(game, 1, "搜索；破解")  # changed after the deadline: the stamped version counts
     write_order(game, 3, first_step(game, 3))  # written after the last check: not used
     late = {p["alias"]: p["state"] for p in run(game, "check")["players"]}
@@ -155,6 +165,46 @@ def test_after_the_deadline_an_order_counts_as_the_last_check_before_it_saw_it(p
     assert kept in orders_row(game, 1)[layout.O_STATUS]
     assert "不使用" in orders_row(game, 3)[layout.O_STATUS]
     assert archive_cells(game, "N1-survivor", 3)[3] == ""
+
+
+def test_a_delayed_last_check_loses_no_order_the_first_look_after_the_deadline_stands_in(played: Any) -> None:
+    """RUL-55: the schedule's checks of the last 15 minutes did not run in time (GitHub started them after the
+    deadline, or dropped them): what the first look after the deadline reads counts, and the director is told."""
+    game = played()
+    stamped = first_step(game, 1)
+    write_order(game, 1, stamped)
+    run(game, "check")  # 20:00: the last look that ran before the deadline
+    played.clock.advance(minutes=40)
+    in_time = first_step(game, 2)
+    write_order(game, 2, in_time)  # 20:40, complete in time: the 20:52 check was to read it
+    played.clock.advance(minutes=27)  # 21:07: the 20:52 check is only starting now
+    said = runner.invoke(cli.app, ["check", "--game", str(game.folder)]).stdout
+    assert "RUL-55" in said and "S1, S2, S3" in said and "S2: ✔" in said
+    again = run(game, "check")  # the look after the deadline is made: it stands in once, not again
+    assert again["stand_in"] == [] and {p["alias"]: p["state"] for p in again["players"]}["S2"] == "ok"
+    write_order(game, 1, "搜索；破解")  # changed after the stand-in look: the stamped version counts again
+    played.clock.advance(minutes=3)
+    done = run(game, "resolve")
+    assert done["action"] == "resolved"
+    archive = {seat: archive_cells(game, "N1-survivor", seat) for seat in (1, 2)}
+    assert archive[2][5] == "" and archive[2][3] == in_time  # S2 counted, unstamped (no priority)
+    assert archive[1][5] and archive[1][3] == stamped  # S1: the stamped version
+    assert journal_orders(game)[2]["text"] == in_time
+    assert any("S1" in w for w in done["warnings"])  # the change after the stand-in look is named
+
+
+def test_a_resolve_after_a_missed_last_check_stands_in_itself(played: Any) -> None:
+    game = played()
+    write_order(game, 1, first_step(game, 1))
+    run(game, "check")  # 20:00, then no check before the deadline
+    played.clock.advance(minutes=50)
+    late_but_in_time = first_step(game, 3)
+    write_order(game, 3, late_but_in_time)
+    played.clock.advance(minutes=20)
+    done = run(game, "resolve")
+    assert done["action"] == "resolved"
+    assert any("RUL-55" in n and "S3" in n for n in done["notes"])
+    assert late_but_in_time in journal_orders(game)[3]["text"]
 
 
 # --- 2. orders keyed by the label in column A
@@ -233,5 +283,7 @@ def test_the_schedule_command_follows_the_game(tmp_path: Path) -> None:
         '[[roster]]\nalias = "A"\ncamp = "survivor"\n[[roster]]\nalias = "H"\ncamp = "hunter"\n', "utf-8")
     out = runner.invoke(cli.app, ["schedule", "--game", str(tmp_path)])
     assert out.exit_code == 0, out.output
-    assert "survivor (N3) deadline 22:00" in out.stdout and "hunter deadline 23:00" in out.stdout
-    assert "- cron: '7 13 * * *'" in out.stdout and "check before each deadline" in out.stdout
+    assert "N3-survivor deadline 2024-05-03 22:00" in out.stdout and "hunter deadline 23:00" in out.stdout
+    assert "- cron: '7 21 * * *'\n      timezone: Asia/Shanghai" in out.stdout  # the recurring 21:00
+    assert "- cron: '7 22 3 5 *'" in out.stdout  # the one-off 22:00 runs once, on May 3 (issue 16)
+    assert "check before each deadline" in out.stdout and "check before each one-off deadline" in out.stdout

@@ -57,7 +57,8 @@ def test_resolve_writes_each_nights_public_map_with_nothing_private(tmp_path: Pa
     folder = _game(tmp_path)
     game = open_game(folder)
     entries = read_director(game)[0]
-    assert sorted(p.name for p in (folder / "maps").iterdir()) == ["N1-hunter.png"]  # once a night
+    # once a night, in each language of the roster (the players read Chinese, the director English)
+    assert sorted(p.name for p in (folder / "maps").iterdir()) == ["N1-hunter.png", "N1-hunter.zh.png"]
     for entry in entries[1:]:
         png = ensure_stage_map(game, entry).read_bytes()  # the survivor stage's is drawn when asked
         state = entry.state(game.board)
@@ -69,9 +70,11 @@ def test_resolve_writes_each_nights_public_map_with_nothing_private(tmp_path: Pa
             p.items = []
         moved = replace(public_view(state))
         assert draw_map(game.board, after(moved, night, stage), DEFAULT_SCALE, "en") == png
-    assert sorted(p.name for p in (folder / "maps").iterdir()) == ["N1-hunter.png", "N1-survivor.png"]
-    local = run("publish", "--map", "--game", str(folder))  # no map_url: the local file, for the director to upload
-    assert f"[img]{(folder / 'maps' / 'N1-hunter.png').resolve()}[/img]" in local.stdout
+    assert sorted(p.name for p in (folder / "maps").iterdir()) == ["N1-hunter.png", "N1-hunter.zh.png",
+                                                                   "N1-survivor.png"]
+    local = run("publish", "--map", "--game", str(folder))  # no map_url: never a path on the director's disk
+    assert local.exit_code == 1 and local.stdout == "" and "[img]" not in local.output
+    assert str(folder / "maps" / "N1-hunter.png") in local.stderr and "--map-url" in local.stderr
 
 
 def test_publish_links_the_map_and_takes_a_night_like_rollback(tmp_path: Path) -> None:
@@ -80,9 +83,12 @@ def test_publish_links_the_map_and_takes_a_night_like_rollback(tmp_path: Path) -
     full = run("publish", "N1-survivor", "--map", "--game", str(folder))
     assert short.exit_code == 0, short.output
     assert short.stdout == full.stdout
-    assert "[img]https://img.example.com/sm/N1-survivor.png[/img]" in short.stdout
+    assert "[img]https://img.example.com/sm/N1-survivor.png[/img]" in short.stdout  # the English post
+    assert "[img]https://img.example.com/sm/N1-survivor.zh.png[/img]" in short.stdout  # the Chinese one
     other = run("publish", "--map-url", "file:///m", "-f", "plain", "--game", str(folder))
-    assert "file:///m/N1-hunter.png" in other.stdout and "[img]" not in other.stdout
+    assert other.exit_code == 1 and "file:///m" in other.stderr and other.stdout == ""
+    web = run("publish", "--map-url", "https://host.example/m", "-f", "plain", "--lang", "en", "--game", str(folder))
+    assert "https://host.example/m/N1-hunter.png" in web.stdout and "[img]" not in web.stdout
     plain = run("publish", "N1-hunter", "--game", str(folder))
     assert "[img]" not in plain.stdout
     (folder / "maps" / "N1-hunter.png").unlink()  # a Google game resolved elsewhere: drawn on demand
