@@ -153,6 +153,7 @@ class Book:
     styles: Styles = field(default_factory=Styles)
     date1904: bool = False
     active: int = 0
+    structure: dict[str, str] | None = None  # <workbookProtection> (lockStructure and its password hash)
     creator: str = "sheetgm"
     created: str = ""
     # What the writer kept from the last save: the style table's text, each part's compressed bytes.

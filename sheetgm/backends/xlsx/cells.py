@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from sheetgm.backends import model, port
-from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters
+from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters, format_range
 from sheetgm.backends.xlsx.book import Book, Cell, Col, Sheet, Validation, text_of
 from sheetgm.backends.xlsx.xmlkit import ILLEGAL
 
@@ -168,6 +168,58 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
             if dim.get("ht") != height or dim.get("customHeight") != "1":
                 dim["ht"], dim["customHeight"] = height, "1"
                 sheet.touch_row(r)
+
+
+# -- cells a protected tab leaves open ---------------------------------------
+
+
+def open_cells(book: Book, sheet: Sheet) -> list[str]:
+    """The ranges a protection of ``sheet`` leaves open, as canonical A1: each run of open cells in a row,
+    whole columns and rows whose style is open, or the whole tab if a cell without a style is."""
+    locked, tab = book.styles.locked, sheet.name
+    if not locked(0):
+        return [format_range(A1(tab))]
+    found = [format_range(A1(tab, 0, col.min - 1, None, col.max)) for col in sheet.cols
+             if col.attrs.get("style") and not locked(_int(col.attrs["style"]))]
+    found += [format_range(A1(tab, r, 0, r + 1, None)) for r, attrs in sorted(sheet.rows.items())
+              if attrs.get("customFormat") in ("1", "true") and not locked(_int(attrs.get("s", "0")))]
+    cells = sorted(rc for rc, cell in sheet.cells.items() if cell.style and not locked(cell.style))
+    i = 0
+    while i < len(cells):
+        r, c = cells[i]
+        j = i
+        while j + 1 < len(cells) and cells[j + 1] == (r, cells[j][1] + 1):
+            j += 1
+        found.append(format_range(A1(tab, r, c, r + 1, cells[j][1] + 1)))
+        i = j + 1
+    return found
+
+
+def set_open(book: Book, sheet: Sheet, wanted: set[tuple[int, int]]) -> None:
+    """Leave exactly the cells ``wanted`` open in ``sheet``: every other cell, column or row style that is open
+    is locked again (the plain style too), and the wanted cells get an open style."""
+    styles = book.styles
+    if styles.lock_default():
+        for other in book.sheets:
+            other.touch()
+    locked = styles.locked
+    for col in sheet.cols:
+        if col.attrs.get("style") and not locked(_int(col.attrs["style"])):
+            col.attrs["style"] = str(styles.derive(_int(col.attrs["style"]), ("locked", True)))
+            sheet.touch_outside_rows()
+    for r, attrs in sheet.rows.items():
+        if attrs.get("customFormat") in ("1", "true") and not locked(_int(attrs.get("s", "0"))):
+            attrs["s"] = str(styles.derive(_int(attrs.get("s", "0")), ("locked", True)))
+            sheet.touch_row(r)
+    stray = [rc for rc, cell in sheet.cells.items() if cell.style and not locked(cell.style) and rc not in wanted]
+    _restyle(book, sheet, [(rc, ("locked", True)) for rc in stray] + [(rc, ("locked", False)) for rc in wanted])
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
 
 
 def set_width(sheet: Sheet, c: int, width: float) -> None:

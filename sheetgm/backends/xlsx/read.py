@@ -95,10 +95,12 @@ def _read(pkg: Package, limits: Limits) -> Book:
     ours = "docProps/app.xml" in pkg and b"<Application>sheetgm</Application>" in pkg.read("docProps/app.xml")
     pr = root.find(xmlkit.m("workbookPr"))
     view = root.find(f"{xmlkit.m('bookViews')}/{xmlkit.m('workbookView')}")
+    guard = root.find(xmlkit.m("workbookProtection"))
     book = Book(title="", sheets=[], styles=styles, doc=doc, ours=ours, skeleton=xmlkit.skeleton(wb_xml),
                 date1904=pr is not None and pr.get("date1904", "0") in ("1", "true"),
                 active=_int(view.get("activeTab", "0")) if view is not None else 0, package_rels=package_rels,
-                styles_part=styles_path if styles_path in pkg else "", styles_read=styles.version)
+                styles_part=styles_path if styles_path in pkg else "", styles_read=styles.version,
+                structure=xmlkit.plain_attrs(guard) if guard is not None else None)
     book.defaults, book.overrides = _content_types(pkg)
     budget = _Budget(limits)
     entries = root.find(xmlkit.m("sheets"))
