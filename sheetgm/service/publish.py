@@ -55,7 +55,7 @@ def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
     before = [e for e in entries if e.key != entry.key and e.status != "superseded"]
     if not before:
         return True
-    return before[-1].state(game.board).boards != entry.state(game.board).boards
+    return before[-1].view(game.board).boards != entry.view(game.board).boards
 
 
 def _missing_rows(results: list[list[str]], entries: list[Entry], entry: Entry) -> list[int]:
@@ -84,14 +84,14 @@ def owed_ops(game: Game, seat: int, entries: list[Entry], skip: str = "") -> lis
     for e in owed(entries, seat):
         if e.key != skip:
             ops.append(player.results_op(lang, e.key, report_text(game, e, entries, seat, lang)))
-            ops += player.history_ops(e.state(game.board), seat, lang, e.key, e.events(), game.editors())
+            ops += player.history_ops(e.view(game.board), seat, lang, e.key, e.events(), game.editors())
     return ops
 
 
 def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet: SheetOrder | None,
                warnings: list[str], formats: bool = True) -> list[Op]:
     lang = game.seat_lang(seat)
-    state, events = entry.state(game.board), entry.events()
+    state, events = entry.view(game.board), entry.events()
     night, _stage = parse_key(entry.key)
     ops: list[Op] = list(sheet.repairs) if sheet is not None else []  # the tool's own cells (rows.py)
     ops.append(player.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang)))
@@ -177,7 +177,7 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
         else:
             warnings += rewritten
         step(player_key(seat))
-    state, events, lang = entry.state(game.board), entry.events(), game.lang
+    state, events, lang = entry.view(game.board), entry.events(), game.lang
     game.gateway.write(PUBLIC, news.stage_ops(game, state, events, entry.key, formats, entries)
                        + public_correction_ops(game, entry, entries))
     step(PUBLIC)
