@@ -105,8 +105,10 @@ def fake_engine() -> Engine:
         report=lambda state, events, seat, lang: f"{state.players[seat].alias} @ {tile_name(state.players[seat].pos)}",
         public_log=lambda events, lang: f"{len(events)} events",
         director_log=lambda events, lang: "; ".join(e.kind for e in events),
-        check_order=lambda state, seat, order: [Problem("err.order.far", i) for i, s in enumerate(order.steps)
-                                                if abs(s.to[0] - state.players[seat].pos[0]) > 1],
+        check_order=lambda state, seat, order, others=None: [
+            Problem("err.order.far", i) for i, s in enumerate(order.steps)
+            if abs(s.to[0] - state.players[seat].pos[0]) > 1
+        ],
         give_card=lambda state, seat, colour, reason: (state, []),
         apply_override=lambda state, target, fld, value, reason: (state, []),
     )

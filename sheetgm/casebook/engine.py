@@ -19,12 +19,13 @@ class Engine:
     report: Callable[[Any, list[Any], int, str], str]
     public_log: Callable[[list[Any], str], str]
     director_log: Callable[[list[Any], str], str]
-    check_order: Callable[[Any, int, Any], list[Any]]
+    check_order: Callable[..., list[Any]]  # (state, seat, order, others: the stage's other orders) -> problems
     give_card: Callable[..., tuple[Any, list[Any]]]
     apply_override: Callable[..., tuple[Any, list[Any]]]
     new_game: Callable[..., Any] | None = None  # (board, roster, seed, options, role_pool) -> State
     seat_spec: Callable[..., Any] | None = None  # (alias, camp, role, lang) -> a roster entry
     lurking_proposals: Callable[..., list[tuple[int, str]]] | None = None  # (state, posts, voted, accelerated)
+    review_order: Callable[..., Any] | None = None  # as check_order, with .problems and .notes (RUL-27, RUL-39)
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:
@@ -56,4 +57,5 @@ def default_engine() -> Engine:
         new_game=_lazy("sheetgm.core.setup", "new_game"),
         seat_spec=_lazy("sheetgm.core.setup", "SeatSpec"),
         lurking_proposals=_lazy("sheetgm.core.cards", "lurking_proposals"),
+        review_order=_lazy("sheetgm.core.check", "review_order"),
     )

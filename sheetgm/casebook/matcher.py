@@ -29,6 +29,7 @@ class Scope:
     public_log: Callable[[], str]
     director_log: Callable[[], str]
     problems: Callable[[int], list[Any] | None]  # seat -> check_order problems, None: no order in scope
+    notes: Callable[[int], list[Any] | None] = lambda seat: None  # seat -> the checker's notes, likewise
     lines: list[str] = field(default_factory=list)
 
 
@@ -107,7 +108,8 @@ def match(expect: dict[str, Any], scope: Scope, where: str = "expect") -> list[s
             out.append(f"{where}.hunter_distance_at_least: a hunter starts at distance {min(pairs)} from a survivor")
     _events(expect, scope, where, out)
     _texts(expect, scope, where, out)
-    _problems(expect, scope, where, out)
+    _problems(expect, scope, where, out, "problems", scope.problems)
+    _problems(expect, scope, where, out, "notes", scope.notes)
     return out
 
 
@@ -207,12 +209,15 @@ def _substrings(where: str, text: str, subs: list[str], positive: bool, out: lis
         out.append(f"{where}: {verb} {', '.join(repr(s) for s in bad)} in:\n{shown}")
 
 
-def _problems(expect: dict[str, Any], scope: Scope, where: str, out: list[str]) -> None:
-    for alias, wants in expect.get("problems", {}).items():
-        seat = scope.names.seat(alias, f"{where}.problems.{alias}")
-        got = scope.problems(seat)
+def _problems(expect: dict[str, Any], scope: Scope, where: str, out: list[str], key: str,
+              found: Callable[[int], list[Any] | None]) -> None:
+    """``problems`` (or ``notes``) of the checker, exactly: each expected one found, and no other."""
+    what = key[:-1]
+    for alias, wants in expect.get(key, {}).items():
+        seat = scope.names.seat(alias, f"{where}.{key}.{alias}")
+        got = found(seat)
         if got is None:
-            out.append(f"{where}.problems.{alias}: {alias} has no order in this scope")
+            out.append(f"{where}.{key}.{alias}: {alias} has no order in this scope")
             continue
         shown = ", ".join(f"{p.code}@{p.step}" for p in got) or "none"
         left = list(got)
@@ -221,12 +226,12 @@ def _problems(expect: dict[str, Any], scope: Scope, where: str, out: list[str]) 
                 want = {"code": want}
             hit = next((p for p in left if _problem_fits(p, want, scope.names)), None)
             if hit is None:
-                out.append(f"{where}.problems.{alias}: no problem like {_show(want)} (got {shown})")
+                out.append(f"{where}.{key}.{alias}: no {what} like {_show(want)} (got {shown})")
             else:
                 left.remove(hit)
-        # Exact: every problem the checker reports must be expected.
+        # Exact: every problem (note) the checker reports must be expected.
         for extra in left:
-            out.append(f"{where}.problems.{alias}: unexpected problem {extra.code}@{extra.step} (got {shown})")
+            out.append(f"{where}.{key}.{alias}: unexpected {what} {extra.code}@{extra.step} (got {shown})")
 
 
 def _problem_fits(p: Any, want: dict[str, Any], names: Names) -> bool:

@@ -211,17 +211,31 @@ def _scope(run: _Run, nights: Iterable[int], stage: str | None) -> Scope:
         lang = last.after.players[seat].lang if seat in last.after.players else "zh"
         return str(engine.report(last.after, last.events, seat, lang))
 
+    def others(r: Any, seat: int) -> dict[int, Any]:
+        """The other orders of the stage: the checker may use what they bring her (RUL-39)."""
+        return {s: o for s, o in r.orders.items() if s != seat}
+
     def problems(seat: int) -> list[Any] | None:
         mine = [r for r in runs if seat in r.orders]
         if not mine:
             return None
-        return [p for r in mine for p in engine.check_order(r.before, seat, r.orders[seat])]
+        return [p for r in mine for p in engine.check_order(r.before, seat, r.orders[seat], others(r, seat))]
+
+    def notes(seat: int) -> list[Any] | None:
+        mine = [r for r in runs if seat in r.orders]
+        if not mine:
+            return None
+        if engine.review_order is None:
+            raise _Stop("notes are expected but the engine has no review_order")
+        review = engine.review_order
+        return [n for r in mine for n in review(r.before, seat, r.orders[seat], others(r, seat)).notes]
 
     return Scope(
         state=state, events=events, names=run.names, report=report,
         public_log=lambda: str(engine.public_log(events, "zh")),
         director_log=lambda: str(engine.director_log(events, "zh")),
         problems=problems,
+        notes=notes,
     )
 
 

@@ -79,7 +79,7 @@ EXPECT = Table({
     "reports": MapOf(STR_LIST), "not_reports": MapOf(STR_LIST),
     "public_log": STR_LIST, "not_public_log": STR_LIST,
     "director_log": STR_LIST, "not_director_log": STR_LIST,
-    "problems": MapOf(ListOf((str, PROBLEM))),
+    "problems": MapOf(ListOf((str, PROBLEM))), "notes": MapOf(ListOf((str, PROBLEM))),
     "roles": STR_LIST, "camps": MapOf(int), "hunter_distance_at_least": int, "options": MapOf(FREE),
 })
 

@@ -64,7 +64,7 @@ LOCAL_WORDING = {"waiting": "day.local.waiting", "no_deadline": "day.local.no_de
 
 def resolved(lang: str, rep: ResolveReport, local: bool = False) -> str:
     """What a resolve did; a local game's wording names no scheduled run (the schedule is for Google games)."""
-    action = rep.action.replace("-", "_")
+    action = rep.action.name.lower()
     key = LOCAL_WORDING.get(action) if local else None
     lines = [render(lang, key or f"cli.resolve.{action}", stage=rep.stage)]
     if rep.public_log:

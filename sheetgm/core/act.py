@@ -7,7 +7,8 @@ every problem from what the player knows (R-ORDER-4).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from sheetgm.core import hunting, items, moves, roles
 from sheetgm.core import survivor_actions as actions
@@ -25,20 +26,10 @@ from sheetgm.core.context import (
 )
 from sheetgm.core.state import HUNTER_STAGE, Player
 from sheetgm.core.steps import (
+    SURVIVOR,
     Attack,
-    Block,
-    Crack,
-    Cross,
-    Dismantle,
-    Drop,
-    Escape,
     Force,
-    Gaze,
-    Heal,
-    Listen,
-    Move,
     RobotStep,
-    Search,
     Skill,
     Step,
     UseItem,
@@ -72,75 +63,65 @@ def normalise(p: Player, step: Step) -> Step:
 
 
 def do_step(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
+    """One step by p, through the rule of its kind; raises Illegal (nothing changed) where it cannot be played."""
     step = normalise(p, step)
-    hunter_stage = ctx.stage == HUNTER_STAGE
-    if p.is_hunter != hunter_stage:
+    if p.is_hunter != (ctx.stage == HUNTER_STAGE):
         raise Illegal("err.rule.not_your_stage")
-    if isinstance(step, RobotStep):
-        robot = roles.robot_of(ctx, p)
-        if p.role != "mechanic" or robot is None or not robot.in_play:
-            raise Illegal("err.rule.no_robot")
-        rb = Budget(mp=b.robot_mp, ap=b.robot_ap)
-        if isinstance(step.step, (RobotStep, Skill, Escape)):
-            raise Illegal("err.rule.robot_cannot")  # no role, so no skill; not a player, so no escape (RUL-22)
-        do_step(ctx, robot, rb, step.step)
-        b.robot_mp, b.robot_ap = rb.mp, rb.ap
-        return
-    if isinstance(step, Move):
-        moves.move(ctx, p, b, step.to)
-    elif isinstance(step, Cross):
-        moves.cross(ctx, p, b, step.to, by_vault=False)
-    elif isinstance(step, Vault):
-        moves.cross(ctx, p, b, step.to, by_vault=True)
-        if p.is_hunter:
-            hunting.end_stealth(ctx, p)
-    elif isinstance(step, UseItem):
-        if p.is_hunter:
-            raise Illegal("err.rule.survivor_only")
-        items.use_item(ctx, p, b, step.item, step.target, step.whom)
-    elif isinstance(step, Drop):
-        if p.is_hunter:
-            raise Illegal("err.rule.survivor_only")
-        actions.drop(ctx, p, step.item)
-    elif isinstance(step, Skill):
-        roles.use_skill(ctx, p, b, step)
-    elif p.is_survivor:
-        _survivor_main(ctx, p, b, step)
-    else:
-        _hunter_main(ctx, p, b, step)
+    kind = step.kind
+    if kind.camp is not None and kind.camp != p.camp:
+        raise Illegal("err.rule.survivor_only" if kind.camp == SURVIVOR else "err.rule.hunter_only")
+    _RULES[kind.name](ctx, p, b, step)
 
 
-def _survivor_main(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
-    if isinstance(step, Search):
-        actions.search(ctx, p, b, step.what)
-    elif isinstance(step, Crack):
-        actions.crack(ctx, p, b)
-    elif isinstance(step, Heal):
-        actions.heal(ctx, p, b, step.target, step.mode)
-    elif isinstance(step, Dismantle):
-        actions.dismantle(ctx, p, b, step.to)
-    elif isinstance(step, Escape):
-        actions.escape(ctx, p, b)
-    else:
-        raise Illegal("err.rule.hunter_only")
+def _robot(ctx: Ctx, p: Player, b: Budget, step: RobotStep) -> None:
+    robot = roles.robot_of(ctx, p)
+    if p.role != "mechanic" or robot is None or not robot.in_play:
+        raise Illegal("err.rule.no_robot")
+    rb = Budget(mp=b.robot_mp, ap=b.robot_ap)
+    if step.step.kind.name in ("robot", "skill", "escape"):
+        raise Illegal("err.rule.robot_cannot")  # no role, so no skill; not a player, so no escape (RUL-22)
+    do_step(ctx, robot, rb, step.step)
+    b.robot_mp, b.robot_ap = rb.mp, rb.ap
 
 
-def _hunter_main(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
-    if isinstance(step, Attack):
-        if step.direction is not None and step.direction in DIRECTIONS and p.role == "bane":
-            hunting.chain_check(ctx, p, step.direction)
-        hunting.attack(ctx, p, b, step.direction, step.at)
-    elif isinstance(step, Block):
-        hunting.block(ctx, p, b, step.a, step.b)
-    elif isinstance(step, Gaze):
-        hunting.gaze(ctx, p, b)
-    elif isinstance(step, Listen):
-        hunting.listen(ctx, p, b)
-    elif isinstance(step, Force):
-        moves.move(ctx, p, b, step.to, paid_by_ap=True)
+def _vault(ctx: Ctx, p: Player, b: Budget, step: Vault) -> None:
+    moves.cross(ctx, p, b, step.to, by_vault=True)
+    if p.is_hunter:
         hunting.end_stealth(ctx, p)
-    else:
-        raise Illegal("err.rule.survivor_only")
+
+
+def _attack(ctx: Ctx, p: Player, b: Budget, step: Attack) -> None:
+    if step.direction is not None and step.direction in DIRECTIONS and p.role == "bane":
+        hunting.chain_check(ctx, p, step.direction)
+    hunting.attack(ctx, p, b, step.direction, step.at)
+
+
+def _force(ctx: Ctx, p: Player, b: Budget, step: Force) -> None:
+    moves.move(ctx, p, b, step.to, paid_by_ap=True)
+    hunting.end_stealth(ctx, p)
+
+
+# The resolver's table: each night kind (steps.NIGHT_KINDS) to its rule; who may take it is checked before.
+_RULES: dict[str, Callable[[Ctx, Player, Budget, Any], None]] = {
+    "move": lambda ctx, p, b, step: moves.move(ctx, p, b, step.to),
+    "cross": lambda ctx, p, b, step: moves.cross(ctx, p, b, step.to, by_vault=False),
+    "vault": _vault,
+    "use": lambda ctx, p, b, step: items.use_item(ctx, p, b, step.item, step.target, step.whom),
+    "drop": lambda ctx, p, b, step: actions.drop(ctx, p, step.item),
+    "skill": roles.use_skill,
+    "robot": _robot,
+    "search": lambda ctx, p, b, step: actions.search(ctx, p, b, step.what),
+    "crack": lambda ctx, p, b, step: actions.crack(ctx, p, b),
+    "heal": lambda ctx, p, b, step: actions.heal(ctx, p, b, step.target, step.mode),
+    "dismantle": lambda ctx, p, b, step: actions.dismantle(ctx, p, b, step.to),
+    "escape": lambda ctx, p, b, step: actions.escape(ctx, p, b),
+    "attack": _attack,
+    "block": lambda ctx, p, b, step: hunting.block(ctx, p, b, step.a, step.b),
+    "gaze": lambda ctx, p, b, step: hunting.gaze(ctx, p, b),
+    "listen": lambda ctx, p, b, step: hunting.listen(ctx, p, b),
+    "force": _force,
+}
+RULE_KINDS = frozenset(_RULES)  # for tests/test_step_kinds.py
 
 
 def run_order(ctx: Ctx, p: Player, steps: Sequence[Step]) -> None:

@@ -54,11 +54,11 @@ def use_item(ctx: Ctx, p: Player, b: Budget, item: str, target: Tile | None, who
     if victim is p and p.downed:
         # "在移除状态前，移动力为1，行动力为0": the Downed limits end with the status (RUL-6).
         lift_downed_limits(p, b)
-    if ctx.dry:  # the checker's copy: the user's own piece moves, a Downed survivor gets up
+    if ctx.dry:  # the checker: the user's own piece moves or gets up (no other piece is the checker's to change)
         if item in ("wings", "doorkey") and target is not None:
             relocate(ctx, p, target, how=item)
-        elif victim is not None:
-            victim.downed = False
+        elif victim is p:
+            p.downed = False
         return
     st.spent.append(item)
     ctx.emit("item_used", to=(p.seat,), actor=p.seat, item=item, tile=tile_name(target) if target else "")

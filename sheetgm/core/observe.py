@@ -134,7 +134,8 @@ def event_line(ev: Event, lang: str) -> str:
     return render(lang, key, **_params(lang, ev.params))
 
 
-def _statuses(lang: str, p: Player) -> str:
+def status_words(lang: str, p: Player) -> list[str]:
+    """A player's statuses in words: the one vocabulary of her report and her sheet's Current tab."""
     tags = []
     if p.downed:
         tags.append(render(lang, "word.downed"))
@@ -146,7 +147,13 @@ def _statuses(lang: str, p: Player) -> str:
         tags.append(render(lang, "word.stealth"))
     if p.escaping:
         tags.append(render(lang, "word.escaping"))
-    return _join(lang, tags)
+    if p.stunned:  # the hunter learns it in his briefing (RUL-20), which comes with this report
+        tags.append(render(lang, "word.stunned"))
+    return tags
+
+
+def _statuses(lang: str, p: Player) -> str:
+    return _join(lang, status_words(lang, p))
 
 
 def _tile_lines(state: State, p: Player, lang: str) -> list[str]:

@@ -19,7 +19,7 @@ from sheetgm.core.ending import end_of_night
 from sheetgm.core.events import Event
 from sheetgm.core.passages import lay_missing
 from sheetgm.core.roles import robot_of
-from sheetgm.core.state import HUNTER_STAGE, OVER, SURVIVOR_STAGE, State
+from sheetgm.core.state import HUNTER_STAGE, OVER, SURVIVOR_STAGE, Player, State
 from sheetgm.core.steps import Order
 
 
@@ -45,10 +45,15 @@ def start_night(ctx: Ctx) -> None:
     st.cracked_tonight = {}
     st.jammed = False
     for p in st.players.values():
-        p.escaping = False
-        p.stunned = False
-        for flag in ("held", "brew", "pray", "attacked_tonight"):
-            p.flags.pop(flag, None)
+        night_reset(p)
+
+
+def night_reset(p: Player) -> None:
+    """What a new night clears on one piece (the checker applies it to the piece it plays alone)."""
+    p.escaping = False
+    p.stunned = False
+    for flag in ("held", "brew", "pray", "attacked_tonight"):
+        p.flags.pop(flag, None)
 
 
 def fear_check(ctx: Ctx, seat: int) -> None:

@@ -110,6 +110,11 @@ def robot_of(ctx: Ctx, p: Player) -> Player | None:
     return ctx.state.players.get(ROBOT_SEAT_BASE + p.seat)
 
 
+def robot_alias(owner: Player) -> str:
+    """The robot's alias: what happens to it is told as "the robot" (observe), never by its owner's alias."""
+    return f"{owner.alias}#robot"
+
+
 def _deploy(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     """机器人可以随时被放置在场上: on any tile of the map (her own when none is named)."""
     if len(step.tiles) > 1:
@@ -124,7 +129,7 @@ def _deploy(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
         raise Illegal("err.rule.robot_destroyed")
     # Also in dry mode (on the checker's copy), so that later robot steps of the order check.
     if r is None:
-        r = Player(seat=ROBOT_SEAT_BASE + p.seat, alias=f"{p.alias}#robot", camp="survivor", role=None,
+        r = Player(seat=ROBOT_SEAT_BASE + p.seat, alias=robot_alias(p), camp="survivor", role=None,
                    pos=where, hp=1, flags={"robot_of": p.seat}, lang=p.lang)
         ctx.state.players[r.seat] = r
     r.status = IN_PLAY

@@ -250,7 +250,8 @@ class State:
         return [p for p in where.tiles.get(tile, ()) if p.status == IN_PLAY and (camp is None or p.camp == camp)]
 
     def by_alias(self, alias: str) -> Player | None:
-        folded = alias.strip().casefold()
+        """The player an order, a gift or the director names: the one alias lookup (``alias_key``)."""
+        folded = alias_key(alias)
         for p in self.players.values():
             if p.alias.casefold() == folded:
                 return p
@@ -373,6 +374,11 @@ class State:
 
 
 _ATOMIC = (int, str, bool, float, type(None))
+
+
+def alias_key(alias: str) -> str:
+    """How a written alias is compared with a player's: spaces around it ignored, case folded."""
+    return alias.strip().casefold()
 
 
 def _frozen(v: Any) -> bool:

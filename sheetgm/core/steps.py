@@ -8,7 +8,7 @@ Chinese and English spellings players write live in the notation layer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import ClassVar, Union
 
 from sheetgm.core.board import Tile
 
@@ -38,10 +38,25 @@ SKILLS: dict[str, tuple[str, str, int]] = {
 }
 
 
+SURVIVOR, HUNTER = "survivor", "hunter"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What every layer dispatches on: each step class carries its kind (``Move.kind``), and ``name`` keys
+    the one table per layer (the resolver's rules in act.py, the parser's readers in notation/orders.py,
+    the formatter's writers in notation/order_format.py); ``STEP_TYPES`` lists them all."""
+
+    name: str  # the step's keyword id, as in notation.vocab.STEP_WORDS: "move", "use", "robot"...
+    camp: str | None = None  # the only camp that may take it (None: either)
+    day: bool = False  # a day order (R-PHASE-1)
+
+
 @dataclass(frozen=True)
 class Move:
     """One step to an adjacent tile (or through a passage); a written path is several Moves."""
 
+    kind: ClassVar[Kind] = Kind("move")
     to: Tile
 
 
@@ -49,44 +64,50 @@ class Move:
 class Cross:
     """Forced crossing of an obstacle edge (survivor 3 MP + noise; hunter 2 MP)."""
 
+    kind: ClassVar[Kind] = Kind("cross")
     to: Tile
 
 
 @dataclass(frozen=True)
 class Search:
+    kind: ClassVar[Kind] = Kind("search", SURVIVOR)
     what: str | None = None  # an item id, "key", or None for "whatever is there"
 
 
 @dataclass(frozen=True)
 class Crack:
-    pass
+    kind: ClassVar[Kind] = Kind("crack", SURVIVOR)
 
 
 @dataclass(frozen=True)
 class Vault:
     """Survivor 翻越 or hunter 翻越[1]: cross an obstacle edge for 1 AP."""
 
+    kind: ClassVar[Kind] = Kind("vault")
     to: Tile
 
 
 @dataclass(frozen=True)
 class Heal:
+    kind: ClassVar[Kind] = Kind("heal", SURVIVOR)
     target: str  # alias
     mode: str | None = None  # "downed" | "fear" | None: downed if downed, else fear
 
 
 @dataclass(frozen=True)
 class Dismantle:
+    kind: ClassVar[Kind] = Kind("dismantle", SURVIVOR)
     to: Tile | None = None  # the board on the edge towards this tile; None: the trap here
 
 
 @dataclass(frozen=True)
 class Escape:
-    pass
+    kind: ClassVar[Kind] = Kind("escape", SURVIVOR)
 
 
 @dataclass(frozen=True)
 class Attack:
+    kind: ClassVar[Kind] = Kind("attack", HUNTER)
     direction: str | None = None  # Bane's chain claw: N/E/S/W
     at: Tile | None = None  # Ripper's mist blade target
 
@@ -95,27 +116,30 @@ class Attack:
 class Block:
     """Board on the edge between ``a`` and ``b``; ``a`` None means the hunter's own tile."""
 
+    kind: ClassVar[Kind] = Kind("block", HUNTER)
     b: Tile
     a: Tile | None = None
 
 
 @dataclass(frozen=True)
 class Gaze:
-    pass
+    kind: ClassVar[Kind] = Kind("gaze", HUNTER)
 
 
 @dataclass(frozen=True)
 class Listen:
-    pass
+    kind: ClassVar[Kind] = Kind("listen", HUNTER)
 
 
 @dataclass(frozen=True)
 class Force:
+    kind: ClassVar[Kind] = Kind("force", HUNTER)
     to: Tile
 
 
 @dataclass(frozen=True)
 class UseItem:
+    kind: ClassVar[Kind] = Kind("use", SURVIVOR)
     item: str
     target: Tile | None = None  # revolver, wings, bottle, doorkey
     whom: str | None = None  # adrenaline: alias of the downed survivor (default self)
@@ -123,11 +147,13 @@ class UseItem:
 
 @dataclass(frozen=True)
 class Drop:
+    kind: ClassVar[Kind] = Kind("drop", SURVIVOR)
     item: str
 
 
 @dataclass(frozen=True)
 class Skill:
+    kind: ClassVar[Kind] = Kind("skill")
     skill: str
     tiles: tuple[Tile, ...] = ()
     direction: str | None = None
@@ -139,6 +165,7 @@ class Skill:
 class RobotStep:
     """A Mechanic's step carried out by her robot (``robot: move C4``)."""
 
+    kind: ClassVar[Kind] = Kind("robot")
     step: Step
 
 
@@ -152,6 +179,7 @@ Step = Union[
 class Give:
     """Day order: give an item (or "key") to a survivor on the same tile (R-PHASE-1)."""
 
+    kind: ClassVar[Kind] = Kind("give", SURVIVOR, day=True)
     to: str
     item: str
 
@@ -160,10 +188,18 @@ class Give:
 class Pray:
     """Lucky Guy's day order (R-ROLE-LUCKY)."""
 
+    kind: ClassVar[Kind] = Kind("pray", SURVIVOR, day=True)
     item: str
 
 
 DayStep = Union[Give, Pray]
+
+# kind name -> step class: every kind once. Each layer's dispatch table has exactly these keys
+# (tests/test_step_kinds.py): the resolver's and the formatter's the night kinds, the parser's all of them.
+STEP_TYPES: dict[str, type[Step] | type[DayStep]] = {cls.kind.name: cls for cls in (
+    Move, Cross, Search, Crack, Vault, Heal, Dismantle, Escape, Attack, Block, Gaze, Listen, Force, UseItem, Drop,
+    Skill, RobotStep, Give, Pray)}
+NIGHT_KINDS = frozenset(name for name, cls in STEP_TYPES.items() if not cls.kind.day)
 
 
 @dataclass(frozen=True)

@@ -221,10 +221,9 @@ def give(ctx: Ctx, p: Player, alias: str, item: str) -> Player:
     elif item not in p.items:
         raise Illegal("err.rule.not_holding", item=item)
     beside(ctx, p, t, known=True)
-    if ctx.dry:  # the checker's copy lets it go at once (whether the receiver has room is hidden)
-        if item == "key":  # a key always passes (no room needed)
-            p.keys -= 1
-            t.keys += 1
+    if ctx.dry:  # the checker lets it go at once (whether the receiver has room is hidden); only the giver's
+        if item == "key":  # piece is the checker's to change (check.py plays on the state itself)
+            p.keys -= 1  # a key always passes (no room needed)
         else:
             p.items.remove(item)
     return t

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 from sheetgm.core.board import Tile, tile_name
 from sheetgm.core.steps import (
@@ -25,6 +27,7 @@ from sheetgm.core.steps import (
     Gaze,
     Give,
     Heal,
+    Kind,
     Listen,
     Move,
     Order,
@@ -98,43 +101,60 @@ def format_order(order: Order, lang: str = "zh") -> str:
 
 def format_step(step: Step | DayStep, lang: str = "zh") -> str:
     """Canonical text of one step (a Move is one tile: ``移动 B2``)."""
+    kind = getattr(step, "kind", None)
+    writer = _WRITERS.get(kind.name) if isinstance(kind, Kind) else None
+    if writer is None:
+        raise ValueError(f"not an order step: {step!r}")
+    return writer(step, lang)
 
-    def w(kind: str) -> str:
-        return _w(kind, lang)
 
-    if isinstance(step, RobotStep):
-        if isinstance(step.step, RobotStep):
-            raise ValueError("a robot step cannot hold another robot step")
-        return w("robot") + format_step(step.step, lang)
-    if isinstance(step, (Move, Cross, Vault, Force)):
-        kind = {Move: "move", Cross: "cross", Vault: "vault", Force: "force"}[type(step)]
-        return _join(w(kind), _tile(step.to))
-    if isinstance(step, (Crack, Escape, Gaze, Listen)):
-        return w({Crack: "crack", Escape: "escape", Gaze: "gaze", Listen: "listen"}[type(step)])
-    if isinstance(step, Search):
-        return _join(w("search"), _item_or_key(step.what, lang) if step.what else "")
-    if isinstance(step, Heal):
-        if step.mode not in (None, "downed", "fear"):
-            raise ValueError(f"unknown heal mode {step.mode!r}")
-        return _join(w("heal"), _alias(step.target), w(step.mode) if step.mode else "")
-    if isinstance(step, Dismantle):
-        return _join(w("dismantle"), _tile(step.to) if step.to is not None else w("trap"))
-    if isinstance(step, Attack):
-        return _join(w("attack"), _direction(step.direction, lang) if step.direction else "",
-                     _tile(step.at) if step.at is not None else "")
-    if isinstance(step, Block):
-        return _join(w("block"), _tile(step.b) if step.a is None else f"{_tile(step.a)}-{_tile(step.b)}")
-    if isinstance(step, UseItem):
-        return _use(step, lang)
-    if isinstance(step, Drop):
-        return _join(w("drop"), _item(step.item, lang))
-    if isinstance(step, Skill):
-        return _skill(step, lang)
-    if isinstance(step, Give):
-        return _join(w("give"), _alias(step.to), _item_or_key(step.item, lang))
-    if isinstance(step, Pray):
-        return _join(w("pray"), _item(step.item, lang))
-    raise ValueError(f"not an order step: {step!r}")
+def _robot(step: RobotStep, lang: str) -> str:
+    if step.step.kind.name == "robot":
+        raise ValueError("a robot step cannot hold another robot step")
+    return _w("robot", lang) + format_step(step.step, lang)
+
+
+def _to(step: Move | Cross | Vault | Force, lang: str) -> str:
+    return _join(_w(step.kind.name, lang), _tile(step.to))
+
+
+def _bare(step: Crack | Escape | Gaze | Listen, lang: str) -> str:
+    return _w(step.kind.name, lang)
+
+
+def _search(step: Search, lang: str) -> str:
+    return _join(_w("search", lang), _item_or_key(step.what, lang) if step.what else "")
+
+
+def _heal(step: Heal, lang: str) -> str:
+    if step.mode not in (None, "downed", "fear"):
+        raise ValueError(f"unknown heal mode {step.mode!r}")
+    return _join(_w("heal", lang), _alias(step.target), _w(step.mode, lang) if step.mode else "")
+
+
+def _dismantle(step: Dismantle, lang: str) -> str:
+    return _join(_w("dismantle", lang), _tile(step.to) if step.to is not None else _w("trap", lang))
+
+
+def _attack(step: Attack, lang: str) -> str:
+    return _join(_w("attack", lang), _direction(step.direction, lang) if step.direction else "",
+                 _tile(step.at) if step.at is not None else "")
+
+
+def _block(step: Block, lang: str) -> str:
+    return _join(_w("block", lang), _tile(step.b) if step.a is None else f"{_tile(step.a)}-{_tile(step.b)}")
+
+
+def _drop(step: Drop, lang: str) -> str:
+    return _join(_w("drop", lang), _item(step.item, lang))
+
+
+def _give(step: Give, lang: str) -> str:
+    return _join(_w("give", lang), _alias(step.to), _item_or_key(step.item, lang))
+
+
+def _pray(step: Pray, lang: str) -> str:
+    return _join(_w("pray", lang), _item(step.item, lang))
 
 
 def _use(step: UseItem, lang: str) -> str:
@@ -171,6 +191,15 @@ def _skill(step: Skill, lang: str) -> str:
     if s == "trap" and len(tiles) == 2:
         return _join(word, tiles[0], _w("remove", lang), tiles[1])
     return _join(word, *tiles)
+
+
+# The formatter's table: every kind (steps.STEP_TYPES) to its writer.
+_WRITERS: dict[str, Callable[[Any, str], str]] = {
+    "move": _to, "cross": _to, "vault": _to, "force": _to, "crack": _bare, "escape": _bare, "gaze": _bare,
+    "listen": _bare, "search": _search, "heal": _heal, "dismantle": _dismantle, "attack": _attack, "block": _block,
+    "use": _use, "drop": _drop, "skill": _skill, "robot": _robot, "give": _give, "pray": _pray,
+}
+WRITER_KINDS = frozenset(_WRITERS)  # for tests/test_step_kinds.py
 
 
 def _w(kind: str, lang: str) -> str:

@@ -32,7 +32,9 @@ reported as such (``err.order.other_camp``) instead of being explained.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sheetgm.core.board import Tile, parse_tile
@@ -278,16 +280,8 @@ def _is_tile_run(token: str) -> bool:
 
 
 def _parse_segment(tokens: list[str], glued: bool) -> list[Step | DayStep] | _Nothing:
-    head = normalize_word(tokens[0])
-    if PREFIX_WORDS.get(head) == "robot":
-        if len(tokens) == 1:
-            raise _expect("err.order.missing_arg", "step", word=tokens[0])
-        if PREFIX_WORDS.get(normalize_word(tokens[1])) == "robot":
-            raise _Problem("err.order.robot_nested", word=tokens[1])
-        inner = _parse_body(tokens[1:], glued)
-        if isinstance(inner, _Nothing) or any(isinstance(s, (Give, Pray)) for s in inner):
-            raise _Problem("err.order.robot_day", word=tokens[1])
-        return [RobotStep(s) for s in inner if not isinstance(s, (Give, Pray))]
+    if PREFIX_WORDS.get(normalize_word(tokens[0])) == "robot":
+        return _READERS["robot"](tokens[0], tokens[1:], glued)
     return _parse_body(tokens, glued)
 
 
@@ -297,25 +291,11 @@ def _parse_body(tokens: list[str], glued: bool) -> list[Step | DayStep] | _Nothi
     if _is_tile_run(first):
         return [Move(t) for t in _tiles(tokens)]
     prefix = PREFIX_WORDS.get(word)
+    if prefix in ("skill", "item"):  # 技能 门之钥 B3, 道具 地图
+        return _READERS["skill" if prefix == "skill" else "use"](first, args, glued)
     kind = STEP_WORDS.get(word)
-    if prefix == "skill":
-        if not args:
-            raise _expect("err.order.missing_arg", "skill", word=first)
-        skill = "gate" if ITEM_WORDS.get(normalize_word(args[0])) == "doorkey" else SKILL_WORDS.get(
-            normalize_word(args[0]))
-        if skill is None:
-            raise _expect("err.order.bad_arg", "skill", word=args[0])
-        return [_skill(skill, args[1:], glued)]
-    if prefix == "item" or kind == "use":
-        if not args:
-            raise _expect("err.order.missing_arg", "item", word=first)
-        item = ITEM_WORDS.get(normalize_word(args[0]))
-        if item is not None:
-            return [_use(item, args[1:])]
-        skill = SKILL_WORDS.get(normalize_word(args[0]))
-        if kind == "use" and skill is not None:
-            return [_skill(skill, args[1:], glued)]
-        raise _expect("err.order.bad_arg", "item", word=args[0])
+    if kind == "use":
+        return _read_use(first, args, glued, skills=True)
     if word in NOTHING_WORDS:
         _no_args(args)
         return _Nothing()
@@ -325,58 +305,121 @@ def _parse_body(tokens: list[str], glued: bool) -> list[Step | DayStep] | _Nothi
         return [_skill(SKILL_WORDS[word], args, glued)]
     if kind is None:
         raise _Problem("err.order.unknown_word", word=first)
-    return _plain(kind, args, glued)
+    return _READERS[kind](first, args, glued)
 
 
-def _plain(kind: str, args: list[str], glued: bool) -> list[Step | DayStep]:
-    if kind == "move":
-        if args and normalize_word(args[0]) in TO_WORDS:  # move to B2
-            args = args[1:]
-        if not args:
-            raise _expect("err.order.missing_arg", "tile")
-        return [Move(t) for t in _tiles(args)]
-    if kind == "force" and args and STEP_WORDS.get(normalize_word(args[0])) == "cross":  # 强行 越过 C4
-        kind, args = "cross", args[1:]
-    if kind in ("cross", "vault", "force"):
-        tile = _one_tile(args)
-        return [Cross(tile) if kind == "cross" else Vault(tile) if kind == "vault" else Force(tile)]
-    if kind in ("crack", "escape", "gaze", "listen"):
-        _no_args(args)
-        simple: dict[str, Step] = {"crack": Crack(), "escape": Escape(), "gaze": Gaze(), "listen": Listen()}
-        return [simple[kind]]
-    if kind == "search":
-        if not args:
-            return [Search()]
-        _no_args(args[1:])
-        return [Search(_item_or_key(args[0]))]
-    if kind == "heal":
-        return [_heal(args, glued)]
-    if kind == "dismantle":
-        if not args:
-            raise _expect("err.order.missing_arg", "tile_or_trap")
-        _no_args(args[1:])
-        if normalize_word(args[0]) in ("trap", "陷阱"):
-            return [Dismantle(None)]
-        board = parse_tile(args[0])
-        if board is None:
-            raise _expect("err.order.bad_tile", "tile_or_trap", word=args[0])
-        return [Dismantle(board)]
-    if kind == "attack":
-        return [_attack(args)]
-    if kind == "block":
-        return [_block(args)]
-    if kind == "drop":
-        if not args:
-            raise _expect("err.order.missing_arg", "item")
-        _no_args(args[1:])
-        return [Drop(_item(args[0]))]
-    if kind == "give":
-        return [_give(args, glued)]
-    # pray
+# --- one reader per kind: (the keyword as written, the words after it, whether they were glued to it) ------
+
+
+def _read_robot(first: str, args: list[str], glued: bool) -> list[Step | DayStep]:
+    if not args:
+        raise _expect("err.order.missing_arg", "step", word=first)
+    if PREFIX_WORDS.get(normalize_word(args[0])) == "robot":
+        raise _Problem("err.order.robot_nested", word=args[0])
+    inner = _parse_body(args, glued)
+    if isinstance(inner, _Nothing) or any(s.kind.day for s in inner):
+        raise _Problem("err.order.robot_day", word=args[0])
+    return [RobotStep(s) for s in inner if not isinstance(s, (Give, Pray))]
+
+
+def _read_skill(first: str, args: list[str], glued: bool) -> list[Step | DayStep]:
+    if not args:
+        raise _expect("err.order.missing_arg", "skill", word=first)
+    skill = "gate" if ITEM_WORDS.get(normalize_word(args[0])) == "doorkey" else SKILL_WORDS.get(
+        normalize_word(args[0]))
+    if skill is None:
+        raise _expect("err.order.bad_arg", "skill", word=args[0])
+    return [_skill(skill, args[1:], glued)]
+
+
+def _read_use(first: str, args: list[str], glued: bool, skills: bool = False) -> list[Step | DayStep]:
+    """道具 ITEM (an item only) or 使用 ITEM|SKILL (``skills``)."""
+    if not args:
+        raise _expect("err.order.missing_arg", "item", word=first)
+    item = ITEM_WORDS.get(normalize_word(args[0]))
+    if item is not None:
+        return [_use(item, args[1:])]
+    skill = SKILL_WORDS.get(normalize_word(args[0]))
+    if skills and skill is not None:
+        return [_skill(skill, args[1:], glued)]
+    raise _expect("err.order.bad_arg", "item", word=args[0])
+
+
+def _read_move(first: str, args: list[str], glued: bool) -> list[Step | DayStep]:
+    if args and normalize_word(args[0]) in TO_WORDS:  # move to B2
+        args = args[1:]
+    if not args:
+        raise _expect("err.order.missing_arg", "tile")
+    return [Move(t) for t in _tiles(args)]
+
+
+def _read_force(first: str, args: list[str], glued: bool) -> list[Step | DayStep]:
+    if args and STEP_WORDS.get(normalize_word(args[0])) == "cross":  # 强行 越过 C4
+        return _read_to(first, args[1:], glued, "cross")
+    return _read_to(first, args, glued, "force")
+
+
+_ONE_TILE: dict[str, Callable[[Tile], Step]] = {"cross": Cross, "vault": Vault, "force": Force}
+_BARE: dict[str, Callable[[], Step]] = {"crack": Crack, "escape": Escape, "gaze": Gaze, "listen": Listen}
+
+
+def _read_to(first: str, args: list[str], glued: bool, kind: str) -> list[Step | DayStep]:
+    """A step of one tile: cross, vault, force."""
+    return [_ONE_TILE[kind](_one_tile(args))]
+
+
+def _read_bare(first: str, args: list[str], glued: bool, kind: str) -> list[Step | DayStep]:
+    """A step with no argument: crack, escape, gaze, listen."""
+    _no_args(args)
+    return [_BARE[kind]()]
+
+
+def _read_search(first: str, args: list[str], glued: bool) -> list[Step | DayStep]:
+    if not args:
+        return [Search()]
+    _no_args(args[1:])
+    return [Search(_item_or_key(args[0]))]
+
+
+def _read_dismantle(first: str, args: list[str], glued: bool) -> list[Step | DayStep]:
+    if not args:
+        raise _expect("err.order.missing_arg", "tile_or_trap")
+    _no_args(args[1:])
+    if normalize_word(args[0]) in ("trap", "陷阱"):
+        return [Dismantle(None)]
+    board = parse_tile(args[0])
+    if board is None:
+        raise _expect("err.order.bad_tile", "tile_or_trap", word=args[0])
+    return [Dismantle(board)]
+
+
+def _read_drop(first: str, args: list[str], glued: bool) -> list[Step | DayStep]:
+    if not args:
+        raise _expect("err.order.missing_arg", "item")
+    _no_args(args[1:])
+    return [Drop(_item(args[0]))]
+
+
+def _read_pray(first: str, args: list[str], glued: bool) -> list[Step | DayStep]:
     if not args:
         raise _expect("err.order.missing_arg", "item")
     _no_args(args[1:])
     return [Pray(_item(args[0]))]
+
+
+Reader = Callable[[str, list[str], bool], list[Step | DayStep]]
+# The parser's table: every kind (steps.STEP_TYPES) to its reader.
+_READERS: dict[str, Reader] = {
+    "move": _read_move, "force": _read_force, "search": _read_search, "dismantle": _read_dismantle,
+    "drop": _read_drop, "pray": _read_pray, "robot": _read_robot, "skill": _read_skill, "use": _read_use,
+    "heal": lambda first, args, glued: [_heal(args, glued)],
+    "give": lambda first, args, glued: [_give(args, glued)],
+    "attack": lambda first, args, glued: [_attack(args)],
+    "block": lambda first, args, glued: [_block(args)],
+    **{kind: partial(_read_to, kind=kind) for kind in ("cross", "vault")},
+    **{kind: partial(_read_bare, kind=kind) for kind in ("crack", "escape", "gaze", "listen")},
+}
+READER_KINDS = frozenset(_READERS)  # for tests/test_step_kinds.py
 
 
 def _skill(skill: str, args: list[str], glued: bool) -> Skill:

@@ -14,19 +14,20 @@ keeps the time its status shows, so nothing is written to it (checkmemo.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.state import State
+from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.service import checkmemo, deadlines, news, stamps, table, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import Entry, latest
 from sheetgm.service.lock import folder_lock
-from sheetgm.service.sheetorders import SheetOrder, read_player, review
+from sheetgm.service.sheetorders import SheetOrder, orders_of, read_player, review
 from sheetgm.sheets import player
 from sheetgm.sheets.stages import stage_key
 
@@ -97,18 +98,33 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
     desk: list[Op] = []
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
-    looked: list[int] = []
     due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
+    looked = list(due)
     memos, new_memos, wrote = checkmemo.memos(archive, key, seats), {}, set()
     revs = checkmemo.revisions(game, due) if before else {}
     journal, when = checkmemo.journal_digest(entries), deadline.isoformat() if deadline else ""
+    # every order first, each then reviewed with the others (RUL-39): a workbook unchanged since the last check
+    # is not read, its order is the one that check read (its memo)
+    sheets: dict[int, SheetOrder] = {}
+    texts: dict[int, str] = {}
+    for seat in due:
+        rev, memo = revs.get(player_key(seat), ""), memos.get(seat)
+        if memo is not None and memo.o is not None and rev and memo.v == rev:
+            texts[seat] = memo.o
+            continue
+        sheets[seat] = sheet = read_player(game, seat, state.night, state.stage,
+                                           archived=stamps.archived_texts(entries, seat))
+        if not sheet.trouble:
+            texts[seat] = _counts(sheet, truths.get(seat), before, deadline)
+    stage_orders = orders_of(state, texts)
     for seat in due:
         p = state.players[seat]
-        looked.append(seat)
         must = deadlines.must_submit(state, seat)
         rev, memo = revs.get(player_key(seat), ""), memos.get(seat)
-        ctx = checkmemo.seat_context(game, key, journal, when, before, truths.get(seat), seat, must)
-        kept = _kept(memo) if memo is not None and rev and memo.v == rev and memo.c == ctx else None
+        others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
+        brought = checkmemo.brought_digest(state, seat, others)
+        ctx = checkmemo.seat_context(game, key, journal, when, before, truths.get(seat), seat, must, brought)
+        kept = _kept(memo) if seat not in sheets and memo is not None and memo.c == ctx else None
         if kept is not None and memo is not None:  # unchanged since the last check: its verdict stands, looked at now
             rep.players.append(kept)
             rep.warnings += memo.w
@@ -119,7 +135,8 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             if progress:
                 progress(player_key(seat))
             continue
-        sheet = read_player(game, seat, state.night, state.stage, archived=stamps.archived_texts(entries, seat))
+        sheet = sheets[seat] if seat in sheets else read_player(game, seat, state.night, state.stage,
+                                                                archived=stamps.archived_texts(entries, seat))
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
@@ -133,14 +150,15 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         look = before or stamps.missed(old, deadline)  # RUL-55: a look after a missed one stands in for it
         if look and not before:
             rep.stand_in.append(p.alias)
-        result, problems = _player(game, state, sheet, old, before, look, deadline, seen)
+        result, problems = _player(game, state, sheet, old, before, look, deadline, seen, others)
         result.must_submit = must
         result.read = now.isoformat(timespec="seconds")
         reads[seat] = (result.state, result.read)
         rep.warnings += director_notes
         lang = game.seat_lang(seat)
         # the same judgment as the last check's keeps the time it shows: then its cells are there already
-        ctx = checkmemo.seat_context(game, key, journal, when, before, seen.get(seat, truths.get(seat)), seat, must)
+        ctx = checkmemo.seat_context(game, key, journal, when, before, seen.get(seat, truths.get(seat)), seat, must,
+                                     brought)
         judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, notes)
         shown = _shown_time(memo, judged, now)
         if result.verdict in stamps.AFTER:
@@ -169,7 +187,8 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         else:  # remembered once its status is written (a failed write is tried again), and only before the deadline
             if before:
                 new_memos[seat] = checkmemo.Memo(rev, ctx, judged, shown.isoformat(timespec="seconds"), asdict(result),
-                                                 list(director_notes), memo.p if memo is not None else "")
+                                                 list(director_notes), memo.p if memo is not None else "",
+                                                 o=sheet.text)
         rep.players.append(result)
         if progress:
             progress(player_key(seat))
@@ -263,6 +282,12 @@ def _merged(archive: list[list[str]], key: str, seats: int, reads: dict[int, tup
     return rows
 
 
+def _counts(sheet: SheetOrder, truth: stamps.Truth | None, before: bool, deadline: datetime | None) -> str:
+    """The text of ``sheet`` that counts: as written before the deadline, after it as the last check before the
+    deadline saw it (stamps.counted). What the others' reviews are given of this seat's order."""
+    return sheet.text if before else stamps.counted(truth or stamps.Truth(), sheet.text, deadline)[0]
+
+
 def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> str:
     """What the player is told about this read: when, and the text read (shortened), so that they can see
     whether their current text is the one the tool has seen."""
@@ -275,7 +300,8 @@ def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> 
 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool, look: bool,
-            deadline: datetime | None, seen: dict[int, stamps.Truth]) -> tuple[PlayerCheck, list[str]]:
+            deadline: datetime | None, seen: dict[int, stamps.Truth], others: Mapping[int, Order]
+            ) -> tuple[PlayerCheck, list[str]]:
     """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
     notes (RUL-27). A look (``look``: before the deadline, or after it standing in for a missed one, RUL-55)
     is noted in ``seen``; only a look before the deadline stamps. Otherwise, after the deadline, the order is
@@ -288,8 +314,8 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
     problems: list[str] = []
     nothing = True
     if text:
-        mine = review(state, seat, text, lang)
-        director = review(state, seat, text, game.voice) if lang != game.voice else mine
+        mine = review(state, seat, text, lang, others)
+        director = review(state, seat, text, game.voice, others) if lang != game.voice else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
         result.problems, result.notes = list(director.problems), list(director.notes)

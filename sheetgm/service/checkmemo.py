@@ -10,7 +10,10 @@ Kept in column P of the seat's row of the director's Orders archive, read and wr
 - ``j``: the same with what was read (the row, the order, the tick, what is wrong in the tab);
 - ``t``: the time its status cell shows (ISO); ``r`` and ``w``: the verdict and the director's notes;
 - ``p``: a digest of the public reminder line written when this memo was (to skip writing it again);
-- ``a``: the revision listed again *after* that check wrote, for `waiting` only.
+- ``a``: the revision listed again *after* that check wrote, for `waiting` only;
+- ``o``: the order text read, which the other seats' reviews are given of this seat's order while its
+  workbook is unchanged (RUL-39). ``c`` includes a digest of what the others' orders bring this seat
+  (core/others.brought): an edit elsewhere that changes it has this workbook read and judged again.
 
 A later check skips a workbook whose revision and context are unchanged (no read, no write: the verdict
 is the memo's). Otherwise it reads it, and if the judgment is the same as last time the status keeps
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,16 +42,19 @@ from typing import Any
 from sheetgm import __version__
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op, SetValues
+from sheetgm.core.others import brought
 from sheetgm.core.state import State
+from sheetgm.core.steps import Order
 from sheetgm.service import deadlines
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.journal import Entry
+from sheetgm.service.sheetorders import orders_of
 from sheetgm.service.stamps import Truth, truths
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row
 
 MEMO_COL = 15  # column P of the Orders archive (0-based): A-O are the stamps' (stamps.COLS)
-FORMAT = 1  # bump when what a memo means changes: every check then reads every workbook once
+FORMAT = 2  # bump when what a memo means changes: every check then reads every workbook once
 
 
 def _digest(*parts: object) -> str:
@@ -65,6 +72,7 @@ class Memo:
     w: list[str] = field(default_factory=list)
     p: str = ""
     a: str = ""
+    o: str | None = None
 
     def text(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -75,7 +83,8 @@ class Memo:
         try:
             data = json.loads(text)
             memo = cls(str(data["v"]), str(data["c"]), str(data["j"]), str(data["t"]), dict(data["r"]),
-                       [str(x) for x in data["w"]], str(data.get("p", "")), str(data.get("a", "")))
+                       [str(x) for x in data["w"]], str(data.get("p", "")), str(data.get("a", "")),
+                       None if data.get("o") is None else str(data["o"]))
         except (ValueError, KeyError, TypeError):
             return None
         return memo
@@ -97,17 +106,24 @@ def journal_digest(entries: list[Entry]) -> str:
 
 
 def context(key: str, journal: str, deadline: str, before: bool, truth: Truth | None, lang: str, alias: str,
-            must: bool) -> str:
+            must: bool, brought: str = "") -> str:
     t = truth or Truth()
     return _digest(FORMAT, __version__, key, journal, deadline, before, t.stamp, t.stamped.strip(), t.seen, lang,
-                   alias, must)
+                   alias, must, brought)
 
 
 def seat_context(game: Game, key: str, journal: str, deadline: str, before: bool, truth: Truth | None, seat: int,
-                 must: bool) -> str:
-    """`context` of a seat of ``game``: its language and the director's, its alias."""
+                 must: bool, brought: str = "") -> str:
+    """`context` of a seat of ``game``: its language and the director's, its alias, and ``brought``
+    (`brought_digest`)."""
     return context(key, journal, deadline, before, truth, f"{game.seat_lang(seat)}/{game.lang}", game.alias(seat),
-                   must)
+                   must, brought)
+
+
+def brought_digest(state: State, seat: int, others: Mapping[int, Order]) -> str:
+    """What the other orders of the stage bring ``seat`` as her review reads them (RUL-39): her judgment depends
+    on the others' orders through this alone."""
+    return _digest(asdict(brought(state, state.players[seat], others)))
 
 
 def revisions(game: Game, seats: list[int]) -> dict[str, str]:
@@ -126,13 +142,18 @@ def waiting(game: Game, state: State, key: str, entries: list[Entry], rows: list
     found = memos(rows, key, len(game.seats))
     if not due or any(s not in found for s in due):
         return None
+    if any(found[s].o is None for s in due):
+        return None
     revs = revisions(game, due)
     journal, known = journal_digest(entries), truths(rows, key, len(game.seats), entries)
+    stage_orders = orders_of(state, {s: found[s].o or "" for s in due})
     names: list[str] = []
     notes: list[str] = []
     for seat in due:
         memo, must = found[seat], deadlines.must_submit(state, seat)
-        ctx = seat_context(game, key, journal, deadline, before, known.get(seat), seat, must)
+        others = {s: o for s, o in stage_orders.items() if s != seat}
+        ctx = seat_context(game, key, journal, deadline, before, known.get(seat), seat, must,
+                           brought_digest(state, seat, others))
         rev = revs.get(player_key(seat), "")
         if not rev or rev not in (memo.v, memo.a) or memo.c != ctx:
             return None

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime, time, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheetgm.backends.port import Op, ResizeColumns, SetBold, SetValues
@@ -35,6 +34,7 @@ from sheetgm.notation.times import shown
 from sheetgm.service.config import GameConfig
 from sheetgm.service.game import Game
 from sheetgm.sheets import layout
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.stages import log_row, parse_key, stage_key
 
 CAMPS = (SURVIVOR_STAGE, HUNTER_STAGE)
@@ -124,15 +124,10 @@ def must_submit(state: State, seat: int) -> bool:
     return not (state.stage == HUNTER_STAGE and p.stunned)
 
 
-def submitted(info: Mapping[str, Any]) -> bool:
-    """An archived order (see resolve.read_orders) that is ticked, readable and without problems."""
-    return bool(info.get("text")) and bool(info.get("ticked")) and not info.get("problems") and not info.get("bad")
-
-
-def waiting_for(game: Game, state: State, archive: Mapping[int, Mapping[str, Any]]) -> list[str]:
-    """Aliases of the seats the stage still waits for, by seat."""
+def waiting_for(game: Game, state: State, archive: Mapping[int, ArchivedOrder]) -> list[str]:
+    """Aliases of the seats the stage still waits for (no archived order that is ``submitted``), by seat."""
     return [game.alias(s) for s in game.seats
-            if must_submit(state, s) and not submitted(archive.get(s, {}))]
+            if must_submit(state, s) and not archive.get(s, ArchivedOrder()).submitted]
 
 
 def player_reminder(game: Game, seat: int, deadline: datetime, check_state: str) -> str:

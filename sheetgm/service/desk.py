@@ -107,10 +107,10 @@ def replay(state: State, entry: Entry) -> tuple[State, list[Event]]:
 # -- lookups -----------------------------------------------------------------------------------
 
 def seat_of(state: State, alias: str) -> int:
-    want = alias.strip().lower()
-    for seat, p in sorted(state.players.items()):
-        if p.alias.lower() == want:
-            return seat
+    """The seat of the player the director names (``State.by_alias``: case folded, as orders name players)."""
+    p = state.by_alias(alias)
+    if p is not None:
+        return p.seat
     known = ", ".join(p.alias for _s, p in sorted(state.players.items()) if not p.is_robot)
     raise ServiceError("err.desk.unknown_alias", alias=alias, known=known)
 

@@ -35,6 +35,7 @@ from sheetgm.core.state import State
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.sheets import layout
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.stages import journal_row, key_of_index, parse_key, stage_index
 
 RESOLVED, PUBLISHED, SUPERSEDED = "resolved", "published", "superseded"
@@ -165,16 +166,16 @@ class Entry:
             _keep(_EVENTS, self.events_json, kept)
         return list(kept)
 
-    def orders(self) -> dict[int, dict[str, Any]]:
-        """seat -> {"text", "used", "problems", "stamp"} as archived at resolve (a desk entry: its actions)."""
+    def orders(self) -> dict[int, ArchivedOrder]:
+        """seat -> the order as resolve used it (sheets/archive.py); a desk entry keeps its actions instead."""
         if not self.orders_json:
             return {}
         data = self._data("I", self.orders_json)
         if not isinstance(data, dict):
             raise self.broken("I", "not a JSON object")
         try:
-            return {int(k): v for k, v in data.items()}
-        except ValueError as exc:
+            return {int(k): ArchivedOrder.from_dict(v) for k, v in data.items()}
+        except (TypeError, ValueError) as exc:
             raise self.broken("I", str(exc)) from None
 
     def actions(self) -> list[dict[str, Any]]:

@@ -26,28 +26,29 @@ from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.sheetorders import SheetOrder
 from sheetgm.service.stagemap import write_stage_map
+from sheetgm.service.stamps import FALLBACK, LATE, SEEN
 from sheetgm.sheets import layout, player
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.public import director_ops
 from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key, stage_key
 
 
-def order_status(game: Game, seat: int, info: dict[str, object], resolved_at: str) -> tuple[str, list[str]]:
+def order_status(game: Game, seat: int, info: ArchivedOrder, resolved_at: str) -> tuple[str, list[str]]:
     """The status cell of the order row once the stage is resolved (``resolved_at``: the journal's time)."""
     lang = game.seat_lang(seat)
     when = local_time(game, resolved_at, lang, short=True)
-    problems = [str(x) for x in info.get("problems", [])]  # type: ignore[attr-defined]
-    if info.get("verdict") == "late":
+    problems = list(info.problems)
+    if info.verdict == LATE:
         return render(lang, "sheet.status.late_used_nothing", time=when), problems
-    if info.get("bad"):
+    if info.bad:
         return render(lang, "sheet.status.unreadable_used_nothing", time=when), problems
-    if not info.get("text"):
+    if not info.text:
         return render(lang, "sheet.status.none_used", time=when), problems
-    used = str(info.get("used", ""))
-    key = "sheet.status.resolved" if info.get("ticked") else "sheet.status.resolved_unticked"
-    if info.get("verdict") in ("fallback", "seen"):
-        key = f"sheet.status.resolved_{info['verdict']}"
-    return render(lang, key, time=when, used=used, stamp=local_time(game, str(info.get("stamp", "")), lang, short=True),
-                  checked=local_time(game, str(info.get("checked", "")), lang, short=True)), problems
+    key = "sheet.status.resolved" if info.ticked else "sheet.status.resolved_unticked"
+    if info.verdict in (FALLBACK, SEEN):
+        key = f"sheet.status.resolved_{info.verdict}"
+    return render(lang, key, time=when, used=info.used, stamp=local_time(game, info.stamp, lang, short=True),
+                  checked=local_time(game, info.checked, lang, short=True)), problems
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -99,7 +100,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     info = entry.orders().get(seat)
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time)
-        row = int(str(info.get("row") or order_row(night)))  # the row its label was found in at resolve
+        row = info.row or order_row(night)  # the row its label was found in at resolve
         ops += [player.status_op(lang, row, status, problems, stage=entry.key),
                 player.freeze_op(lang, night, game.editors(), row)]
     if sheet is not None and not sheet.trouble:  # the Results tab was read: its empty or edited rows are known

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from sheetgm.backends.port import Op
@@ -38,16 +39,30 @@ from sheetgm.service.journal import (
 )
 from sheetgm.service.lock import holding, try_release
 from sheetgm.service.publish import deliver, owed, publish
-from sheetgm.service.sheetorders import SheetOrder, judge, priority, read_player
+from sheetgm.service.sheetorders import SheetOrder, judge, orders_of, priority, read_player
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.layout import tab
 from sheetgm.sheets.limits import kept_order
 from sheetgm.sheets.stages import parse_key, stage_key
 
 
+class Action(StrEnum):
+    """What ``resolve`` did (the CLI's first line, ``cli.resolve.<name>``; ``--json`` gives the value)."""
+
+    RESOLVED = "resolved"
+    RESOLVED_EARLY = "resolved-early"  # before the deadline: every living player of the camp had submitted
+    REPUBLISHED = "republished"  # a stage journaled but not yet published, published from the journal
+    DELIVERED = "delivered"  # nothing due; reports owed to repaired workbooks written
+    NOTHING = "nothing"
+    DRY_RUN = "dry-run"
+    WAITING = "waiting"  # before the deadline, someone has not submitted
+    NO_DEADLINE = "no-deadline"  # no deadline and someone has not submitted: only named, or early
+
+
 @dataclass
 class ResolveReport:
     stage: str
-    action: str  # resolved | resolved-early | republished | delivered | nothing | dry-run | waiting | no-deadline
+    action: Action
     public_log: str = ""
     warnings: list[str] = field(default_factory=list)
     reports: dict[str, str] = field(default_factory=dict)  # alias -> private report (dry run only)
@@ -55,7 +70,7 @@ class ResolveReport:
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"stage": self.stage, "action": self.action, "public_log": self.public_log,
+        return {"stage": self.stage, "action": self.action.value, "public_log": self.public_log,
                 "warnings": self.warnings, "reports": self.reports, "winner": self.winner, "notes": self.notes}
 
 
@@ -93,19 +108,20 @@ def _due(game: Game, entries: list[Entry], asked: str | None) -> tuple[Entry, st
     return cur, due, False
 
 
-def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None, got: Read) -> tuple[str | None, str]:
-    """Before the deadline, or without one: ("early", "") if everyone has submitted, else ("waiting" or
-    "no-deadline", a line naming who has not): nothing is resolved. (None, ""): resolve as due."""
+def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None, got: Read
+                   ) -> tuple[Action | None, str]:
+    """Before the deadline, or without one: (RESOLVED_EARLY, "") if everyone has submitted, else (WAITING or
+    NO_DEADLINE, a line naming who has not): nothing is resolved. (None, ""): resolve as due."""
     if got.after:
         return None, ""
     waiting = deadlines.waiting_for(game, cur.state(game.board), got.archive)
     if not waiting:
-        return "early", ""
+        return Action.RESOLVED_EARLY, ""
     if deadline is None:
-        return "no-deadline", render(game.voice, "cli.missing", aliases=", ".join(waiting))
-    return "waiting", render(game.voice, "err.deadline.waiting", stage=due,
-                             deadline=deadlines.local_time(game, deadline, game.voice),
-                             aliases=", ".join(waiting))
+        return Action.NO_DEADLINE, render(game.voice, "cli.missing", aliases=", ".join(waiting))
+    return Action.WAITING, render(game.voice, "err.deadline.waiting", stage=due,
+                                  deadline=deadlines.local_time(game, deadline, game.voice),
+                                  aliases=", ".join(waiting))
 
 
 @dataclass
@@ -114,7 +130,7 @@ class Read:
 
     sheets: dict[int, SheetOrder]
     orders: dict[int, Order]
-    archive: dict[int, dict[str, Any]]
+    archive: dict[int, ArchivedOrder]
     warnings: list[str]
     notes: list[str] = field(default_factory=list)  # for the director, not warnings: orders no check saw
     after: bool = False  # the deadline has passed (by the clock, or seen passed before: RUL-52)
@@ -122,7 +138,7 @@ class Read:
 
     @property
     def priority(self) -> list[int]:
-        return priority({s: str(a.get("stamp", "")) for s, a in self.archive.items()})
+        return priority({s: a.stamp for s, a in self.archive.items()})
 
 
 def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]],
@@ -137,6 +153,7 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
     truths = stamps.truths(archive_rows, key, seats, entries)
     out = Read({}, {}, {}, [], [], after)
     unjudged: list[str] = []
+    counted: dict[int, tuple[str, str, str]] = {}  # seat -> (the text that counts, its stamp, verdict)
     stand_in: list[str] = []  # RUL-55: the last checks before the deadline ran late; read now, counted
     for seat in game.seats:
         p = state.players[seat]
@@ -155,12 +172,17 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
             out.warnings += director_notes
             if new:
                 out.desk.append(stamps.told_op(game, key, seat, told_now | new))
-        lang = game.seat_lang(seat)
+        counted[seat] = (stamps.counted(truths.get(seat), sheet.text, deadline) if after
+                         else (sheet.text, "", stamps.OK))
+    stage_orders = orders_of(state, {s: text for s, (text, _, _) in counted.items()})
+    for seat, (text, stamp, verdict) in counted.items():  # each order reviewed with the others (RUL-39)
+        p, sheet, lang = state.players[seat], out.sheets[seat], game.seat_lang(seat)
+        others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
         truth = truths.get(seat)
-        text, stamp, verdict = stamps.counted(truth, sheet.text, deadline) if after else (sheet.text, "", stamps.OK)
-        order, problems, bad = judge(state, seat, text, lang) if text else (Order(), [], False)
-        director_problems = judge(state, seat, text, game.lang)[1] if text else []  # the director workbook's
-        told = judge(state, seat, text, game.voice)[1] if text and game.voice != game.lang else director_problems
+        order, problems, bad = judge(state, seat, text, lang, others) if text else (Order(), [], False)
+        director_problems = judge(state, seat, text, game.lang, others)[1] if text else []  # the director workbook's
+        told = (judge(state, seat, text, game.voice, others)[1] if text and game.voice != game.lang
+                else director_problems)
         ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
         if not after:
             complete = ticked and not problems and not bad and bool(order.steps or order.day)
@@ -173,13 +195,11 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
             # "no order": it gets an empty one and its report says why (RUL-50)
             out.orders[seat] = order
         used = format_order(order, lang) if order.steps or order.day else ""
-        out.archive[seat] = {"text": kept_order(text), "used": used,
-                             "problems": problems, "problems_director": director_problems, "bad": bad,
-                             "ticked": ticked, "stamp": stamp, "row": sheet.row, "verdict": verdict}
+        checked = truth.checked if truth is not None and verdict in stamps.AFTER else ""
+        out.archive[seat] = ArchivedOrder(kept_order(text), used, tuple(problems), tuple(director_problems), bad,
+                                          ticked, stamp, sheet.row, verdict, checked, verdict == stamps.LATE)
         if verdict in stamps.AFTER:
-            checked = truth.checked if truth is not None else ""
-            out.archive[seat] |= {"checked": checked, "nothing": verdict == stamps.LATE}
-            out.warnings.append(verdicts.director_warning(game, seat, verdict, checked, stamp, game.voice))
+            out.warnings.append(verdicts.director_warning(game, seat, out.archive[seat], game.voice))
         if verdict == stamps.UNJUDGED and sheet.text and not sheet.trouble:
             unjudged.append(p.alias)
         if verdict == stamps.STAND_IN and not sheet.trouble:
@@ -209,7 +229,7 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
     entries, lock, archive_rows = stamps.read_desk(game)
     cur, due, named = _due(game, entries, stage)
     if due is None and (dry_run or not _owing(game, entries)):
-        return ResolveReport(stage or cur.key, "nothing", winner=cur.state(game.board).winner)
+        return ResolveReport(stage or cur.key, Action.NOTHING, winner=cur.state(game.board).winner)
     if dry_run and due is not None:
         deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
         return _dry_run(game, cur, entries, archive_rows, due, deadline, named, progress)
@@ -226,23 +246,23 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
         if cur.status == RESOLVED:
             warnings = publish(game, cur, entries, None, progress)
-            return _report(game, cur, "republished", warnings)
+            return _report(game, cur, Action.REPUBLISHED, warnings)
         got = read_orders(game, cur, entries, archive_rows, deadline, progress)
         when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got)
-        if when in ("waiting", "no-deadline"):  # nothing resolved; reports owed to repaired workbooks are written
+        if when in (Action.WAITING, Action.NO_DEADLINE):  # nothing resolved; reports owed to repaired workbooks written
             if got.desk:
                 game.gateway.write(DIRECTOR, got.desk)
             _, owed = _settle_owed(game, entries, held.token)
-            return ResolveReport(due, str(when), warnings=owed + got.warnings, notes=[why])
+            return ResolveReport(due, when, warnings=owed + got.warnings, notes=[why])
         state = cur.state(game.board)
         new, events = resolve_stage(state, got.orders, game.cfg.seed, got.priority)
-        entry = Entry(due, RESOLVED, digest({s: a["text"] for s, a in got.archive.items()}), entry_hash(new, events),
+        entry = Entry(due, RESOLVED, digest({s: a.text for s, a in got.archive.items()}), entry_hash(new, events),
                       game.cfg.seed, game.now().isoformat(timespec="seconds"), pack(new.to_dict()),
-                      pack([e.to_dict() for e in events]), pack(got.archive))
+                      pack([e.to_dict() for e in events]), pack({s: a.to_dict() for s, a in got.archive.items()}))
         game.gateway.write(DIRECTOR, [entry.op(game.lang), *got.desk])  # the journal row, before publishing
         entries = [*entries, entry]
         warnings = got.warnings + publish(game, entry, entries, got.sheets, progress, notes=got.warnings)
-        done = _report(game, entry, "resolved-early" if when == "early" else "resolved", warnings)
+        done = _report(game, entry, when or Action.RESOLVED, warnings)
         done.notes = got.notes
         return done
 
@@ -261,17 +281,17 @@ def _waiting_as_checked(game: Game, cur: Entry, entries: list[Entry], archive_ro
         return None
     names, notes = found
     if deadline is None:
-        return ResolveReport(due, "no-deadline", warnings=notes,
+        return ResolveReport(due, Action.NO_DEADLINE, warnings=notes,
                              notes=[render(game.voice, "cli.missing", aliases=", ".join(names))])
     why = render(game.voice, "err.deadline.waiting", stage=due,
                  deadline=deadlines.local_time(game, deadline, game.voice), aliases=", ".join(names))
-    return ResolveReport(due, "waiting", warnings=notes, notes=[why])
+    return ResolveReport(due, Action.WAITING, warnings=notes, notes=[why])
 
 
 def _deliver(game: Game, cur: Entry, entries: list[Entry], stage: str | None, token: str) -> ResolveReport:
     """Nothing to resolve: write the reports still owed to repaired workbooks (and free the lock)."""
     done, warnings = _settle_owed(game, entries, token)
-    return ResolveReport(stage or cur.key, "delivered" if done else "nothing", warnings=warnings,
+    return ResolveReport(stage or cur.key, Action.DELIVERED if done else Action.NOTHING, warnings=warnings,
                          winner=cur.state(game.board).winner)
 
 
@@ -286,7 +306,7 @@ def _settle_owed(game: Game, entries: list[Entry], token: str) -> tuple[list[str
     return done, warnings
 
 
-def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> ResolveReport:
+def _report(game: Game, entry: Entry, action: Action, warnings: list[str]) -> ResolveReport:
     st = entry.state(game.board)
     return ResolveReport(entry.key, action, public_log(entry.events(), game.voice), warnings, winner=st.winner)
 
@@ -294,18 +314,18 @@ def _report(game: Game, entry: Entry, action: str, warnings: list[str]) -> Resol
 def _dry_run(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]], due: str,
              deadline: datetime | None, named: bool, progress: Callable[[str], None] | None) -> ResolveReport:
     if cur.status == RESOLVED:
-        return ResolveReport(due, "dry-run", public_log(cur.events(), game.voice),
+        return ResolveReport(due, Action.DRY_RUN, public_log(cur.events(), game.voice),
                              [render(game.voice, "svc.pending_publish", stage=due)])
     got = read_orders(game, cur, entries, archive_rows, deadline, progress)
     when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got)
-    if when in ("waiting", "no-deadline"):
-        return ResolveReport(due, str(when), warnings=got.warnings, notes=[why])
+    if when in (Action.WAITING, Action.NO_DEADLINE):
+        return ResolveReport(due, when, warnings=got.warnings, notes=[why])
     new, events = resolve_stage(cur.state(game.board), got.orders, game.cfg.seed, got.priority)
-    reports = {game.alias(s): _with_note(game, got.archive.get(s, {}), report(new, events, s, game.seat_lang(s)),
+    reports = {game.alias(s): _with_note(game, got.archive.get(s), report(new, events, s, game.seat_lang(s)),
                                          game.seat_lang(s)) for s in game.seats}
-    return ResolveReport(due, "dry-run", public_log(events, game.voice), got.warnings, reports, new.winner)
+    return ResolveReport(due, Action.DRY_RUN, public_log(events, game.voice), got.warnings, reports, new.winner)
 
 
-def _with_note(game: Game, info: dict[str, Any], text: str, lang: str) -> str:
+def _with_note(game: Game, info: ArchivedOrder | None, text: str, lang: str) -> str:
     note = verdicts.report_note(game, info, lang)
     return f"{note}\n{text}" if note else text

@@ -113,7 +113,7 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
     stages = [e for e in gone if e.kind == "stage"]
     for seat in game.seats:
         lang = game.seat_lang(seat)
-        rows = {parse_key(e.key)[0]: int(str(e.orders()[seat].get("row") or order_row(parse_key(e.key)[0])))
+        rows = {parse_key(e.key)[0]: e.orders()[seat].row or order_row(parse_key(e.key)[0])
                 for e in stages if seat in e.orders()}
         ops: list[Op] = []
         for night, row in sorted(rows.items()):
@@ -196,7 +196,7 @@ def report_text(game: Game, entry: Entry, entries: list[Entry], seat: int, lang:
     """A player's report of ``entry``, marked as a correction when it differs from the superseded one; an order
     changed after the last check before the deadline is told on top which version was carried out (RUL-50)."""
     text = report(entry.view(game.board), entry.events(), seat, lang)
-    note = report_note(game, entry.orders().get(seat) or {}, lang) if entry.kind == "stage" else ""
+    note = report_note(game, entry.orders().get(seat), lang) if entry.kind == "stage" else ""
     text = f"{note}\n{text}" if note else text
     old = previous_version(entry, entries)
     if old is None or report(old.view(game.board), old.events(), seat, lang) == text.removeprefix(f"{note}\n"):

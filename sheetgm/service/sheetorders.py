@@ -27,7 +27,7 @@ from sheetgm.core.texts import render
 from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service.game import Game, player_key
 from sheetgm.sheets import layout
-from sheetgm.sheets.limits import order_too_long
+from sheetgm.sheets.limits import MAX_ORDER_CHARS, order_too_long
 from sheetgm.sheets.rows import Located, locate
 from sheetgm.sheets.stages import order_row, stage_key
 
@@ -151,8 +151,11 @@ class Judged:
     bad: bool  # the text could not be read (→ do nothing)
 
 
-def review(state: State, seat: int, text: str, lang: str) -> Judged:
-    """An order's text judged against what its player knows, in ``lang``; steps numbered as written."""
+def review(state: State, seat: int, text: str, lang: str, others: Mapping[int, Order] | None = None) -> Judged:
+    """An order's text judged against what its player knows, in ``lang``; steps numbered as written.
+
+    ``others``: the other orders of the stage (``orders_of``), of which the checker uses only what they
+    address to her (RUL-39)."""
     too_long = order_too_long(text, lang)
     if too_long:  # refused before it is parsed, checked or journaled (limits.py)
         return Judged(Order(), [too_long], [], True)
@@ -161,7 +164,7 @@ def review(state: State, seat: int, text: str, lang: str) -> Judged:
         return Judged(Order(), [formula], [], True)
     p = state.players.get(seat)
     parsed = parse_order_numbered(text, camp=p.camp if p is not None else None)
-    checked = review_order(state, seat, parsed.order)
+    checked = review_order(state, seat, parsed.order, others)
 
     def as_written(x: Problem) -> str:
         numbers = parsed.written_day if x.day else parsed.written
@@ -190,10 +193,25 @@ def formula_problem(text: str, lang: str) -> str:
     return ""
 
 
-def judge(state: State, seat: int, text: str, lang: str) -> tuple[Order, list[str], bool]:
+def judge(state: State, seat: int, text: str, lang: str, others: Mapping[int, Order] | None = None
+          ) -> tuple[Order, list[str], bool]:
     """The order to use, every problem in ``lang``, and whether the text could not be read (→ do nothing)."""
-    j = review(state, seat, text, lang)
+    j = review(state, seat, text, lang, others)
     return j.order, j.problems, j.bad
+
+
+def orders_of(state: State, texts: Mapping[int, str]) -> dict[int, Order]:
+    """The orders the texts of a stage (seat -> text) would have carried out: an unreadable or too long text
+    or a formula is none. What the checker passes on to each player's review as the others' orders (RUL-39)."""
+    out: dict[int, Order] = {}
+    for seat, text in texts.items():
+        p = state.players.get(seat)
+        if not text or p is None or len(text) > MAX_ORDER_CHARS or formula_problem(text, "en"):
+            continue
+        parsed = parse_order_numbered(text, camp=p.camp)
+        if not parsed.errors:
+            out[seat] = parsed.order
+    return out
 
 
 def priority(stamps: Mapping[int, str]) -> list[int]:

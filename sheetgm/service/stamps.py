@@ -46,7 +46,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
@@ -117,8 +116,8 @@ def truths(rows: list[list[str]], key: str, seats: int, entries: list[Entry]) ->
     old = [e for e in entries if e.key == key and e.status == SUPERSEDED]
     if old:
         for seat, info in old[-1].orders().items():
-            if seat not in out and info.get("stamp"):
-                out[seat] = Truth(str(info["stamp"]), str(info.get("text", "")))
+            if seat not in out and info.stamp:
+                out[seat] = Truth(info.stamp, info.text)
     return out
 
 
@@ -270,7 +269,7 @@ def archived_texts(entries: list[Entry], seat: int) -> dict[str, str]:
     for e in entries:
         if e.status == SUPERSEDED or e.kind != "stage":
             continue
-        info: dict[str, Any] | None = e.orders().get(seat)
+        info = e.orders().get(seat)
         if info is not None:
-            out[e.key] = str(info.get("text", ""))
+            out[e.key] = info.text
     return out

@@ -8,14 +8,13 @@ order is told that what they wrote later is not used, never "no order received f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from sheetgm.core.texts import render
 from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import Game
 from sheetgm.service.stamps import AFTER, LATE
+from sheetgm.sheets.archive import ArchivedOrder
 
 
 def _short(game: Game, when: datetime | str, lang: str) -> str:
@@ -29,22 +28,21 @@ def check_status(game: Game, seat: int, verdict: str, used: str, checked: str, s
                   checked=_short(game, checked, lang), stamp=_short(game, stamp, lang), used=used)
 
 
-def report_note(game: Game, info: Mapping[str, Any], lang: str) -> str:
+def report_note(game: Game, info: ArchivedOrder | None, lang: str) -> str:
     """The line on top of a player's report of a stage whose order changed after the last check before the
-    deadline ("" for any other order)."""
-    verdict = str(info.get("verdict", ""))
-    if verdict not in AFTER:
+    deadline ("" for any other order, or none)."""
+    if info is None or info.verdict not in AFTER:
         return ""
-    return render(lang, f"sheet.report.{verdict}", checked=_short(game, str(info.get("checked", "")), lang),
-                  stamp=_short(game, str(info.get("stamp", "")), lang),
-                  used=str(info.get("used") or info.get("text") or ""))
+    return render(lang, f"sheet.report.{info.verdict}", checked=_short(game, info.checked, lang),
+                  stamp=_short(game, info.stamp, lang), used=info.used or info.text)
 
 
-def director_warning(game: Game, seat: int, verdict: str, checked: str, stamp: str, lang: str) -> str:
-    return render(lang, f"svc.order_{verdict}", alias=game.alias(seat), seat=seat,
-                  checked=_short(game, checked, lang), stamp=_short(game, stamp, lang))
+def director_warning(game: Game, seat: int, info: ArchivedOrder, lang: str) -> str:
+    """The director's line for a seat whose order changed after the last check before the deadline."""
+    return render(lang, f"svc.order_{info.verdict}", alias=game.alias(seat), seat=seat,
+                  checked=_short(game, info.checked, lang), stamp=_short(game, info.stamp, lang))
 
 
-def nothing_used(info: Mapping[str, Any]) -> bool:
+def nothing_used(info: ArchivedOrder) -> bool:
     """Whether the resolve gave this seat an empty order (a late one: the engine must not say "no order")."""
-    return info.get("verdict") == LATE and bool(info.get("nothing"))
+    return info.verdict == LATE and info.nothing

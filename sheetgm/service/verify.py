@@ -234,12 +234,12 @@ def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str
                   check: StageCheck) -> tuple[State, list[Event]]:
     """Resolve the stage again the way ``resolve.read_orders`` fed it, from the archived texts."""
     journal = entry.orders()
-    if digest({s: a.get("text", "") for s, a in journal.items()}) != entry.orders_hash:
+    if digest({s: a.text for s, a in journal.items()}) != entry.orders_hash:
         check.problems.append(_problem(game, "orders_hash", hash=entry.orders_hash))
     orders: dict[int, Order] = {}
     stamps: dict[int, str] = {}
     for seat, info in sorted(journal.items()):
-        text = str(info.get("text", ""))
+        text = info.text
         archived = archive.get((entry.key, seat))
         known = 1 <= seat <= len(game.seats)
         alias = game.alias(seat) if known else str(seat)
@@ -253,5 +253,5 @@ def _replay_stage(game: Game, base: State, entry: Entry, archive: dict[tuple[str
             orders[seat] = judge(base, seat, text, game.seat_lang(seat) if known else game.lang)[0]
         elif nothing_used(info):  # a late order: an empty one, so the engine did not say "no order" (RUL-50)
             orders[seat] = Order()
-        stamps[seat] = str(info.get("stamp", ""))
+        stamps[seat] = info.stamp
     return resolve_stage(base, orders, game.cfg.seed, priority(stamps))

@@ -10,7 +10,7 @@ from sheetgm.core import passages
 from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
-from sheetgm.core.observe import name
+from sheetgm.core.observe import name, status_words
 from sheetgm.core.roles import skills_of
 from sheetgm.core.state import MAX_HP, Player, State
 from sheetgm.core.texts import render
@@ -108,13 +108,7 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
     tab = layout.tab(lang, "current")
     evs = list(events)
     noise = _noise(evs, seat) if p.is_hunter else []
-    statuses = [render(lang, "word.downed")] if p.downed else []
-    if p.fear:
-        statuses.append(render(lang, "word.fear_n", n=p.fear))
-    if p.stealth:
-        statuses.append(render(lang, "word.stealth"))
-    if p.stunned:
-        statuses.append(render(lang, "sheet.cur.stunned"))
+    statuses = status_words(lang, p)
     sep, none = render(lang, "word.sep"), render(lang, "word.none")
     rows = [
         (render(lang, "sheet.cur.alias"), p.alias),

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, name, public_log, shown_progress
 from sheetgm.core.state import Card, State
 from sheetgm.core.texts import render
 from sheetgm.sheets import layout, mapcells
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.player import known_passages
 from sheetgm.sheets.stages import archive_row, journal_row, log_row
@@ -56,7 +59,7 @@ def card_rows(state: State, lang: str) -> tuple[tuple[str, ...], ...]:
 
 
 def director_ops(state: State, events: list[Event], key: str, lang: str, seats: int,
-                 orders: dict[int, dict[str, object]]) -> list[Op]:
+                 orders: Mapping[int, ArchivedOrder]) -> list[Op]:
     """Director Log row and the order archive rows of this stage (the journal row is written apart)."""
     r = journal_row(key)
     text = fit(director_log(events, lang, state).strip(), lang, "svc.cut_log", stage=key)
@@ -67,9 +70,7 @@ def director_ops(state: State, events: list[Event], key: str, lang: str, seats: 
         if o is None:
             continue
         a = archive_row(key, seat, seats)
-        listed = o.get("problems_director", [])
-        problems = "\n".join(str(x) for x in listed) if isinstance(listed, list) else ""
-        problems = fit(problems, lang, "svc.cut_log", stage=key)
-        row = (key, str(seat), state.players[seat].alias, str(o.get("text", "")), problems, str(o.get("stamp", "")))
+        problems = fit("\n".join(o.problems_director), lang, "svc.cut_log", stage=key)
+        row = (key, str(seat), state.players[seat].alias, o.text, problems, o.stamp)
         ops.append(SetValues(layout.rng(archive, f"A{a}:F{a}"), (row,)))
     return ops

@@ -20,6 +20,7 @@ from sheetgm.service.journal import read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.status import status
 from sheetgm.sheets import layout
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.stages import log_row
 
 DEADLINE = "2024-05-01T21:00:00+08:00"  # the clock starts at 20:00 in Shanghai: one hour before
@@ -178,7 +179,8 @@ def test_a_stunned_hunter_is_not_waited_for(tmp_path: Path) -> None:
     assert deadlines.must_submit(st, 3) and not deadlines.must_submit(st, 1)
     st.players[3].stunned = True
     assert not deadlines.must_submit(st, 3)
-    assert deadlines.waiting_for(game, st, {4: {"text": "x", "ticked": True, "problems": [], "bad": False}}) == []
+    assert deadlines.waiting_for(game, st, {4: ArchivedOrder("x", ticked=True)}) == []
+    assert deadlines.waiting_for(game, st, {4: ArchivedOrder("x", ticked=True, problems=("far",))}) == ["H2"]
     assert deadlines.waiting_for(game, st, {}) == ["H2"]
 
 

@@ -112,4 +112,4 @@ def test_a_stamp_is_dropped_when_the_text_changes_and_taken_again(tmp_path: Path
     from sheetgm.service.journal import read_director
 
     used = read_director(game)[0][-1].orders()[1]
-    assert (used["text"], used["stamp"], used["verdict"]) == (b, "", "seen")
+    assert (used.text, used.stamp, used.verdict) == (b, "", "seen")

@@ -45,7 +45,7 @@ def test_three_nights_through_workbooks_libreoffice_saved(tmp_path: Path) -> Non
         for (night, stage), orders in PLAN.items():
             entry = entries[f"N{night}-{stage}"]
             assert entry.status == PUBLISHED and not entry.undelivered
-            assert {seat: entry.orders()[seat]["text"] for seat in orders} == orders  # as typed in LibreOffice
+            assert {seat: entry.orders()[seat].text for seat in orders} == orders  # as typed in LibreOffice
         for seat in (1, 2, 3, 4):
             reports = g.gateway.read(player_key(seat), [RESULTS])[RESULTS]
             assert [r[0] for r in reports[:6]] == [f"N{n}-{s}" for n in (1, 2, 3) for s in ("survivor", "hunter")]

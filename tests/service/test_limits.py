@@ -26,6 +26,7 @@ from sheetgm.service.journal import CHUNK, PUBLISHED, Entry, journal_range, pack
 from sheetgm.service.resolve import resolve
 from sheetgm.service.verify import verify
 from sheetgm.sheets import layout
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.limits import MAX_ORDER_CHARS, fit
 from sheetgm.sheets.player import results_op
 from sheetgm.sheets.stages import archive_row
@@ -54,7 +55,7 @@ def test_an_order_too_long_is_refused_naming_the_player_and_the_cell(backend: st
         game = cli.open()
         entry = read_director(game)[0][-1]
         assert entry.status == PUBLISHED
-        assert len(entry.orders()[1]["text"]) == MAX_ORDER_CHARS + 1  # kept just long enough to be refused again
+        assert len(entry.orders()[1].text) == MAX_ORDER_CHARS + 1  # kept just long enough to be refused again
         archived = game.gateway.read(DIRECTOR, [f"'指令存档'!D{archive_row('N1-survivor', 1, 4)}"])
         assert len(next(iter(archived.values()))[0][0]) == MAX_ORDER_CHARS + 1
         after = state_of(game)
@@ -103,7 +104,7 @@ def test_long_journal_values_are_split_across_cells_and_read_back_whole(gw, tmp_
     gw.write(DIRECTOR, [big.op(game.lang)])
     rows = gw.read(DIRECTOR, [journal_range(game.lang)])[journal_range(game.lang)]
     back = parse_entries(rows, game.lang)[-1]
-    assert back == big and back.orders() == {1: orders["1"]}
+    assert back == big and back.orders() == {1: ArchivedOrder(text=orders["1"]["text"])}
     assert all(len(c) <= CELL_LIMIT for c in _every_cell(gw, DIRECTOR))
 
 

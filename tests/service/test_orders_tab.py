@@ -24,6 +24,7 @@ from sheetgm.service.deadlines import night_deadlines
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, open_game, player_key
 from sheetgm.service.journal import read_director
 from sheetgm.sheets import layout
+from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.stages import archive_row, log_row
 
 SCHEDULE = {"survivors": "21:00", "hunters": "23:00", "start": "2024-05-01"}  # the clock starts at 20:00 there
@@ -69,7 +70,7 @@ def archive_cells(game: Game, key: str, seat: int) -> list[str]:
     return list(got[0]) + [""] * 9 if got else [""] * 9
 
 
-def journal_orders(game: Game, key: str = "N1-survivor") -> dict[int, dict[str, Any]]:
+def journal_orders(game: Game, key: str = "N1-survivor") -> dict[int, ArchivedOrder]:
     """The orders a stage's journal row says it used, by seat."""
     return next(e for e in read_director(game)[0] if e.key == key).orders()
 
@@ -189,7 +190,7 @@ def test_a_delayed_last_check_loses_no_order_the_first_look_after_the_deadline_s
     archive = {seat: archive_cells(game, "N1-survivor", seat) for seat in (1, 2)}
     assert archive[2][5] == "" and archive[2][3] == in_time  # S2 counted, unstamped (no priority)
     assert archive[1][5] and archive[1][3] == stamped  # S1: the stamped version
-    assert journal_orders(game)[2]["text"] == in_time
+    assert journal_orders(game)[2].text == in_time
     assert any("S1" in w for w in done["warnings"])  # the change after the stand-in look is named
 
 
@@ -204,7 +205,7 @@ def test_a_resolve_after_a_missed_last_check_stands_in_itself(played: Any) -> No
     done = run(game, "resolve")
     assert done["action"] == "resolved"
     assert any("RUL-55" in n and "S3" in n for n in done["notes"])
-    assert late_but_in_time in journal_orders(game)[3]["text"]
+    assert late_but_in_time in journal_orders(game)[3].text
 
 
 # --- 2. orders keyed by the label in column A

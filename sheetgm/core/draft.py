@@ -1,0 +1,309 @@
+"""One player's order played in dry mode, step by step, without copying the state for each order.
+
+A dry step runs the resolver's own rule (``act.do_step``) with ``Ctx.dry``: it
+changes only what the player can see change (her piece, her robot, boards,
+traps, the passages she finds), and a ``Draft`` saves exactly that before a
+try and puts it back after. The checker (``check.review_order``), the legal
+next steps (sheet dropdowns, bots) and ``budget_of`` all work this way:
+``Draft.on(state, seat)`` plays on the caller's state itself and leaves it as
+it found it, so checking a stage of N orders costs N orders, not N copies of
+a state of N players.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from sheetgm.core.act import budget_for, do_step
+from sheetgm.core.board import Edge, Tile
+from sheetgm.core.context import Ctx, Illegal
+from sheetgm.core.items import ITEM_RULES
+from sheetgm.core.resolve import night_reset, start_night
+from sheetgm.core.roles import ROBOT_SEAT_BASE
+from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, Player, State
+from sheetgm.core.steps import (
+    SKILLS,
+    Attack,
+    Block,
+    Crack,
+    Cross,
+    Dismantle,
+    Drop,
+    Escape,
+    Force,
+    Gaze,
+    Heal,
+    Listen,
+    Move,
+    Search,
+    Skill,
+    Step,
+    UseItem,
+    Vault,
+)
+
+
+class _NoDraws(random.Random):
+    """The random source of every dry context: the checker never draws (were it to, its answers would
+    depend on what was checked before), so one instance serves them all and seeding it is not paid per call."""
+
+    def random(self) -> float:
+        raise RuntimeError("a dry (checker) context drew a random number")
+
+    def getrandbits(self, k: int) -> int:
+        raise RuntimeError("a dry (checker) context drew a random number")
+
+
+NO_DRAWS = _NoDraws(0)
+
+
+def stage_of(p: Player) -> str:
+    return HUNTER_STAGE if p.is_hunter else SURVIVOR_STAGE
+
+
+def _private_copy(state: State, p: Player) -> tuple[State, Ctx, Player]:
+    """A copy of the state as it will stand when p's stage starts (the night's resets applied)."""
+    st = state.copy()
+    ctx = Ctx(st, NO_DRAWS, stage_of(p), dry=True)
+    if not (state.stage == HUNTER_STAGE and p.is_hunter):
+        start_night(ctx)
+    return st, ctx, st.players[p.seat]
+
+
+def assume_arrival(p: Player, step: Step) -> None:
+    """After a failed move the checker goes on from its target, to avoid a cascade of follow-up problems
+    (not when a trap holds her: she stays, RUL-31)."""
+    if isinstance(step, (Move, Cross, Vault, Force)) and not p.flags.get("held"):
+        p.pos = step.to
+
+
+# What a tried step may change: the player, the robot, boards, traps, which passages are found and by whom.
+_Saved = tuple[Player, Player | None, set[tuple[Tile, Tile]], dict[Tile, int], list[tuple[Any, bool, list[int]]]]
+
+
+class Draft:
+    """One player's order being written: its steps played in dry mode on one private copy of the state.
+
+    ``play`` adds a step as the checker would (an illegal move still lands, so
+    that the next steps are judged from there); ``legal`` tests one step
+    without keeping it; ``add`` keeps it only if it is legal; ``legal_steps``
+    tests every candidate. Each try saves and restores what a dry step may
+    change (the player, the Mechanic's robot, boards, traps, passages found and by whom)
+    instead of copying the state. The bots write a whole order on one Draft."""
+
+    def __init__(self, state: State, seat: int, shared: State | None = None) -> None:
+        """``shared``: ``Draft.shared_copy(state)``, that the drafts of the players due in this stage
+        take turns on, each calling ``release`` when done; None: the draft makes its own copy."""
+        if shared is None:
+            self.state, self.ctx, self.p = _private_copy(state, state.players[seat])
+        else:
+            self.p = shared.players[seat]
+            self.state = shared
+            self.ctx = Ctx(shared, NO_DRAWS, stage_of(self.p), dry=True)
+        self.budget = budget_for(self.ctx, self.p)
+        self.steps: list[Step] = []
+        self._robot_seat = ROBOT_SEAT_BASE + seat
+        self._found = self._save() if shared is not None else None
+
+    @classmethod
+    @contextmanager
+    def on(cls, state: State, seat: int) -> Iterator[Draft]:
+        """A draft on ``state`` itself, as the player's stage will start it (the night's resets applied to her
+        piece and her robot, the only pieces a dry step reads them from), given back as it was on leaving."""
+        draft = cls.__new__(cls)
+        draft.state, draft.p, draft.steps = state, state.players[seat], []
+        draft._robot_seat = ROBOT_SEAT_BASE + seat
+        draft._found = draft._save()
+        draft.ctx = Ctx(state, NO_DRAWS, stage_of(draft.p), dry=True)
+        try:
+            if not (state.stage == HUNTER_STAGE and draft.p.is_hunter):
+                night_reset(draft.p)
+                robot = state.players.get(draft._robot_seat)
+                if robot is not None:
+                    night_reset(robot)
+            draft.budget = budget_for(draft.ctx, draft.p)
+            yield draft
+        finally:
+            draft.release()
+
+    @staticmethod
+    def shared_copy(state: State) -> State:
+        """A dry copy for the drafts of the players due in this stage: as ``_private_copy`` makes it for each
+        (the night's resets applied, except for hunters in the hunter stage)."""
+        st = state.copy()
+        if state.stage != HUNTER_STAGE:
+            start_night(Ctx(st, NO_DRAWS, SURVIVOR_STAGE, dry=True))
+        return st
+
+    def _save(self) -> _Saved:
+        st = self.state
+        robot = st.players.get(self._robot_seat)
+        return (self.p.copy(), robot.copy() if robot is not None else None, set(st.boards), dict(st.traps),
+                [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages])
+
+    def _restore(self, saved: _Saved) -> None:
+        st, (player, robot_was, boards, traps, passages) = self.state, saved
+        _undo(self.p, player)
+        robot = st.players.get(self._robot_seat)
+        if robot_was is not None and robot is not None:
+            _undo(robot, robot_was)
+        elif robot is not None:
+            del st.players[self._robot_seat]
+        if st.boards != boards:
+            st.boards = boards
+        if st.traps != traps:
+            st.traps = traps
+        if len(st.passages) != len(passages) or any(pa.discovered != found or pa.known_by != known
+                                                    for pa, found, known in passages):
+            st.passages = [pa for pa, _, _ in passages]
+            for pa, found, known in passages:
+                pa.discovered, pa.known_by = found, list(known)
+
+    def release(self) -> None:
+        """Give a shared copy (or the state of ``on``) back as the draft found it (its steps are still in
+        ``steps``)."""
+        if self._found is not None:
+            self._restore(self._found)
+            self._found = None
+
+    def play(self, step: Step) -> bool:
+        """Add a step; False when it is illegal here (it is kept all the same, as in ``legal_steps(after=...)``)."""
+        self.steps.append(step)
+        try:
+            do_step(self.ctx, self.p, self.budget, step)
+            return True
+        except Illegal:
+            assume_arrival(self.p, step)
+            return False
+
+    def legal(self, step: Step) -> bool:
+        """Whether the step may come next; nothing of it is kept."""
+        return self._attempt(step, keep=False)
+
+    def add(self, step: Step) -> bool:
+        """Add the step if it may come next (True); otherwise leave the draft as it was (False)."""
+        return self._attempt(step, keep=True)
+
+    def _attempt(self, step: Step, keep: bool) -> bool:
+        saved, budget = self._save(), dict(self.budget.__dict__)
+        ok = False
+        try:
+            do_step(self.ctx, self.p, self.budget, step)
+            ok = True
+        except Illegal:
+            pass
+        finally:
+            if not (ok and keep):
+                self._restore(saved)
+                self.budget.__dict__.update(budget)
+        if ok and keep:
+            self.steps.append(step)
+        return ok
+
+    def legal_steps(self) -> list[Step]:
+        return [c for c in candidates(self.state, self.p) if self.legal(c)]
+
+
+def _undo(p: Player, saved: Player) -> None:
+    if p.pos != saved.pos:
+        p.pos = saved.pos  # through Player.__setattr__: the state's index follows
+    p.__dict__.update(saved.__dict__)
+
+
+def legal_steps(state: State, seat: int, after: Sequence[Step] = ()) -> list[Step]:
+    """The single steps that may follow ``after`` (the order so far): for the
+    checker, the sheet dropdowns and the bots."""
+    p0 = state.players.get(seat)
+    if p0 is None or not p0.in_play or state.over():
+        return []
+    with Draft.on(state, seat) as draft:
+        for step in after:
+            draft.play(step)
+        return draft.legal_steps()
+
+
+def _near(st: State, tile: Tile, reach: int) -> list[Tile]:
+    return list(st.board.within(tile, reach))
+
+
+def candidates(st: State, p: Player) -> list[Step]:
+    """Every step worth testing from p's position (legality is tested by the caller)."""
+    here = p.pos
+    nbrs = st.board.neighbours(here)
+    out: list[Step] = [Move(n) for n in nbrs]
+    partner = st.passage_at(here)
+    if partner is not None:
+        other = partner.ends[1] if partner.ends[0] == here else partner.ends[0]
+        out.append(Move(other))
+    obstacles = [n for n in nbrs if st.board.edge(here, n) is Edge.OBSTACLE]
+    out += [Cross(n) for n in obstacles] + [Vault(n) for n in obstacles]
+    if p.is_survivor:
+        out += [Search(), Crack(), Escape(), Dismantle(None)]
+        out += [Dismantle(n) for n in nbrs]
+        out += [Heal(s.alias) for s in st.at(here, "survivor") if not s.is_robot]
+        for item in sorted(set(p.items)):
+            out.append(Drop(item))
+            rule = ITEM_RULES.get(item)
+            if rule is None:
+                continue
+            reach = rule[1]
+            if reach is None:
+                out.append(UseItem(item))
+            else:
+                out += [UseItem(item, t) for t in _near(st, here, reach)]
+    else:
+        plain: list[Step] = [Attack(), Gaze(), Listen()]
+        out += plain + [Block(n) for n in nbrs] + [Force(n) for n in nbrs]
+        if p.role == "bane":
+            out += [Attack(direction=d) for d in "NESW"]
+        if p.role == "ripper":
+            out += [Attack(at=t) for t in _near(st, here, 1) if t != here]
+    out += _skill_candidates(st, p)
+    seen: set[Step] = set()
+    unique = []
+    for s in out:
+        if s not in seen:
+            seen.add(s)
+            unique.append(s)
+    return unique
+
+
+def _skill_candidates(st: State, p: Player) -> list[Step]:
+    here = p.pos
+    out: list[Step] = []
+    for skill, (role, _tag, _cost) in SKILLS.items():
+        if role != p.role:
+            continue
+        if skill in ("magic",):
+            out += [Skill(skill, (t,)) for t in _near(st, here, 2)]
+        elif skill == "gate":
+            out += [Skill(skill, (t,)) for t in _near(st, here, 1) if t != here]
+        elif skill == "appear":
+            out += [Skill(skill, (t,)) for t in _near(st, here, 2) if t != here]
+        elif skill == "trap":
+            out += [Skill(skill, (t,)) for t in _near(st, here, 2)]
+        elif skill == "dash":
+            out += [Skill(skill, direction=d) for d in "NESW"]
+        elif skill == "hand":
+            out += [Skill(skill, amount=1, what="mp"), Skill(skill, amount=1, what="ap")]
+        elif skill == "sprint":
+            out += _sprint_paths(st, p)
+        elif skill == "deduce":
+            c, r = here
+            out += [Skill(skill, ((c + dc, r + dr), (c + dc + 1, r + dr), (c + dc, r + dr + 1),
+                                  (c + dc + 1, r + dr + 1))) for dc in (-1, 0) for dr in (-1, 0)]
+        else:
+            out.append(Skill(skill))
+    return out
+
+
+def _sprint_paths(st: State, p: Player) -> list[Step]:
+    """Straight sprints of 4 tiles (a bot's choice; players may write any path)."""
+    out: list[Step] = []
+    for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+        path = tuple((p.pos[0] + dx * k, p.pos[1] + dy * k) for k in range(1, 5))
+        out.append(Skill("sprint", path))
+    return out

@@ -1,0 +1,83 @@
+"""The checker plays on the state itself, undoing what it changed, instead of copying it per order (issue 14:
+"each order check copies the whole state", N² at 160 players), with exactly the answers of the copy.
+
+The copy-style answers are those of a Draft on its own copy of the whole state, the night's resets applied to
+every player (as ``review_order`` and ``budget_of`` worked before); the in-place ones are ``review_order``,
+``budget_of`` and ``legal_steps`` themselves. They are compared over the positions of bot games and orders of
+every kind, alone and with the stage's other orders (RUL-39), and the state must come back unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+import pytest
+from test_check_agrees import any_order, positions
+
+from sheetgm.bots import bot_order
+from sheetgm.core import check
+from sheetgm.core.check import Draft, Review, budget_of, legal_steps, review_order
+from sheetgm.core.others import brought
+from sheetgm.core.state import HUNTER_STAGE, State
+from sheetgm.core.steps import Order
+from sheetgm.core.unknowns import Unknowns
+
+
+def review_by_copy(state: State, seat: int, order: Order, others: Mapping[int, Order]) -> Review:
+    """The same rules on a private copy of the whole state (``Draft`` without a shared copy makes one)."""
+    unknown = Unknowns(brought=brought(state, state.players[seat], others))
+    return check._review(Draft(state, seat), order, unknown)
+
+
+def shown(review: Review) -> list[tuple[str, object]]:
+    return [("problem", (x.code, x.step, x.day, repr(x.params))) for x in review.problems] + \
+        [("note", (x.code, x.step, repr(x.params))) for x in review.notes]
+
+
+@pytest.mark.parametrize("map_name", ["standard", "teach"])
+def test_in_place_answers_are_the_copys(map_name: str) -> None:
+    rng = random.Random(f"in-place/{map_name}")
+    compared = noted = 0
+    for seed in range(4):
+        for st in positions(map_name, seed):
+            frozen = st.to_json()
+            camp = "hunter" if st.stage == HUNTER_STAGE else "survivor"
+            seats = [p.seat for p in st.players.values() if p.in_play and not p.is_robot and p.camp == camp]
+            stage = {s: bot_order(st, s, rng) if rng.random() < 0.5 else any_order(st, s, rng) for s in seats}
+            for p in list(st.players.values()):
+                if not p.in_play or p.is_robot:
+                    continue
+                orders = [any_order(st, p.seat, rng) for _ in range(2)] + [stage.get(p.seat, Order())]
+                for order in orders:
+                    for others in ({}, {s: o for s, o in stage.items() if s != p.seat}):
+                        want = shown(review_by_copy(st, p.seat, order, others))
+                        got = shown(review_order(st, p.seat, order, others))
+                        assert got == want, f"{map_name}/{seed} N{st.night} {p.alias} {order}"
+                        compared += 1
+                        noted += any(kind == "note" for kind, _ in got)
+                copied = Draft(st, p.seat)
+                assert budget_of(st, p.seat) == copied.budget
+                assert legal_steps(st, p.seat) == copied.legal_steps()
+            assert st.to_json() == frozen, "the checker left the state changed"
+    assert compared > 1000 and noted > 20
+
+
+def test_checking_copies_no_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-place checker never copies the state, so checking a stage costs N orders, not N states."""
+    rng = random.Random("no-copy")
+    states = positions("standard", 1, nights=3)
+
+    def no_copy(self: State) -> State:
+        raise AssertionError("the checker copied the state")
+
+    monkeypatch.setattr(State, "copy", no_copy)
+    checked = 0
+    for st in states:
+        for p in st.players.values():
+            if p.in_play and not p.is_robot:
+                review_order(st, p.seat, any_order(st, p.seat, rng))
+                budget_of(st, p.seat)
+                legal_steps(st, p.seat)
+                checked += 1
+    assert checked > 50
