@@ -18,6 +18,7 @@ from sheetgm.core.board import edge_key
 from sheetgm.core.cards import give_card
 from sheetgm.core.events import Event
 from sheetgm.core.observe import event_line, public_log, report
+from sheetgm.core.preview import preview
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_stage, resolve_survivor_stage
 from sheetgm.core.state import Passage, State
 from sheetgm.core.steps import (
@@ -35,6 +36,7 @@ from sheetgm.core.steps import (
     UseItem,
 )
 from sheetgm.core.texts import render
+from sheetgm.notation.orders import parse_order
 
 LANGS = ("zh", "en")
 
@@ -144,14 +146,31 @@ def play(st: State, so: Orders, ho: Orders, seed: int = SEED) -> tuple[State, li
     return mid, ev_s, end, ev_h
 
 
+# The observer's next order, previewed when their next stage is checked (RUL-61): every field, both languages.
+NEXT = {ANN: "move C1, D1; search; move C1 B1; search; crack",
+        HAL: "G2, F2, E2; listen; E3; attack", IVY: "J2; gaze; I2 H2; attack"}
+
+
+def preview_text(state: State, seat: int, lang: str) -> str:
+    pv = preview(state, seat, parse_order(NEXT.get(seat, "search; crack; move A1")))
+    fields = [f"{pv.start} {pv.mp} {pv.ap} {pv.path()}", *pv.lines(lang)]
+    for s in pv.steps:
+        fields.append(repr((s.number, s.text, s.path, s.tile, s.robot, s.mp, s.ap, s.here, s.cancelled_by,
+                            [x.message(lang) for x in (*s.problems, *s.notes, *s.warnings)])))
+    fields += [x.message(lang) for x in pv.general]
+    return "\n".join(fields)
+
+
 def texts(seat: int | None, mid: State, ev_s: list[Event], end: State, ev_h: list[Event]) -> dict[str, str]:
-    """Everything the observer is shown after each stage, in both languages."""
+    """Everything the observer is shown after each stage, in both languages, and the preview of their next order
+    (a hunter's when the hunter stage is checked, a survivor's when the next night's is)."""
     out = {}
     for lang in LANGS:
         if seat is None:
             out[lang] = public_log(ev_s, lang) + "\n" + public_log(ev_h, lang)
         else:
             out[lang] = report(mid, ev_s, seat, lang) + "\n" + report(end, ev_h, seat, lang)
+            out[lang] += "\n" + preview_text(end if end.players[seat].is_survivor else mid, seat, lang)
     return out
 
 
@@ -173,6 +192,16 @@ def test_hidden_change_leaves_text_identical(who: str, variation: str) -> None:
     # the change is real: the director sees a different game
     assert (a[0].to_json(), a[1], a[2].to_json(), a[3]) != (b[0].to_json(), b[1], b[2].to_json(), b[3])
     assert texts(seat, *a) == texts(seat, *b)
+
+
+def test_the_previews_are_busy() -> None:
+    """The previews the blind tests compare really show tiles, points, warnings and problems."""
+    mid, ev_s, end, ev_h = play(*base())
+    ann = preview_text(end, ANN, "en")
+    assert "no chest on D1" in ann and "empty in your last report" in ann and "step 3 fails first" in ann
+    assert "((1, 0), (2, 0), (3, 0), (2, 0), (1, 0))" in ann  # B1 C1 D1 C1 B1
+    assert "Step 5: There is no generator on B1" in ann
+    assert "Step 1 「G2, F2, E2」" in preview_text(mid, HAL, "en")
 
 
 def test_base_scenario_is_busy() -> None:

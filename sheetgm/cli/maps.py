@@ -25,6 +25,7 @@ def register(app: typer.Typer) -> None:
         lang: Annotated[str | None, typer.Option()]
         = None,
         as_json: Annotated[bool, typer.Option("--json")] = False,
+        preview: Annotated[bool, typer.Option("--preview")] = False,
     ) -> None:
         """Draw the map as a PNG: the public view, a player's view, or the director's view with everyone."""
         from sheetgm.core.texts import render
@@ -38,7 +39,7 @@ def register(app: typer.Typer) -> None:
             fail(render(director_lang, "err.render.bad_lang", lang=lang))
         kind, alias = split_view(view, alias)
         opened = attempt(director_lang, lambda: open_game(game))
-        image = attempt(director_lang, lambda: game_map(opened, kind, alias, stage, scale, lang))
+        image = attempt(director_lang, lambda: game_map(opened, kind, alias, stage, scale, lang, preview))
         target = out if out is not None else view_file(opened, image.stage, kind, image.alias, lang, scale)
         file = attempt(director_lang, lambda: write_png(image.png, target))
         if as_json:

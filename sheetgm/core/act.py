@@ -12,7 +12,7 @@ from typing import Any
 
 from sheetgm.core import hunting, items, moves, roles
 from sheetgm.core import survivor_actions as actions
-from sheetgm.core.board import DIRECTIONS
+from sheetgm.core.board import DIRECTIONS, tile_name
 from sheetgm.core.context import (
     HUNTER_AP,
     HUNTER_MP,
@@ -29,6 +29,7 @@ from sheetgm.core.steps import (
     SURVIVOR,
     Attack,
     Force,
+    Order,
     RobotStep,
     Skill,
     Step,
@@ -124,19 +125,28 @@ _RULES: dict[str, Callable[[Ctx, Player, Budget, Any], None]] = {
 RULE_KINDS = frozenset(_RULES)  # for tests/test_step_kinds.py
 
 
-def run_order(ctx: Ctx, p: Player, steps: Sequence[Step]) -> None:
-    """Play p's steps in order; the first illegal step ends the order and is reported (R-ORDER-5).
+def run_order(ctx: Ctx, p: Player, order: Order | Sequence[Step]) -> None:
+    """Play p's steps in order; the first illegal step ends the order and is reported (R-ORDER-5), numbered and
+    quoted as the player wrote it (``Order.label``, RUL-63), naming the trap that held her before it, if one did.
     (The checker plays them itself, collecting every problem: ``check.review_order``.)"""
+    steps = order.steps if isinstance(order, Order) else tuple(order)
     b = budget_for(ctx, p)
     if p.is_hunter:
         moves.discover(ctx, p)  # ruling 10: the tile where his action starts
+    held: int | None = None
     for i, step in enumerate(steps, 1):
         try:
             do_step(ctx, p, b, step)
         except Held:
+            if held is None:
+                held = order.label(i)[0] if isinstance(order, Order) else i
             continue  # "停止移动": a trapped survivor's later moves do nothing; her order goes on (RUL-31)
         except Illegal as exc:
-            ctx.emit("step_failed", to=(p.seat,), actor=p.seat, step=i, code=exc.code, params=exc.params)
+            n, text = order.label(i) if isinstance(order, Order) else (i, "")
+            why: dict[str, Any] = {"text": text} if text else {}
+            if held is not None and held != n:
+                why |= {"held": held, "tile": tile_name(p.pos)}
+            ctx.emit("step_failed", to=(p.seat,), actor=p.seat, step=n, code=exc.code, params=exc.params, **why)
             break
     # For the director's log (and the case book): the points each piece has left after the action.
     ctx.emit("points_left", actor=p.seat, mp=b.mp, ap=b.ap)

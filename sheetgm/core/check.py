@@ -9,17 +9,17 @@ never rejects an order that could turn out legal (RUL-18, RUL-39), and notes the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
-from sheetgm.core.context import Budget, Illegal
+from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.draft import Draft, assume_arrival, candidates, legal_steps
 from sheetgm.core.observe import display_params
 from sheetgm.core.others import brought
-from sheetgm.core.state import State
-from sheetgm.core.steps import Give, Order
+from sheetgm.core.state import Player, State
+from sheetgm.core.steps import Give, Order, Step
 from sheetgm.core.survivor_actions import day_step
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import CHAIN, STUNNED, Unknowns
@@ -60,11 +60,17 @@ def check_order(state: State, seat: int, order: Order, others: Mapping[int, Orde
     return review_order(state, seat, order, others).problems
 
 
-def review_order(state: State, seat: int, order: Order, others: Mapping[int, Order] | None = None) -> Review:
+# Called with 0 before the first night step, then with each night step's number (1-based) once it is judged.
+Watch = Callable[[int, Ctx, Player, Budget], None]
+
+
+def review_order(state: State, seat: int, order: Order, others: Mapping[int, Order] | None = None,
+                 watch: Watch | None = None) -> Review:
     """Problems and notes of one order: the same rule functions as the resolver, in dry mode.
 
     ``others``: the other players' orders of the same stage (seat -> order), of which only what RUL-39
-    lets her know is used (``others.py``). The state is played on in place and given back unchanged."""
+    lets her know is used (``others.py``). ``watch`` sees the draft after each step (the preview, ``preview.py``).
+    The state is played on in place and given back unchanged."""
     p0 = state.players.get(seat)
     if p0 is None:
         return Review([Problem("err.rule.no_such_seat", {"seat": seat})])
@@ -72,10 +78,10 @@ def review_order(state: State, seat: int, order: Order, others: Mapping[int, Ord
         return Review([Problem("err.rule.out_of_play", {"alias": p0.alias})] if (order.steps or order.day) else [])
     unknown = Unknowns(brought=brought(state, p0, others or {}))
     with Draft.on(state, seat) as draft:
-        return _review(draft, order, unknown)
+        return _review(draft, order, unknown, watch)
 
 
-def _review(draft: Draft, order: Order, unknown: Unknowns) -> Review:
+def _review(draft: Draft, order: Order, unknown: Unknowns, watch: Watch | None = None) -> Review:
     ctx, p = draft.ctx, draft.p
     out = Review()
     for i, d in enumerate(order.day, 1):
@@ -89,34 +95,45 @@ def _review(draft: Draft, order: Order, unknown: Unknowns) -> Review:
     if p.is_hunter and p.stunned and order.steps:
         out.notes.append(Problem(STUNNED, {}))
     b = budget_for(ctx, p)
+    if watch is not None:
+        watch(0, ctx, p, b)
     for i, step in enumerate(order.steps, 1):
-        if unknown.chain and not any(n.code == CHAIN for n in out.notes):
-            out.notes.append(Problem(CHAIN, {}, i))  # from here on, where the Bane stands is unknown
-        before = dict(b.__dict__)
-        try:
-            do_step(ctx, p, b, step)
-            unknown.after(ctx, p, step)
-        except Illegal as exc:
-            failed = dict(b.__dict__)
-            why = unknown.explain(ctx, p, b, step, exc)
-            if why is None:
-                out.problems.append(Problem(exc.code, exc.params, i))
-                assume_arrival(p, step)
-                continue
-            note, params, retry = why
-            if note != CHAIN:
-                out.notes.append(Problem(note, {**params, "code": exc.code, "params": exc.params}, i))
-            if not retry:
-                assume_arrival(p, step)
-                continue
-            _give_back(b, before, failed)
-            try:
-                do_step(ctx, p, b, step)  # once more, with what the night may bring
-                unknown.after(ctx, p, step)
-            except Illegal as again:
-                out.problems.append(Problem(again.code, again.params, i))
-                assume_arrival(p, step)
+        _judge(ctx, p, b, i, step, unknown, out)
+        if watch is not None:
+            watch(i, ctx, p, b)
     return out
+
+
+def _judge(ctx: Ctx, p: Player, b: Budget, i: int, step: Step, unknown: Unknowns, out: Review) -> None:
+    """One night step played in dry mode: a problem, a note, or nothing."""
+    if unknown.chain and not any(n.code == CHAIN for n in out.notes):
+        out.notes.append(Problem(CHAIN, {}, i))  # from here on, where the Bane stands is unknown
+    before = dict(b.__dict__)
+    try:
+        do_step(ctx, p, b, step)
+        unknown.after(ctx, p, step)
+        return
+    except Illegal as exc:
+        failed = dict(b.__dict__)
+        first = exc
+    why = unknown.explain(ctx, p, b, step, first)
+    if why is None:
+        out.problems.append(Problem(first.code, first.params, i))
+        assume_arrival(p, step)
+        return
+    note, params, retry = why
+    if note != CHAIN:
+        out.notes.append(Problem(note, {**params, "code": first.code, "params": first.params}, i))
+    if not retry:
+        assume_arrival(p, step)
+        return
+    _give_back(b, before, failed)
+    try:
+        do_step(ctx, p, b, step)  # once more, with what the night may bring
+        unknown.after(ctx, p, step)
+    except Illegal as again:
+        out.problems.append(Problem(again.code, again.params, i))
+        assume_arrival(p, step)
 
 
 def _give_back(b: Budget, before: dict[str, Any], failed: dict[str, Any]) -> None:

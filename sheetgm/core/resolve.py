@@ -90,7 +90,7 @@ def resolve_survivor_stage(
         order = orders.get(seat)
         if order is None:
             ctx.emit("no_order", to=(seat,), actor=seat)
-        run_order(ctx, p, order.steps if order else ())
+        run_order(ctx, p, order if order else ())
         fear_check(ctx, seat)
         robot = robot_of(ctx, p)
         if robot is not None:
@@ -125,7 +125,7 @@ def resolve_hunter_stage(
         order = orders.get(seat)
         if order is None:
             ctx.emit("no_order", to=(seat,), actor=seat)
-        run_order(ctx, p, order.steps if order else ())
+        run_order(ctx, p, order if order else ())
     if st.night == 1:
         lay_missing(ctx)  # an Assassin who named no passage on night 1 gets a seeded one (RUL-30)
     end_of_night(ctx)

@@ -204,7 +204,20 @@ NIGHT_KINDS = frozenset(name for name, cls in STEP_TYPES.items() if not cls.kind
 
 @dataclass(frozen=True)
 class Order:
-    """One player's order for one stage: day steps then night steps."""
+    """One player's order for one stage: day steps then night steps.
+
+    ``written`` and ``texts`` (from the order language, not part of the order's identity): the written step each
+    night step comes from (a path of three tiles is one written step and three moves) and the text of each written
+    step, so that the checker, the preview and the results number and quote a step as the player wrote it."""
 
     steps: tuple[Step, ...] = ()
     day: tuple[DayStep, ...] = field(default=())
+    written: tuple[int, ...] = field(default=(), compare=False)
+    texts: tuple[str, ...] = field(default=(), compare=False)
+
+    def label(self, i: int) -> tuple[int, str]:
+        """The written number and text of night step ``i`` (1-based); (i, "") for an order not read from text."""
+        if len(self.written) != len(self.steps) or not 0 < i <= len(self.steps):
+            return i, ""
+        n = self.written[i - 1]
+        return n, self.texts[n - 1] if 0 < n <= len(self.texts) else ""

@@ -14,7 +14,8 @@ Inside a step, words are separated by spaces, arrows (→ > ->) or colons. A
 Chinese keyword may be glued to what follows (``移动B2B3``, ``搜索钥匙``,
 ``救治小明倒地``). A leading step number (``1.``, ``(2)``, ``第3步``) is ignored.
 Tiles separated by 、 right after a sprint or deduction
-continue its tile list (``冲刺 B2、B3、B4``). Keywords may be written in
+continue its tile list (``冲刺 B2、B3、B4``); tiles after 、 or a comma right
+after a move continue its path (``移动 F4，F3`` is one written step, RUL-60). Keywords may be written in
 traditional characters (``移動``, ``攻擊``). The full word list is in
 ``vocab``; ``docs/order-language.md`` has many examples.
 
@@ -94,6 +95,7 @@ ONE_TILE_SKILLS = frozenset({"magic", "gate", "appear"})
 LIST_SKILLS = frozenset({"sprint", "deduce"})  # whose tile list may continue after 、
 
 _SEP_RE = re.compile(r"([;,、。\n\r\u2028\u2029])")
+_LIST_SEPS = frozenset({",", "、"})  # (after NFKC, "，" is ","): tiles after them may continue a path or a list
 _ARROW_RE = re.compile(r"->|=>|→|⇒|⟶|>|:")
 _TILE_RUN_RE = re.compile(r"[A-Za-z]{1,2}[1-9][0-9]{0,2}")
 _AMOUNT_RE = re.compile(r"^([0-9]+|[一二两三四五])(.*)$")
@@ -165,6 +167,7 @@ class Parsed:
     errors: list[OrderSyntaxError]
     written: tuple[int, ...]  # for each night step of ``order``
     written_day: tuple[int, ...]  # for each day step
+    texts: tuple[str, ...] = ()  # the text of each written step, as written (``texts[n - 1]`` for step n)
 
 
 def parse_order_numbered(text: str, camp: str | None = None) -> Parsed:
@@ -200,7 +203,9 @@ def parse_order_numbered(text: str, camp: str | None = None) -> Parsed:
     if nothing is not None and len(segments) > 1:
         errors.append(OrderSyntaxError("err.order.nothing_mixed", step=nothing.number, text=nothing.text))
         errors.sort(key=lambda e: e.params["step"])
-    return Parsed(Order(tuple(steps), tuple(day)), errors, tuple(written), tuple(written_day))
+    texts = tuple(seg.text for seg in segments)
+    return Parsed(Order(tuple(steps), tuple(day), tuple(written), texts), errors, tuple(written), tuple(written_day),
+                  texts)
 
 
 # --- splitting -----------------------------------------------------------------
@@ -221,10 +226,10 @@ def _segments(text: str) -> list[_Segment]:
         tokens, glued = _split_head(_ARROW_RE.sub(" ", chunk).split())
         if not tokens:  # only arrows or colons
             continue
-        if sep == "、" and out and _extends_list(out[-1].tokens, tokens):
+        if sep in _LIST_SEPS and out and _extends_list(out[-1].tokens, tokens, sep):
             prev = out[-1]
             prev.tokens.extend(tokens)
-            prev.text = f"{prev.text}、{chunk}"
+            prev.text = f"{prev.text}{sep}{' ' if sep == ',' else ''}{chunk}"
             continue
         out.append(_Segment(len(out) + 1, chunk, tokens, glued))
     return out
@@ -266,10 +271,25 @@ def _head_skill(tokens: list[str]) -> str | None:
     return None
 
 
-def _extends_list(prev: list[str], tokens: list[str]) -> bool:
-    if _head_skill(prev) not in LIST_SKILLS or not all(_is_tile_run(t) for t in tokens):
+def _extends_list(prev: list[str], tokens: list[str], sep: str) -> bool:
+    """Tiles alone after 、 continue a sprint's or a deduction's tile list; after 、 or a comma they continue a
+    path (``move F4, F3`` is one written step of two moves, RUL-60)."""
+    if not tokens or not all(_is_tile_run(t) for t in tokens):
         return False
-    return bool(tokens)
+    if _is_path(prev):
+        return True
+    return sep == "、" and _head_skill(prev) in LIST_SKILLS
+
+
+def _is_path(tokens: list[str]) -> bool:
+    """A written move: tiles alone, or the move keyword and tiles (``移动 B2 B3``, ``move to B2``), the robot's
+    too (``robot: move B2``: the tiles after it are the robot's path)."""
+    if len(tokens) > 1 and PREFIX_WORDS.get(normalize_word(tokens[0])) == "robot":
+        tokens = tokens[1:]
+    if _is_tile_run(tokens[0]):
+        return all(_is_tile_run(t) for t in tokens)
+    rest = [t for t in tokens[1:] if normalize_word(t) not in TO_WORDS]
+    return STEP_WORDS.get(normalize_word(tokens[0])) == "move" and bool(rest) and all(_is_tile_run(t) for t in rest)
 
 
 def _is_tile_run(token: str) -> bool:

@@ -47,6 +47,7 @@ PASSAGE = "#7030a0"
 HIDDEN = "#e91e63"
 NOISE = "#ff6f00"
 YOU = "#ffc400"
+PLAN = "#0d47a1"  # the path of the player's own order (the preview)
 PALETTE = ("#1565c0", "#2e7d32", "#6a1b9a", "#00838f", "#ef6c00", "#4e342e", "#283593", "#558b2f",
            "#ad1457", "#00695c", "#5d4037", "#37474f")
 HUNTER_PALETTE = ("#b71c1c", "#e65100", "#880e4f", "#3e2723")
@@ -84,6 +85,8 @@ def legend_lines(view: MapView) -> list[tuple[str, str]]:
     keys += ["survivor", "hunter"]
     if view.kind == PLAYER:
         keys += ["you"]
+    if view.plan_steps:
+        keys += ["plan"]
     if view.kind in FULL:
         keys += ["path"]
     return rows + [("key", k) for k in keys]
@@ -280,6 +283,30 @@ class _Painter(_Canvas):
             self.d.ellipse((pts[0][0] - r, pts[0][1] - r, pts[0][0] + r, pts[0][1] + r), fill=colour)
             self._arrow(pts[-2], pts[-1], colour, s * 0.16)
 
+    def plan(self) -> None:
+        """The path of the player's order (the preview): a dashed line with an arrow, each step's number on the
+        tiles it enters, in the corner that the contents and pieces leave free."""
+        s, v = self.s, self.view
+        w = max(2, s // 16)
+        pts = [self.geo.centre(t) for t in v.plan]
+        for a, b in zip(pts, pts[1:], strict=False):
+            self._dashes(a, b, w)
+        if len(pts) > 1:
+            self._arrow(pts[-2], pts[-1], PLAN, s * 0.2)
+        for t, label in v.plan_steps:
+            x, y = self.geo.origin(t)
+            r = s * 0.15
+            cx, cy = x + s - r - s * 0.04, y + r + s * 0.04
+            self.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PLAN)
+            self.text((cx, cy), label, 0.2 if len(label) < 3 else 0.13, "#ffffff", anchor="mm")
+
+    def _dashes(self, a: tuple[float, float], b: tuple[float, float], w: int) -> None:
+        n = 6
+        for i in range(0, n, 2):
+            p0 = (a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n)
+            p1 = (a[0] + (b[0] - a[0]) * (i + 1) / n, a[1] + (b[1] - a[1]) * (i + 1) / n)
+            self.d.line((p0, p1), fill=PLAN, width=w)
+
     def _arrow(self, a: tuple[float, float], b: tuple[float, float], colour: str, size: float) -> None:
         ang = math.atan2(b[1] - a[1], b[0] - a[0])
         tip = (b[0] - math.cos(ang) * self.s * 0.18, b[1] - math.sin(ang) * self.s * 0.18)  # stop short of the piece
@@ -368,6 +395,9 @@ class _Painter(_Canvas):
             self.d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(2, s // 24))
         elif key == "noise":
             self.d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=NOISE, width=max(2, s // 28))
+        elif key == "plan":
+            self._dashes((box[0], cy), (box[2], cy), max(2, s // 16))
+            self.d.ellipse((box[2] - r, cy - r, box[2] + r, cy + r), fill=PLAN)
         elif key == "path":
             self.d.line((box[0], cy, box[2] - r, cy), fill=PALETTE[0], width=max(2, s // 22))
             self._arrow((box[0], cy), (box[2] + self.s * 0.18, cy), PALETTE[0], s * 0.16)
@@ -382,6 +412,7 @@ class _Painter(_Canvas):
         self.noise()
         self.contents()
         self.trails()
+        self.plan()
         self.pieces()
         self.legend()
         return self.img

@@ -8,7 +8,7 @@ static board, nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from sheetgm.core.board import EdgeKey, Tile, parse_tile
@@ -74,6 +74,8 @@ class MapView:
     trails: tuple[Trail, ...] = ()
     viewer: str = ""  # alias of the player whose view this is
     after: tuple[int, str] | None = None  # the stage just resolved (night, stage), when known
+    plan: tuple[Tile, ...] = ()  # a player's view: where the order in her row takes her (the preview, RUL-61)
+    plan_steps: tuple[tuple[Tile, str], ...] = ()  # the written step numbers on the plan's tiles ("2", "2·3")
 
 
 def after(view: MapView, night: int, stage: str) -> MapView:
@@ -139,6 +141,13 @@ def player_view(state: State, seat: int, events: Iterable[Event] = ()) -> MapVie
         lying=((t, tuple(state.lying[t])),) if state.lying.get(t) else (),
         keys=((t, state.keys_on[t]),) if state.keys_on.get(t) else (),
     )
+
+
+def with_plan(view: MapView, path: Sequence[Tile], steps: Mapping[Tile, Sequence[int]]) -> MapView:
+    """A player's view with the path of her order (``Preview.path``) and the step numbers on its tiles."""
+    order = sorted(steps.items(), key=lambda x: (x[0][1], x[0][0]))
+    marks = tuple((t, "·".join(str(n) for n in ns)) for t, ns in order)
+    return replace(view, plan=tuple(path) if len(path) > 1 else (), plan_steps=marks)
 
 
 def trails(events: Iterable[Event], state: State) -> tuple[Trail, ...]:

@@ -20,6 +20,8 @@ from datetime import datetime
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op, SetValues
+from sheetgm.core.events import Event
+from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
@@ -106,6 +108,14 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     # every order first, each then reviewed with the others (RUL-39): a workbook unchanged since the last check
     # is not read, its order is the one that check read (its memo)
     sheets: dict[int, SheetOrder] = {}
+    brief: list[list[Event]] = []
+
+    def hunter_events() -> list[Event]:
+        """The last stage's events, read once: a hunter's map shows the noise markers of his briefing."""
+        if not brief:
+            brief.append(latest(entries).events())
+        return brief[0]
+
     texts: dict[int, str] = {}
     for seat in due:
         rev, memo = revs.get(player_key(seat), ""), memos.get(seat)
@@ -150,7 +160,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         look = before or stamps.missed(old, deadline)  # RUL-55: a look after a missed one stands in for it
         if look and not before:
             rep.stand_in.append(p.alias)
-        result, problems = _player(game, state, sheet, old, before, look, deadline, seen, others)
+        result, problems, planned = _player(game, state, sheet, old, before, look, deadline, seen, others)
         result.must_submit = must
         result.read = now.isoformat(timespec="seconds")
         reads[seat] = (result.state, result.read)
@@ -171,8 +181,11 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
         shown_stamp = deadlines.local_time(game, result.stamp, lang) if result.stamp else ""
+        if planned is not None:  # column E: the problems and notes, then the preview in short (RUL-61)
+            problems += ["", render(lang, "preview.title"), *player.preview_lines(state, planned, lang, full=False)]
+        noise = player.noise_tiles(hunter_events(), seat) if p.is_hunter else []
         cells = player.status_op(lang, sheet.row, status, problems, shown_stamp, stage=key)
-        write: list[Op] = [*sheet.repairs, cells]
+        write: list[Op] = [*sheet.repairs, cells, *player.preview_ops(state, seat, lang, planned, noise)]
         tools_own = {deadlines.local_time(game, s, lang) for s in (result.stamp, old.stamp) if s}
         if sheet.stamp and sheet.stamp not in tools_own:  # not a stamp the tool wrote itself
             rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
@@ -301,11 +314,12 @@ def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> 
 
 def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool, look: bool,
             deadline: datetime | None, seen: dict[int, stamps.Truth], others: Mapping[int, Order]
-            ) -> tuple[PlayerCheck, list[str]]:
-    """The seat's state and stamp, and its column-E lines in the player's language: the problems, then the
-    notes (RUL-27). A look (``look``: before the deadline, or after it standing in for a missed one, RUL-55)
-    is noted in ``seen``; only a look before the deadline stamps. Otherwise, after the deadline, the order is
-    judged as it counts (stamps.counted): a version changed since the last check before the deadline is named."""
+            ) -> tuple[PlayerCheck, list[str], Preview | None]:
+    """The seat's state and stamp, its column-E lines in the player's language (the problems, then the notes,
+    RUL-27) and its order's preview (None: unreadable, RUL-61). A look (``look``: before the deadline, or after it
+    standing in for a missed one, RUL-55) is noted in ``seen``; only a look before the deadline stamps. Otherwise,
+    after the deadline, the order is judged as it counts (stamps.counted): a version changed since the last check
+    before the deadline is named."""
     seat, lang = sheet.seat, game.seat_lang(sheet.seat)
     result = PlayerCheck(seat, game.alias(seat), "empty")
     text, verdict = sheet.text, stamps.OK
@@ -313,8 +327,10 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
         text, _stamp, verdict = stamps.counted(truth, sheet.text, deadline)
     problems: list[str] = []
     nothing = True
+    planned: Preview | None = preview(state, seat, Order()) if not text else None
     if text:
         mine = review(state, seat, text, lang, others)
+        planned = mine.preview
         director = review(state, seat, text, game.voice, others) if lang != game.voice else mine
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
@@ -327,4 +343,4 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
     if verdict in stamps.AFTER:
         result.state, result.verdict, result.used = "late", verdict, text
     result.stamp = truth.stamp_for(text) if complete else ""
-    return result, problems
+    return result, problems, planned

@@ -67,15 +67,15 @@ def night_deadlines(cfg: GameConfig, night: int) -> dict[str, datetime | None]:
     last: datetime | None = None  # the latest deadline of the nights before
     last_survivor: datetime | None = None
     out: dict[str, datetime | None] = {}
-    first = sched.from_night if sched is not None else night
-    for n in range(min(first, night), night + 1):
+    # From night 1: an override of a night before ``from_night`` (run by hand) still holds the nights after it
+    for n in range(1, night + 1):
         out = {}
         for camp, hhmm in ((SURVIVOR_STAGE, sched.survivors if sched else None),
                            (HUNTER_STAGE, sched.hunters if sched else None)):
             when = cfg.deadlines.get(stage_key(n, camp))
             if when is None and sched is not None and hhmm is not None and n >= sched.from_night:
                 if camp == SURVIVOR_STAGE:
-                    earliest = (sched.start if last_survivor is None
+                    earliest = (sched.start if last_survivor is None or n == sched.from_night
                                 else last_survivor.astimezone(zone).date() + timedelta(days=sched.days))
                     when = _first_after(last, hhmm, zone, earliest) if last else _at(earliest, hhmm, zone)
                 else:

@@ -10,11 +10,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sheetgm.core.board import Tile
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
 from sheetgm.render.draw import DEFAULT_SCALE, MAX_SCALE, MIN_SCALE, draw_map, geometry
 from sheetgm.render.fonts import find_font
-from sheetgm.render.views import PLAYER, PUBLIC, VIEWS, MapView, after, director_view, player_view, public_view
+from sheetgm.render.views import (
+    PLAYER,
+    PUBLIC,
+    VIEWS,
+    MapView,
+    after,
+    director_view,
+    player_view,
+    public_view,
+    with_plan,
+)
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game
 from sheetgm.service.journal import SUPERSEDED, Entry, read_director
@@ -81,12 +92,41 @@ def _view(state: State, upto: list[Entry], view: str, alias: str | None, night: 
 
 
 def game_map(game: Game, view: str = PUBLIC, alias: str | None = None, stage: str | None = None,
-             scale: int = DEFAULT_SCALE, lang: str | None = None) -> MapImage:
-    """The PNG of a stage's map in the asked view (one read of the director workbook)."""
+             scale: int = DEFAULT_SCALE, lang: str | None = None, plan: bool = False) -> MapImage:
+    """The PNG of a stage's map in the asked view (one read of the director workbook). ``plan``: a player's view
+    of the latest stage with the path of the order now in her row, as a check previews it (RUL-61; one more read,
+    of her workbook)."""
     check_scale(scale)
     entries = read_director(game)[0]
     model = build_view(game, entries, stage, view, alias)
+    if plan:
+        model = _planned(game, entries, stage, view, model)
     png = draw_map(game.board, model, scale, lang or game.lang)
     geo = geometry(game.board, model, scale)
     key = pick(entries, stage)[0].key
     return MapImage(png, key, view, model.viewer or None, geo.width, geo.height, find_font().cjk)
+
+
+def _planned(game: Game, entries: list[Entry], stage: str | None, view: str, model: MapView) -> MapView:
+    """The player's view with the path of the order in her row for the stage now due (as ``check`` previews it:
+    the others' orders left out, which changes the notes, never the path)."""
+    from sheetgm.service.sheetorders import read_player, review
+
+    if view != PLAYER or stage is not None:
+        raise ServiceError("err.render.plan_view")
+    state = pick(entries, None)[0].state(game.board)
+    p = state.by_alias(model.viewer)
+    if p is None or not p.in_play or p.camp != state.stage or state.over():
+        raise ServiceError("err.render.plan_not_due", alias=model.viewer)
+    sheet = read_player(game, p.seat, state.night, state.stage)
+    if sheet.trouble:
+        raise ServiceError("err.render.plan_unreadable", alias=model.viewer, reason=sheet.trouble)
+    seen = review(state, p.seat, sheet.text, game.seat_lang(p.seat)).preview if sheet.text else None
+    if seen is None:
+        return model
+    steps: dict[Tile, list[int]] = {}
+    for s in seen.steps:
+        for t in s.path if not s.robot else ():
+            if s.number not in steps.setdefault(t, []):
+                steps[t].append(s.number)
+    return with_plan(model, seen.path(), steps)

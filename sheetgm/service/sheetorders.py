@@ -20,10 +20,12 @@ from dataclasses import dataclass, field, replace
 
 from sheetgm.backends.errors import BackendError, NetworkError, QuotaError
 from sheetgm.backends.port import Op
-from sheetgm.core.check import Problem, review_order
+from sheetgm.core.check import Problem
+from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
+from sheetgm.core.unknowns import WHERE
 from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service.game import Game, player_key
 from sheetgm.sheets import layout
@@ -149,6 +151,7 @@ class Judged:
     problems: list[str]  # every problem, in the language asked for
     notes: list[str]  # steps that depend on what the night brings (not problems, RUL-27)
     bad: bool  # the text could not be read (→ do nothing)
+    preview: Preview | None = None  # what the order will do, step by step, as far as she knows (None: unreadable)
 
 
 def review(state: State, seat: int, text: str, lang: str, others: Mapping[int, Order] | None = None) -> Judged:
@@ -164,17 +167,30 @@ def review(state: State, seat: int, text: str, lang: str, others: Mapping[int, O
         return Judged(Order(), [formula], [], True)
     p = state.players.get(seat)
     parsed = parse_order_numbered(text, camp=p.camp if p is not None else None)
-    checked = review_order(state, seat, parsed.order, others)
+    seen = preview(state, seat, parsed.order, others)
+    checked = seen.review
+    moved = {s.number for s in seen.steps if s.path and not s.robot}
+    # written step -> the earlier move that fails first (the checker went on as if it had got her there)
+    failed = {s.number: s.cancelled_by for s in seen.steps if s.cancelled_by in moved}
 
     def as_written(x: Problem) -> str:
         numbers = parsed.written_day if x.day else parsed.written
         if x.step is None or not 0 < x.step <= len(numbers):
             return x.message(lang)
-        return replace(x, step=numbers[x.step - 1], day=False).message(lang)
+        n = numbers[x.step - 1]
+        message = replace(x, step=n, day=False).message(lang)
+        first = None if x.day or not _where(x) else failed.get(n)
+        return message if first is None else render(lang, "check.after_failed", message=message, first=first)
 
     problems = [e.message(lang) for e in parsed.errors] + [as_written(x) for x in checked.problems]
     notes = [as_written(n) for n in checked.notes]
-    return Judged(Order() if parsed.errors else parsed.order, problems, notes, bool(parsed.errors))
+    return Judged(Order() if parsed.errors else parsed.order, problems, notes, bool(parsed.errors),
+                  None if parsed.errors else seen)
+
+
+def _where(x: Problem) -> bool:
+    """A problem that depends on where the piece stands (after a failed move the checker assumes it arrived)."""
+    return x.code in WHERE or "tile" in x.params
 
 
 # What a spreadsheet shows in a cell whose formula failed: Excel and Sheets (#NAME? ...), LibreOffice (Err:508).

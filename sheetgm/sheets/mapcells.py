@@ -168,6 +168,8 @@ def legend(tab: str, row: int, col: int, lang: str, keys: Sequence[str], formats
 
 
 def _swatch_text(key: str, lang: str) -> str:
+    if key == "path":
+        return render(lang, "sheet.map.step", n=2)
     if key in ("generator", "chest", "gate", "passage", "trap", "you", "noise"):
         return render(lang, f"sheet.map.{key}")
     return ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
 from sheetgm.core import passages
@@ -11,6 +11,7 @@ from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
 from sheetgm.core.events import Event
 from sheetgm.core.observe import name, status_words
+from sheetgm.core.preview import Preview
 from sheetgm.core.roles import skills_of
 from sheetgm.core.state import MAX_HP, Player, State
 from sheetgm.core.texts import render
@@ -21,6 +22,7 @@ from sheetgm.sheets.rows import free_row
 from sheetgm.sheets.stages import log_row, order_row, parse_key, stage_index, stage_key
 
 MAX_CHOICES = 60
+PREVIEW_ROWS = 40  # rows of the order preview in the Current tab, its title included
 
 
 def text_hash(text: str) -> str:
@@ -82,7 +84,7 @@ def open_row_ops(state: State, seat: int, lang: str, tab: list[list[str]] | None
     return ops
 
 
-def _noise(events: Iterable[Event], seat: int) -> list[Tile]:
+def noise_tiles(events: Iterable[Event], seat: int) -> list[Tile]:
     tiles: list[Tile] = []
     for e in events:
         if e.kind == "brief_noise" and seat in e.to:
@@ -107,7 +109,7 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
     p = state.players[seat]
     tab = layout.tab(lang, "current")
     evs = list(events)
-    noise = _noise(evs, seat) if p.is_hunter else []
+    noise = noise_tiles(evs, seat) if p.is_hunter else []
     statuses = status_words(lang, p)
     sep, none = render(lang, "word.sep"), render(lang, "word.none")
     rows = [
@@ -127,8 +129,8 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
     ops: list[Op] = [SetValues(layout.rng(tab, info_range(state.board)), tuple(rows))]
     ops += view_ops(state, seat, lang, tab, 1, noise, formats)
     side = mapcells.side_col(state.board)
-    keys = mapcells.HUNTER_LEGEND if p.is_hunter else mapcells.PLAYER_LEGEND
-    ops += mapcells.legend(tab, LEGEND_ROW, side, lang, keys, formats)
+    ops += mapcells.legend(tab, LEGEND_ROW, side, lang, _legend_keys(p), formats)
+    ops += preview_block(state.board, lang, [])  # the last check's preview is of an order now resolved
     if formats:
         ops += [ResizeColumns(layout.rng(tab, f"{layout.col(side + 1 + i)}:{layout.col(side + 1 + i)}"), px)
                 for i, px in enumerate(INFO_PX)]
@@ -136,16 +138,72 @@ def current_ops(state: State, seat: int, lang: str, events: Iterable[Event] = ()
     return ops
 
 
+def _legend_keys(p: Player) -> tuple[str, ...]:
+    return (*(mapcells.HUNTER_LEGEND if p.is_hunter else mapcells.PLAYER_LEGEND), "path")
+
+
+def preview_row(board: Board) -> int:
+    """The first row of the order preview in the Current tab: below the map and below the longest legend."""
+    return max(board.height + 3, LEGEND_ROW + len(mapcells.HUNTER_LEGEND) + 4)
+
+
+def preview_block(board: Board, lang: str, lines: Sequence[str]) -> list[Op]:
+    """The Current tab's preview block: a title and one line a row, always PREVIEW_ROWS rows (the rest blank, so
+    that a shorter preview leaves nothing stale); a longer one is cut, saying so."""
+    tab, r = layout.tab(lang, "current"), preview_row(board)
+    body = list(lines)
+    if len(body) > PREVIEW_ROWS - 1:
+        body = body[: PREVIEW_ROWS - 2] + [render(lang, "preview.cut", n=len(body) - (PREVIEW_ROWS - 2))]
+    rows = [(render(lang, "preview.title") if body else "",)] + [(x,) for x in body]
+    rows += [("",)] * (PREVIEW_ROWS - len(rows))
+    return [SetValues(layout.rng(tab, f"A{r}:A{r + PREVIEW_ROWS - 1}"), tuple(rows))]
+
+
+def preview_ops(state: State, seat: int, lang: str, seen: Preview | None, noise: Iterable[Tile] = ()) -> list[Op]:
+    """What a check writes in the Current tab: the map's cells with the order's path on it (no formats: the
+    map's colours and borders are the publish's) and the preview block (``seen`` None: the order cannot be
+    read, and the block says so)."""
+    tab = layout.tab(lang, "current")
+    lines = [render(lang, "preview.none")] if seen is None else preview_lines(state, seen, lang)
+    return view_ops(state, seat, lang, tab, 1, noise, False, seen) + preview_block(state.board, lang, lines)
+
+
+def preview_lines(state: State, seen: Preview, lang: str, full: bool = True) -> list[str]:
+    """The preview in words: the path, then each step (``Preview.lines``)."""
+    if not seen.steps and not seen.general:
+        return [render(lang, "preview.empty")]
+    lines = seen.lines(lang, full)
+    if len(seen.path()) > 1:
+        lines.insert(1, render(lang, "preview.path", tiles=" → ".join(tile_name(t) for t in seen.path())))
+    lines += [render(lang, "preview.mark.problem", text=x.message(lang)) for x in seen.general if full]
+    return lines
+
+
+def path_marks(seen: Preview, lang: str) -> dict[Tile, str]:
+    """The written step numbers on the tiles her own piece enters (``→2`` on the tile step 2 ends a move on)."""
+    marks: dict[Tile, str] = {}
+    for s in seen.steps:
+        if s.robot:
+            continue
+        for t in s.path:
+            mark = render(lang, "sheet.map.step", n=s.number)
+            if not marks.get(t, "").endswith(mark):
+                marks[t] = marks.get(t, "") + mark
+    return marks
+
+
 def view_ops(state: State, seat: int, lang: str, tab: str, top: int, noise: Iterable[Tile] = (),
-             formats: bool = True) -> list[Op]:
+             formats: bool = True, seen: Preview | None = None) -> list[Op]:
     """One player's map view drawn from sheet row ``top``: the board, boards, traps, the passages they know,
-    their noise markers (a hunter) and where they are."""
+    their noise markers (a hunter), where they are and (``seen``) where their order takes them."""
     p = state.players[seat]
     marks: dict[Tile, str] = {t: render(lang, "sheet.map.trap") for t in state.traps}
     for t in noise:
         marks[t] = marks.get(t, "") + render(lang, "sheet.map.noise")
     if p.in_play:
         marks[p.pos] = marks.get(p.pos, "") + render(lang, "sheet.map.you")
+    for t, mark in (path_marks(seen, lang) if seen is not None else {}).items():
+        marks[t] = marks.get(t, "") + mark
     return mapcells.draw(tab, state.board, top, lang, marks, state.boards, known_passages(state, seat), formats)
 
 
@@ -161,7 +219,7 @@ def history_ops(state: State, seat: int, lang: str, key: str, events: Iterable[E
     night, stage = parse_key(key)
     words = render(lang, "sheet.cur.stage_value", night=night, stage=name(lang, "word", stage))
     p = state.players[seat]
-    noise = _noise(events, seat) if p.is_hunter else []
+    noise = noise_tiles(events, seat) if p.is_hunter else []
     title = render(lang, "sheet.maps.title", stage_words=words, key=key)
     ops: list[Op] = [AddTab(tab), Protect(tab, editors, "sheetgm:maps"),
                      SetValues(layout.rng(tab, f"A{top}"), ((title,),)),

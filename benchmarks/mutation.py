@@ -1,0 +1,251 @@
+"""Mutation score of the modules people must trust, each against the tests that exercise it.
+
+    nice python benchmarks/mutation.py [MODULE ...] [--jobs 2] [--survivors] [--keep]
+
+Needs the ``mutation`` extra (``pip install -e '.[mutation]'``: mutmut). Each module is mutated in a
+throw-away copy of the working tree (a temporary folder, removed afterwards unless ``--keep``): mutmut
+writes its mutants and its state beside the code it mutates, so it never runs in the tracked tree and
+``git status`` stays clean. Only the module's own test files run (MODULES below); mutmut first records
+which of those tests reach each function, then runs, for each mutant, only the tests that reach it.
+
+Prints per module: mutants, killed, survived (no test failed, or no test reached it), timeouts,
+equivalent and the score = killed / (mutants - equivalent). Equivalent mutants are listed, each with a
+reason, in benchmarks/mutation_equivalent.toml; an entry names the function, the line as written and the
+line as mutated, so it keeps matching when other code moves (an entry that no longer matches a surviving
+mutant is reported as stale). ``--survivors`` prints the diff of every surviving mutant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EQUIVALENT = Path(__file__).resolve().parent / "mutation_equivalent.toml"
+
+# module name -> (the file mutated, the test files that exercise it)
+MODULES: dict[str, tuple[str, list[str]]] = {
+    "rows": ("sheetgm/sheets/rows.py", [
+        "tests/service/test_orders_tab.py", "tests/backends/test_xlsx_book.py",
+    ]),
+    "stamps": ("sheetgm/service/stamps.py", [
+        "tests/service/test_stamps.py", "tests/service/test_deadlines_hold.py",
+    ]),
+    "deadlines": ("sheetgm/service/deadlines.py", [
+        "tests/service/test_deadline_rules.py", "tests/service/test_deadlines.py",
+        "tests/service/test_deadlines_hold.py",
+    ]),
+    "lock": ("sheetgm/service/lock.py", [
+        "tests/service/test_lock.py", "tests/service/test_lock_messages.py",
+    ]),
+    "audit": ("sheetgm/service/audit.py", [
+        "tests/service/test_audit.py",
+    ]),
+    "verify": ("sheetgm/service/verify.py", [
+        "tests/service/test_verify.py", "tests/service/test_verify_edits.py",
+    ]),
+    "xlsx-read": ("sheetgm/backends/xlsx/read.py", [
+        "tests/backends/test_xlsx_codec.py", "tests/backends/test_xlsx_book.py", "tests/backends/test_xlsx_limits.py",
+    ]),
+    "xlsx-write": ("sheetgm/backends/xlsx/write.py", [
+        "tests/backends/test_xlsx_codec.py", "tests/backends/test_xlsx_book.py", "tests/backends/test_xlsx_saving.py",
+    ]),
+    "retry": ("sheetgm/backends/google/retry.py", [
+        "tests/backends/test_retry.py", "tests/backends/test_retry_and_pacing.py",
+    ]),
+    "unknowns": ("sheetgm/core/unknowns.py", [
+        "tests/test_check_notes.py", "tests/test_casebook.py",
+    ]),
+    "check": ("sheetgm/core/check.py", [
+        "tests/test_check_notes.py", "tests/test_check_agrees.py", "tests/test_casebook.py",
+    ]),
+}
+
+KILLED = {1, 3}  # a test failed, or pytest itself broke on the mutant
+TIMEOUT = {36, -24, 24, 152, 255}
+
+
+@dataclass
+class Score:
+    module: str
+    total: int = 0
+    killed: int = 0
+    survived: int = 0
+    timeouts: int = 0
+    equivalent: int = 0
+    seconds: float = 0.0
+    survivors: list[str] = field(default_factory=list)  # diffs of the survivors not listed as equivalent
+    stale: list[str] = field(default_factory=list)  # equivalent entries that matched no survivor
+
+    @property
+    def score(self) -> float:
+        counted = self.total - self.equivalent
+        return self.killed / counted if counted else 1.0
+
+
+def _equivalents(module: str) -> list[dict[str, str]]:
+    if not EQUIVALENT.exists():
+        return []
+    listed = tomllib.loads(EQUIVALENT.read_text("utf-8")).get("mutant", [])
+    return [e for e in listed if e["module"] == module]
+
+
+def _changed(diff: str) -> tuple[str, str]:
+    """The lines a mutant removes and adds, each stripped and joined: its identity apart from numbering."""
+    lines = diff.splitlines()
+    minus = [ln[1:].strip() for ln in lines if ln.startswith("-") and not ln.startswith("---")]
+    plus = [ln[1:].strip() for ln in lines if ln.startswith("+") and not ln.startswith("+++")]
+    return "\n".join(minus), "\n".join(plus)
+
+
+def _function(mutant: str) -> str:
+    """`sheetgm.x.y.x_name__mutmut_3` -> `name`; a method `xǁClassǁname__mutmut_3` -> `Class.name`."""
+    tail = mutant.rsplit(".", 1)[-1].rsplit("__mutmut_", 1)[0]
+    if tail.startswith("xǁ"):
+        return ".".join(tail[2:].split("ǁ"))
+    return tail[2:] if tail.startswith("x_") else tail
+
+
+def _copy_tree(tree: Path, dest: Path) -> None:
+    """The files git would see in ``tree`` (tracked, or new and not ignored), as they are on disk."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=tree, check=True,
+                            capture_output=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        src = tree / rel
+        if not src.is_file():
+            continue
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dest / rel)
+
+
+def _configure(work: Path, target: str, tests: list[str]) -> None:
+    tops = sorted({p.name for p in work.iterdir()} - {"sheetgm", "tests", "pyproject.toml"})
+    conf = {
+        "source_paths": ["sheetgm"],
+        "only_mutate": [target],
+        "also_copy": tops,
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q", "-x"],
+        "pytest_add_cli_args_test_selection": tests,
+        "use_git_change_detection": False,
+        "use_setproctitle": False,
+    }
+    lines = ["", "[tool.mutmut]"] + [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in conf.items()]
+    with (work / "pyproject.toml").open("a", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def _run_group(cmd: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run mutmut in a process group of its own, so that a stopped run also stops mutmut's forked workers."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate()
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def _diff(work: Path, target: str, name: str) -> str:
+    """The mutant's diff, read from mutmut's files in ``work`` (mutmut reads them relative to the folder)."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    here = Path.cwd()
+    os.chdir(work)
+    try:
+        return str(get_diff_for_mutant(name, path=Path(target)))
+    finally:
+        os.chdir(here)
+
+
+def run_module(module: str, jobs: int, keep: bool, tree: Path) -> Score:
+    target, tests = MODULES[module]
+    tests = [t for t in tests if (tree / t).exists()]
+    work = Path(tempfile.mkdtemp(prefix=f"sheetgm-mutation-{module}-"))
+    score = Score(module)
+    started = time.monotonic()
+    try:
+        _copy_tree(tree, work)
+        _configure(work, target, tests)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "COVERAGE"))}
+        cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
+        done = _run_group(cmd, work, env)
+        meta = work / "mutants" / (target + ".meta")
+        if not meta.exists():
+            sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
+            raise SystemExit(f"{module}: mutmut produced no results (exit {done.returncode})")
+        codes: dict[str, int | None] = json.loads(meta.read_text("utf-8"))["exit_code_by_key"]
+        equivalents = _equivalents(module)
+        matched: set[int] = set()
+        for name, code in sorted(codes.items()):
+            score.total += 1
+            if code in KILLED:
+                score.killed += 1
+                continue
+            if code in TIMEOUT:
+                score.timeouts += 1
+                continue
+            score.survived += 1
+            diff = _diff(work, target, name)
+            before, after = _changed(diff)
+            hit = next((i for i, e in enumerate(equivalents) if i not in matched and e["function"] == _function(name)
+                        and e["before"].strip() == before and e["after"].strip() == after), None)  # each once
+            if hit is None:
+                score.survivors.append(f"# {name}\n{diff}")
+            else:
+                score.equivalent += 1
+                matched.add(hit)
+        score.stale = [f"{e['function']}: {e['after']}" for i, e in enumerate(equivalents) if i not in matched]
+    finally:
+        score.seconds = time.monotonic() - started
+        if keep:
+            print(f"kept {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return score
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("modules", nargs="*", metavar="MODULE", help=f"one or more of: {', '.join(MODULES)} (default: all)")
+    ap.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
+    ap.add_argument("--survivors", action="store_true", help="print the diff of every surviving mutant")
+    ap.add_argument("--keep", action="store_true", help="keep the working copy (its path is printed)")
+    ap.add_argument("--tree", type=Path, default=ROOT,
+                    help="the git work tree to measure (default: this one; another checkout gives a before figure)")
+    args = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped run still removes its copy (finally)
+    names = args.modules or list(MODULES)
+    unknown = [n for n in names if n not in MODULES]
+    if unknown:
+        ap.error(f"no module {', '.join(unknown)}; the modules are: {', '.join(MODULES)}")
+    print(f"{'module':<11} {'mutants':>7} {'killed':>6} {'survived':>8} {'timeouts':>8} {'equiv':>5} "
+          f"{'score':>6} {'minutes':>7}")
+    below = False
+    for name in names:
+        s = run_module(name, args.jobs, args.keep, args.tree.resolve())
+        print(f"{name:<11} {s.total:>7} {s.killed:>6} {s.survived:>8} {s.timeouts:>8} {s.equivalent:>5} "
+              f"{s.score:>6.1%} {s.seconds / 60:>7.1f}", flush=True)
+        below |= s.score < 0.9
+        for entry in s.stale:
+            print(f"  stale equivalent entry (matches no survivor): {entry}")
+        if args.survivors:
+            for diff in s.survivors:
+                print("\n".join("    " + ln for ln in diff.splitlines()))
+                print()
+    return 1 if below else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

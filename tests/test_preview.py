@@ -1,0 +1,141 @@
+"""The order preview (core/preview.py, RUL-60 to RUL-62): each written step's tile, points, what the player knows
+is there, its problems, notes and warnings; one numbering with the checker and the results."""
+
+from __future__ import annotations
+
+import pytest
+from enginekit import board, game, survive, t
+
+from sheetgm.core.observe import event_line
+from sheetgm.core.preview import WARN_EMPTIED, WARN_NO_CHEST, WARN_POWERED, WARN_SEARCHED, WARN_TRAP, preview
+from sheetgm.core.state import State
+from sheetgm.core.steps import RobotStep
+from sheetgm.notation.orders import parse_order, parse_order_numbered
+
+#    A  B  C  D  E
+# 1  .  C  .  .  G
+# 2  .  .  .  .  .
+# 3  X  .  G  .  .
+GRID = board("""name: pv
+map:
+   A  B  C  D  E
+1  .  C  .  .  G
+2  .  .  .  .  .
+3  X  .  G  .  .
+""")
+ANN, HAL = 1, 2
+
+
+def start(ann: str = "A1", chest: str | None = "map") -> State:
+    return game(GRID, survivors=[("Ann", "athlete", ann)], hunters=[("Hal", "ripper", "E3")],
+                chests={"B1": chest} if chest else {})
+
+
+def codes(xs: tuple[object, ...]) -> list[str]:
+    return [x.code for x in xs]
+
+
+def test_a_path_after_a_comma_is_one_step_with_its_tiles_points_and_what_is_there() -> None:
+    pv = preview(start(), ANN, parse_order("move B1, B2; search; C2"))
+    assert [(s.number, s.text, s.path, s.tile) for s in pv.steps] == [
+        (1, "move B1, B2", (t("B1"), t("B2")), t("B2")),
+        (2, "search", (), t("B2")),
+        (3, "C2", (t("C2"),), t("C2")),
+    ]
+    assert (pv.mp, pv.ap) == (3, 1)
+    assert [(s.mp, s.ap) for s in pv.steps] == [(1, 1), (1, 0), (0, 0)]
+    assert codes(pv.steps[1].warnings) == [WARN_NO_CHEST]
+    back = preview(start("B2"), ANN, parse_order("move B1, B2; search"))
+    assert back.path() == (t("B2"), t("B1"), t("B2"))
+    on_b1 = preview(start(), ANN, parse_order("B1"))
+    assert on_b1.steps[0].here == ("chest",)
+    on_c3 = preview(start("C2"), ANN, parse_order("C3; crack"))
+    assert [s.here for s in on_c3.steps] == [("generator",), ("generator",)] and not on_c3.steps[1].problems
+    assert pv.path() == (t("A1"), t("B1"), t("B2"), t("C2"))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lines_number_and_quote_each_step_as_written(lang: str) -> None:
+    pv = preview(start(), ANN, parse_order("移动 B1，B2；搜索"))
+    lines = pv.lines(lang)
+    assert "「移动 B1, B2」" in lines[1] and "B2" in lines[1]
+    assert lines[2].startswith("第 2 步「搜索」" if lang == "zh" else "Step 2 「搜索」")
+    assert "B2" in lines[3] and ("没有宝物箱" in lines[3] or "no chest" in lines[3])
+
+
+def test_a_chest_she_knows_is_empty_or_searched_twice_warns() -> None:
+    empty = preview(start("B1", chest=None), ANN, parse_order("search"))
+    assert codes(empty.steps[0].warnings) == [WARN_EMPTIED]
+    assert empty.steps[0].here == ("chest_empty",)
+    full = preview(start("B1"), ANN, parse_order("search; search"))
+    assert full.steps[0].here == ("chest_full",)
+    assert [codes(s.warnings) for s in full.steps] == [[], [WARN_SEARCHED]]
+
+
+def test_a_chest_she_has_not_seen_is_just_a_chest_whatever_it_holds() -> None:
+    """What another chest holds is hidden: the preview is the same for a full and an emptied chest."""
+    full = preview(start("A1", chest="map"), ANN, parse_order("move B1; search"))
+    empty = preview(start("A1", chest=None), ANN, parse_order("move B1; search"))
+    assert full == empty
+    assert full.steps[1].here == ("chest",) and not full.steps[1].warnings
+
+
+def test_the_lucky_guys_prayer_makes_an_empty_chest_worth_searching() -> None:
+    st = start("B1", chest=None)
+    st.players[ANN].role = "lucky"
+    pv = preview(st, ANN, parse_order("pray map; search"))
+    assert not pv.steps[0].warnings
+
+
+def test_powered_gates_and_a_trap_warn() -> None:
+    st = start("B3")
+    st.gates_powered = True
+    st.traps[t("C2")] = HAL
+    pv = preview(st, ANN, parse_order("C3; crack; C2; D2"))
+    assert codes(pv.steps[1].warnings) == [WARN_POWERED]
+    assert codes(pv.steps[2].warnings) == [WARN_TRAP]
+    assert codes(pv.steps[3].problems) == ["err.rule.held"]
+    assert pv.steps[3].cancelled_by is None  # a held move does nothing and the order goes on (RUL-31)
+
+
+def test_after_a_failed_step_the_rest_is_marked_as_never_reached() -> None:
+    pv = preview(start(), ANN, parse_order("crack; move B1; search"))
+    assert codes(pv.steps[0].problems) == ["err.rule.no_generator"]
+    assert [s.cancelled_by for s in pv.steps] == [None, 1, 1]
+    assert any("1" in x and ("先未能执行" in x) for x in pv.lines("zh"))
+
+
+def test_the_state_is_given_back_unchanged() -> None:
+    st = start()
+    before = st.to_json()
+    preview(st, ANN, parse_order("move B1; search; B2; C2; C3; crack"))
+    assert st.to_json() == before
+
+
+def test_a_hunter_sees_his_points_and_tiles() -> None:
+    pv = preview(start(), HAL, parse_order("D3, D2; listen"))
+    assert [(s.number, s.tile) for s in pv.steps] == [(1, t("D2")), (2, t("D2"))]
+    assert pv.steps[0].path == (t("D3"), t("D2"))
+    assert not pv.steps[1].warnings
+
+
+def test_one_numbering_in_the_parser_for_syntax_errors_and_robot_paths() -> None:
+    parsed = parse_order_numbered("move F4, F3; serach")
+    assert [e.params["step"] for e in parsed.errors] == [2] and parsed.texts == ("move F4, F3", "serach")
+    robot = parse_order_numbered("robot: move B2, B3; search")
+    assert robot.written == (1, 1, 2) and all(isinstance(s, RobotStep) for s in robot.order.steps[:2])
+    apart = parse_order_numbered("move B2; B3\nB4")  # a semicolon or a new line always separates steps
+    assert apart.written == (1, 2, 3)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_result_quotes_the_failed_step_and_names_the_trap_before_it(lang: str) -> None:
+    st = start("B3")
+    st.traps[t("B2")] = HAL
+    _, events = survive(st, {ANN: parse_order("move B2, B1; search; crack")})
+    failed = [e for e in events if e.kind == "step_failed"]
+    assert [(e.params["step"], e.params["text"], e.params["held"], e.params["tile"]) for e in failed] == [
+        (3, "crack", 1, "B2")]
+    line = event_line(failed[0], lang)
+    assert line.startswith("第 3 步「crack」未能执行" if lang == "zh" else "Step 3 「crack」 could not be carried out")
+    assert "B2" in line and ("陷阱" in line if lang == "zh" else "trap" in line)
