@@ -40,7 +40,7 @@ def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
     before = [e for e in entries if e.key != entry.key and e.status != "superseded"]
     if not before:
         return True
-    return before[-1].state(game.board).boards != entry.state(game.board).boards
+    return before[-1].view(game.board).boards != entry.view(game.board).boards
 
 
 def _missing_rows(results: list[list[str]], entries: list[Entry], current: str) -> list[int]:
@@ -69,7 +69,7 @@ def owed_ops(game: Game, seat: int, entries: list[Entry], skip: str = "") -> lis
     for e in owed(entries, seat):
         if e.key != skip:
             ops.append(_results_op(game, seat, e.key, report_text(game, e, entries, seat, lang)))
-            ops += player.history_ops(e.state(game.board), seat, lang, e.key, e.events(), game.editors())
+            ops += player.history_ops(e.view(game.board), seat, lang, e.key, e.events(), game.editors())
     return ops
 
 
@@ -81,7 +81,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
                warnings: list[str], formats: bool = True) -> list[Op]:
     """Everything the stage writes into one player's workbook, as just read (``sheet``)."""
     lang = game.seat_lang(seat)
-    state, events = entry.state(game.board), entry.events()
+    state, events = entry.view(game.board), entry.events()
     night, _stage = parse_key(entry.key)
     ops: list[Op] = list(sheet.repairs)  # the tool's own cells (rows.py)
     kept, told, tab = upkeep_ops(game, seat, sheet, entries, entry.key, warnings)
@@ -197,7 +197,7 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
         else:
             warnings += rewritten
         step(player_key(seat))
-    state, events, lang = entry.state(game.board), entry.events(), game.lang
+    state, events, lang = entry.view(game.board), entry.events(), game.lang
     game.gateway.write(PUBLIC, news.stage_ops(game, state, events, entry.key, formats, entries)
                        + public_correction_ops(game, entry, entries))
     step(PUBLIC)

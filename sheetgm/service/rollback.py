@@ -201,11 +201,11 @@ def previous_version(entry: Entry, entries: list[Entry]) -> Entry | None:
 def report_text(game: Game, entry: Entry, entries: list[Entry], seat: int, lang: str) -> str:
     """A player's report of ``entry``, marked as a correction when it differs from the superseded one; an order
     changed after the last check before the deadline is told on top which version was carried out (RUL-50)."""
-    text = report(entry.state(game.board), entry.events(), seat, lang)
+    text = report(entry.view(game.board), entry.events(), seat, lang)
     note = report_note(game, entry.orders().get(seat), lang) if entry.kind == "stage" else ""
     text = f"{note}\n{text}" if note else text
     old = previous_version(entry, entries)
-    if old is None or report(old.state(game.board), old.events(), seat, lang) == text.removeprefix(f"{note}\n"):
+    if old is None or report(old.view(game.board), old.events(), seat, lang) == text.removeprefix(f"{note}\n"):
         return text
     return render(lang, "replay.correction", reason=old.note or "-") + "\n" + text
 

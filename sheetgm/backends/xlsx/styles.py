@@ -76,6 +76,7 @@ class Styles:
         self._index: dict[tuple[str, str], int] = {}
         self._indexed: set[str] = set()
         self._derived: dict[tuple[int, tuple[object, ...]], int] = {}
+        self._derived_all: dict[tuple[int, tuple[tuple[object, ...], ...]], int] = {}
         self._looks: dict[int, tuple[str | None, bool, dict[str, str]]] = {}
         self.version = 0  # bumped by every new entry: the writer reuses its text while it stays
 
@@ -206,6 +207,17 @@ class Styles:
                 raise ValueError(f"unknown style change {change!r}")
             self._derived[key] = self._add("xfs", _xf_xml(new))
         return self._derived[key]
+
+    def derive_all(self, xf: int, changes: tuple[tuple[object, ...], ...]) -> int:
+        """The format ``xf`` with ``changes`` made in turn (as many ``derive``), worked out once per pair."""
+        key = (xf, changes)
+        found = self._derived_all.get(key)
+        if found is None:
+            found = xf
+            for change in changes:
+                found = self.derive(found, change)
+            self._derived_all[key] = found
+        return found
 
     def _add(self, group: str, item: str) -> int:
         """The index of ``item`` in ``group`` (fonts, fills, borders, xfs), appended if new."""
