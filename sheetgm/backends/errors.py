@@ -51,6 +51,13 @@ class MissingTabError(RangeError, UnusableWorkbookError):
         super().__init__(range=range, tab=tab, key=key)
 
 
+class ProtectedRangeError(UnusableWorkbookError):
+    """The account may not edit a protected range of the workbook: it is not among the protection's editors
+    (params: key, account)."""
+
+    code = "err.backend.protected"
+
+
 class CellTooLongError(BackendError):
     """A value longer than one cell holds: 50,000 characters on Google, 32,767 in an .xlsx file
     (Excel's limit) (params: range, length, limit)."""

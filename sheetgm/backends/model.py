@@ -66,6 +66,7 @@ class Protected:
     editors: tuple[str, ...]
     description: str
     warning_only: bool = False
+    unprotected: tuple[A1, ...] = ()  # open blocks inside a whole tab's protection
 
 
 @dataclass
@@ -156,10 +157,11 @@ def set_borders(sheet: Sheet, rng: A1, sides: dict[str, str]) -> None:
 
 
 def protect(book: Book, rng: A1, editors: Sequence[str], description: str, pid: int | None = None,
-            warning_only: bool = False) -> int:
+            warning_only: bool = False, unprotected: Sequence[A1] = ()) -> int:
     book.sheet(rng.tab)
     pid = book.new_id() if pid is None else pid
-    book.protected.append(Protected(pid, rng, tuple(sorted(set(editors))), description, warning_only))
+    book.protected.append(Protected(pid, rng, tuple(sorted(set(editors))), description, warning_only,
+                                    tuple(unprotected)))
     return pid
 
 
@@ -180,7 +182,7 @@ def apply(book: Book, op: port.Op) -> None:
         unprotect(book, op.description)
     elif isinstance(op, port.Protect):
         unprotect(book, op.description)
-        protect(book, rng, op.editors, op.description)
+        protect(book, rng, op.editors, op.description, unprotected=ranges[1:])
     elif isinstance(op, port.FreezeRows):
         sheet.frozen_rows = op.rows
     elif isinstance(op, port.SetValues):
@@ -217,7 +219,8 @@ def _cell_change(op: port.Op) -> Callable[[Cell], None]:
 
 
 def protections(book: Book) -> list[port.Protection]:
-    return [port.Protection(format_range(p.range), p.editors, p.description, p.warning_only) for p in book.protected]
+    return [port.Protection(format_range(p.range), p.editors, p.description, p.warning_only,
+                            tuple(format_range(u) for u in p.unprotected)) for p in book.protected]
 
 
 def view(book: Book) -> port.WorkbookView:

@@ -20,12 +20,16 @@ Semantics shared by all adapters:
   does not cover are cleared;
 - ``Protect`` replaces any protection with the same description, so a
   repeated write is idempotent; ``AddTab`` of an existing tab does nothing.
+- a whole tab's protection may leave ``unprotected`` cells open to whoever can
+  edit the file (Google's sheet protection with unprotected ranges; an .xlsx
+  sheet protection, locked by the game's password, with unlocked cells), and
+  ``protections`` reads back what is in force in the workbook itself.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -147,14 +151,20 @@ class Protect:
     """Only ``editors`` may edit ``range`` (a tab name protects the whole tab). It never stops
     reading. The description identifies the protection: protecting again replaces it.
     On Google the editors must already have write access to the file (share first), and
-    the gateway's own ``account`` should be among them or later runs cannot write there."""
+    the gateway's own ``account`` should be among them or later runs cannot write there.
+
+    ``unprotected``: bounded ranges of a whole tab's protection that anyone who can edit the file
+    may still edit (a player's open order cells); the rest of the tab, its rows and its structure
+    stay closed. In an .xlsx file, which has no editors, the game's password locks the tab."""
 
     range: str
     editors: Sequence[str]  # stored sorted, as a tuple
     description: str
+    unprotected: Sequence[str] = ()  # stored as a tuple, in the order given
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "editors", tuple(sorted(set(self.editors))))
+        object.__setattr__(self, "unprotected", tuple(self.unprotected))
         if not self.description:
             raise OpError(op="Protect", detail="a protection needs a description (it is its identity)")
 
@@ -184,12 +194,24 @@ class Validation:
     help: str = ""
 
 
+# What a protection in a file may be locked with (``Protection.password``).
+LOCK_GAME, LOCK_NONE, LOCK_OTHER = "game", "none", "other"
+
+
 @dataclass(frozen=True)
 class Protection:
+    """A protection as the workbook itself holds it."""
+
     range: str  # canonical A1 (see a1.normalize); a bare tab name for a whole tab
     editors: tuple[str, ...]
-    description: str
+    description: str  # "" where the workbook keeps none (an .xlsx sheet protected by hand)
     warning_only: bool = False  # Google's "show a warning": anyone who can edit the file may go on
+    unprotected: tuple[str, ...] = ()  # canonical ranges left open inside a whole tab's protection
+    # Files only (.xlsx): what lifts the protection: the game's password (LOCK_GAME), none at all, so
+    # anyone with the file can (LOCK_NONE), or a password that is not the game's (LOCK_OTHER); and what it
+    # still lets anyone do (insertRows, deleteRows, sort, formatCells...). "" and () where editors decide.
+    password: str = ""
+    allows: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -258,6 +280,8 @@ def op_ranges(op: Op) -> list[A1]:
     if isinstance(op, Unprotect):
         return []
     rng = parse_range(op.range)
+    if isinstance(op, Protect) and op.unprotected:
+        return [rng, *_open_ranges(op, rng)]
     if isinstance(op, ResizeColumns | ResizeRows):
         size = op.width if isinstance(op, ResizeColumns) else op.height
         if size <= 0:
@@ -271,6 +295,20 @@ def op_ranges(op: Op) -> list[A1]:
         ):
             raise OpError(op="SetValues", detail=f"{len(op.rows)} rows do not fit in {op.range}")
     return [rng]
+
+
+def _open_ranges(op: Protect, rng: A1) -> list[A1]:
+    """The unprotected ranges of a protection: bounded, on its tab, and only inside a whole tab's protection
+    (Google's rule: "unprotected ranges are only supported on protected sheets")."""
+    if not rng.whole_tab:
+        raise OpError(op="Protect", detail=f"cells can be left open only in a whole tab's protection, not {op.range}")
+    found = []
+    for text in op.unprotected:
+        inner = parse_range(text)
+        if inner.tab != rng.tab or not inner.bounded:
+            raise OpError(op="Protect", detail=f"'{text}' is not a block of cells of tab '{rng.tab}'")
+        found.append(inner)
+    return found
 
 
 def values_area(op: SetValues, rng: A1) -> A1:
@@ -320,6 +358,10 @@ class Gateway(ABC):
     #: The email this gateway acts as (a service account), to be listed among
     #: protection editors so that later runs can still write; None locally.
     account: str | None = None
+    #: Where an adapter of files gets the game's password, which locks their protections and which the
+    #: players never have (the service reads it from the director workbook, when first needed). None:
+    #: protections in files carry no password (anyone with a file can lift them).
+    password_source: Callable[[], str] | None = None
 
     @contextmanager
     def batch(self) -> Iterator[None]:

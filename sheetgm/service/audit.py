@@ -1,4 +1,4 @@
-"""`sheetgm audit`: who can open and edit what, workbook by workbook.
+"""`sheetgm audit`: who can open and edit what, workbook by workbook, as the workbooks themselves say.
 
 Protection never stops reading and a hidden tab is readable (SHEETS-FACTS.md), so privacy is the
 sharing of each file; protections decide who may change what the tool writes. The audit fails on
@@ -10,8 +10,8 @@ every way the sharing or a protection differs from what `sheetgm new` set up:
 - a player with more than reading on the public file, a player owning their own file (an owner
   can lift protections), a player or the service account unable to write where they must;
 - a grant of the plan missing (`sheetgm share` puts it back);
-- a protection of the layout missing, warning-only, covering another range, lacking the service
-  account among its editors, or listing a player as editor.
+- a protection missing, widened or with an editor too many, as read from the workbook itself
+  (Google's protected ranges, an .xlsx file's sheet protection and locked cells): ``protections.py``.
 
 A public file open to anyone for reading, or shared with an outsider as reader, is a warning.
 """
@@ -21,13 +21,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sheetgm.backends.a1 import normalize
 from sheetgm.backends.errors import BackendError
-from sheetgm.backends.port import Permission, Protect, Protection
+from sheetgm.backends.port import Permission
 from sheetgm.core.texts import render
+from sheetgm.service import protections
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game
 from sheetgm.service.new_game import sharing_plan
-from sheetgm.sheets import layout
 
 ABOVE_READER = ("commenter", "writer", "fileOrganizer", "organizer", "owner")
 OWNING = ("owner", "organizer", "fileOrganizer")
@@ -58,6 +57,7 @@ class AuditReport:
 def audit(game: Game) -> AuditReport:
     books = []
     plan = sharing_plan(game)
+    rows, unread = protections.open_rows(game)
     for key in game.keys():
         book = BookAudit(key)
         books.append(book)
@@ -70,8 +70,10 @@ def audit(game: Game) -> AuditReport:
         book.sharing = [(p.email or p.kind, p.role) for p in perms]
         book.protections = [(p.range, list(p.editors), p.description) for p in prots]
         Sharing(game, key, book).check(perms, plan.get(key, {}))
-        _protections(game, key, prots, book)
-    notes = [render(game.voice, "svc.audit.local_no_password")] if game.cfg.backend == "xlsx" else []
+        owners = frozenset(p.email for p in perms if p.kind == "user" and p.role in OWNING)
+        protections.check(game, key, label(game, key), prots, rows, book.failures, book.warnings, owners)
+    notes = [render(game.voice, "svc.audit.local_password")] if game.cfg.backend == "xlsx" else []
+    notes += [render(game.voice, "svc.audit.unread", reason=why) for why in unread]
     return AuditReport(books, notes)
 
 
@@ -105,8 +107,7 @@ class Sharing:
                 self.fail("group", kind=render(self.lang, f"svc.audit.kind_{p.kind}"), who=p.email, role=p.role)
         granted = {p.email.lower(): p.role for p in perms if p.kind == "user"}
         for email, role in plan.items():
-            have = granted.get(email.lower())
-            if have is None or (role == "writer" and have not in ("writer", *OWNING)):
+            if granted.get(email.lower()) is None:  # a grant too low is named by _user
                 self.fail("not_shared", who=email, role=role)
 
     def _open_public(self, p: Permission) -> None:
@@ -122,6 +123,9 @@ class Sharing:
     def _user(self, p: Permission) -> None:
         email = p.email.lower()
         alias = self.players.get(email)
+        if email and email == self.sa and p.role not in ("writer", *OWNING):
+            self.fail("sa_role", who=p.email, role=p.role)
+            return
         if email and email in (self.director, self.sa) or (p.role == "owner" and alias is None):
             return  # the director (who owns the files: `new` ran with their login) and the tool
         if self.key == PUBLIC:
@@ -148,43 +152,3 @@ class Sharing:
 def label(game: Game, key: str) -> str:
     """A workbook as the director knows it: a player's by its key and alias."""
     return f"{key} ({game.alias(int(key.split('-')[1]))})" if key.startswith("player-") else key
-
-
-def expected_protections(game: Game, key: str) -> dict[str, str]:
-    """description -> canonical range of every protection the layout puts on a workbook."""
-    if key == PUBLIC:
-        present = set(game.gateway.tabs(PUBLIC))  # a language's tabs are added by the first write after it joined
-        ops = layout.public_ops([g for i, g in enumerate(game.langs) if not i or layout.tab(g, "log") in present], ())
-    elif key.startswith("player-"):
-        ops = layout.player_ops(game.seat_lang(int(key.split("-")[1])), ())
-    else:
-        return {}
-    return {op.description: normalize(op.range) for op in ops if isinstance(op, Protect)}
-
-
-def _protections(game: Game, key: str, prots: list[Protection], book: BookAudit) -> None:
-    lang = game.voice
-    players = {s.email.lower(): s.alias for s in game.cfg.roster if s.email}
-    sa = game.cfg.service_account or game.gateway.account
-    expected = expected_protections(game, key)
-    found = {p.description: p for p in prots}
-    for what, rng in expected.items():
-        p = found.get(what)
-        if p is None:
-            book.failures.append(render(lang, "svc.audit.protection_missing", key=label(game, key), what=what,
-                                        range=rng))
-        elif normalize(p.range) != rng:
-            book.failures.append(render(lang, "svc.audit.wrong_range", key=label(game, key), what=what, range=rng,
-                                        found=p.range))
-    for p in prots:
-        if not p.description.startswith("sheetgm:"):
-            continue
-        params = {"key": label(game, key), "what": p.description, "range": p.range}
-        if p.warning_only:
-            book.failures.append(render(lang, "svc.audit.warning_only", **params))
-            continue
-        if sa and sa.lower() not in {e.lower() for e in p.editors}:
-            book.failures.append(render(lang, "svc.audit.sa_not_editor", who=sa, **params))
-        for e in p.editors:
-            if e.lower() in players:
-                book.failures.append(render(lang, "svc.audit.player_editor", alias=players[e.lower()], **params))

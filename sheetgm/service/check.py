@@ -29,8 +29,10 @@ from sheetgm.service import checkmemo, deadlines, news, stamps, table, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import Entry, latest
 from sheetgm.service.lock import folder_lock
+from sheetgm.service.publish import results_repairs
 from sheetgm.service.sheetorders import SheetOrder, orders_of, read_player, review
-from sheetgm.sheets import player
+from sheetgm.service.upkeep import upkeep_ops
+from sheetgm.sheets import layout, player
 from sheetgm.sheets.stages import stage_key
 
 READ_EXCERPT = 40  # characters of the order text quoted back to the player with the time it was read
@@ -166,6 +168,8 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         reads[seat] = (result.state, result.read)
         rep.warnings += director_notes
         lang = game.seat_lang(seat)
+        upkept, restored = _upkeep(game, seat, sheet, entries, rep.warnings)
+        notes += restored
         # the same judgment as the last check's keeps the time it shows: then its cells are there already
         ctx = checkmemo.seat_context(game, key, journal, when, before, seen.get(seat, truths.get(seat)), seat, must,
                                      brought)
@@ -185,13 +189,13 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             problems += ["", render(lang, "preview.title"), *player.preview_lines(state, planned, lang, full=False)]
         noise = player.noise_tiles(hunter_events(), seat) if p.is_hunter else []
         cells = player.status_op(lang, sheet.row, status, problems, shown_stamp, stage=key)
-        write: list[Op] = [*sheet.repairs, cells, *player.preview_ops(state, seat, lang, planned, noise)]
+        write: list[Op] = [*sheet.repairs, *upkept, cells, *player.preview_ops(state, seat, lang, planned, noise)]
         tools_own = {deadlines.local_time(game, s, lang) for s in (result.stamp, old.stamp) if s}
         if sheet.stamp and sheet.stamp not in tools_own:  # not a stamp the tool wrote itself
             rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=shown_stamp or "-"))
         try:
-            if sheet.repairs or not _already(sheet, cells):
+            if sheet.repairs or upkept or not _already(sheet, cells):
                 game.gateway.write(player_key(seat), write)
                 wrote.add(seat)
         except BackendError as exc:
@@ -274,6 +278,20 @@ def _already(sheet: SheetOrder, op: Op) -> bool:
     found = sheet.tab[sheet.row - 2]
     want = op.rows[0] if op.rows else ()
     return all((found[3 + i] if 3 + i < len(found) else "") == v for i, v in enumerate(want))
+
+
+def _upkeep(game: Game, seat: int, sheet: SheetOrder, entries: list[Entry], warnings: list[str]
+            ) -> tuple[list[Op], list[str]]:
+    """What a check puts back in the workbook it just read (``upkeep.py``): a stage row gone, the Results tab
+    and its reports, the identity; with the protections, opened at the row where the stage due now is. And what
+    the player is told of it (rows restored: once, as they are then there again)."""
+    lang = game.seat_lang(seat)
+    ops, told, _tab = upkeep_ops(game, seat, sheet, entries, "", warnings)
+    ops += results_repairs(game, "", seat, entries, sheet, warnings) if sheet.results_missing else []
+    if not ops and not sheet.repairs:
+        return [], []
+    return [*ops, *layout.player_protections(lang, game.editors()),
+            player.orders_protect(lang, game.editors(), sheet.row)], told
 
 
 def _merged(archive: list[list[str]], key: str, seats: int, reads: dict[int, tuple[str, str]],

@@ -89,9 +89,10 @@ def submit(game: Game, state: State, seat: int, rng: random.Random) -> None:
 
 def demo(folder: Path, players: int = 10, seed: int = 1, lang: str = "zh", max_nights: int = 12,
          gateway: Gateway | None = None, progress: Callable[[str], None] | None = None,
-         save_each_write: bool = False, clock: Callable[[], datetime] | None = None) -> DemoReport:
+         save_each_write: bool = False, clock: Callable[[], datetime] | None = None,
+         secret: str | None = None) -> DemoReport:
     cfg = parse_config(demo_config(players, seed, lang, max_nights), "demo")
-    game = new_game(folder, cfg, gateway, clock=clock)
+    game = new_game(folder, cfg, gateway, clock=clock, secret=secret)
     rng = random.Random(f"sheetgm-demo/{seed}")
     logs: list[str] = []
     warnings: list[str] = []

@@ -44,6 +44,7 @@ from sheetgm.service.journal import (
     split_desk_key,
 )
 from sheetgm.service.lock import holding
+from sheetgm.service.sheetorders import read_sheet
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import card_rows, progress_rows
@@ -277,7 +278,12 @@ def _publish(game: Game, entries: list[Entry], entry: Entry, before: State, new:
     warnings: list[str] = []
     for seat in _touched(game, before, new, actions):
         lang = game.seat_lang(seat)
-        ops = player.current_ops(new, seat, lang, (), formats=False) + player.open_row_ops(new, seat, lang, label=False)
+        sheet = read_sheet(game, seat)  # whose it is, and where the stage due is now
+        if sheet.trouble:
+            warnings.append(sheet.trouble)
+            continue
+        ops = player.current_ops(new, seat, lang, (), formats=False)
+        ops += player.open_row_ops(new, seat, lang, game.editors(), sheet.tab)
         try:
             game.gateway.write(player_key(seat), ops)
         except UnusableWorkbookError as exc:

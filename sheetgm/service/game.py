@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sheetgm.backends.port import Gateway
+from sheetgm.backends.port import Gateway, SetValues
 from sheetgm.core.board import Board
 from sheetgm.core.setup import SeatSpec
 from sheetgm.notation.mapfile import load_map_file, ready_map
 from sheetgm.service.config import GameConfig, camp_counts, load_config
 from sheetgm.service.configfile import env_lang
 from sheetgm.service.errors import MapFileMissingError, NoServiceAccountError, ServiceError
+from sheetgm.sheets import layout
 
 DIRECTOR, PUBLIC = "director", "public"
 IDS_FILE = "spreadsheets.json"
@@ -41,6 +43,33 @@ class Game:
     board: Board
     gateway: Gateway
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    known_secret: str | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        # an adapter of files locks its protections with the secret, read from the director workbook when needed
+        self.gateway.password_source = self.secret
+
+    def secret(self) -> str:
+        """The game's secret, kept in the director workbook's Config tab (a file no player has): the password
+        of the protections in .xlsx files and the key of the Results tab's tamper seals. A game made before
+        it existed gets one now. Read once per run (``learn_secret`` spares the read)."""
+        if self.known_secret is None:
+            rng = config_range(self.lang)
+            rows = self.gateway.read(DIRECTOR, [rng])[rng]
+            self.learn_secret(rows)
+            if self.known_secret is None:
+                made = secrets.token_urlsafe(12)
+                where = layout.rng(layout.tab(self.lang, "config"), f"A{len(rows) + 2}")
+                self.gateway.write(DIRECTOR, [SetValues(where, ((layout.SECRET_ROW, made),))])
+                self.known_secret = made
+        return self.known_secret
+
+    def learn_secret(self, config_rows: list[list[str]]) -> None:
+        """Take the secret from the Config tab's rows (from row 2) read along with something else."""
+        for row in config_rows:
+            if len(row) >= 2 and row[0].strip() == layout.SECRET_ROW and row[1].strip():
+                self.known_secret = row[1].strip()
+                return
 
     @property
     def seats(self) -> list[int]:
@@ -88,6 +117,10 @@ class Game:
 
     def seat_specs(self) -> list[SeatSpec]:
         return [SeatSpec(s.alias, s.camp, s.role, s.lang, s.passage) for s in self.cfg.roster]
+
+
+def config_range(lang: str) -> str:
+    return layout.rng(layout.tab(lang, "config"), "A2:B")
 
 
 def load_board(cfg: GameConfig, folder: Path) -> Board:

@@ -133,8 +133,13 @@ class Entry:
         return ServiceError("err.svc.journal_cell", stage=self.key, row=self.where, column=column, detail=detail)
 
     def state(self, board: Board) -> State:
-        """The state after the stage: a new copy at each call (the caller may change it). Publishing a stage
-        asks for it once per player and report; the cell is parsed once per process (a copy costs a tenth)."""
+        """The state after the stage: a new copy at each call (the caller may change it)."""
+        return self.view(board).copy()
+
+    def view(self, board: Board) -> State:
+        """The state after the stage, parsed once per process and shared by every caller: to read, never to
+        change (``state`` gives a copy to change). Publishing reads it for every player's report and tabs: a
+        copy each time cost a whole state per player (331 copies of 160 players at 160)."""
         key = (self.state_json, board)
         kept = _STATES.get(key)
         if kept is None:
@@ -145,7 +150,7 @@ class Entry:
                 detail = exc.message("en") if isinstance(exc, SheetgmError) else f"{type(exc).__name__}: {exc}"
                 raise self.broken("G", detail[:160]) from None
             _keep(_STATES, key, kept)
-        return kept.copy()
+        return kept
 
     def events(self) -> list[Event]:
         """The stage's events (frozen values, shared between calls; the list is new), parsed once per process."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,20 +20,24 @@ from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gatewa
 from sheetgm.service.journal import PUBLISHED, Entry, digest, entry_hash, pack
 from sheetgm.sheets import layout
 from sheetgm.sheets.helptab import help_ops
-from sheetgm.sheets.player import current_ops, open_row_ops
+from sheetgm.sheets.player import current_ops, identity_op, open_row_ops
 from sheetgm.sheets.public import public_ops
+from sheetgm.sheets.seals import identity_token
 from sheetgm.sheets.stages import SETUP_KEY
 
 Progress = Callable[[str], None]
 
 
 def new_game(folder: Path, cfg: GameConfig, gateway: Gateway | None = None,
-             clock: Callable[[], datetime] | None = None, progress: Progress | None = None) -> Game:
+             clock: Callable[[], datetime] | None = None, progress: Progress | None = None,
+             secret: str | None = None) -> Game:
     """Create the game: refuse to overwrite one, then create, lay out and share every workbook.
 
-    ``folder/game.toml`` may already hold the draft being created; the workbooks must not exist yet."""
+    ``folder/game.toml`` may already hold the draft being created; the workbooks must not exist yet. The game's
+    secret (``Game.secret``) is drawn at random unless given (tests that compare two games)."""
     board = load_board(cfg, folder)
-    game = Game(folder, cfg, board, gateway if gateway is not None else make_gateway(cfg, folder))
+    game = Game(folder, cfg, board, gateway if gateway is not None else make_gateway(cfg, folder),
+                known_secret=secret or secrets.token_urlsafe(12))
     if clock is not None:
         game.clock = clock
     state = deal(board, game.seat_specs(), cfg.seed, cfg.options, cfg.role_pool)
@@ -56,7 +61,9 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
     for seat in game.seats:
         pl = game.seat_lang(seat)
         p = state.players[seat]
-        ops = layout.player_ops(pl, editors, p.camp) + current_ops(state, seat, pl) + open_row_ops(state, seat, pl)
+        ops = layout.player_ops(pl, editors, p.camp) + current_ops(state, seat, pl)
+        ops += open_row_ops(state, seat, pl, editors, tab=[])
+        ops.append(identity_op(pl, identity_token(game.secret(), cfg.name, player_key(seat)), seat, p.alias))
         ops += help_ops(pl, p.alias, p.camp, p.role)
         title = f"{cfg.name} · {game.alias(seat)}"
         out.append((player_key(seat), title, ops, [layout.tab(pl, t) for t in layout.PLAYER_TABS]))
@@ -67,7 +74,7 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
     now = game.now().isoformat(timespec="seconds")
     entry = Entry(SETUP_KEY, PUBLISHED, digest({}), entry_hash(state, []), cfg.seed, now, pack(state.to_dict()), "", "")
     config_rows = [("name", cfg.name), ("map", cfg.map), ("seed", str(cfg.seed)), ("backend", cfg.backend),
-                   ("timezone", cfg.timezone), ("created", now)]
+                   ("timezone", cfg.timezone), ("created", now), (layout.SECRET_ROW, game.secret())]
     emails = [s.email for s in cfg.roster]
     director = layout.director_ops(lang, config_rows, state, emails) + [entry.op(lang)]
     out.append((DIRECTOR, f"{cfg.name} · director", director, [layout.tab(lang, t) for t in layout.DIRECTOR_TABS]))

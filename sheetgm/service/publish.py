@@ -1,8 +1,10 @@
 """Publishing a journaled stage: one write per workbook, every cell keyed by the stage.
 
-Publishing reads nothing and resolves nothing: it renders the journal entry.
-So a run that died half-way is completed by running it again, and a repeat
-writes the same cells with the same values.
+Publishing resolves nothing: it renders the journal entry. It reads each player's workbook before
+writing it (those the resolve did not just read): to know it is that seat's, to place the next
+stage's label in a row that holds nothing, and to put back what is missing (``upkeep.py``). So a run
+that died half-way is completed by running it again, and a repeat writes the same cells with the
+same values.
 
 One player's workbook that cannot be written (missing, not shared, a damaged
 file, a tab renamed by hand: ``UnusableWorkbookError``) never stops the others:
@@ -24,31 +26,13 @@ from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
-from sheetgm.service.sheetorders import SheetOrder
+from sheetgm.service.sheetorders import SheetOrder, read_sheet
 from sheetgm.service.stagemap import write_stage_map
-from sheetgm.service.stamps import FALLBACK, LATE, SEEN
-from sheetgm.sheets import layout, player
-from sheetgm.sheets.archive import ArchivedOrder
+from sheetgm.service.upkeep import order_status, upkeep_ops
+from sheetgm.sheets import layout, player, rows
+from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import director_ops
 from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key, stage_key
-
-
-def order_status(game: Game, seat: int, info: ArchivedOrder, resolved_at: str) -> tuple[str, list[str]]:
-    """The status cell of the order row once the stage is resolved (``resolved_at``: the journal's time)."""
-    lang = game.seat_lang(seat)
-    when = local_time(game, resolved_at, lang, short=True)
-    problems = list(info.problems)
-    if info.verdict == LATE:
-        return render(lang, "sheet.status.late_used_nothing", time=when), problems
-    if info.bad:
-        return render(lang, "sheet.status.unreadable_used_nothing", time=when), problems
-    if not info.text:
-        return render(lang, "sheet.status.none_used", time=when), problems
-    key = "sheet.status.resolved" if info.ticked else "sheet.status.resolved_unticked"
-    if info.verdict in (FALLBACK, SEEN):
-        key = f"sheet.status.resolved_{info.verdict}"
-    return render(lang, key, time=when, used=info.used, stamp=local_time(game, info.stamp, lang, short=True),
-                  checked=local_time(game, info.checked, lang, short=True)), problems
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -56,15 +40,15 @@ def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
     before = [e for e in entries if e.key != entry.key and e.status != "superseded"]
     if not before:
         return True
-    return before[-1].state(game.board).boards != entry.state(game.board).boards
+    return before[-1].view(game.board).boards != entry.view(game.board).boards
 
 
-def _missing_rows(results: list[list[str]], entries: list[Entry], entry: Entry) -> list[int]:
+def _missing_rows(results: list[list[str]], entries: list[Entry], current: str) -> list[int]:
     """Results rows of earlier published stages that are empty: the workbook could not be written
     then (missing or shared wrongly, RUL of the safe resolve), so the next publish writes them."""
     out = []
     for e in entries:
-        if e.key == entry.key or e.status != PUBLISHED or e.kind != "stage" or e.key.endswith("setup"):
+        if e.key == current or e.status != PUBLISHED or e.kind != "stage" or e.key.endswith("setup"):
             continue
         r = log_row(e.key)
         cells = results[r - 2] if 0 <= r - 2 < len(results) else []
@@ -84,46 +68,77 @@ def owed_ops(game: Game, seat: int, entries: list[Entry], skip: str = "") -> lis
     ops: list[Op] = []
     for e in owed(entries, seat):
         if e.key != skip:
-            ops.append(player.results_op(lang, e.key, report_text(game, e, entries, seat, lang)))
-            ops += player.history_ops(e.state(game.board), seat, lang, e.key, e.events(), game.editors())
+            ops.append(_results_op(game, seat, e.key, report_text(game, e, entries, seat, lang)))
+            ops += player.history_ops(e.view(game.board), seat, lang, e.key, e.events(), game.editors())
     return ops
 
 
-def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet: SheetOrder | None,
+def _results_op(game: Game, seat: int, key: str, text: str) -> Op:
+    return player.results_op(game.seat_lang(seat), key, text, game.secret(), player_key(seat))
+
+
+def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet: SheetOrder,
                warnings: list[str], formats: bool = True) -> list[Op]:
+    """Everything the stage writes into one player's workbook, as just read (``sheet``)."""
     lang = game.seat_lang(seat)
-    state, events = entry.state(game.board), entry.events()
+    state, events = entry.view(game.board), entry.events()
     night, _stage = parse_key(entry.key)
-    ops: list[Op] = list(sheet.repairs) if sheet is not None else []  # the tool's own cells (rows.py)
-    ops.append(player.results_op(lang, entry.key, report_text(game, entry, entries, seat, lang)))
+    ops: list[Op] = list(sheet.repairs)  # the tool's own cells (rows.py)
+    kept, told, tab = upkeep_ops(game, seat, sheet, entries, entry.key, warnings)
+    ops += kept
+    ops.append(_results_op(game, seat, entry.key, report_text(game, entry, entries, seat, lang)))
     ops += owed_ops(game, seat, entries, skip=entry.key)
     info = entry.orders().get(seat)
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time)
         row = info.row or order_row(night)  # the row its label was found in at resolve
-        ops += [player.status_op(lang, row, status, problems, stage=entry.key),
-                player.freeze_op(lang, night, game.editors(), row)]
-    if sheet is not None and not sheet.trouble:  # the Results tab was read: its empty or edited rows are known
-        by_key = {e.key: e for e in entries if e.status != SUPERSEDED}
-        missing = _missing_rows(sheet.results, entries, entry)
-        for row in player.edited_rows(sheet.results) + missing:
-            old = by_key.get(key_of_index(row - 1))
-            if old is None or old.key == entry.key or old in owed(entries, seat):
-                continue
-            text = report_text(game, old, entries, seat, lang)
-            ops.append(player.results_op(lang, old.key, text))
-            why = "svc.results_missing" if row in missing else "svc.results_edited"
-            warnings.append(render(game.voice, why, alias=game.alias(seat), seat=seat,
-                                   cell=f"{layout.tab(lang, 'results')}!B{row}"))
+        ops.append(player.status_op(lang, row, "\n".join([status, *told]), problems, stage=entry.key))
+        told = []
+    ops += results_repairs(game, entry.key, seat, entries, sheet, warnings)
     ops += player.current_ops(state, seat, lang, events, formats)
     ops += player.history_ops(state, seat, lang, entry.key, events, game.editors())
-    ops += player.open_row_ops(state, seat, lang, sheet.tab if sheet is not None and sheet.tab else None)
+    ops += layout.player_protections(lang, game.editors())  # put back as laid out, whatever happened to them
+    due = player.next_row(state, seat, tab)
+    ops += player.open_row_ops(state, seat, lang, game.editors(), tab, due)
+    if due is not None and rows.empty(tab, due):  # a new row: what the tool did is told once, in its status cell
+        want = order_row(state.night)
+        told += [render(lang, "sheet.rows.placed", row=due, want=want)] if due != want else []
+        if told:
+            ops.append(player.status_op(lang, due, "\n".join(told), ()))
     return ops
 
 
-def _write_player(game: Game, seat: int, ops: list[Op], warnings: list[str], settled: list[Entry]) -> str | None:
+def results_repairs(game: Game, current: str, seat: int, entries: list[Entry], sheet: SheetOrder,
+                    warnings: list[str]) -> list[Op]:
+    """Results rows of stages before ``current`` whose seal does not fit, or that are empty, written from the
+    journal. A row whose text is still the journal's (sealed before the seals were keyed) is sealed again,
+    silently."""
+    lang = game.seat_lang(seat)
+    ops: list[Op] = []
+    by_key = {e.key: e for e in entries if e.status != SUPERSEDED}
+    missing = _missing_rows(sheet.results, entries, current)
+    for row in player.edited_rows(sheet.results, game.secret(), player_key(seat)) + missing:
+        old = by_key.get(key_of_index(row - 1))
+        if old is None or old.key == current or old in owed(entries, seat):
+            continue
+        text = report_text(game, old, entries, seat, lang)
+        ops.append(_results_op(game, seat, old.key, text))
+        have = list(sheet.results[row - 2]) + ["", ""] if 0 <= row - 2 < len(sheet.results) else ["", ""]
+        if row not in missing and have[0] == old.key and have[1] == fit(text, lang, "svc.cut_report", stage=old.key):
+            continue
+        why = "svc.results_missing" if row in missing else "svc.results_edited"
+        warnings.append(render(game.voice, why, alias=game.alias(seat), seat=seat,
+                               cell=f"{layout.tab(lang, 'results')}!B{row}"))
+    return ops
+
+
+def _write_player(game: Game, seat: int, ops: list[Op], warnings: list[str], settled: list[Entry],
+                  sheet: SheetOrder) -> str | None:
     """Write one player's workbook; None if done (the ``settled`` owed reports are said to be written now),
-    else why not (in the director's language, also warned)."""
+    else why not (in the director's language, also warned). A workbook that is not this seat's (``trouble``)
+    is not written at all."""
+    if sheet.trouble:
+        return sheet.trouble
     try:
         game.gateway.write(player_key(seat), ops)
     except UnusableWorkbookError as exc:
@@ -170,15 +185,19 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     formats = boards_changed(entry, entries, game)
     failed: dict[int, str] = {}
     for seat in game.seats:
-        rewritten: list[str] = []  # Results rows written again: said only once they are written
-        ops = player_ops(game, entry, seat, entries, (sheets or {}).get(seat), rewritten, formats)
-        why = _write_player(game, seat, ops, warnings, [e for e in owed(entries, seat) if e.key != entry.key])
+        sheet = (sheets or {}).get(seat)
+        if sheet is None:  # not read by this resolve: read now, before it is written
+            sheet = read_sheet(game, seat)
+            warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes
+        rewritten: list[str] = []  # Results rows and Orders rows written again: said only once they are written
+        ops = [] if sheet.trouble else player_ops(game, entry, seat, entries, sheet, rewritten, formats)
+        why = _write_player(game, seat, ops, warnings, [e for e in owed(entries, seat) if e.key != entry.key], sheet)
         if why is not None:
             failed[seat] = why
         else:
             warnings += rewritten
         step(player_key(seat))
-    state, events, lang = entry.state(game.board), entry.events(), game.lang
+    state, events, lang = entry.view(game.board), entry.events(), game.lang
     game.gateway.write(PUBLIC, news.stage_ops(game, state, events, entry.key, formats, entries)
                        + public_correction_ops(game, entry, entries))
     step(PUBLIC)
@@ -206,7 +225,10 @@ def deliver(game: Game, entries: list[Entry]) -> tuple[list[str], list[str]]:
     seats = [s for s in game.seats if owed(entries, s)]
     failed: dict[int, str] = {}
     for seat in seats:
-        why = _write_player(game, seat, owed_ops(game, seat, entries), warnings, owed(entries, seat))
+        sheet = read_sheet(game, seat)
+        warnings += [sheet.trouble] if sheet.trouble else []
+        ops = [] if sheet.trouble else owed_ops(game, seat, entries)
+        why = _write_player(game, seat, ops, warnings, owed(entries, seat), sheet)
         if why is not None:
             failed[seat] = why
     game.gateway.write(DIRECTOR, [*_settled(game, entries, failed, seats), release_op(game.lang)])

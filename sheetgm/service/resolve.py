@@ -159,8 +159,7 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
             continue  # their workbook is only written this stage
-        sheet = read_player(game, seat, state.night, state.stage, with_results=True,
-                            archived=stamps.archived_texts(entries, seat))
+        sheet = read_player(game, seat, state.night, state.stage, archived=stamps.archived_texts(entries, seat))
         out.sheets[seat] = sheet
         if progress:
             progress(f"player-{seat}")

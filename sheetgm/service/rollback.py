@@ -17,11 +17,11 @@ public log keeps the superseded text beside the corrected one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any
 
 from sheetgm.backends.a1 import quote_tab
 from sheetgm.backends.errors import UnusableWorkbookError
-from sheetgm.backends.port import Op, Protect, SetBold, SetValues, Unprotect
+from sheetgm.backends.port import Op, SetBold, SetValues, Unprotect
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, public_log, report
 from sheetgm.core.texts import render
@@ -39,6 +39,7 @@ from sheetgm.service.journal import (
     release_op,
 )
 from sheetgm.service.lock import holding
+from sheetgm.service.sheetorders import read_sheet
 from sheetgm.service.verdicts import report_note
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import fit
@@ -115,15 +116,20 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
         lang = game.seat_lang(seat)
         rows = {parse_key(e.key)[0]: e.orders()[seat].row or order_row(parse_key(e.key)[0])
                 for e in stages if seat in e.orders()}
+        sheet = read_sheet(game, seat)  # whose it is, and where the stage due is now
+        if sheet.trouble:
+            rep.warnings.append(sheet.trouble)
+            continue
         ops: list[Op] = []
         for night, row in sorted(rows.items()):
-            ops.append(Unprotect(cast(Protect, player.freeze_op(lang, night, ())).description))
+            ops.append(Unprotect(player.LEGACY_FREEZE.format(night=night)))  # a row frozen by an older sheetgm
             ops.append(player.status_op(lang, row, render(lang, "replay.status_reopened", reason=reason), ()))
         mark = render(lang, "replay.superseded_mark", reason=reason)
         for e in stages:
             text = mark + "\n" + report(e.state(game.board), e.events(), seat, lang)
-            ops.append(player.results_op(lang, e.key, text))
-        ops += player.current_ops(state, seat, lang, events) + player.open_row_ops(state, seat, lang, label=False)
+            ops.append(player.results_op(lang, e.key, text, game.secret(), player_key(seat)))
+        ops += player.current_ops(state, seat, lang, events)
+        ops += player.open_row_ops(state, seat, lang, game.editors(), sheet.tab, label=False)
         try:
             game.gateway.write(player_key(seat), ops)
         except UnusableWorkbookError as exc:
@@ -195,11 +201,11 @@ def previous_version(entry: Entry, entries: list[Entry]) -> Entry | None:
 def report_text(game: Game, entry: Entry, entries: list[Entry], seat: int, lang: str) -> str:
     """A player's report of ``entry``, marked as a correction when it differs from the superseded one; an order
     changed after the last check before the deadline is told on top which version was carried out (RUL-50)."""
-    text = report(entry.state(game.board), entry.events(), seat, lang)
+    text = report(entry.view(game.board), entry.events(), seat, lang)
     note = report_note(game, entry.orders().get(seat), lang) if entry.kind == "stage" else ""
     text = f"{note}\n{text}" if note else text
     old = previous_version(entry, entries)
-    if old is None or report(old.state(game.board), old.events(), seat, lang) == text.removeprefix(f"{note}\n"):
+    if old is None or report(old.view(game.board), old.events(), seat, lang) == text.removeprefix(f"{note}\n"):
         return text
     return render(lang, "replay.correction", reason=old.note or "-") + "\n" + text
 

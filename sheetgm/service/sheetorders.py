@@ -1,14 +1,16 @@
 """Reading order rows from the players' workbooks and judging them.
 
-One read per player workbook: its whole Orders tab (and the Results tab at
-resolve). The stage label in column A is the key of a row, not the row
-number: a player who inserts or deletes rows still has their order read,
-from the row labelled with the due stage (``rows.py`` finds it, names what
-is wrong in the tab and repairs the tool's own cells). Problems are
-collected per player and never stop the others: a missing workbook reads as
-"no order" with a message naming the player. A network or quota failure is
-different: it passes, so it stops the whole run (nothing is written) rather
-than lose an order.
+One read per player workbook: its whole Orders tab, the cell that says
+whose workbook it is, and the Results tab. The stage label in column A is
+the key of a row, not the row number: a player who inserts or deletes rows
+still has their order read, from the row labelled with the due stage
+(``rows.py`` finds it, names what is wrong in the tab and repairs the tool's
+own cells). Problems are collected per player and never stop the others: a
+missing workbook reads as "no order" with a message naming the player, and
+so does a file that holds another seat's workbook (never read as this seat).
+A Results tab renamed or deleted is noted, and the order is still read. A
+network or quota failure is different: it passes, so it stops the whole run
+(nothing is written) rather than lose an order.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from sheetgm.backends.errors import BackendError, NetworkError, QuotaError
+from sheetgm.backends.errors import BackendError, MissingTabError, NetworkError, QuotaError
 from sheetgm.backends.port import Op
 from sheetgm.core.check import Problem
 from sheetgm.core.preview import Preview, preview
@@ -28,9 +30,10 @@ from sheetgm.core.texts import render
 from sheetgm.core.unknowns import WHERE
 from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service.game import Game, player_key
-from sheetgm.sheets import layout
+from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import MAX_ORDER_CHARS, order_too_long
 from sheetgm.sheets.rows import Located, locate
+from sheetgm.sheets.seals import identity_of, identity_token
 from sheetgm.sheets.stages import order_row, stage_key
 
 # Failures that pass: the run stops and is run again, instead of reading the player's order as "nothing".
@@ -52,6 +55,8 @@ class SheetOrder:
     repairs: list[Op] = field(default_factory=list)  # the tool's own cells to write back
     said: list[tuple[str, str, str]] = field(default_factory=list)  # (id, note, director note) of each note
     picked: str = ""  # column G: a step picked from the dropdown (a reference, never the order)
+    identity: str = ""  # the identity cell as read ("" if the workbook has none yet)
+    results_missing: bool = False  # the Results tab is gone (renamed or deleted): the tool makes it again
 
     def tab_notes(self, before: set[str], now: set[str]) -> tuple[list[str], list[str], set[str]]:
         """The notes about the Orders tab told once (RUL-51): (for the player, for the director, new ids).
@@ -106,33 +111,109 @@ def results_range(lang: str) -> str:
     return layout.rng(layout.tab(lang, "results"), "A2:C")
 
 
-def read_player(game: Game, seat: int, night: int, stage: str, with_orders: bool = True,
-                with_results: bool = False, archived: Mapping[str, str] | None = None) -> SheetOrder:
-    """One read of a player's workbook: the row of ``stage`` (found by its label) and/or the Results tab.
+def identity_range(lang: str) -> str:
+    return layout.rng(layout.tab(lang, "orders"), layout.IDENTITY_CELL)
+
+
+def read_sheet(game: Game, seat: int) -> SheetOrder:
+    """One read of a player's workbook: its Orders tab, whose it is, its Results tab (``trouble`` if it cannot
+    be used as this seat's). No row is located: for a workbook about to be written, not read for an order."""
+    lang = game.seat_lang(seat)
+    out = SheetOrder(seat, 0)
+    ranges = [orders_range(lang), identity_range(lang), results_range(lang)]
+    try:
+        got = game.gateway.read(player_key(seat), ranges)
+    except TRANSIENT:
+        raise  # a network or quota failure must not turn an order into "do nothing": the run stops, rerun it
+    except MissingTabError as exc:
+        if exc.params.get("tab") != layout.tab(lang, "results"):
+            out.trouble = _unreadable(game, seat, exc)
+            return out
+        out.results_missing = True  # the order is still read; the tool makes the tab again
+        out.notes.append(render(lang, "sheet.protect.results_missing", tab=layout.tab(lang, "results")))
+        out.director_notes.append(render(game.voice, "svc.protect.results_missing", alias=game.alias(seat), seat=seat,
+                                         tab=layout.tab(lang, "results")))
+        return _read_rest(game, seat, out, ranges[:2])
+    except BackendError as exc:
+        out.trouble = _unreadable(game, seat, exc)
+        return out
+    out.results = got[ranges[2]]
+    return _take(game, out, got, ranges)
+
+
+def _read_rest(game: Game, seat: int, out: SheetOrder, ranges: list[str]) -> SheetOrder:
+    try:
+        got = game.gateway.read(player_key(seat), ranges)
+    except TRANSIENT:
+        raise
+    except BackendError as exc:
+        out.trouble = _unreadable(game, seat, exc)
+        return out
+    return _take(game, out, got, ranges)
+
+
+def _take(game: Game, out: SheetOrder, got: dict[str, list[list[str]]], ranges: list[str]) -> SheetOrder:
+    out.tab = [list(r) + [""] * (7 - len(r)) for r in got[ranges[0]]]
+    cell = got[ranges[1]]
+    out.identity = cell[0][0] if cell and cell[0] else ""
+    wrong = identity_problem(game, out.seat, out.identity)
+    if wrong:
+        out.trouble, out.tab = wrong, []
+    return out
+
+
+def _unreadable(game: Game, seat: int, exc: BackendError) -> str:
+    return render(game.voice, "svc.player_unreadable", alias=game.alias(seat), seat=seat,
+                  reason=exc.message(game.voice))
+
+
+def identity_problem(game: Game, seat: int, text: str) -> str:
+    """Why the workbook of ``seat`` is not that seat's (in the console's language), "" if it is or does not say
+    (a workbook made before identities: the tool writes one)."""
+    key, sealed = identity_of(text, game.secret(), game.cfg.name)
+    if key is None:
+        return ""
+    if key == player_key(seat) and sealed:
+        return ""
+    other = int(key.split("-")[1])
+    if key != player_key(seat) and 1 <= other <= len(game.seats):
+        return render(game.voice, "svc.protect.other_seat", alias=game.alias(seat), seat=seat, other=other,
+                      other_alias=game.alias(other), where=game.gateway.url(player_key(seat)) or player_key(seat))
+    return render(game.voice, "svc.protect.not_this_game", alias=game.alias(seat), seat=seat,
+                  where=game.gateway.url(player_key(seat)) or player_key(seat))
+
+
+def identity_ops(game: Game, seat: int, sheet: SheetOrder | None) -> list[Op]:
+    """The identity cell written where the workbook lacks it (one made before identities, or a cell cleared)."""
+    if sheet is None or sheet.trouble or identity_of(sheet.identity, game.secret(), game.cfg.name)[0] is not None:
+        return []
+    lang = game.seat_lang(seat)
+    return [player.identity_op(lang, identity_token(game.secret(), game.cfg.name, player_key(seat)), seat,
+                               game.alias(seat))]
+
+
+def read_player(game: Game, seat: int, night: int, stage: str, archived: Mapping[str, str] | None = None
+                ) -> SheetOrder:
+    """One read of a player's workbook (``read_sheet``) and the row of ``stage`` in it, found by its label.
 
     ``archived`` maps the seat's earlier stages to the order text used then (from the journal), so a row
     of a past night edited after it was resolved is named (a stale row), never read as tonight's order.
     """
     lang = game.seat_lang(seat)
-    out = SheetOrder(seat, order_row(night))
-    ranges = ([orders_range(lang)] if with_orders else []) + ([results_range(lang)] if with_results else [])
-    try:
-        got = game.gateway.read(player_key(seat), ranges)
-    except TRANSIENT:
-        raise  # a network or quota failure must not turn an order into "do nothing": the run stops, rerun it
-    except BackendError as exc:
-        out.trouble = render(game.voice, "svc.player_unreadable", alias=game.alias(seat), seat=seat,
-                             reason=exc.message(game.voice))
+    out = read_sheet(game, seat)
+    out.row = order_row(night)
+    if out.trouble:
         return out
-    out.results = got[ranges[-1]] if with_results else []
-    if not with_orders:
-        return out
-    out.tab = [list(r) + [""] * (7 - len(r)) for r in got[ranges[0]]]
-    found: Located = locate(out.tab, stage_key(night, stage), night, lang, game.voice, dict(archived or {}),
-                            game.alias(seat))
-    out.row, out.notes, out.director_notes, out.repairs = found.row, found.notes, found.director_notes, found.repairs
-    out.said = [(note_id(name, params, out.tab), note, director) for (name, params), note, director
-                in zip(found.said, found.notes, found.director_notes, strict=True)]
+    key = stage_key(night, stage)
+    if out.results_missing:  # told once a stage, as every note about the tab (RUL-51)
+        out.said.append((f"results_missing:{key}", out.notes[-1], out.director_notes[-1]))
+    found: Located = locate(out.tab, key, night, lang, game.voice, dict(archived or {}), game.alias(seat))
+    out.row, out.repairs = found.row, found.repairs
+    out.notes += found.notes
+    out.director_notes += found.director_notes
+    out.said += [(note_id(name, params, out.tab), note, director) for (name, params), note, director
+                 in zip(found.said, found.notes, found.director_notes, strict=True)]
+    out.tab = found.tab  # as it is once the repairs are written
     for notice in game.gateway.notices(player_key(seat)):  # a copy in another format beside the file (xlsx)
         out.said.append((f"{notice.code}:{notice.params.get('sibling', '')}", notice.message(lang),
                          render(game.voice, "svc.player_notice", alias=game.alias(seat), seat=seat,

@@ -60,7 +60,7 @@ def stage_png(game: Game, entry: Entry, lang: str | None = None) -> bytes:
     from sheetgm.render.views import after, public_view
 
     night, stage = parse_key(entry.key)
-    view = after(public_view(entry.state(game.board)), night, stage)
+    view = after(public_view(entry.view(game.board)), night, stage)
     return draw_map(game.board, view, DEFAULT_SCALE, lang or game.lang)
 
 
@@ -78,7 +78,7 @@ def _write(game: Game, entry: Entry, lang: str) -> tuple[Path, str | None]:
 def write_stage_map(game: Game, entry: Entry) -> list[str]:
     """Write the night's public map, in every language of the roster, after its last stage (or the stage that
     ends the game); a file that cannot be written is a warning, never a failed stage."""
-    if parse_key(entry.key)[1] != HUNTER_STAGE and not entry.state(game.board).over():
+    if parse_key(entry.key)[1] != HUNTER_STAGE and not entry.view(game.board).over():
         return []
     warnings = []
     for lang in game.langs:

@@ -50,7 +50,7 @@ from datetime import datetime, timedelta
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
 from sheetgm.notation.times import parse
-from sheetgm.service.game import DIRECTOR, Game
+from sheetgm.service.game import DIRECTOR, Game, config_range
 from sheetgm.service.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
 from sheetgm.sheets import layout
 from sheetgm.sheets.limits import kept_order
@@ -94,10 +94,12 @@ def _row(rows: list[list[str]], key: str, seat: int, seats: int) -> list[str]:
 
 
 def read_desk(game: Game) -> tuple[list[Entry], list[str], list[list[str]]]:
-    """One read of the director workbook: the journal, the lock cells and the Orders archive."""
+    """One read of the director workbook: the journal, the lock cells and the Orders archive (and the game's
+    secret, kept for the run: ``Game.secret``)."""
     lang = game.lang
-    ranges = [journal_range(lang), lock_range(lang), archive_range(lang)]
+    ranges = [journal_range(lang), lock_range(lang), archive_range(lang), config_range(lang)]
     got = game.gateway.read(DIRECTOR, ranges)
+    game.learn_secret(got[ranges[3]])
     lock = list((got[ranges[1]] or [[]])[0])
     return parse_entries(got[ranges[0]], lang), lock, got[ranges[2]]
 

@@ -16,10 +16,15 @@ from sheetgm.core.texts import render
 from sheetgm.notation.vocab import role_name
 from sheetgm.sheets.limits import MAX_ORDER_CHARS
 
+SECRET_ROW = "password"  # the row of the director's Config tab that keeps the game's secret (its password)
 DIRECTOR_TABS = ("config", "roster", "journal", "archive", "log", "overrides", "cards", "lock")
 PUBLIC_TABS = ("log", "progress", "map", "cards")
 PLAYER_TABS = ("orders", "results", "current", "maps", "help")
 
+RESULTS_WIDTHS = (110, 700, 120)
+ORDERS_PROTECTION = "sheetgm:orders"  # the Orders tab's protection (whole tab, the due row's cells open)
+OPEN_COLS = (("B", "C"), ("G", "G"))  # what a player may edit in the row of the stage due: order, tick, dropdown
+IDENTITY_CELL = "I1"  # whose workbook this is (seals.identity_token), beside the Orders tab's header
 # Columns of a player's Orders tab (0-based) and of the Journal.
 O_STAGE, O_TEXT, O_TICK, O_STATUS, O_PROBLEMS, O_STAMP, O_NEXT = range(7)
 J_KEY, J_STATUS, J_ORDERS_HASH, J_STATE_HASH, J_SEED, J_TIME, J_STATE, J_EVENTS, J_ORDERS = range(9)
@@ -76,6 +81,8 @@ def director_ops(lang: str, config_rows: list[tuple[str, str]], state: State, em
         ops += header_ops(tab(lang, name), headers(lang, f"d_{name}"), widths.get(name, ()))
     cfg_tab = tab(lang, "config")
     ops.append(SetValues(rng(cfg_tab, "A2"), tuple(config_rows)))
+    ops += [SetNote(rng(cfg_tab, f"B{i}"), render(lang, "sheet.note.password"))
+            for i, (name, _value) in enumerate(config_rows, 2) if name == SECRET_ROW]
     ops.append(SetValues(rng(tab(lang, "roster"), "A2"), roster_rows(state, emails, lang)))
     ops.append(SetNote(rng(tab(lang, "overrides"), "A1"), render(lang, "sheet.note.overrides")))
     ops.append(SetNote(rng(tab(lang, "lock"), "A1"), render(lang, "sheet.note.lock")))
@@ -115,10 +122,10 @@ def public_lang_ops(lang: str, editors: tuple[str, ...], main: bool = True, add:
 
 def player_ops(lang: str, editors: tuple[str, ...], camp: str = "survivor") -> list[Op]:
     """A player's workbook laid out; the order column's help shows examples of the player's camp."""
-    orders, results, current = tab(lang, "orders"), tab(lang, "results"), tab(lang, "current")
+    orders, results = tab(lang, "orders"), tab(lang, "results")
     ops: list[Op] = []
     ops += header_ops(orders, headers(lang, "orders"), (110, 380, 60, 200, 420, 190, 220))
-    ops += header_ops(results, headers(lang, "results"), (110, 700, 120))
+    ops += header_ops(results, headers(lang, "results"), RESULTS_WIDTHS)
     ops += [
         SetNote(rng(orders, "B1"), render(lang, f"sheet.note.order_text_{camp}", max=MAX_ORDER_CHARS)),
         SetNote(rng(orders, "C1"), render(lang, "sheet.note.tick")),
@@ -126,12 +133,12 @@ def player_ops(lang: str, editors: tuple[str, ...], camp: str = "survivor") -> l
         SetNote(rng(orders, "F1"), render(lang, "sheet.note.stamp")),
         SetNote(rng(orders, "G1"), render(lang, "sheet.note.next_step")),
         SetNote(rng(results, "B1"), render(lang, "sheet.note.results")),
-        Protect(results, editors, "sheetgm:results"),
-        Protect(current, editors, "sheetgm:current"),
-        Protect(tab(lang, "maps"), editors, "sheetgm:maps"),
-        Protect(tab(lang, "help"), editors, "sheetgm:help"),
-        Protect(rng(orders, "A1:G1"), editors, "sheetgm:orders:header"),
-        Protect(rng(orders, "D:F"), editors, "sheetgm:orders:tool"),
-        Protect(rng(orders, "A:A"), editors, "sheetgm:orders:stage"),
+        *player_protections(lang, editors),
     ]
     return ops
+
+
+def player_protections(lang: str, editors: tuple[str, ...]) -> list[Op]:
+    """The tabs of a player's workbook only the director and the tool edit (the Orders tab's protection follows
+    the stage due: ``player.orders_protect``)."""
+    return [Protect(tab(lang, name), editors, f"sheetgm:{name}") for name in ("results", "current", "maps", "help")]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
+import hmac
 from collections.abc import Iterable, Sequence
 
 from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
@@ -19,30 +19,36 @@ from sheetgm.notation.order_format import format_step
 from sheetgm.sheets import layout, mapcells
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.rows import free_row
-from sheetgm.sheets.stages import log_row, order_row, parse_key, stage_index, stage_key
+from sheetgm.sheets.seals import results_seal
+from sheetgm.sheets.stages import log_row, parse_key, stage_index, stage_key
 
 MAX_CHOICES = 60
 PREVIEW_ROWS = 40  # rows of the order preview in the Current tab, its title included
 
 
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
-
-
-def results_op(lang: str, key: str, text: str) -> Op:
+def results_op(lang: str, key: str, text: str, secret: str, workbook: str) -> Op:
+    """A stage's row of the Results tab: the stage, the report, and its seal (``seals.py``)."""
     r = log_row(key)
     text = fit(text, lang, "svc.cut_report", stage=key)
-    return SetValues(layout.rng(layout.tab(lang, "results"), f"A{r}:C{r}"), ((key, text, text_hash(text)),))
+    return SetValues(layout.rng(layout.tab(lang, "results"), f"A{r}:C{r}"),
+                     ((key, text, results_seal(secret, workbook, key, text)),))
 
 
-def edited_rows(rows: list[list[str]]) -> list[int]:
-    """Results rows (1-based) whose text no longer matches the hash written with it."""
+def edited_rows(rows: list[list[str]], secret: str, workbook: str) -> list[int]:
+    """Results rows (1-based) whose seal does not fit their stage and text in this workbook."""
     bad = []
     for i, raw in enumerate(rows, 2):
         cells = list(raw) + ["", "", ""]
-        if (cells[0] or cells[1] or cells[2]) and text_hash(cells[1]) != cells[2]:
+        if (cells[0] or cells[1] or cells[2]) and not hmac.compare_digest(
+                results_seal(secret, workbook, cells[0], cells[1]), cells[2]):
             bad.append(i)
     return bad
+
+
+def identity_op(lang: str, token: str, seat: int, alias: str) -> Op:
+    """The cell that says whose workbook this is (``seals.identity_token``), in the Orders tab's header row."""
+    return SetValues(layout.rng(layout.tab(lang, "orders"), layout.IDENTITY_CELL),
+                     ((render(lang, "sheet.identity", seat=seat, alias=alias, token=token),),))
 
 
 def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: str | None = None,
@@ -58,30 +64,47 @@ def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: 
     return SetValues(layout.rng(layout.tab(lang, "orders"), f"D{r}:{end}{r}"), (cells,))
 
 
-def freeze_op(lang: str, night: int, editors: tuple[str, ...], row: int | None = None) -> Op:
-    r = row or order_row(night)
-    return Protect(layout.rng(layout.tab(lang, "orders"), f"A{r}:G{r}"), editors, f"sheetgm:frozen:N{night}")
+LEGACY_FREEZE = "sheetgm:frozen:N{night}"  # how sheetgm before issue 15 froze a resolved row (a range protection)
 
 
-def open_row_ops(state: State, seat: int, lang: str, tab: list[list[str]] | None = None,
-                 label: bool = True) -> list[Op]:
-    """The row of the stage now due for this player: its label and a dropdown of legal first steps.
+def orders_protect(lang: str, editors: tuple[str, ...], row: int | None) -> Protect:
+    """The Orders tab protected whole: only the order, the tick and the dropdown help of ``row`` (the stage now
+    due for the player; None: no row) stay open. So a player cannot touch labels, the tool's columns, resolved
+    rows, nor insert, delete or sort rows; when a stage freezes its row closes with it (RUL-46)."""
+    orders = layout.tab(lang, "orders")
+    opened = [layout.rng(orders, f"{a}{row}:{b}{row}" if a != b else f"{a}{row}") for a, b in layout.OPEN_COLS]
+    return Protect(orders, editors, layout.ORDERS_PROTECTION, opened if row is not None else ())
 
-    The label goes where ``rows.free_row`` says in the Orders tab ``tab`` as last read, else in the
-    night's usual row; ``label=False`` (a row already labelled) writes the dropdown only.
-    """
+
+def next_row(state: State, seat: int, tab: list[list[str]] | None) -> int | None:
+    """The row of the stage now due for this player in their Orders tab ``tab`` as just read (``rows.free_row``;
+    the usual row without a tab); None if no stage is due for them."""
     p = state.players[seat]
     if state.over() or not p.in_play or state.stage != p.camp:
-        return []
+        return None
+    return free_row(tab or [], stage_key(state.night, state.stage), state.night)
+
+
+def open_row_ops(state: State, seat: int, lang: str, editors: tuple[str, ...], tab: list[list[str]] | None = None,
+                 row: int | None = None, label: bool = True) -> list[Op]:
+    """The row of the stage now due for this player (its label and a dropdown of legal first steps) and the
+    Orders tab's protection, open at that row only; a seat not due gets the protection with no row open.
+
+    The row is ``row`` if given, else where ``rows.free_row`` says in the Orders tab ``tab`` as just read (its
+    usual row without one); the label is written only where the tab lacks it (``label=False``: never).
+    """
+    r = row if row is not None else next_row(state, seat, tab)
+    if r is None:
+        return [orders_protect(lang, editors, None)]
     key = stage_key(state.night, state.stage)
-    r = free_row(tab, key, state.night) if tab is not None else order_row(state.night)
     orders = layout.tab(lang, "orders")
     choices = tuple(dict.fromkeys(format_step(s, lang) for s in legal_steps(state, seat)))[:MAX_CHOICES]
-    ops: list[Op] = [SetValues(layout.rng(orders, f"A{r}"), ((key,),))] if label else []
+    have = tab[r - 2][0].strip() if tab is not None and 0 <= r - 2 < len(tab) and tab[r - 2] else ""
+    ops: list[Op] = [SetValues(layout.rng(orders, f"A{r}"), ((key,),))] if label and have != key else []
     if choices:
         ops.append(SetValidation(layout.rng(orders, f"G{r}"), choices, strict=False,
                                  help=render(lang, "sheet.note.next_step")))
-    return ops
+    return [*ops, orders_protect(lang, editors, r)]
 
 
 def noise_tiles(events: Iterable[Event], seat: int) -> list[Tile]:

@@ -203,13 +203,23 @@ def test_formats_can_be_removed(book: Gateway) -> None:
 
 def test_protections_are_replaced_by_description(book: Gateway) -> None:
     editors = ("director@example.com", "sa@proj.iam.gserviceaccount.com")
-    book.write("player-3", [Protect("Results", editors, "results"), Protect("命令!A2:F2", editors, "freeze stage 1")])
-    book.write("player-3", [Protect("命令!A2:F3", editors, "freeze stage 1")])
+    book.write("player-3", [Protect("Results", editors, "results"), Protect("命令", editors, "orders", ["命令!B2:C2"])])
+    book.write("player-3", [Protect("命令", editors, "orders", ["命令!B3:C3", "命令!G3"])])
     found = sorted(book.protections("player-3"), key=lambda p: p.description)
-    assert [(p.range, p.description) for p in found] == [("'命令'!A2:F3", "freeze stage 1"), ("Results", "results")]
+    assert [(p.range, p.description) for p in found] == [("'命令'", "orders"), ("Results", "results")]
+    assert found[0].unprotected == ("'命令'!B3:C3", "'命令'!G3") and found[1].unprotected == ()
     assert all(set(editors) <= set(p.editors) for p in found)
-    book.write("player-3", [Unprotect("freeze stage 1"), Unprotect("never existed")])
+    book.write("player-3", [Unprotect("orders"), Unprotect("never existed")])
     assert [p.description for p in book.protections("player-3")] == ["results"]
+
+
+def test_only_a_whole_tab_leaves_cells_open_and_only_its_own(book: Gateway) -> None:
+    gm = ("d@x.com",)
+    for bad in (Protect("命令!A1:G9", gm, "part", ["命令!B2"]), Protect("命令", gm, "x", ["Map!B2"]),
+                Protect("命令", gm, "column", ["命令!B:B"])):
+        with pytest.raises(OpError):
+            book.write("player-3", [bad])
+    assert book.protections("player-3") == []
 
 
 def test_protection_and_values_go_in_one_write(book: Gateway) -> None:

@@ -178,7 +178,7 @@ def test_characters_xml_cannot_hold_never_make_a_file_unreadable(tmp_path: Path)
     gw.create("player-1", "游戏\x01", ["命令"])
     gw.write("player-1", [
         SetValues("命令!A1", [["x\ufffey\ud800z\x0b"]]), SetNote("命令!A1", "写\x01指令"),
-        SetValidation("命令!B1", ["移动\x02", "搜索"], help="提\x03示"), Protect("命令!A1", ("gm@x.com",), "lock\x04"),
+        SetValidation("命令!B1", ["移动\x02", "搜索"], help="提\x03示"), Protect("命令", ("gm@x.com",), "lock\x04"),
         AddTab("新\x05"),
     ])
     fresh = XlsxGateway(tmp_path).view("player-1")

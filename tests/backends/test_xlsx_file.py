@@ -31,12 +31,13 @@ def test_one_real_xlsx_per_key(gw: XlsxGateway, tmp_path: Path) -> None:
 
 
 def test_whole_tab_protection_turns_on_sheet_protection(gw: XlsxGateway, tmp_path: Path) -> None:
-    gw.write("player-1", [Protect("结果", ("d@x.com",), "results"), Protect("命令!A2:C2", ("d@x.com",), "freeze")])
+    gw.write("player-1", [Protect("结果", ("d@x.com",), "results"),
+                          Protect("命令", ("d@x.com",), "orders", ["命令!B2"])])
     wb = openpyxl.load_workbook(tmp_path / "player-1.xlsx")
-    assert wb["结果"].protection.sheet is True and wb["命令"].protection.sheet is False
+    assert wb["结果"].protection.sheet is True and wb["命令"].protection.sheet is True
     gw.write("player-1", [Unprotect("results")])
     assert openpyxl.load_workbook(tmp_path / "player-1.xlsx")["结果"].protection.sheet is False
-    assert [p.description for p in gw.protections("player-1")] == ["freeze"]
+    assert [p.description for p in gw.protections("player-1")] == ["orders"]
 
 
 def test_a_failing_write_leaves_the_file_byte_for_byte(gw: XlsxGateway, tmp_path: Path) -> None:

@@ -86,3 +86,33 @@ def test_an_unchanged_row_is_not_made_again(tmp_path: Path, monkeypatch: pytest.
     again.write("player-1", [port.SetValues("Map!A21:C22", [["new", "", ""], ["", "row", ""]])])
     assert made == [20, 21]
     _assert_as_from_scratch(again, tmp_path / "player-1.xlsx")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_run_of_formats_styles_each_cell_as_the_ops_one_by_one(tmp_path: Path, seed: int) -> None:
+    """A write's consecutive format ops are worked out together (each cell's style once, ``restyle_run``): every
+    cell ends with the look that applying them one at a time gives, and the saved rows are still the whole
+    workbook's. The same ops twice (every player's map of a stage) take the cached plan."""
+    from sheetgm.backends.xlsx import cells as xlsx_cells
+
+    rng = random.Random(seed)
+    gw = XlsxGateway(tmp_path)
+    gw.create("player-1", "P1", TABS)
+    gw.write("player-1", [port.SetBackground("Map!B2", "#ffe599"), port.SetValues("Map!A1", [["x"]])])
+    bordered = False
+    for _ in range(3):
+        ops = [op for op in (_random_op(rng) for _ in range(60))
+               if isinstance(op, xlsx_cells.FORMAT_OPS) and op.range.startswith("Map")]
+        book = gw._books["player-1"][2]
+        one_by_one = copy.deepcopy(book)
+        for op in ops:
+            xlsx_cells.apply(one_by_one, one_by_one.sheets[1], op, port.op_ranges(op)[0])
+        gw.write("player-1", ops)
+        book = gw._books["player-1"][2]
+        mine, theirs = book.sheets[1].cells, one_by_one.sheets[1].cells
+        assert set(mine) == set(theirs)
+        looks = {rc: book.styles.look(cell.style) for rc, cell in mine.items()}
+        assert looks == {rc: one_by_one.styles.look(cell.style) for rc, cell in theirs.items()}
+        bordered = bordered or any(look[2] for look in looks.values())
+        _assert_as_from_scratch(gw, tmp_path / "player-1.xlsx")
+    assert bordered  # the runs drew borders, not only fills

@@ -16,6 +16,8 @@ to its account; a request with no token (anonymous credentials) acts as ``FakeGo
 What a caller may do follows the file's Drive grants, as on Google: no grant, Sheets answers 403
 and Drive 404; a service account may not create files (403, no reason) unless listed in
 ``with_storage`` (one made before 2025, like the account that recorded `replay`'s traffic).
+Protected ranges are in force (`protected`): a caller who is neither the owner nor an editor of a
+protection cannot change its cells outside the unprotected ranges (400).
 
 Every call is logged; faults can be injected on the Nth call (an HTTP status in the API's own
 error shape, a named 403, an HTML 502 from the front end, a timeout, a lost reply).
@@ -45,6 +47,7 @@ from google.auth.credentials import AnonymousCredentials, Credentials
 
 from fakes import errors as fake_errors
 from fakes import masks as fake_masks
+from fakes import protected
 from fakes import sheets as fake_sheets
 from fakes import tabs as fake_tabs
 from fakes import values as fake_values
@@ -402,6 +405,12 @@ class FakeGoogle:
 
     def _values_update(self, sid: str, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         draft = self._draft(sid, who)
+        for item in body.get("data", []):  # a protected cell among them: nothing is written
+            sheet, rng = fake_values.locate(draft, str(item.get("range", "")))
+            refused = protected.guard_values(draft, fake_values.clamp(sheet, rng), who,
+                                             self.drive.may(sid, who, "owner"))
+            if refused is not None:
+                raise refused
         out = fake_values.write_many(draft, body, sid)
         self.books[sid] = draft
         return 200, out
@@ -411,7 +420,9 @@ class FakeGoogle:
         if not body.get("requests"):
             raise fake_errors.bad("Must specify at least one request.")
         replies = []
+        owner = self.drive.may(sid, who, "owner")
         for i, req in enumerate(body["requests"]):
+            protected.guard(draft, req, who, owner)  # in Google's own words, not "Invalid requests[i]"
             try:
                 replies.append(fake_sheets.apply(draft, req, who))
             except fake_errors.ApiFault as err:

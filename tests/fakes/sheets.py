@@ -124,9 +124,17 @@ def _protect(book: Spreadsheet, pr: Json, who: str) -> Json:
     if pr.get("warningOnly") and (users or (pr.get("editors") or {}).get("groups")):
         raise bad("Cannot set editors on a warning-only protected range")
     _, rng = rng_of(book, pr.get("range", {}))
+    opened = [rng_of(book, u)[1] for u in pr.get("unprotectedRanges", [])]
+    if opened and not rng.whole_tab:
+        raise bad("Unprotected ranges are only supported on protected sheets.")
+    if rng.whole_tab and any(p.range.tab == rng.tab and p.range.whole_tab for p in book.protected):
+        raise bad(f'Sheet "{rng.tab}" already has sheet protection.')
     kept = users if not who or who.lower() in {u.lower() for u in users} else (*users, who)
-    pid = model.protect(book, rng, kept, pr.get("description") or "", warning_only=bool(pr.get("warningOnly")))
+    pid = model.protect(book, rng, kept, pr.get("description") or "", warning_only=bool(pr.get("warningOnly")),
+                        unprotected=opened)
     out: Json = {"protectedRangeId": pid, "range": tabs._range_out(pr.get("range", {}))}
+    if opened:
+        out["unprotectedRanges"] = [tabs._range_out(u) for u in pr["unprotectedRanges"]]
     if pr.get("description"):
         out["description"] = pr["description"]
     if pr.get("warningOnly"):
@@ -224,6 +232,8 @@ def _protected(p: model.Protected, sheet: model.Sheet, who: str) -> Json:
     if p.warning_only or who.lower() in {e.lower() for e in p.editors}:
         out["requestingUserCanEdit"] = True
     out["editors"] = {"users": list(p.editors)} if p.editors else {}
+    if p.unprotected:
+        out["unprotectedRanges"] = [tabs._range_out(grid_range(u, sheet.sheet_id)) for u in p.unprotected]
     return out
 
 

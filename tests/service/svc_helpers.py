@@ -18,6 +18,7 @@ from sheetgm.sheets.stages import order_row
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 # The default game's recurring deadlines are long past at START (night 1 on 2024-01-01): a resolve
 # resolves the due stage as the schedule would after its deadline. A test about deadlines sets its own.
+SECRET = "test-secret"  # one game's password and seal key, so that two games made alike compare equal
 PAST_SCHEDULE = {"survivors": "21:00", "hunters": "23:00", "start": "2024-01-01"}
 
 
@@ -95,7 +96,7 @@ def make_game(folder: Path, gateway: Gateway, clock: Clock | None = None, **cfg:
     data: dict[str, Any] = {"name": "t", "seed": 7, "roster": roster(), "options": {"crack_target": 6},
                             "schedule": PAST_SCHEDULE}
     data.update(cfg)
-    return new_game(folder, parse_config(data), gateway, clock=clock or Clock())
+    return new_game(folder, parse_config(data), gateway, clock=clock or Clock(), secret=SECRET)
 
 
 def write_order(game: Game, seat: int, text: str, tick: str = "✓", night: int = 1) -> None:

@@ -24,7 +24,7 @@ from sheetgm.backends.errors import AccessError, FileError, MissingTabError, Mis
 from sheetgm.backends.port import SetValues
 from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
 from sheetgm.service.journal import PUBLISHED, read_director
-from sheetgm.sheets.player import text_hash
+from sheetgm.sheets.seals import results_seal
 
 RESULTS, ORDERS, MAPS = "结果", "指令", "地图记录"
 
@@ -45,15 +45,12 @@ def _garbage(game: CliGame) -> Callable[[], None]:
     return lambda: path.write_bytes(data)
 
 
-def _xlsx_tab(game: CliGame, delete: bool) -> Callable[[], None]:
+def _xlsx_tab(game: CliGame) -> Callable[[], None]:
     path = _xlsx(game)
     keep = path.with_suffix(".bak")
     shutil.copy(path, keep)
     wb = openpyxl.load_workbook(path)
-    if delete:
-        del wb[RESULTS]
-    else:
-        wb[ORDERS].title = "我的指令"  # renamed by the player
+    wb[ORDERS].title = "我的指令"  # renamed by the player
     wb.save(path)
     return lambda: shutil.move(keep, path)
 
@@ -61,8 +58,8 @@ def _xlsx_tab(game: CliGame, delete: bool) -> Callable[[], None]:
 def _google_tab(game: CliGame) -> Callable[[], None]:
     assert game.fake is not None
     book = game.fake.books[game.sid(player_key(2))]
-    book.sheet(RESULTS).name = "Results (mine)"
-    return lambda: setattr(book.sheet("Results (mine)"), "name", RESULTS)
+    book.sheet(ORDERS).name = "Orders (mine)"  # a renamed Results tab is made again instead (test_protect_identity)
+    return lambda: setattr(book.sheet("Orders (mine)"), "name", ORDERS)
 
 
 def _google_gone(game: CliGame) -> Callable[[], None]:
@@ -83,14 +80,13 @@ def _google_denied(game: CliGame) -> Callable[[], None]:
 
 
 BREAKS = {
-    "xlsx": ["truncated", "garbage", "renamed_orders_tab", "deleted_results_tab"],
-    "google": ["renamed_results_tab", "deleted_404", "denied_403"],
+    "xlsx": ["truncated", "garbage", "renamed_orders_tab"],
+    "google": ["renamed_orders_tab_google", "deleted_404", "denied_403"],
 }
 WHY: dict[str, tuple[type[Exception], str | None]] = {
        "truncated": (FileError, None), "garbage": (FileError, None),  # None: the file's name
        "renamed_orders_tab": (MissingTabError, "没有「指令」标签"),
-       "deleted_results_tab": (MissingTabError, "没有「结果」标签"),
-       "renamed_results_tab": (MissingTabError, "没有「结果」标签"),
+       "renamed_orders_tab_google": (MissingTabError, "没有「指令」标签"),
        "deleted_404": (MissingWorkbookError, "“player-2”不存在"),
        "denied_403": (AccessError, "无权访问工作簿“player-2”")}
 
@@ -100,9 +96,9 @@ def _break(game: CliGame, how: str) -> Callable[[], None]:
         return _truncate(game)
     if how == "garbage":
         return _garbage(game)
-    if how in ("renamed_orders_tab", "deleted_results_tab"):
-        return _xlsx_tab(game, delete=how == "deleted_results_tab")
-    if how == "renamed_results_tab":
+    if how == "renamed_orders_tab":
+        return _xlsx_tab(game)
+    if how == "renamed_orders_tab_google":
         return _google_tab(game)
     if how == "deleted_404":
         return _google_gone(game)
@@ -159,7 +155,8 @@ def test_a_broken_player_workbook_is_named_and_gets_its_report_once_repaired(
         assert again.exit_code == 0, again.output
         assert "欠下的结果已补写" in again.stdout and "S2" in again.stdout
         rows = _results(game, 2)
-        assert rows[0][0] == "N1-survivor" and rows[0][1] and rows[0][2] == text_hash(rows[0][1])
+        assert rows[0][0] == "N1-survivor" and rows[0][1]
+        assert rows[0][2] == results_seal(game.open().secret(), player_key(2), "N1-survivor", rows[0][1])
         assert "N1-survivor" in _history_title(game, 2)  # the Map history keeps the owed stage too
         entries, lock = read_director(game.open())
         assert not entries[-1].undelivered and not (lock and lock[0])
@@ -174,7 +171,7 @@ def test_a_report_owed_to_a_repaired_workbook_is_written_with_the_next_stage(tmp
         g = game.open()
         write_order(g, 2, "破解")
         repair = _google_tab(game)
-        assert game.run("resolve").exit_code == 0  # N1-survivor: S2's Results tab is renamed
+        assert game.run("resolve").exit_code == 0  # N1-survivor: S2's Orders tab is renamed
         repair()
         done = game.run("resolve")  # N1-hunter publishes to everyone: S2 gets N1-survivor too
         assert done.exit_code == 0 and "结果!B2" in done.stdout, done.output

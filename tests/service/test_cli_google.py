@@ -19,6 +19,7 @@ from fakes.google import FakeGoogle
 from svc_helpers import write_order
 from typer.testing import CliRunner, Result
 
+from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.google.auth import ENV_B64
 from sheetgm.backends.google.idmap import JsonIdMap
 from sheetgm.cli.app import app
@@ -229,22 +230,22 @@ def test_audit_catches_every_mis_share(director: Director, fake: FakeGoogle) -> 
         (lambda: fake.grant(pub, "example.com", "writer", "domain"), "public", "example.com (role writer): only"),
         (lambda: fake.grant(p2, PLAYERS[1], "owner"), "player-2", "Bo owns their workbook"),
         (lambda: fake.books[p1].protected.remove(_protection(fake, p1, "sheetgm:results")), "player-1",
-         "sheetgm:results ('结果') is missing"),
+         "tab '结果' is not protected"),
         (lambda: setattr(_protection(fake, p2, "sheetgm:results"), "warning_only", True), "player-2",
          "sheetgm:results (Results) only shows a warning"),
-        (lambda: fake.books[p3].protected.remove(_protection(fake, p3, "sheetgm:orders:tool")), "player-3",
-         "sheetgm:orders:tool ('指令'!D:F) is missing"),
-        (lambda: setattr(_protection(fake, p1, "sheetgm:orders:stage"), "warning_only", True), "player-1",
-         "sheetgm:orders:stage ('指令'!A:A) only shows a warning"),
+        (lambda: fake.books[p3].protected.remove(_protection(fake, p3, "sheetgm:orders")), "player-3",
+         "tab '指令' is not protected"),
+        (lambda: setattr(_protection(fake, p1, "sheetgm:orders"), "unprotected",
+                         (*_protection(fake, p1, "sheetgm:orders").unprotected, parse_range("'指令'!A:A"))), "player-1",
+         "leaves '指令'!A:A open to anyone"),
         (lambda: setattr(_protection(fake, p2, "sheetgm:current"), "editors", (DIRECTOR,)), "player-2",
          f"{SA} is not among the editors of sheetgm:current"),
-        (lambda: setattr(_protection(fake, p3, "sheetgm:orders:header"), "editors", (DIRECTOR, SA, PLAYERS[2])),
-         "player-3", "Hu is an editor of the protection sheetgm:orders:header"),
+        (lambda: setattr(_protection(fake, p3, "sheetgm:help"), "editors", (DIRECTOR, SA, PLAYERS[2])),
+         "player-3", "Hu is an editor of the protection sheetgm:help"),
         (lambda: fake.books[pub].protected.remove(_protection(fake, pub, "sheetgm:public:log")), "public",
-         "sheetgm:public:log (Log) is missing"),
-        (lambda: setattr(_protection(fake, p2, "sheetgm:orders:tool"), "range",
-                         _protection(fake, p2, "sheetgm:orders:stage").range), "player-2",
-         "sheetgm:orders:tool covers Orders!A:A, not Orders!D:F"),
+         "tab 'Log' is not protected"),
+        (lambda: setattr(_protection(fake, p2, "sheetgm:orders"), "range", parse_range("Orders!A1:G5")), "player-2",
+         "sheetgm:orders covers Orders!A1:G5, not Orders"),
     ]
     for do, _key, _words in seeded:
         do()

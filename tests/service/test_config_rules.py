@@ -191,3 +191,20 @@ def test_the_console_language_wins_over_the_games(tmp_path: Path) -> None:
     assert "misspelt" in en.stderr and not any("\u4e00" <= c <= "\u9fff" for c in en.stderr)
     zh = runner.invoke(app, ["status", "--game", str(tmp_path)], env={"SHEETGM_LANG": ""})
     assert "时区" in zh.stderr
+
+
+def test_a_zone_known_by_its_file_is_exactly_a_listed_zone() -> None:
+    """The fast check (the zone's file, folder by folder as spelled) accepts only what the full list of the
+    machine's zones holds, and no other spelling of it: the list is made only for a name it does not accept."""
+    from sheetgm.service import config_rules
+
+    zones = config_rules._zones()
+    accepted = [z for z in sorted(zones.values()) if config_rules._spelled(z)]
+    assert "Asia/Shanghai" in accepted and len(accepted) > len(zones) // 2
+    for zone in accepted[::7]:
+        for other in (zone.lower(), zone.upper(), zone.swapcase(), f"right/{zone}", f"posix/{zone}", f"{zone}/",
+                      f"./{zone}", zone.replace("/", "//")):
+            if other != zone:
+                assert not config_rules._spelled(other), other
+    for name in ("posixrules", "zone.tab", "tzdata.zi", "../etc/passwd", "Asia/../Asia/Shanghai", ""):
+        assert config_rules._spelled(name) == (name in zones.values()), name

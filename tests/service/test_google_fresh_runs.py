@@ -1,5 +1,5 @@
-"""Scheduled runs are fresh processes: with the tab ids kept in the director workbook, a stage reads only
-the director's and the due players' workbooks, and a run killed at any call is completed by the next
+"""Scheduled runs are fresh processes: with the tab ids kept in the director workbook, a stage reads the
+director's workbook and each player's once, and a run killed at any call is completed by the next
 fresh run, nothing lost or doubled (the ids a dead run did not save are found again)."""
 
 from __future__ import annotations
@@ -43,7 +43,9 @@ def _run(folder: Path, at: int | None) -> tuple[dict[str, object], list[str]]:
         return snapshot(fresh(fake, game)), kinds
 
 
-def test_a_stage_reads_the_director_and_the_due_players_only(tmp_path: Path) -> None:
+def test_a_stage_reads_the_director_and_each_player_workbook_once(tmp_path: Path) -> None:
+    """The due players' workbooks for their orders; the others just before they are written (whose workbook it
+    is, where the next stage's row can go: issue 15): one read each, never more."""
     with FakeGoogle() as fake:
         game = make_game(tmp_path, fake.gateway(meta_home=DIRECTOR))
         write_order(game, 1, "搜索")
@@ -52,7 +54,7 @@ def test_a_stage_reads_the_director_and_the_due_players_only(tmp_path: Path) -> 
         reads = [c for c in fake.log[first:] if c.method == "GET"]
         ids = {v: k for k, v in game.gateway.ids.items()}  # type: ignore[attr-defined]
         read = sorted(ids[c.url.split("/spreadsheets/")[1].split("/")[0].split("?")[0]] for c in reads)
-        assert read == ["director", "director", "player-1", "player-2", "player-3"]  # 3 survivors due; the lock
+        assert read == ["director", "director", "player-1", "player-2", "player-3", "player-4"]  # and the lock
 
 
 def test_a_run_killed_at_any_call_is_completed_by_the_next_fresh_run(tmp_path: Path) -> None:

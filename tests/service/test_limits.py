@@ -110,7 +110,7 @@ def test_long_journal_values_are_split_across_cells_and_read_back_whole(gw, tmp_
 
 def test_a_report_too_long_for_its_cell_is_cut_with_a_note() -> None:
     text = "战报" * 30_000
-    op = results_op("zh", "N1-survivor", text)
+    op = results_op("zh", "N1-survivor", text, "secret", "player-1")
     cell = op.rows[0][1]  # type: ignore[union-attr]
     assert len(cell) == CELL_LIMIT and cell.startswith("战报战报")
     assert "共 60000 个字符" in cell and "N1-survivor" in cell

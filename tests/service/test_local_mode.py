@@ -28,14 +28,14 @@ email = "hu@example.com"
 """
 
 
-def test_audit_of_a_local_game_says_its_protection_has_no_password(tmp_path: Path) -> None:
+def test_audit_of_a_local_game_says_its_tabs_are_locked_with_the_games_password(tmp_path: Path) -> None:
     (tmp_path / "game.toml").write_text(DRAFT.format(extra=""), "utf-8")
     runner = CliRunner()
     assert runner.invoke(app, ["new", "--game", str(tmp_path)]).exit_code == 0
     result = runner.invoke(app, ["audit", "--game", str(tmp_path)])
     assert result.exit_code == 0
-    assert render("zh", "svc.audit.local_no_password") in result.stdout
-    assert "没有密码" in result.stdout and "编号-马甲.xlsx" in result.stdout
+    assert render("zh", "svc.audit.local_password") in result.stdout
+    assert "本局密码" in result.stdout and "编号-马甲.xlsx" in result.stdout
 
 
 def _guard() -> str:

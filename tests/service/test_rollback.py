@@ -43,8 +43,14 @@ def public_log_rows(game: Game) -> dict[str, list[str]]:
     return {r[0]: list(r[1:]) + [""] * (4 - len(r)) for r in rows if r}
 
 
-def frozen(game: Game, seat: int) -> set[str]:
-    return {p.description for p in game.gateway.protections(player_key(seat)) if "frozen" in p.description}
+def open_cells(game: Game, seat: int) -> tuple[str, ...]:
+    """What the Orders tab's protection leaves open in the seat's workbook (the row of the stage due)."""
+    orders = layout.tab(game.seat_lang(seat), "orders")
+    return next(p.unprotected for p in game.gateway.protections(player_key(seat)) if p.range.strip("'") == orders)
+
+
+def row_open(row: int) -> tuple[str, ...]:
+    return (f"'指令'!B{row}:C{row}", f"'指令'!G{row}")
 
 
 def test_roll_back_night_two_and_republish_only_the_changed_reports(gw, tmp_path: Path) -> None:
@@ -65,8 +71,8 @@ def test_roll_back_night_two_and_republish_only_the_changed_reports(gw, tmp_path
     assert all(e.note == REASON for e in old)
     st = state_of(game)
     assert (st.night, st.stage) == (2, "survivor")
-    # the orders of nights 2 and 3 can be edited again; night 1 stays frozen
-    assert frozen(game, 1) == {"sheetgm:frozen:N1"}
+    # night 2's order can be edited again (night 3's row opens when night 3 is due again); night 1 stays frozen
+    assert open_cells(game, 1) == row_open(3) and open_cells(game, 4) == ()
     assert REASON in orders_row(game, 1, night=2)[layout.O_STATUS]
     # the public log marks the superseded lines, night 1 untouched
     marked = public_log_rows(game)
@@ -91,7 +97,7 @@ def test_roll_back_night_two_and_republish_only_the_changed_reports(gw, tmp_path
         for seat in (2, 3, 4):
             assert "更正" not in after[seat][key]
     assert public_log_rows(game) == public_before  # nothing public changed: the lines read as before
-    assert frozen(game, 1) == {"sheetgm:frozen:N1", "sheetgm:frozen:N2", "sheetgm:frozen:N3"}
+    assert open_cells(game, 1) == row_open(5)  # nights 1 to 3 frozen again; night 4 open
     entries, _ = read_director(game)
     live = [e for e in entries if e.status != SUPERSEDED]
     assert [e.key for e in live][-4:] == LATER and all(e.status == PUBLISHED for e in live)
@@ -125,8 +131,8 @@ def test_rolling_back_the_hunter_stage_reopens_only_the_hunters_row(tmp_path: Pa
     play(game, {}, nights=2)
     rep = rollback(game, "N2-hunter", "wrong tile")
     assert rep.superseded == ["N2-hunter"] and rep.reopened == {"H1": [2]}
-    assert frozen(game, 4) == {"sheetgm:frozen:N1"}
-    assert frozen(game, 1) == {"sheetgm:frozen:N1", "sheetgm:frozen:N2"}
+    assert open_cells(game, 4) == row_open(3)  # the hunter's night-2 row, open again
+    assert open_cells(game, 1) == ()  # the survivors' rows stay frozen
     st = state_of(game)
     assert (st.night, st.stage) == (2, "hunter")
     assert resolve(game).stage == "N2-hunter"

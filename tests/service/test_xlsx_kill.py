@@ -68,10 +68,10 @@ def _workbooks(folder: Path) -> dict[str, Any]:
 
 def test_the_demo_saving_once_a_night_ends_as_saving_every_write(tmp_path: Path) -> None:
     night = demo(tmp_path / "night", players=10, seed=4, max_nights=3,
-                 gateway=XlsxGateway(tmp_path / "night" / "workbooks"), clock=Clock())
+                 gateway=XlsxGateway(tmp_path / "night" / "workbooks"), clock=Clock(), secret="same")
     every = EveryReadFromFile(tmp_path / "every" / "workbooks")
     each = demo(tmp_path / "every", players=10, seed=4, max_nights=3, gateway=every, save_each_write=True,
-                clock=Clock())
+                clock=Clock(), secret="same")
     assert (night.stages, night.public_log) == (each.stages, each.public_log) and night.stages >= 5
     assert _workbooks(tmp_path / "night") == _workbooks(tmp_path / "every")
     assert every.loads > 100  # it did read every workbook back from its file

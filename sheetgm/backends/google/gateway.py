@@ -49,6 +49,7 @@ from sheetgm.backends.errors import (
     NetworkError,
     NotSharedError,
     OpError,
+    ProtectedRangeError,
     QuotaError,
     RangeError,
     ShareRejectedError,
@@ -172,6 +173,8 @@ class GoogleGateway(port.Gateway):
             except RangeError:
                 tab = bad
             return MissingTabError(range=bad, tab=tab, key=key)
+        if code == 400 and "protected cell or object" in message:
+            return ProtectedRangeError(key=key, account=account)
         if code == 400 and "characters in a single cell" in message:
             return CellTooLongError(range=key, length=f"> {port.GOOGLE_CELL_LIMIT}", limit=port.GOOGLE_CELL_LIMIT)
         return BackendError(key=key, status=code, detail=message)

@@ -23,7 +23,7 @@ Json = dict[str, Any]
 # (tab ids, grid sizes, protections). No ``ranges``: they would drop the tabs they do not touch.
 READ_FIELDS = (
     "sheets(properties(sheetId,title,gridProperties),"
-    "protectedRanges(protectedRangeId,range,description,editors,warningOnly),"
+    "protectedRanges(protectedRangeId,range,description,editors,warningOnly,unprotectedRanges),"
     "data(startRow,startColumn,rowData(values(formattedValue))))"
 )
 
@@ -131,9 +131,14 @@ def new_sheet_id(name: str, meta: Meta) -> int:
 
 
 def build(ops: list[port.Op], meta: Meta) -> list[Json]:
-    """The batchUpdate requests for ``ops``; ``meta`` (a copy) is updated as tabs are added."""
+    """The batchUpdate requests for ``ops``; ``meta`` (a copy) is updated as tabs are added. Of several Protect
+    or Unprotect ops of one description only the last is sent: it decides the outcome, and a protection added
+    earlier in the same batch has no id yet to delete (a tab's second sheet protection is refused)."""
+    last = {op.description: i for i, op in enumerate(ops) if isinstance(op, port.Protect | port.Unprotect)}
     out: list[Json] = []
-    for op in ops:
+    for i, op in enumerate(ops):
+        if isinstance(op, port.Protect | port.Unprotect) and last[op.description] != i:
+            continue
         out.extend(_requests(op, meta))
     return out
 
@@ -156,6 +161,8 @@ def _requests(op: port.Op, meta: Meta) -> list[Json]:
     if isinstance(op, port.Protect):
         out += [{"deleteProtectedRange": {"protectedRangeId": pid}} for pid in _drop(meta, op.description)]
         body: Json = {"range": gr, "description": op.description, "editors": {"users": list(op.editors)}}
+        if op.unprotected:
+            body["unprotectedRanges"] = [grid_range(parse_range(u), tab.sheet_id) for u in op.unprotected]
         return out + [{"addProtectedRange": {"protectedRange": body}}]
     if isinstance(op, port.FreezeRows):
         props = {"sheetId": tab.sheet_id, "gridProperties": {"frozenRowCount": op.rows}}
@@ -228,8 +235,9 @@ def protections(doc: Json) -> list[port.Protection]:
         for pr in sheet.get("protectedRanges", []):
             rng = a1_of(pr.get("range", {}), by_id)
             editors = tuple(sorted(pr.get("editors", {}).get("users", [])))
+            opened = tuple(format_range(a1_of(u, by_id)) for u in pr.get("unprotectedRanges", []))
             out.append(port.Protection(format_range(rng), editors, pr.get("description", ""),
-                                       bool(pr.get("warningOnly", False))))
+                                       bool(pr.get("warningOnly", False)), opened))
     return out
 
 

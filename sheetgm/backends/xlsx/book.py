@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from operator import itemgetter
 from typing import NamedTuple
 
 from sheetgm.backends.xlsx.package import Part
@@ -143,7 +144,8 @@ class Sheet:
         """Rows and columns up to the last cell that exists (has a value or a format), at least 1 each."""
         if not self.cells:
             return 1, 1
-        return max(r for r, _ in self.cells) + 1, max(c for _, c in self.cells) + 1
+        cells = self.cells.keys()  # compared in C: the last row is the largest key (every save asks)
+        return max(cells)[0] + 1, max(map(itemgetter(1), cells)) + 1
 
 
 @dataclass(eq=False)
@@ -153,6 +155,7 @@ class Book:
     styles: Styles = field(default_factory=Styles)
     date1904: bool = False
     active: int = 0
+    structure: dict[str, str] | None = None  # <workbookProtection> (lockStructure and its password hash)
     creator: str = "sheetgm"
     created: str = ""
     # What the writer kept from the last save: the style table's text, each part's compressed bytes.

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from sheetgm.backends import model, port
-from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters
+from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters, format_range
 from sheetgm.backends.xlsx.book import Book, Cell, Col, Sheet, Validation, text_of
 from sheetgm.backends.xlsx.xmlkit import ILLEGAL
 
@@ -118,6 +119,59 @@ def _restyle(book: Book, sheet: Sheet, changes: Iterable[tuple[tuple[int, int], 
     sheet.touch_rows(rows)
 
 
+FORMAT_OPS = (port.SetBackground, port.SetBold, port.SetBorders)
+Change = tuple[object, ...]
+
+
+def format_changes(op: port.Op, cells: list[tuple[int, int]]) -> list[tuple[tuple[int, int], Change]]:
+    """The style changes a format op (SetBackground, SetBold, SetBorders) makes, cell by cell, in order."""
+    if isinstance(op, port.SetBackground):
+        fill = ("fill", op.rgb)
+        return [(rc, fill) for rc in cells]
+    if isinstance(op, port.SetBold):
+        bold = ("bold", op.bold)
+        return [(rc, bold) for rc in cells]
+    if isinstance(op, port.SetBorders):
+        plan = model.border_plan(cells, {s: op.style for s in op.sides})
+        return [((r, c), ("border", side, _STYLE_IN[style])) for r, c, side, style in plan]
+    raise TypeError(f"not a format op: {op!r}")
+
+
+@lru_cache(maxsize=32)
+def _format_plan(ops: tuple[port.Op, ...]) -> tuple[tuple[tuple[Change, ...], tuple[tuple[int, int], ...]], ...]:
+    """The changes of a run of bounded format ops gathered per cell, in the ops' order, and the cells grouped by
+    their sequence of changes. A stage's map is hundreds of such ops, the same tuple for every player (the
+    sheets layer makes it once): worked out once, and each group of cells then needs one style lookup each."""
+    per_cell: dict[tuple[int, int], list[Change]] = {}
+    for op in ops:
+        rng = port.op_ranges(op)[0]
+        for rc, change in format_changes(op, rng.cells(0, 0)):
+            per_cell.setdefault(rc, []).append(change)
+    groups: dict[tuple[Change, ...], list[tuple[int, int]]] = {}
+    for rc, changes in per_cell.items():
+        groups.setdefault(tuple(changes), []).append(rc)
+    return tuple((changes, tuple(cells)) for changes, cells in groups.items())
+
+
+def restyle_run(book: Book, sheet: Sheet, ops: tuple[port.Op, ...]) -> None:
+    """Apply a run of format ops with bounded ranges, as ``apply`` would one by one: each cell's style worked
+    out once from all its changes (``Styles.derive_all``), rows marked only where a style really changes."""
+    derive_all, cells, rows, created = book.styles.derive_all, sheet.cells, set(), False
+    for changes, group in _format_plan(ops):
+        for rc in group:
+            cell = cells.get(rc)
+            if cell is None:
+                cell = cells[rc] = Cell()
+                created = True
+            style = derive_all(cell.style, changes)
+            if style != cell.style:
+                cell.style = style
+                rows.add(rc[0])
+    if created:  # a cell without a format is not written, but it counts in the sheet's dimension
+        sheet.touch_outside_rows()
+    sheet.touch_rows(rows)
+
+
 def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
     """Apply one op. The rows it changes are marked (``Sheet.touch_row``) cell by cell, only where a value, a
     format or a height really changes, so that saving serializes those rows alone; what lies outside the cells
@@ -135,15 +189,8 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
                     _unshare(sheet, cell)
                 cell.kind, cell.value, cell.formula, cell.sst, cell.extra = "", "", None, -1, ""
                 sheet.touch_row(rc[0])
-    elif isinstance(op, port.SetBackground):
-        fill = ("fill", op.rgb)
-        _restyle(book, sheet, [(rc, fill) for rc in area(sheet, rng)])
-    elif isinstance(op, port.SetBold):
-        bold = ("bold", op.bold)
-        _restyle(book, sheet, [(rc, bold) for rc in area(sheet, rng)])
-    elif isinstance(op, port.SetBorders):
-        plan = model.border_plan(area(sheet, rng), {s: op.style for s in op.sides})
-        _restyle(book, sheet, [((r, c), ("border", side, _STYLE_IN[style])) for r, c, side, style in plan])
+    elif isinstance(op, FORMAT_OPS):
+        _restyle(book, sheet, format_changes(op, area(sheet, rng)))
     elif isinstance(op, port.SetNote):
         sheet.touch_outside_rows()
         for rc in area(sheet, rng):
@@ -168,6 +215,58 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
             if dim.get("ht") != height or dim.get("customHeight") != "1":
                 dim["ht"], dim["customHeight"] = height, "1"
                 sheet.touch_row(r)
+
+
+# -- cells a protected tab leaves open ---------------------------------------
+
+
+def open_cells(book: Book, sheet: Sheet) -> list[str]:
+    """The ranges a protection of ``sheet`` leaves open, as canonical A1: each run of open cells in a row,
+    whole columns and rows whose style is open, or the whole tab if a cell without a style is."""
+    locked, tab = book.styles.locked, sheet.name
+    if not locked(0):
+        return [format_range(A1(tab))]
+    found = [format_range(A1(tab, 0, col.min - 1, None, col.max)) for col in sheet.cols
+             if col.attrs.get("style") and not locked(_int(col.attrs["style"]))]
+    found += [format_range(A1(tab, r, 0, r + 1, None)) for r, attrs in sorted(sheet.rows.items())
+              if attrs.get("customFormat") in ("1", "true") and not locked(_int(attrs.get("s", "0")))]
+    cells = sorted(rc for rc, cell in sheet.cells.items() if cell.style and not locked(cell.style))
+    i = 0
+    while i < len(cells):
+        r, c = cells[i]
+        j = i
+        while j + 1 < len(cells) and cells[j + 1] == (r, cells[j][1] + 1):
+            j += 1
+        found.append(format_range(A1(tab, r, c, r + 1, cells[j][1] + 1)))
+        i = j + 1
+    return found
+
+
+def set_open(book: Book, sheet: Sheet, wanted: set[tuple[int, int]]) -> None:
+    """Leave exactly the cells ``wanted`` open in ``sheet``: every other cell, column or row style that is open
+    is locked again (the plain style too), and the wanted cells get an open style."""
+    styles = book.styles
+    if styles.lock_default():
+        for other in book.sheets:
+            other.touch()
+    locked = styles.locked
+    for col in sheet.cols:
+        if col.attrs.get("style") and not locked(_int(col.attrs["style"])):
+            col.attrs["style"] = str(styles.derive(_int(col.attrs["style"]), ("locked", True)))
+            sheet.touch_outside_rows()
+    for r, attrs in sheet.rows.items():
+        if attrs.get("customFormat") in ("1", "true") and not locked(_int(attrs.get("s", "0"))):
+            attrs["s"] = str(styles.derive(_int(attrs.get("s", "0")), ("locked", True)))
+            sheet.touch_row(r)
+    stray = [rc for rc, cell in sheet.cells.items() if cell.style and not locked(cell.style) and rc not in wanted]
+    _restyle(book, sheet, [(rc, ("locked", True)) for rc in stray] + [(rc, ("locked", False)) for rc in wanted])
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
 
 
 def set_width(sheet: Sheet, c: int, width: float) -> None:

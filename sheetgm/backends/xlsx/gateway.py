@@ -1,11 +1,13 @@
 """The local adapter: one real .xlsx file per workbook key in a game folder.
 
-Files open in LibreOffice and Excel. What a file cannot express natively is
-kept in a hidden ``_sheetgm`` tab: protections (with their editors and
-descriptions) and the sharing list, so that the service layer runs unchanged.
-A whole-tab protection also turns on the sheet protection (no password) so
-that LibreOffice shows the tab as protected; per-range protections are only
-recorded (a spreadsheet file has no per-editor ranges).
+Files open in LibreOffice and Excel. A protection is in force in the file
+itself (``lock.py``): the tab's sheet protection, locked with the game's
+password (``password_source``; the players never have it), every cell locked
+but the open ones, rows and structure closed. A file protects whole tabs only:
+a protection of part of a tab is refused. What a file cannot express (the
+protection's editors and description, the sharing list) is kept in a hidden
+``_sheetgm`` tab, and ``protections`` reads what the file enforces, whatever
+that tab says.
 
 Speed: a workbook is parsed once per gateway and kept, and parsed again only
 when its file changed (another process, or a person in LibreOffice, saved it:
@@ -55,6 +57,7 @@ from sheetgm.backends.errors import (
     WorkbookExistsError,
 )
 from sheetgm.backends.xlsx import cells as xlsx_cells
+from sheetgm.backends.xlsx import lock
 from sheetgm.backends.xlsx.book import Book, Cell, Sheet, text_of
 from sheetgm.backends.xlsx.package import LIMITS, MiB, refuse
 from sheetgm.backends.xlsx.read import read_book
@@ -66,11 +69,7 @@ FILES = "files.json"
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]+')
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
-# openpyxl's SheetProtection(sheet=True): LibreOffice and Excel show the tab as protected.
-_SHEET_LOCK = {"sheet": "1", "objects": "0", "scenarios": "0", "formatCells": "1", "formatRows": "1",
-               "formatColumns": "1", "insertColumns": "1", "insertRows": "1", "insertHyperlinks": "1",
-               "deleteColumns": "1", "deleteRows": "1", "selectLockedCells": "0", "selectUnlockedCells": "0",
-               "sort": "1", "autoFilter": "1", "pivotTables": "1"}
+RECORD_COLS = 5  # kind, range or email, editors or role, description, open ranges (one a line)
 
 
 def safe_name(name: str) -> str:
@@ -93,6 +92,7 @@ class XlsxGateway(port.Gateway):
         self._depth = 0
         self.loads = 0  # files parsed, and saved, by this gateway (benchmarks count them)
         self.saves = 0
+        self._password: str | None = None
 
     # -- file names -------------------------------------------------------
 
@@ -210,16 +210,25 @@ class XlsxGateway(port.Gateway):
         self.saves += 1
         self._books[key] = ((st.st_mtime_ns, st.st_size, st.st_ino), path, book)
 
+    def lock_password(self) -> str | None:
+        """The game's password (asked of ``password_source`` once), None without a source."""
+        if self._password is None and self.password_source is not None:
+            self._password = self.password_source()
+        return self._password
+
     @staticmethod
     def _records(book: Book) -> list[list[str]]:
         meta = book.sheet(META_TAB)
         if meta is None:
             return []
         rows = sorted({r for r, _c in meta.cells})
-        found = [[text_of(book, meta.cells.get((r, c))) for c in range(4)] for r in rows]
+        found = [[text_of(book, meta.cells.get((r, c))) for c in range(RECORD_COLS)] for r in rows]
         return [row for row in found if row[0]]
 
-    def _store(self, book: Book, records: list[list[str]]) -> None:
+    def _store(self, book: Book, records: list[list[str]], password: str | None = None,
+               protecting: bool = False) -> None:
+        """Write the records; with ``protecting`` (a write that protects or unprotects), put every recorded
+        protection in force in the file (``lock.py``) and lift the ones removed, a person's own left alone."""
         meta = book.sheet(META_TAB)
         if meta is None:
             meta = Sheet(META_TAB)
@@ -229,16 +238,20 @@ class XlsxGateway(port.Gateway):
         if before != records:
             meta.cells = {(r, c): Cell("s", v) for r, row in enumerate(records) for c, v in enumerate(row) if v}
             meta.touch()
-        # Our whole-tab protections are on; one we remove is turned off; a person's own is left alone.
-        ours, dropped = _whole_tabs(records), _whole_tabs(before) - _whole_tabs(records)
+        if not protecting:
+            return
+        ours = _whole_tabs(records)
+        dropped = set(_whole_tabs(before)) - set(ours)
         for sheet in book.sheets:
-            on = sheet.protection is not None and sheet.protection.get("sheet") in ("1", "true")
-            if sheet.name in ours and not on:
-                sheet.protection = {**(sheet.protection or _SHEET_LOCK), "sheet": "1"}
-                sheet.touch()
-            elif sheet.name in dropped and on:
+            if sheet.name in ours:
+                _enforce(book, sheet, ours[sheet.name], password)
+            elif sheet.name in dropped and lock.is_on(sheet.protection):
                 sheet.protection = None
                 sheet.touch()
+        if ours:
+            structure = lock.structure_lock(book.structure, password)
+            if structure is not None:
+                book.structure = structure
 
     @staticmethod
     def _sheet(book: Book, rng: A1, key: str = "?") -> Sheet:
@@ -336,30 +349,58 @@ class XlsxGateway(port.Gateway):
         ranges = port.check_ops(ops, port.XLSX_CELL_LIMIT)
         if not ops:
             return
+        for op, found in zip(ops, ranges, strict=True):
+            if isinstance(op, port.Protect) and not found[0].whole_tab:
+                raise OpError(op="Protect", detail=f"an .xlsx file protects whole tabs (leaving cells open), "
+                                                   f"not part of one: {op.range}")
+        protecting = any(isinstance(op, port.Protect | port.Unprotect) for op in ops)
+        password = self.lock_password() if protecting else None  # before the file: the source may read another
         book = self._load(key)
         self._check_tabs(key, book, ops, ranges)
-        self._change(key, book, lambda: self._apply(book, ops, ranges))
+        self._change(key, book, lambda: self._apply(book, ops, ranges, password, protecting))
 
-    def _apply(self, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]]) -> None:
+    def _apply(self, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]], password: str | None,
+               protecting: bool) -> None:
         records = self._records(book)
-        for op, found in zip(ops, ranges, strict=True):
-            if isinstance(op, port.AddTab):
+        run: list[port.Op] = []  # consecutive format ops with bounded ranges on one tab: restyled together
+        for i, (op, found) in enumerate(zip(ops, ranges, strict=True)):
+            if isinstance(op, xlsx_cells.FORMAT_OPS) and found[0].bounded:
+                run.append(op)
+                following = ops[i + 1] if i + 1 < len(ops) else None
+                if (not isinstance(following, xlsx_cells.FORMAT_OPS) or not ranges[i + 1][0].bounded
+                        or ranges[i + 1][0].tab != found[0].tab):
+                    xlsx_cells.restyle_run(book, self._sheet(book, found[0]), tuple(run))
+                    run = []
+            elif isinstance(op, port.AddTab):
                 if book.sheet(op.name) is None:
                     book.sheets.append(Sheet(op.name))
             elif isinstance(op, port.Protect | port.Unprotect):
                 records = [r for r in records if not (r[0] == "protection" and r[3] == op.description)]
                 if isinstance(op, port.Protect):
-                    records.append(["protection", normalize(op.range), ",".join(op.editors), op.description])
+                    records.append(["protection", normalize(op.range), ",".join(op.editors), op.description,
+                                    "\n".join(format_range(u) for u in found[1:])])
             else:
                 xlsx_cells.apply(book, self._sheet(book, found[0]), op, found[0])
-        self._store(book, records)
+        self._store(book, records, password, protecting)
 
     def protections(self, key: str) -> list[port.Protection]:
-        return [
-            port.Protection(r[1], tuple(e for e in r[2].split(",") if e), r[3])
-            for r in self._records(self._load(key))
-            if r[0] == "protection"
-        ]
+        """What each tab's protection in the file enforces, with the editors and description recorded for it
+        (none if the record is gone); tabs of the file protected by hand count too."""
+        book = self._load(key)
+        password = self.lock_password()
+        recorded = {tab: r for r in self._records(book) if r[0] == "protection"
+                    and (tab := _whole_tab(r[1])) is not None}
+        out = []
+        for sheet in book.sheets:
+            if sheet.name.startswith(META_TAB) or not lock.is_on(sheet.protection):
+                continue
+            attrs = sheet.protection or {}
+            r = recorded.get(sheet.name, ["", "", "", "", ""])
+            out.append(port.Protection(
+                format_range(A1(sheet.name)), tuple(e for e in r[2].split(",") if e), r[3],
+                unprotected=tuple(xlsx_cells.open_cells(book, sheet)), password=lock.lock_of(attrs, password),
+                allows=lock.allows(attrs)))
+        return out
 
     def permissions(self, key: str) -> list[port.Permission]:
         found = [port.Permission(r[1], r[2]) for r in self._records(self._load(key)) if r[0] == "permission"]
@@ -391,8 +432,25 @@ class XlsxGateway(port.Gateway):
                                                    if not s.name.startswith(META_TAB)))
 
 
-def _whole_tabs(records: list[list[str]]) -> set[str]:
-    return {tab for r in records if r[0] == "protection" and (tab := _whole_tab(r[1])) is not None}
+def _whole_tabs(records: list[list[str]]) -> dict[str, list[str]]:
+    """tab -> the open ranges of its recorded whole-tab protection."""
+    return {tab: [u for u in r[4].split("\n") if u] for r in records
+            if r[0] == "protection" and (tab := _whole_tab(r[1])) is not None}
+
+
+def _enforce(book: Book, sheet: Sheet, opened: list[str], password: str | None) -> None:
+    """The tab's protection in force: locked (with ``password``, if any), exactly ``opened`` left open."""
+    wanted = {rc for text in opened for rc in parse_range(text).cells(0, 0)}
+    xlsx_cells.set_open(book, sheet, wanted)
+    if password is None:
+        if not lock.is_on(sheet.protection) or lock.allows(sheet.protection or {}):
+            sheet.protection = dict(lock.CLOSED)
+            sheet.touch()
+        return
+    attrs = lock.sheet_lock(sheet.protection, password)
+    if attrs is not None:
+        sheet.protection = attrs
+        sheet.touch()
 
 
 @functools.lru_cache(maxsize=512)

@@ -95,10 +95,12 @@ def _read(pkg: Package, limits: Limits) -> Book:
     ours = "docProps/app.xml" in pkg and b"<Application>sheetgm</Application>" in pkg.read("docProps/app.xml")
     pr = root.find(xmlkit.m("workbookPr"))
     view = root.find(f"{xmlkit.m('bookViews')}/{xmlkit.m('workbookView')}")
+    guard = root.find(xmlkit.m("workbookProtection"))
     book = Book(title="", sheets=[], styles=styles, doc=doc, ours=ours, skeleton=xmlkit.skeleton(wb_xml),
                 date1904=pr is not None and pr.get("date1904", "0") in ("1", "true"),
                 active=_int(view.get("activeTab", "0")) if view is not None else 0, package_rels=package_rels,
-                styles_part=styles_path if styles_path in pkg else "", styles_read=styles.version)
+                styles_part=styles_path if styles_path in pkg else "", styles_read=styles.version,
+                structure=xmlkit.plain_attrs(guard) if guard is not None else None)
     book.defaults, book.overrides = _content_types(pkg)
     budget = _Budget(limits)
     entries = root.find(xmlkit.m("sheets"))
@@ -152,7 +154,7 @@ def _worksheet(pkg: Package, el: Element, rel: Rel, doc: str, strings: list[str]
     exact = _resolve(doc, rel.target) == path  # the target as written, where it names the part as the zip does
     sheet = Sheet(el.get("name", ""), state=el.get("state", "visible"), part=path, rel_id=rel.id,
                   sheet_id=_int(el.get("sheetId", "0")), target=rel.target if exact else "")
-    _read_sheet(raw, sheet, strings, budget)
+    _read_sheet(raw, sheet, strings, budget, ours)
     sheet.rels = _rels(pkg, _rels_path(path))
     comments = pkg.clean(next((_resolve(path, r.target) for r in sheet.rels if r.type == xmlkit.RT_COMMENTS), ""))
     if comments in pkg:
@@ -278,7 +280,7 @@ def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
 # -- a worksheet -------------------------------------------------------------------
 
 
-def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget) -> None:
+def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, ours: bool = False) -> None:
     """The modelled elements into ``sheet``, the others kept as written; the cells row by row."""
     at = data.find(b"<sheetData")  # as every program writes it; a prefixed one is searched for
     found = _SHEET_DATA.search(data, at) if at >= 0 else _SHEET_DATA.search(data)
@@ -330,6 +332,9 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget) 
             sheet.legacy = el.get(f"{{{xmlkit.REL}}}id", "")
     if cells[1] - cells[0] > _ESTIMATE_ABOVE:  # what parsing a large sheet would cost, counted before it is paid
         budget.add_cells(len(_CELL_START.findall(data, cells[0], cells[1])), estimate=True)
+    if ours and data.startswith(b"<sheetData>", cells[0]) and data.endswith(b"</sheetData>", 0, cells[1]):
+        if _read_our_cells(data[cells[0] + 11:cells[1] - 12].decode("utf-8"), sheet, budget):
+            return
     if cells[1] > cells[0]:
         region = memoryview(data)[cells[0]:cells[1]]
         wrapped = b"".join((skel.root.encode("utf-8"), region, skel.end.encode("utf-8")))
@@ -385,6 +390,70 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
             if (kind or style or formula or extra) and row >= 0:
                 cells[(row, col)] = Cell(kind, value, style, formula, sst, extra)
         budget.add_cells(max(1, len(cells) - before))  # a row costs its cells, an empty one its element
+
+
+# Rows and cells in the shapes sheetgm's writer gives them (sheetxml.py): a row's plain attributes, cells with a
+# style only or an inline text. A sheet of a file sheetgm wrote is read by these patterns, without a tree (a
+# player's Map history is thousands of such cells, read at every resolve); anything else there (a number, a
+# formula, another attribute, an entity the writer does not make) and the sheet is read as any other.
+_OUR_CELL_SHAPE = (r'<c r="[A-Z]{1,3}[0-9]+"(?: s="[0-9]+")?'
+                   r'(?:/>| t="inlineStr"><is><t(?: xml:space="preserve")?>[^<]*</t></is></c>)')
+_OUR_ROW_SHAPE = rf'<row r="[0-9]+"(?: [A-Za-z]+="[^"&<]*")*>(?:{_OUR_CELL_SHAPE})*</row>'
+_OUR_ROWS = re.compile(f"(?:{_OUR_ROW_SHAPE})*")  # the whole content, checked in one pass
+_OUR_ROW = re.compile(rf'<row r="([0-9]+)"((?: [A-Za-z]+="[^"&<]*")*)>((?:{_OUR_CELL_SHAPE})*)</row>')
+_OUR_CELL = re.compile(r'<c r="([A-Z]{1,3})[0-9]+"(?: s="([0-9]+)")?'
+                       r'(?:(/>)| t="inlineStr"><is><t( xml:space="preserve")?>([^<]*)</t></is></c>)')
+_OUR_ATTR = re.compile(r' ([A-Za-z]+)="([^"]*)"')
+_OUR_ENTITY = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&#13;": "\r"}
+_ANY_ENTITY = re.compile(r"&[^;&]*;")
+
+
+def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget) -> bool:
+    """The cells of a sheetData's content as ``_read_cells`` reads them, when every row and cell has one of the
+    writer's shapes; False (and ``sheet`` untouched) when one does not."""
+    if "\r" in xml or "]]>" in xml or xmlkit.ILLEGAL.search(xml) or not _OUR_ROWS.fullmatch(xml):
+        return False  # what an XML parser would refuse or change, or another shape: it judges
+    found: dict[tuple[int, int], Cell] = {}
+    dims: dict[int, dict[str, str]] = {}
+    sizes: list[int] = []
+    columns = _COLUMNS
+    for row_text, attr_text, content in _OUR_ROW.findall(xml):
+        row = int(row_text) - 1
+        if attr_text:
+            attrs = dict(_OUR_ATTR.findall(attr_text))
+            if len(attrs) != attr_text.count("="):
+                return False  # an attribute written twice: the parser refuses it
+            attrs.pop("r", None)
+            attrs.pop("spans", None)
+            if attrs:
+                dims[row] = attrs
+        before = len(found)
+        for ref, style_text, bare, preserve, text in _OUR_CELL.findall(content):
+            col = columns.get(ref, -1)
+            if col < 0:
+                col = columns[ref] = col_index(ref)
+            style = int(style_text) if style_text else 0
+            if bare:  # a cell with a format only
+                if style and row >= 0:
+                    found[(row, col)] = Cell("", "", style)
+                continue
+            if "&" in text:
+                entities = _ANY_ENTITY.findall(text)
+                if text.count("&") != len(entities) or not all(e in _OUR_ENTITY for e in entities):
+                    return False
+                text = _ANY_ENTITY.sub(lambda e: _OUR_ENTITY[e.group(0)], text)
+            if text and not preserve and (text[0] in " \t\n" or text[-1] in " \t\n"):
+                text = text.strip(" \t\n")
+            if "_x" in text:
+                text = xmlkit.unescape(text)
+            if row >= 0:
+                found[(row, col)] = Cell("s", text, style)
+        sizes.append(max(1, len(found) - before))
+    for n in sizes:
+        budget.add_cells(n)
+    sheet.cells.update(found)
+    sheet.rows.update(dims)
+    return True
 
 
 def _extra(c: Element) -> str:

@@ -76,6 +76,7 @@ class Styles:
         self._index: dict[tuple[str, str], int] = {}
         self._indexed: set[str] = set()
         self._derived: dict[tuple[int, tuple[object, ...]], int] = {}
+        self._derived_all: dict[tuple[int, tuple[tuple[object, ...], ...]], int] = {}
         self._looks: dict[int, tuple[str | None, bool, dict[str, str]]] = {}
         self.version = 0  # bumped by every new entry: the writer reuses its text while it stays
 
@@ -153,6 +154,21 @@ class Styles:
             return "duration"
         return "date" if re.search(r"[dmhysDMHYS]", first) else ""
 
+    def locked(self, xf: int) -> bool:
+        """Whether a cell of this format is locked when its tab is protected (the default)."""
+        return dict(self.xf(xf).protection).get("locked", "1").strip().lower() not in ("0", "false")
+
+    def lock_default(self) -> bool:
+        """Lock the plain format (index 0, what a cell without a style has) if it was unlocked; whether it was."""
+        if self.locked(0) or not self.xfs:
+            return False
+        x = self.xf(0)
+        self.xfs[0] = _xf_xml(x._replace(protection=tuple((k, v) for k, v in x.protection if k != "locked")))
+        self._parsed.pop(0, None)
+        self._index, self._indexed, self._derived = {}, set(), {}
+        self.version += 1
+        return True
+
     def look(self, xf: int) -> tuple[str | None, bool, dict[str, str]]:
         """(background "#rrggbb" or None, bold, border side -> style) of a cell format."""
         if xf not in self._looks:
@@ -165,8 +181,8 @@ class Styles:
     # -- new styles from old ----------------------------------------------
 
     def derive(self, xf: int, change: tuple[object, ...]) -> int:
-        """The format ``xf`` with one change: ("fill", rgb|None), ("bold", bool), ("border", side, style|None)
-        or ("wrap",) for wrapped text aligned at the top."""
+        """The format ``xf`` with one change: ("fill", rgb|None), ("bold", bool), ("border", side, style|None),
+        ("wrap",) for wrapped text aligned at the top, or ("locked", bool)."""
         key = (xf, change)
         if key not in self._derived:
             x = self.xf(xf)
@@ -184,10 +200,24 @@ class Styles:
                 new = x._replace(border=self._add("borders", border))
             elif kind == "wrap":
                 new = x._replace(alignment=(("vertical", "top"), ("wrapText", "1")))
+            elif kind == "locked":  # a cell a protected tab leaves open carries <protection locked="0"/>
+                kept = tuple((k, v) for k, v in x.protection if k != "locked")
+                new = x._replace(protection=kept if change[1] else tuple(sorted((*kept, ("locked", "0")))))
             else:
                 raise ValueError(f"unknown style change {change!r}")
             self._derived[key] = self._add("xfs", _xf_xml(new))
         return self._derived[key]
+
+    def derive_all(self, xf: int, changes: tuple[tuple[object, ...], ...]) -> int:
+        """The format ``xf`` with ``changes`` made in turn (as many ``derive``), worked out once per pair."""
+        key = (xf, changes)
+        found = self._derived_all.get(key)
+        if found is None:
+            found = xf
+            for change in changes:
+                found = self.derive(found, change)
+            self._derived_all[key] = found
+        return found
 
     def _add(self, group: str, item: str) -> int:
         """The index of ``item`` in ``group`` (fonts, fills, borders, xfs), appended if new."""

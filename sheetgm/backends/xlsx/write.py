@@ -15,6 +15,7 @@ import re
 import struct
 import zlib
 from datetime import UTC, datetime
+from xml.etree.ElementTree import ParseError, fromstring
 
 from sheetgm.backends.xlsx import xmlkit
 from sheetgm.backends.xlsx.book import RANK, Book, Rel, Sheet
@@ -260,13 +261,21 @@ def _workbook_xml(book: Book, changed: bool) -> str:
         visible = [i for i, s in enumerate(book.sheets) if s.state == "visible"] or [0]
         active = book.active if book.active in visible else visible[0]
         pr = '<workbookPr date1904="1"/>' if book.date1904 else "<workbookPr/>"
+        if book.structure is not None:
+            pr += f"<workbookProtection{xmlkit.attrs(book.structure)}/>"
         return (f'<workbook xmlns="{xmlkit.MAIN}" xmlns:r="{xmlkit.REL}">{pr}'
                 f'<bookViews><workbookView activeTab="{active}"/></bookViews><sheets>{sheets}</sheets>'
                 '<calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>')
     root = xmlkit.with_default_namespace(skel.root)
     opening = "<sheets>" if f'xmlns:r="{xmlkit.REL}"' in root else f'<sheets xmlns:r="{xmlkit.REL}">'
     out, calc = [root], False
+    guard = _structure_xml(book)
     for name, xml in skel.children:
+        if name == "workbookProtection" and guard is not None:
+            continue  # written where it belongs, below
+        if guard is not None and name not in _BEFORE_GUARD:
+            out.append(guard)
+            guard = None
         if name == "sheets":
             out.append(f"{opening}{sheets}</sheets>")
             continue
@@ -282,6 +291,26 @@ def _workbook_xml(book: Book, changed: bool) -> str:
     if changed and not calc:
         out.append('<calcPr fullCalcOnLoad="1"/>')
     return "".join(out) + skel.end
+
+
+_BEFORE_GUARD = ("fileVersion", "fileSharing", "workbookPr")  # CT_Workbook: what precedes <workbookProtection>
+
+
+def _structure_xml(book: Book) -> str | None:
+    """The <workbookProtection> to write in place of the one read, None to keep the one read (or none):
+    only a lock sheetgm changed (``Book.structure`` differs from the file's) is written anew."""
+    skel = book.skeleton
+    read = next((xml for name, xml in skel.children if name == "workbookProtection"), None) if skel else None
+    if book.structure is None or (read is not None and _attrs_of(read) == book.structure):
+        return None
+    return f"<workbookProtection{xmlkit.attrs(book.structure)}/>"
+
+
+def _attrs_of(xml: str) -> dict[str, str] | None:
+    try:
+        return xmlkit.plain_attrs(fromstring(xml))
+    except ParseError:  # a prefixed element (its namespace declared on the root): written anew
+        return None
 
 
 def _core_xml(book: Book, stamp: str) -> str:

@@ -1,0 +1,40 @@
+"""Tamper evidence keyed by the game's secret, which stays in the director workbook (RUL-48).
+
+A seal is an HMAC-SHA256 with the secret over what it vouches for. A Results row's seal covers the
+workbook, the stage and the text: a player who edits a report cannot make a seal that fits (the secret is
+not in their file), nor pass off a row copied from another stage or another player's workbook. Each
+player workbook carries its identity sealed the same way (``identity``), so a file saved over another
+seat's is known for what it is and is neither read nor written as that seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+
+SEAL_CHARS = 16
+_TOKEN = re.compile(r"\b(player-[0-9]{1,4})/([0-9a-f]{16})\b")
+
+
+def seal(secret: str, *parts: str) -> str:
+    return hmac.new(secret.encode("utf-8"), "\x1f".join(parts).encode("utf-8"), hashlib.sha256).hexdigest()[
+        :SEAL_CHARS]
+
+
+def results_seal(secret: str, workbook: str, key: str, text: str) -> str:
+    return seal(secret, "results", workbook, key, text)
+
+
+def identity_token(secret: str, game: str, workbook: str) -> str:
+    """What a player workbook's identity cell carries: its key and a seal of it (``player-3/4f0c…``)."""
+    return f"{workbook}/{seal(secret, 'identity', game, workbook)}"
+
+
+def identity_of(text: str, secret: str, game: str) -> tuple[str | None, bool]:
+    """The workbook key an identity cell names (None if none) and whether its seal is this game's."""
+    found = _TOKEN.search(text or "")
+    if found is None:
+        return None, False
+    key = found.group(1)
+    return key, hmac.compare_digest(found.group(2), seal(secret, "identity", game, key))

@@ -1,0 +1,93 @@
+"""A sheet of a file sheetgm wrote is read by the writer's own patterns (``read._read_our_cells``), without an XML
+tree: whatever was written, it reads exactly as the XML parser reads it, and anything in another shape (a
+number, a formula, a stray entity, a file edited by hand that still says sheetgm made it) goes to the parser."""
+
+from __future__ import annotations
+
+import io
+import random
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sheetgm.backends import port
+from sheetgm.backends.errors import UnreadableFileError
+from sheetgm.backends.xlsx import read as xlsx_read
+from sheetgm.backends.xlsx.book import Book
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+
+TEXTS = ["", "x", "a & b", "<b>", "x > y", "  padded ", "two\nlines", "tab\there", "_x0041_ kept", "line\r\nend",
+         "引号\"和'撇号", "]] >", "&amp;", "&#13;", "1", "=1+1", "\u3000全角", "é"]
+
+
+def _book(tmp_path: Path, seed: int) -> bytes:
+    rng = random.Random(seed)
+    gw = XlsxGateway(tmp_path)
+    gw.create("player-1", "P1", ["Orders", "Map"])
+    for _ in range(12):
+        tab = rng.choice(["Orders", "Map"])
+        r, c = rng.randint(1, 30), rng.randint(0, 8)
+        cell = f"{tab}!{'ABCDEFGHI'[c]}{r}"
+        gw.write("player-1", [
+            port.SetValues(cell, [[rng.choice(TEXTS) for _ in range(3)] for _ in range(2)]),
+            port.SetBackground(f"{tab}!A{r}:C{r + 2}", rng.choice([None, "#ffe599"])),
+            port.SetBorders(f"{tab}!B{r}:D{r + 1}", ("outer",), "thick"),
+            port.ResizeRows(f"{tab}!{r}:{r}", rng.choice([21, 44])),
+        ])
+    return (tmp_path / "player-1.xlsx").read_bytes()
+
+
+def _cells(book: Book) -> list[object]:
+    return [(s.name, {rc: (c.kind, c.value, c.style, c.formula, c.sst, c.extra) for rc, c in s.cells.items()},
+             s.rows) for s in book.sheets]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_sheet_sheetgm_wrote_reads_as_the_parser_reads_it(tmp_path: Path, seed: int,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _book(tmp_path, seed)
+    used: list[bool] = []
+    real = xlsx_read._read_our_cells
+    monkeypatch.setattr(xlsx_read, "_read_our_cells", lambda *a: used.append(real(*a)) or used[-1])
+    fast = xlsx_read.read_book(data)
+    assert any(used)  # the patterns read sheets of this file
+    monkeypatch.setattr(xlsx_read, "_read_our_cells", lambda *a: False)
+    assert _cells(fast) == _cells(xlsx_read.read_book(data))
+    assert any(c.value for s in fast.sheets for c in s.cells.values())
+
+
+def _edited(data: bytes, old: bytes, new: bytes) -> bytes:
+    """The file with its Map sheet's XML edited (it still says sheetgm made it)."""
+    src, buf = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            if info.filename == "xl/worksheets/sheet2.xml":
+                assert old in body
+                body = body.replace(old, new, 1)
+            z.writestr(info.filename, body)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (b"</row>", b'<c r="Z1"><v>12</v></c></row>'),  # a number
+    (b"</row>", b'<c r="Z1" t="str"><f>1+1</f><v>2</v></c></row>'),  # a formula
+    (b"<t>", b"<t>&quot;"),  # an entity the writer does not make
+])
+def test_another_shape_in_a_file_sheetgm_wrote_goes_to_the_parser(tmp_path: Path, old: bytes, new: bytes,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _book(tmp_path, 1)
+    edited = _edited(data, old, new)
+    fast = xlsx_read.read_book(edited)
+    monkeypatch.setattr(xlsx_read, "_read_our_cells", lambda *a: False)
+    assert _cells(fast) == _cells(xlsx_read.read_book(edited))
+
+
+@pytest.mark.parametrize("bad", [b"<t>a]]>b", b"<t>\x01", b"<t>&bogus;"])
+def test_a_malformed_sheet_claiming_sheetgm_is_still_refused(tmp_path: Path, bad: bytes) -> None:
+    data = _book(tmp_path, 2)
+    with pytest.raises(UnreadableFileError):
+        (tmp_path / "bad").mkdir()
+        (tmp_path / "bad" / "player-1.xlsx").write_bytes(_edited(data, b"<t>", bad))
+        XlsxGateway(tmp_path / "bad").read("player-1", ["Map!A1"])
