@@ -36,7 +36,7 @@ EQUIVALENT = Path(__file__).resolve().parent / "mutation_equivalent.toml"
 # module name -> (the file mutated, the test files that exercise it)
 MODULES: dict[str, tuple[str, list[str]]] = {
     "rows": ("sheetgm/sheets/rows.py", [
-        "tests/service/test_orders_tab.py", "tests/backends/test_xlsx_book.py",
+        "tests/test_rows.py", "tests/service/test_player_rows.py",
     ]),
     "stamps": ("sheetgm/service/stamps.py", [
         "tests/service/test_stamps.py", "tests/service/test_deadlines_hold.py",
@@ -49,7 +49,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/service/test_lock_units.py", "tests/service/test_lock.py", "tests/service/test_lock_messages.py",
     ]),
     "audit": ("sheetgm/service/audit.py", [
-        "tests/service/test_audit.py",
+        "tests/service/test_audit.py", "tests/service/test_audit_in_force.py",
     ]),
     "verify": ("sheetgm/service/verify.py", [  # each replays a game: the Google fake's runs add only minutes
         "tests/service/test_verify_parts.py",
