@@ -241,3 +241,30 @@ def test_a_sheet_keeps_its_name_state_id_and_relationship(tmp_path: Path) -> Non
     assert (first.name, first.state, first.sheet_id, first.part) == ("命令", "visible", 1, "xl/worksheets/sheet1.xml")
     assert (second.name, second.state, second.sheet_id) == ("Hidden", "hidden", 2)
     assert first.rel_id and first.rel_id != second.rel_id and first.target.endswith("worksheets/sheet1.xml")
+
+
+def _edited(tmp_path: Path, part: str, old: bytes, new: bytes) -> bytes:
+    wb = openpyxl.Workbook()
+    assert wb.active is not None
+    wb.active["C9"].comment = Comment("n", "a")
+    wb.save(tmp_path / "e.xlsx")
+    data = (tmp_path / "e.xlsx").read_bytes()
+    body = zipfile.ZipFile(io.BytesIO(data)).read(part)
+    assert old in body
+    return _with(data, {part: body.replace(old, new)})
+
+
+def test_a_sheet_entry_without_an_id_or_a_name_reads_as_zero_and_empty(tmp_path: Path) -> None:
+    sheet = read_book(_edited(tmp_path, "xl/workbook.xml", b' sheetId="1"', b"")).sheets[0]
+    assert sheet.sheet_id == 0 and sheet.name == "Sheet"
+    sheet = read_book(_edited(tmp_path, "xl/workbook.xml", b' name="Sheet"', b"")).sheets[0]
+    assert sheet.name == "" and sheet.sheet_id == 1
+
+
+@pytest.mark.parametrize("part", ["xl/worksheets/sheet1.xml", "xl/comments/comment1.xml"])
+def test_a_dtd_in_a_sheet_or_its_notes_names_that_part(tmp_path: Path, part: str) -> None:
+    body = zipfile.ZipFile(io.BytesIO(_edited(tmp_path, part, b"<", b"<"))).read(part)
+    start = body.index(b"<", body.index(b"?>") + 2) if body.startswith(b"<?xml") else 0
+    data = _edited(tmp_path, part, body[start:start + 12], b"<!DOCTYPE x []>" + body[start:start + 12])
+    err = _refused(data)
+    assert err.code == "err.backend.file.doctype" and err.params["part"] == part
