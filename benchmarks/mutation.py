@@ -36,7 +36,7 @@ EQUIVALENT = Path(__file__).resolve().parent / "mutation_equivalent.toml"
 # module name -> (the file mutated, the test files that exercise it)
 MODULES: dict[str, tuple[str, list[str]]] = {
     "rows": ("sheetgm/sheets/rows.py", [
-        "tests/test_rows.py",  # test_player_rows plays games: 20 s a mutant
+        "tests/test_rows_parts.py", "tests/test_rows.py",  # test_player_rows plays games: 20 s a mutant
     ]),
     "stamps": ("sheetgm/service/stamps.py", [
         "tests/service/test_stamps.py", "tests/service/test_deadlines_hold.py",

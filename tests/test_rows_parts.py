@@ -1,0 +1,53 @@
+"""sheets/rows.py's parts pinned on small tabs: where a new label goes, how a row is placed, how many rows a note
+names, which of two labelled rows is read, and rows written again where they belong."""
+
+from __future__ import annotations
+
+from sheetgm.backends.port import SetValues
+from sheetgm.sheets.rows import BLANK, _rows, free_row, locate, place, restore
+
+
+def test_a_note_names_five_rows_and_counts_the_rest() -> None:
+    assert _rows([2, 3, 4, 5, 6]) == "2, 3, 4, 5, 6"
+    assert _rows([2, 3, 4, 5, 6, 7]) == "2, 3, 4, 5, 6 … (+1)"
+
+
+def test_a_new_label_goes_to_its_row_else_the_first_empty_row_below_every_label() -> None:
+    assert free_row([], "N1-survivor", 1) == 2
+    assert free_row([["", ""], ["", "x"]], "N2-survivor", 2) == 2  # no label: the first empty row
+    assert free_row([[], ["", "x"]], "N2-survivor", 2) == 2  # a row read as no cells at all is empty
+    assert free_row([["N1-survivor", "a"], ["", "x"]], "N2-survivor", 2) == 4
+    assert free_row([["N1-survivor"], ["N2-survivor"]], "N2-survivor", 2) == 3
+
+
+def test_a_row_is_placed_with_the_rows_before_it_added_empty() -> None:
+    assert place([], 4, ["a", "b"]) == [list(BLANK), list(BLANK), ["a", "b", "", "", "", "", ""]]
+    tab = [["x"]]
+    assert place(tab, 2, ["y"] * 9) == [["y"] * 7] and tab == [["x"]]
+
+
+def test_of_two_rows_with_tonights_label_and_an_order_the_usual_one_is_read() -> None:
+    tab = [["N2-survivor", "old text"], ["N2-survivor", "移动 B2"]]
+    got = locate(tab, "N2-survivor", 2, "zh", "en", {}, "Amy")
+    assert got.row == 3 and got.said[0] == ("duplicate", {"key": "N2-survivor", "due": 3, "n": 2, "rows": "2, 3",
+                                                          "row": 3})
+
+
+def test_a_first_label_is_written_in_the_players_tab() -> None:
+    got = locate([], "N1-survivor", 1, "zh", "en", {}, "Amy")
+    assert got.row == 2 and got.said == [] and got.repairs == [SetValues("'指令'!A2", (("N1-survivor",),))]
+
+
+def test_a_label_changed_by_hand_is_given_back_and_said_so() -> None:
+    got = locate([["N7-hunter", "移动 B2"]], "N1-survivor", 1, "en", "en", {}, "Amy")
+    assert got.row == 2 and ("typed_label_kept", {"key": "N1-survivor", "due": 2, "row": 2, "text": "N7-hunter"}
+                             ) in got.said
+    assert got.repairs and all(op.range.startswith("Orders!") for op in got.repairs)  # type: ignore[attr-defined]
+
+
+def test_missing_rows_are_written_again_each_where_it_belongs() -> None:
+    present = ("N1-survivor", 2, ["N1-survivor", "搜索"])
+    gone = ("N1-hunter", 5, ["N1-hunter", "攻击"])
+    ops, placed, tab = restore([["N1-survivor", "搜索"]], [present, gone], "zh")
+    assert placed == [("N1-hunter", 5)] and ops[0].range == "'指令'!A5:G5"  # type: ignore[attr-defined]
+    assert tab[3][:2] == ["N1-hunter", "攻击"]
