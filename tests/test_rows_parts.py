@@ -7,6 +7,11 @@ from sheetgm.backends.port import SetValues
 from sheetgm.sheets.rows import BLANK, _rows, free_row, locate, place, restore
 
 
+def tab7(*rows: list[str]) -> list[list[str]]:
+    """Rows as locate reads them: seven cells each."""
+    return [(list(r) + BLANK)[:7] for r in rows]
+
+
 def test_a_note_names_five_rows_and_counts_the_rest() -> None:
     assert _rows([2, 3, 4, 5, 6]) == "2, 3, 4, 5, 6"
     assert _rows([2, 3, 4, 5, 6, 7]) == "2, 3, 4, 5, 6 … (+1)"
@@ -27,7 +32,7 @@ def test_a_row_is_placed_with_the_rows_before_it_added_empty() -> None:
 
 
 def test_of_two_rows_with_tonights_label_and_an_order_the_usual_one_is_read() -> None:
-    tab = [["N2-survivor", "old text"], ["N2-survivor", "移动 B2"]]
+    tab = tab7(["N2-survivor", "old text"], ["N2-survivor", "移动 B2"])
     got = locate(tab, "N2-survivor", 2, "zh", "en", {}, "Amy")
     assert got.row == 3 and got.said[0] == ("duplicate", {"key": "N2-survivor", "due": 3, "n": 2, "rows": "2, 3",
                                                           "row": 3})
@@ -39,7 +44,7 @@ def test_a_first_label_is_written_in_the_players_tab() -> None:
 
 
 def test_a_label_changed_by_hand_is_given_back_and_said_so() -> None:
-    got = locate([["N7-hunter", "移动 B2"]], "N1-survivor", 1, "en", "en", {}, "Amy")
+    got = locate(tab7(["N7-hunter", "移动 B2"]), "N1-survivor", 1, "en", "en", {}, "Amy")
     assert got.row == 2 and ("typed_label_kept", {"key": "N1-survivor", "due": 2, "row": 2, "text": "N7-hunter"}
                              ) in got.said
     assert got.repairs and all(op.range.startswith("Orders!") for op in got.repairs)  # type: ignore[attr-defined]
@@ -51,3 +56,23 @@ def test_missing_rows_are_written_again_each_where_it_belongs() -> None:
     ops, placed, tab = restore([["N1-survivor", "搜索"]], [present, gone], "zh")
     assert placed == [("N1-hunter", 5)] and ops[0].range == "'指令'!A5:G5"  # type: ignore[attr-defined]
     assert tab[3][:2] == ["N1-hunter", "攻击"]
+
+
+def test_text_typed_in_a_label_cell_moves_to_an_empty_order_cell() -> None:
+    got = locate(tab7(["移动 B2"]), "N1-survivor", 1, "en", "en", {}, "Amy")
+    assert got.row == 2 and got.cells[:2] == ["N1-survivor", "移动 B2"]
+    assert ("typed_label_moved", {"key": "N1-survivor", "due": 2, "row": 2, "text": "移动 B2"}) in got.said
+    assert got.repairs == [SetValues("Orders!A2:B2", (("N1-survivor", "移动 B2"),))]
+
+
+def test_text_typed_in_a_label_cell_beside_an_order_is_left_and_the_stage_gets_an_empty_row() -> None:
+    got = locate(tab7(["移动 B2", "搜索"]), "N1-survivor", 1, "en", "en", {}, "Amy")
+    assert got.row == 3
+    assert ("typed_label_left", {"key": "N1-survivor", "due": 3, "row": 2, "text": "移动 B2"}) in got.said
+
+
+def test_a_usual_row_holding_a_status_but_no_label_is_not_tonights() -> None:
+    got = locate(tab7(["", "", "", "✓"]), "N1-survivor", 1, "en", "en", {}, "Amy")
+    assert got.row == 3 and got.cells[0] == "N1-survivor"
+    got = locate(tab7(["", "搜索"]), "N1-survivor", 1, "en", "en", {}, "Amy")  # the label alone was cleared
+    assert got.row == 2 and got.cells[:2] == ["N1-survivor", "搜索"]
