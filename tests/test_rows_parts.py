@@ -76,3 +76,13 @@ def test_a_usual_row_holding_a_status_but_no_label_is_not_tonights() -> None:
     assert got.row == 3 and got.cells[0] == "N1-survivor"
     got = locate(tab7(["", "搜索"]), "N1-survivor", 1, "en", "en", {}, "Amy")  # the label alone was cleared
     assert got.row == 2 and got.cells[:2] == ["N1-survivor", "搜索"]
+
+
+def test_a_row_found_away_from_its_place_is_read_and_the_player_told() -> None:
+    tab = tab7([], [], ["N1-survivor", "搜索"])
+    got = locate(tab, "N1-survivor", 1, "en", "en", {}, "Amy")
+    assert got.row == 4 and got.cells[:2] == ["N1-survivor", "搜索"] and got.repairs == []
+    assert got.said == [("moved", {"key": "N1-survivor", "due": 4, "row": 4, "want": 2})]
+    left = locate(tab7(["移动 B2", "搜索"]), "N1-survivor", 1, "en", "en", {}, "Amy")
+    assert [n for n, _ in left.said] == ["typed_label_left"]  # not also "moved": that note says it
+    assert left.cells[0] == "N1-survivor" and left.tab[0][:2] == ["移动 B2", "搜索"]
