@@ -92,3 +92,39 @@ def test_only_the_last_row_may_be_resolved_and_not_yet_published(tmp_path: Path)
     status("N0-setup", RESOLVED)
     rep = verify(game)
     assert rep.differing == ["N0-setup"] and [p.code for p in rep.stages[0].problems] == ["status"]
+
+
+def test_a_stage_row_copied_elsewhere_is_named_as_misplaced_and_repeated(tmp_path: Path,
+                                                                         monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from sheetgm.backends.a1 import col_index
+    from sheetgm.backends.port import SetValues
+    from sheetgm.service.game import DIRECTOR
+    from sheetgm.service.journal import HISTORY_FIRST_ROW, LAST_COL, PUBLISHED, journal_range, journal_row
+
+    monkeypatch.setenv("SHEETGM_LANG", "en")
+    game = make_game(tmp_path, MemoryGateway())
+    for seat in (1, 2, 3):
+        write_order(game, seat, "搜索")
+    resolve(game)
+    rng = journal_range(game.lang)
+    tab = rng.split("!")[0]
+    width = col_index(LAST_COL) + 1
+    src = journal_row("N1-survivor")
+    row = game.gateway.read(DIRECTOR, [f"{tab}!A{src}:{LAST_COL}{src}"])[f"{tab}!A{src}:{LAST_COL}{src}"][0]
+    row = list(row) + [""] * (width - len(row))
+    at = journal_row("N1-hunter") + 3  # a row of no stage, above the history rows
+    game.gateway.write(DIRECTOR, [SetValues(f"{tab}!A{at}:{LAST_COL}{at}", (tuple(row),))])
+    rep = verify(game)
+    copy = rep.stages[-1]
+    assert copy.stage == "N1-survivor" and [p.code for p in copy.problems] == ["replay", "row", "duplicate"]
+    assert [p.message for p in copy.problems[1:]] == [f"this stage is written in row {at}; it belongs in row {src}",
+                                                  f"row {at} repeats a stage"]
+    hist = HISTORY_FIRST_ROW
+    game.gateway.write(DIRECTOR, [SetValues(f"{tab}!A{at}:{LAST_COL}{at}", (("",) * width,)),
+                                  SetValues(f"{tab}!A{hist}:{LAST_COL}{hist}", (tuple(row),))])
+    assert row[1] == PUBLISHED
+    rep = verify(game)
+    bad = [s for s in rep.stages if not s.ok]
+    status = [p for s in bad for p in s.problems if p.code == "status"]
+    assert [p.message for p in status] == [f"row {hist} has status 'published', which cannot be (only resolved, "
+                                           "published or superseded, and only the last stage may be resolved)"]
