@@ -268,3 +268,20 @@ def test_a_dtd_in_a_sheet_or_its_notes_names_that_part(tmp_path: Path, part: str
     data = _edited(tmp_path, part, body[start:start + 12], b"<!DOCTYPE x []>" + body[start:start + 12])
     err = _refused(data)
     assert err.code == "err.backend.file.doctype" and err.params["part"] == part
+
+
+@pytest.mark.parametrize(("sheet_data", "values"), [
+    ("<sheetData><row><c><v>1</v></c></row><row><c><v>2</v></c></row><row r=\"5\"><c r=\"B5\"><v>3</v></c></row>"
+     "<row><c r=\"A6\"><v>4</v></c></row></sheetData>", {(0, 0): "1", (1, 0): "2", (4, 1): "3", (5, 0): "4"}),
+    ("<sheetData/>", {}),
+    ("", {}),
+])
+def test_rows_without_a_number_follow_the_row_before_and_a_sheet_may_hold_no_cells(
+        tmp_path: Path, sheet_data: str, values: dict[tuple[int, int], str]) -> None:
+    sheet = (f'<worksheet xmlns="{MAIN}"><sheetViews><sheetView workbookViewId="0"/></sheetViews>{sheet_data}'
+             '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>')
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "r.xlsx")
+    got = read_book(_with((tmp_path / "r.xlsx").read_bytes(), {"xl/worksheets/sheet1.xml": sheet.encode()})).sheets[0]
+    assert {k: c.value for k, c in got.cells.items()} == values
+    assert got.root.startswith("<worksheet") and f"{{{MAIN}}}" not in got.root
