@@ -86,3 +86,29 @@ def test_a_row_found_away_from_its_place_is_read_and_the_player_told() -> None:
     left = locate(tab7(["移动 B2", "搜索"]), "N1-survivor", 1, "en", "en", {}, "Amy")
     assert [n for n, _ in left.said] == ["typed_label_left"]  # not also "moved": that note says it
     assert left.cells[0] == "N1-survivor" and left.tab[0][:2] == ["移动 B2", "搜索"]
+
+
+def test_each_note_is_worded_for_the_player_and_for_the_director() -> None:
+    from sheetgm.core.texts import render
+
+    got = locate(tab7([], [], ["N1-survivor", "搜索"]), "N1-survivor", 1, "zh", "en", {}, "Amy")
+    params = {"key": "N1-survivor", "due": 4, "row": 4, "want": 2}
+    assert got.notes == [render("zh", "sheet.rows.moved", **params)]
+    assert got.director_notes == [render("en", "svc.rows", alias="Amy", tab="指令",
+                                         note=render("en", "sheet.rows.moved", **params))]
+    assert "Amy" in got.director_notes[0] and "指令" in got.director_notes[0]
+
+
+def test_last_nights_order_pasted_into_tonights_row_is_not_read_as_tonights() -> None:
+    tab = tab7(["N2-survivor", "搜索 "])  # night 1's row is gone; its archived order is in tonight's row
+    got = locate(tab, "N2-survivor", 2, "en", "en", {"N1-survivor": "搜索"}, "Amy")
+    assert got.cells[1] == "" and ("stale_here", {"key": "N2-survivor", "due": 2, "row": 2, "old": "N1-survivor"}
+                                   ) in got.said
+    kept = locate(tab7(["N1-survivor", "搜索"], ["N2-survivor", "搜索"]), "N2-survivor", 2, "en", "en",
+                  {"N1-survivor": "搜索"}, "Amy")
+    assert kept.cells[1] == "搜索" and not any(n == "stale_here" for n, _ in kept.said)  # its own row is there
+
+
+def test_text_moved_out_of_a_label_cell_keeps_the_rest_of_the_row() -> None:
+    got = locate(tab7(["移动 B2", "", "c", "d"]), "N1-survivor", 1, "en", "en", {}, "Amy")
+    assert got.cells == ["N1-survivor", "移动 B2", "c", "d", "", "", ""]
