@@ -112,3 +112,14 @@ def test_last_nights_order_pasted_into_tonights_row_is_not_read_as_tonights() ->
 def test_text_moved_out_of_a_label_cell_keeps_the_rest_of_the_row() -> None:
     got = locate(tab7(["移动 B2", "", "c", "d"]), "N1-survivor", 1, "en", "en", {}, "Amy")
     assert got.cells == ["N1-survivor", "移动 B2", "c", "d", "", "", ""]
+
+
+def test_other_rows_are_named_each_kind_once() -> None:
+    archived = {"N1-survivor": "搜索", "N1-hunter": "攻击"}
+    tab = tab7(["N1-survivor", "移动 C3"], ["N1-hunter", "攻击"], ["N2-survivor", "聆听"], ["note to self", "x"])
+    got = locate(tab, "N2-survivor", 2, "en", "en", archived, "Amy")
+    assert got.row == 4 and [s for s in got.said if s[0] != "moved"] == [
+        ("stale", {"key": "N2-survivor", "due": 4, "row": 2, "old": "N1-survivor"}),
+        ("typed_label_other", {"key": "N2-survivor", "due": 4, "row": 5, "text": "note to self"})]
+    many = locate(tab + tab7(["another note"]), "N2-survivor", 2, "en", "en", archived, "Amy")
+    assert ("typed_labels_other", {"key": "N2-survivor", "due": 4, "n": 2, "rows": "5, 6"}) in many.said
