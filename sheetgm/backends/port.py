@@ -421,6 +421,7 @@ class Gateway(ABC):
         """The caller is done with this workbook for now: an adapter that keeps workbooks parsed between calls
         may let this one go (the next read parses it again). Writes not saved yet (inside a batch) are kept.
         Nothing by default."""
+        return None
 
     def notices(self, key: str) -> list[BackendError]:
         """What the director and the player should hear about a workbook that is not an error: a copy in
