@@ -72,3 +72,16 @@ def test_a_save_that_fails_is_reported_kept_owed_and_written_next_time(tmp_path:
     monkeypatch.setattr(xlsx_gateway, "_replace", replace)
     resolve(game)  # N1-hunter: the owed report is written from the journal
     assert {"N1-survivor", "N1-hunter"} <= set(_results(tmp_path / "workbooks", 2))
+
+
+def test_a_check_lets_each_player_workbook_go_once_its_status_is_written(tmp_path: Path) -> None:
+    from sheetgm.service.check import check
+
+    gw = _Watched(tmp_path / "workbooks")
+    game = make_game(tmp_path, gw)
+    write_order(game, 1, "搜索")
+    gw.held.clear()
+    rep = check(game)
+    assert {c.seat for c in rep.players} == {1, 2, 3}
+    players = [n for key, n in gw.held if key.startswith("player-")]
+    assert players == [4, 3, 2], gw.held  # the hunter's (made here, not due) stays; each survivor's goes
