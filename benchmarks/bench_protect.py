@@ -1,6 +1,6 @@
 """What protection in force and the row upkeep cost (issue 15), in one process:
 
-- the game's password hash (salted SHA-512, 100,000 rounds), worked out once per process;
+- the game's password hash (salted SHA-512, lock.SPIN rounds), worked out once per process;
 - writing a player's .xlsx workbook with all its protections (the password's lock checked, the open cells set)
   against the same write without them, and reading the protections back from the file (``audit``);
 - finding tonight's row in an Orders tab with filler rows below (``rows.locate``): time, and how many lines the
