@@ -417,6 +417,12 @@ class Gateway(ABC):
         """The full look of a workbook (values and formats). On Google this is one grid-data
         read, heavier than ``read``: for verification and tests, not for every stage."""
 
+    def release(self, key: str) -> None:
+        """The caller is done with this workbook for now: an adapter that keeps workbooks parsed between calls
+        may let this one go (the next read parses it again). Writes not saved yet (inside a batch) are kept.
+        Nothing by default."""
+        return None
+
     def notices(self, key: str) -> list[BackendError]:
         """What the director and the player should hear about a workbook that is not an error: a copy in
         another format beside a local file (the xlsx adapter). Said, never raised; none by default."""

@@ -206,6 +206,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
                 new_memos[seat] = checkmemo.Memo(rev, ctx, judged, shown.isoformat(timespec="seconds"), asdict(result),
                                                  list(director_notes), memo.p if memo is not None else "",
                                                  o=sheet.text)
+        game.gateway.release(player_key(seat))  # done with this workbook: not held while the others are checked
         rep.players.append(result)
         if progress:
             progress(player_key(seat))

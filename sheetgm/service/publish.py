@@ -138,6 +138,7 @@ def _write_player(game: Game, seat: int, ops: list[Op], warnings: list[str], set
     else why not (in the director's language, also warned). A workbook that is not this seat's (``trouble``)
     is not written at all."""
     if sheet.trouble:
+        game.gateway.release(player_key(seat))
         return sheet.trouble
     try:
         game.gateway.write(player_key(seat), ops)
@@ -147,6 +148,8 @@ def _write_player(game: Game, seat: int, ops: list[Op], warnings: list[str], set
         text = "svc.player_unreadable_file" if isinstance(exc, UnreadableFileError) else "svc.player_unwritable"
         warnings.append(render(game.voice, text, alias=game.alias(seat), seat=seat, reason=why))
         return why
+    finally:
+        game.gateway.release(player_key(seat))  # written (or not): a parsed workbook no longer held (memory)
     results = layout.tab(game.seat_lang(seat), "results")
     warnings += [render(game.voice, "svc.results_missing", alias=game.alias(seat), seat=seat,
                         cell=f"{results}!B{log_row(e.key)}") for e in settled]

@@ -165,3 +165,18 @@ def test_a_broken_record_is_named(tmp_path: Path) -> None:
     with pytest.raises(FileError) as err:
         XlsxGateway(tmp_path).exists("director")
     assert FILES in err.value.message("en")
+
+
+def test_a_released_workbook_is_parsed_again_and_an_unsaved_one_is_kept(gw: XlsxGateway, tmp_path: Path) -> None:
+    gw.write("player-1", [SetValues("Orders!A1", [["saved"]])])
+    loads = gw.loads
+    gw.read("player-1", ["Orders!A1"])
+    assert gw.loads == loads  # kept parsed after its save
+    gw.release("player-1")
+    assert gw.read("player-1", ["Orders!A1"]) == {"Orders!A1": [["saved"]]}
+    assert gw.loads == loads + 1  # let go: read from its file again
+    with gw.batch():
+        gw.write("player-1", [SetValues("Orders!A2", [["pending"]])])
+        gw.release("player-1")  # not saved yet: kept, the write is not lost
+        assert gw.read("player-1", ["Orders!A2"]) == {"Orders!A2": [["pending"]]}
+    assert XlsxGateway(tmp_path).read("player-1", ["Orders!A1:A2"]) == {"Orders!A1:A2": [["saved"], ["pending"]]}

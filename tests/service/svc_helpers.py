@@ -80,6 +80,9 @@ class FlakyGateway(Gateway):
     def view(self, key: str) -> Any:
         return self.inner.view(key)
 
+    def release(self, key: str) -> None:
+        self.inner.release(key)
+
 
 def roster(survivors: int = 3, hunters: int = 1, langs: dict[int, str] | None = None,
            emails: bool = False) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ lets a whole stage fit in a fraction of a second (``read.py``).
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from operator import itemgetter
@@ -92,9 +93,11 @@ class Sheet:
     protection: dict[str, str] | None = None
     validations: list[Validation] = field(default_factory=list)
     notes: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)  # cell -> (text, author)
-    written: str | None = None  # the sheet's XML as last written; None: changed since
+    written: str | None = None  # the sheet's XML as last written; None: changed since (or as read: see source)
     row_xml: dict[int, str] = field(default_factory=dict)  # 0-based row -> its <row> XML as last written
-    rows_in_written: bool = False  # ``written`` was read from a file sheetgm wrote: its rows can be kept
+    # The sheet's XML (``written``, else ``source``, inflated only when needed: a workbook held between reading
+    # and writing keeps its compressed bytes, not its text) was made by sheetgm's writer: its rows can be kept.
+    rows_in_written: bool = False
     # Where the sheet came from, and what of it is carried as it was.
     part: str = ""  # its part in the package ("xl/worksheets/sheet1.xml"); "" for a new sheet
     rel_id: str = ""  # its relationship from the workbook
@@ -128,8 +131,9 @@ class Sheet:
     def touch_outside_rows(self) -> None:
         """Something outside the cells changed (notes, dropdowns, frozen rows, column widths). Rows XML read
         from a file sheetgm wrote is kept from it, row by row, before the whole XML is dropped."""
-        if self.rows_in_written and self.written is not None:
-            self.row_xml = self._written_rows(self.written)
+        xml = self.written if self.written is not None else _text(self.source)
+        if self.rows_in_written and xml is not None:
+            self.row_xml = self._written_rows(xml)
         self.written, self.rows_in_written, self.source = None, False, None
 
     def _written_rows(self, xml: str) -> dict[int, str]:
@@ -146,6 +150,14 @@ class Sheet:
             return 1, 1
         cells = self.cells.keys()  # compared in C: the last row is the largest key (every save asks)
         return max(cells)[0] + 1, max(map(itemgetter(1), cells)) + 1
+
+
+def _text(part: Part | None) -> str | None:
+    """A part's XML as read, from its compressed bytes."""
+    if part is None:
+        return None
+    data = part.data if part.raw is None else zlib.decompress(part.raw, -15)
+    return data.decode("utf-8") if data is not None else None
 
 
 @dataclass(eq=False)

@@ -210,6 +210,12 @@ class XlsxGateway(port.Gateway):
         self.saves += 1
         self._books[key] = ((st.st_mtime_ns, st.st_size, st.st_ino), path, book)
 
+    def release(self, key: str) -> None:
+        """Let the parsed workbook go once saved (publishing writes 160 of them, each ~1.5 MB parsed); one with
+        writes not saved yet (inside a batch) is kept."""
+        if key not in self._dirty:
+            self._books.pop(key, None)
+
     def lock_password(self) -> str | None:
         """The game's password (asked of ``password_source`` once), None without a source."""
         if self._password is None and self.password_source is not None:

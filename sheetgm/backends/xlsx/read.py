@@ -162,7 +162,7 @@ def _worksheet(pkg: Package, el: Element, rel: Rel, doc: str, strings: list[str]
     sheet.notes_read = dict(sheet.notes)
     sheet.source = pkg.part(path)
     if ours:
-        sheet.written, sheet.rows_in_written = raw.decode("utf-8"), True
+        sheet.rows_in_written = True  # its text is inflated again from ``source`` if a row changes
     return sheet
 
 
