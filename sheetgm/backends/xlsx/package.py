@@ -15,6 +15,7 @@ LibreOffice save by default.
 from __future__ import annotations
 
 import io
+import posixpath
 import re
 import struct
 import zipfile
@@ -295,3 +296,16 @@ def no_doctype(data: bytes, name: str) -> bytes:
     if rest.upper().startswith(b"<!DOCTYPE"):
         raise refuse("doctype", part=name)
     return data
+
+
+def rels_path(part: str) -> str:
+    """The relationships part of ``part`` (``xl/workbook.xml`` → ``xl/_rels/workbook.xml.rels``)."""
+    folder, name = posixpath.split(part)
+    return posixpath.join(folder, "_rels", name + ".rels")
+
+
+def resolve_target(base: str, target: str) -> str:
+    """A relationship's target as a part name: absolute (``/xl/...``) or relative to ``base``'s folder."""
+    if target.startswith("/"):
+        return target[1:]
+    return posixpath.normpath(posixpath.join(posixpath.dirname(base), target))

@@ -8,7 +8,6 @@ workbook raises ``UnreadableFileError`` with what it is (another format, a passw
 
 from __future__ import annotations
 
-import posixpath
 import re
 import struct
 import zipfile
@@ -22,7 +21,17 @@ from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
 from sheetgm.backends.xlsx import xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Rel, Sheet, Validation
-from sheetgm.backends.xlsx.package import LIMITS, Limits, Package, fold, no_doctype, refuse, sniff
+from sheetgm.backends.xlsx.package import (
+    LIMITS,
+    Limits,
+    Package,
+    fold,
+    no_doctype,
+    refuse,
+    rels_path,
+    resolve_target,
+    sniff,
+)
 from sheetgm.backends.xlsx.styles import Styles
 
 # What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parsers.
@@ -79,10 +88,11 @@ def _read(pkg: Package, limits: Limits) -> Book:
     if any(r.type == _STRICT_DOC for r in package_rels):
         pkg.strict = True
         package_rels = _rels(pkg, "_rels/.rels")
-    doc = pkg.clean(next((_resolve("", r.target) for r in package_rels if r.type == xmlkit.RT_DOC), "xl/workbook.xml"))
+    found = (resolve_target("", r.target) for r in package_rels if r.type == xmlkit.RT_DOC)
+    doc = pkg.clean(next(found, "xl/workbook.xml"))
     if doc not in pkg:
         raise KeyError(doc)
-    wb_rels = _rels(pkg, _rels_path(doc))
+    wb_rels = _rels(pkg, rels_path(doc))
     wb_xml = no_doctype(pkg.read(doc), doc)
     root = fromstring(wb_xml)
     if root.tag != xmlkit.m("workbook"):
@@ -135,9 +145,9 @@ def _read(pkg: Package, limits: Limits) -> Book:
 
 def _carry(pkg: Package, book: Book) -> None:
     """Keep every part the writer does not make anew, checked (CRC, size) as it is kept."""
-    made = {"[Content_Types].xml", "_rels/.rels", book.doc, _rels_path(book.doc)}
+    made = {"[Content_Types].xml", "_rels/.rels", book.doc, rels_path(book.doc)}
     for sheet in book.sheets:
-        made |= {sheet.part, _rels_path(sheet.part)}
+        made |= {sheet.part, rels_path(sheet.part)}
     if book.ours:
         made |= {"docProps/core.xml", "docProps/app.xml"}
     made = {fold(n) for n in made}
@@ -149,14 +159,14 @@ def _carry(pkg: Package, book: Book) -> None:
 
 def _worksheet(pkg: Package, el: Element, rel: Rel, doc: str, strings: list[str], budget: _Budget,
                ours: bool) -> Sheet:
-    path = pkg.clean(_resolve(doc, rel.target))
+    path = pkg.clean(resolve_target(doc, rel.target))
     raw = no_doctype(pkg.read(path), path)
-    exact = _resolve(doc, rel.target) == path  # the target as written, where it names the part as the zip does
+    exact = resolve_target(doc, rel.target) == path  # the target as written, where it names the part as the zip does
     sheet = Sheet(el.get("name", ""), state=el.get("state", "visible"), part=path, rel_id=rel.id,
                   sheet_id=_int(el.get("sheetId", "0")), target=rel.target if exact else "")
     _read_sheet(raw, sheet, strings, budget, ours)
-    sheet.rels = _rels(pkg, _rels_path(path))
-    comments = pkg.clean(next((_resolve(path, r.target) for r in sheet.rels if r.type == xmlkit.RT_COMMENTS), ""))
+    sheet.rels = _rels(pkg, rels_path(path))
+    comments = pkg.clean(next((resolve_target(path, r.target) for r in sheet.rels if r.type == xmlkit.RT_COMMENTS), ""))
     if comments in pkg:
         sheet.notes = _read_notes(fromstring(no_doctype(pkg.read(comments), comments)))
     sheet.notes_read = dict(sheet.notes)
@@ -207,17 +217,6 @@ def _int(text: str) -> int:
         return 0
 
 
-def _rels_path(part: str) -> str:
-    folder, name = posixpath.split(part)
-    return posixpath.join(folder, "_rels", name + ".rels")
-
-
-def _resolve(base: str, target: str) -> str:
-    if target.startswith("/"):
-        return target[1:]
-    return posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
-
-
 def _rels(pkg: Package, path: str) -> list[Rel]:
     """A part's relationships, in their order."""
     if path not in pkg:
@@ -229,7 +228,7 @@ def _rels(pkg: Package, path: str) -> list[Rel]:
 def _target(rels: list[Rel], kind: str, base: str) -> str:
     for rel in rels:
         if rel.type == kind:
-            return _resolve(base, rel.target)
+            return resolve_target(base, rel.target)
     return ""
 
 

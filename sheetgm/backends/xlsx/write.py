@@ -19,7 +19,7 @@ from xml.etree.ElementTree import ParseError, fromstring
 
 from sheetgm.backends.xlsx import xmlkit
 from sheetgm.backends.xlsx.book import RANK, Book, Rel, Sheet
-from sheetgm.backends.xlsx.package import Part
+from sheetgm.backends.xlsx.package import Part, rels_path, resolve_target
 from sheetgm.backends.xlsx.sheetxml import ROOT, comments_xml, legacy_xml, sheet_xml, vml_xml
 
 _CT_MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml"
@@ -98,7 +98,7 @@ class _Plan:
         new_notes: list[tuple[str, Data]] = []
         if sheet.notes != (sheet.notes_read or {}):
             old = [r for r in rels if r.type == xmlkit.RT_COMMENTS or (sheet.legacy and r.id == sheet.legacy)]
-            gone = {_resolve(sheet.part, r.target) for r in old if not r.mode}
+            gone = {resolve_target(sheet.part, r.target) for r in old if not r.mode}
             self.dropped |= gone
             self.taken -= gone  # their names may be used again
             rels, legacy = [r for r in rels if r not in old], ""
@@ -124,12 +124,12 @@ class _Plan:
         self.types.setdefault("/" + sheet.part, _TYPES["sheet"])
         self.parts += new_notes
         for rel in rels:  # the notes kept as they were go with their sheet
-            target = _resolve(sheet.part, rel.target)
+            target = resolve_target(sheet.part, rel.target)
             if rel.type in (xmlkit.RT_COMMENTS, xmlkit.RT_VML) and not rel.mode and target in self.book.parts:
                 self.notes_parts[target] = None
                 self.parts.append((target, self.book.parts[target]))
         if rels:
-            self.parts.append((_rels_path(sheet.part), _rels_xml(rels)))
+            self.parts.append((rels_path(sheet.part), _rels_xml(rels)))
         self.typed(sheet.part, rels)
         self.after.append((sheet, rels, legacy if legacy is not None else sheet.legacy))
 
@@ -138,7 +138,7 @@ class _Plan:
         wb_rels = self.wb_rels = list(book.workbook_rels)
         if self.changed:
             calc = [r for r in wb_rels if r.type == RT_CALC_CHAIN]
-            self.dropped |= {_resolve(book.doc, r.target) for r in calc}
+            self.dropped |= {resolve_target(book.doc, r.target) for r in calc}
             wb_rels = self.wb_rels = [r for r in wb_rels if r not in calc]
         styles = book.styles_part or "xl/styles.xml"
         if not book.styles_part or book.styles.version != book.styles_read or styles not in book.parts:
@@ -152,7 +152,7 @@ class _Plan:
             if name not in written and name not in self.dropped and name not in self.notes_parts:
                 self.parts.append((name, part))
         sheet_rels = [Rel(s.rel_id, xmlkit.RT_SHEET, s.target or _relative(s.part, book.doc)) for s in book.sheets]
-        self.parts += [(book.doc, _workbook_xml(book, self.changed)), (_rels_path(book.doc), _rels_xml(
+        self.parts += [(book.doc, _workbook_xml(book, self.changed)), (rels_path(book.doc), _rels_xml(
             sheet_rels + wb_rels))]
         self.types.setdefault("/" + book.doc, _TYPES["workbook"])
         self.typed(book.doc, wb_rels)
@@ -181,7 +181,8 @@ class _Plan:
         for rel in rels:
             kind = _BY_REL.get(rel.type.rsplit("/", 1)[-1])
             if kind is not None and not rel.mode:
-                self.types.setdefault("/" + (_resolve(base, rel.target) if base else rel.target.lstrip("/")), kind)
+                name = resolve_target(base, rel.target) if base else rel.target.lstrip("/")
+                self.types.setdefault("/" + name, kind)
 
     def _content_types(self) -> str:
         names = {"/" + name for name, _data in self.parts}
@@ -202,17 +203,6 @@ def _fresh(ids: set[str], n: int) -> str:
         n += 1
     ids.add(f"rId{n}")
     return f"rId{n}"
-
-
-def _rels_path(part: str) -> str:
-    folder, name = posixpath.split(part)
-    return posixpath.join(folder, "_rels", name + ".rels")
-
-
-def _resolve(base: str, target: str) -> str:
-    if target.startswith("/"):
-        return target[1:]
-    return posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
 
 
 def _relative(target: str, base: str) -> str:
@@ -375,7 +365,7 @@ def _settle(book: Book, plan: _Plan, done: dict[str, Part]) -> None:
         sheet.rels, sheet.legacy, sheet.notes_read = rels, legacy, dict(sheet.notes)
         sheet.source = done[sheet.part]
         for rel in rels:
-            target = _resolve(sheet.part, rel.target)
+            target = resolve_target(sheet.part, rel.target)
             if rel.type in (xmlkit.RT_COMMENTS, xmlkit.RT_VML) and target in done:
                 book.parts[target] = done[target]
     if book.styles_part == "" or book.styles_read != book.styles.version:
