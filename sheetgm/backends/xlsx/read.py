@@ -348,10 +348,9 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
     for row_el in rows:
         ra = row_el.attrib
         row = int(ra["r"]) - 1 if "r" in ra else row + 1
-        if len(ra) > 1 + ("spans" in ra):
-            dims = {k: v for k, v in ra.items() if k not in ("r", "spans") and not k.startswith("{")}
-            if dims:
-                sheet.rows[row] = dims
+        dims = {k: v for k, v in ra.items() if k not in ("r", "spans") and not k.startswith("{")}
+        if dims:  # a row without a number keeps its height or hidden flag too
+            sheet.rows[row] = dims
         col, before = -1, len(cells)
         for c in row_el:
             ref = c.get("r")

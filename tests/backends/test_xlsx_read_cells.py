@@ -1,0 +1,121 @@
+"""The xlsx reader's cells and rows as the XML parser gives them (a file another program saved), each field
+pinned on a sheet built for it: a row's own attributes (with or without its number), a cell's column from
+its reference (the reference memo empty or not), what an empty value, formula or shared string reads as, the
+attributes sheetgm does not model (kept as written), and a chart sheet's entry in the workbook."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheetgm.backends.xlsx import read
+from sheetgm.backends.xlsx.book import Cell
+from sheetgm.backends.xlsx.read import read_book
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+X14AC = "http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac"
+SHEET = "xl/worksheets/sheet1.xml"
+
+
+def _with(tmp_path: Path, parts: dict[str, bytes], edit: dict[str, tuple[bytes, bytes]] | None = None) -> bytes:
+    """A workbook openpyxl saved, ``parts`` replaced or added and ``edit`` (part: old, new) replaced in place."""
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "w.xlsx")
+    out = io.BytesIO()
+    with zipfile.ZipFile(tmp_path / "w.xlsx") as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            body = parts.get(info.filename, src.read(info.filename))
+            if edit and info.filename in edit:
+                old, new = edit[info.filename]
+                assert old in body
+                body = body.replace(old, new, 1)
+            dst.writestr(info.filename, body)
+        for name, body in parts.items():
+            if name not in src.namelist():
+                dst.writestr(name, body)
+    return out.getvalue()
+
+
+def _sheet(tmp_path: Path, rows: str, *, strings: list[str] | None = None) -> bytes:
+    sheet = f'<worksheet xmlns="{MAIN}" xmlns:x14ac="{X14AC}"><sheetData>{rows}</sheetData></worksheet>'.encode()
+    if strings is None:
+        return _with(tmp_path, {SHEET: sheet})
+    sst = f'<sst xmlns="{MAIN}">' + "".join(f"<si><t>{t}</t></si>" for t in strings) + "</sst>"
+    rel = f'<Relationship Id="rIdS" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>'
+    return _with(tmp_path, {SHEET: sheet, "xl/sharedStrings.xml": sst.encode()},
+                 {"xl/_rels/workbook.xml.rels": (b"</Relationships>", rel.encode())})
+
+
+def _fields(c: Cell) -> tuple[object, ...]:
+    return c.kind, c.value, c.style, c.formula, c.sst, c.extra
+
+
+def test_a_rows_own_attributes_are_kept_without_its_number_spans_or_extensions(tmp_path: Path) -> None:
+    rows = ('<row r="2" spans="1:3" ht="30" customHeight="1" x14ac:dyDescent="0.25"><c r="A2"><v>1</v></c></row>'
+            '<row hidden="1"><c r="A3"><v>2</v></c></row>'  # no number: the row after the one before
+            '<row r="5" spans="1:1"><c r="A5"><v>3</v></c></row>'
+            '<row r="7" x14ac:dyDescent="0.3"/>')
+    sheet = read_book(_sheet(tmp_path, rows)).sheets[0]
+    assert sheet.rows == {1: {"ht": "30", "customHeight": "1"}, 2: {"hidden": "1"}}
+    assert {k: c.value for k, c in sheet.cells.items()} == {(1, 0): "1", (2, 0): "2", (4, 0): "3"}
+
+
+@pytest.mark.parametrize("memo", ["empty", "warm"])
+def test_a_cells_column_comes_from_its_reference_whether_or_not_it_was_seen_before(
+        tmp_path: Path, memo: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference -> column memo is module-wide: a reference seen in no file yet is worked out."""
+    rows = ('<row r="1"><c r="A1"><v>1</v></c><c r="C1"><v>2</v></c><c><v>3</v></c></row>'
+            '<row r="2"><c r="AB2"><v>4</v></c></row>')
+    data = _sheet(tmp_path, rows)
+    if memo == "empty":
+        monkeypatch.setattr(read, "_COLUMNS", {})
+    else:
+        read_book(data)
+    cells = read_book(data).sheets[0].cells
+    assert {k: c.value for k, c in cells.items()} == {(0, 0): "1", (0, 2): "2", (0, 3): "3", (1, 27): "4"}
+    if memo == "empty":
+        assert read._COLUMNS == {"A1": 0, "C1": 2, "AB2": 27}
+
+
+def test_empty_values_formulas_and_shared_strings_read_as_nothing_but_their_format(tmp_path: Path) -> None:
+    rows = ('<row r="1"><c r="A1" s="1"/><c r="B1" t="s" s="1"/><c r="C1"><v/></c><c r="D1" s="1"><v/></c>'
+            '<c r="E1"><f t="shared" si="0"/><v>3</v></c><c r="F1" t="s"><v>0</v></c><c r="G1" t="s"><v>1</v></c>'
+            '<c r="H1" t="s"><v>7</v></c><c r="I1" t="b"><v>1</v></c></row>')
+    cells = read_book(_sheet(tmp_path, rows, strings=["词", ""])).sheets[0].cells
+    assert {k[1]: _fields(c) for k, c in cells.items()} == {
+        0: ("", "", 1, None, -1, ""),
+        1: ("s", "", 1, None, -1, ""),
+        3: ("", "", 1, None, -1, ""),
+        4: ("n", "3", 0, ({"t": "shared", "si": "0"}, ""), -1, ""),
+        5: ("s", "词", 0, None, 0, ""),
+        6: ("s", "", 0, None, -1, ""),  # an empty shared string: no entry to write back
+        7: ("s", "", 0, None, -1, ""),  # past the table
+        8: ("b", "1", 0, None, -1, ""),
+    }
+
+
+def test_a_cells_other_attributes_are_kept_as_written_without_extensions(tmp_path: Path) -> None:
+    rows = ('<row r="1"><c r="A1" s="2" t="e" vm="1" x14ac:x="9"><v>#VALUE!</v></c>'
+            '<c r="B1" cm="1" ph="1"><f t="array" ref="B1">1</f><v>1</v></c><c r="C1"><v>5</v></c></row>')
+    cells = read_book(_sheet(tmp_path, rows)).sheets[0].cells
+    assert [cells[(0, c)].extra for c in range(3)] == [' vm="1"', ' cm="1" ph="1"', ""]
+    assert (cells[(0, 0)].kind, cells[(0, 0)].value, cells[(0, 0)].style) == ("e", "#VALUE!", 2)
+
+
+def test_a_chart_sheets_entry_is_carried_where_it_stood_with_its_name_id_and_state(tmp_path: Path) -> None:
+    chart = f'<chartsheet xmlns="{MAIN}"><sheetPr/></chartsheet>'.encode()
+    entry = (b'<sheet name="Chart &amp; 1" sheetId="4" state="hidden" foo="bar" r:id="rIdC"/>'
+             b"</sheets>")
+    rel = (f'<Relationship Id="rIdC" Type="{REL}/chartsheet" Target="chartsheets/sheet1.xml"/>'
+           "</Relationships>").encode()
+    data = _with(tmp_path, {"xl/chartsheets/sheet1.xml": chart},
+                 {"xl/workbook.xml": (b"</sheets>", entry), "xl/_rels/workbook.xml.rels": (b"</Relationships>", rel)})
+    book = read_book(data)
+    assert [s.name for s in book.sheets] == ["Sheet"]
+    assert book.others == [(1, '<sheet name="Chart &amp; 1" sheetId="4" state="hidden" r:id="rIdC"/>')]
+    assert "xl/chartsheets/sheet1.xml" in book.parts
