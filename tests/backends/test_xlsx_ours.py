@@ -74,6 +74,12 @@ def _edited(data: bytes, old: bytes, new: bytes) -> bytes:
     (b"</row>", b'<c r="Z1"><v>12</v></c></row>'),  # a number
     (b"</row>", b'<c r="Z1" t="str"><f>1+1</f><v>2</v></c></row>'),  # a formula
     (b"<t>", b"<t>&quot;"),  # an entity the writer does not make
+    (b"<t>", b"<t>a\r\nb"),  # a raw carriage return: the parser reads a line feed
+    (b"<t>", b"<t> \t"),  # blanks at the start of a text not marked preserve: layout
+    (b"<t>", "<t>\u3000 ".encode()),  # an ideographic space is text, not layout
+    (b"</t>", b" \n</t>"),  # blanks at its end
+    (b'<row r="', b'<row spans="1:9" r="'),  # the row's spans: not one of its own attributes
+    (b"</row>", b'<c r="Z1"/><c r="Y1" s="0"/></row>'),  # cells with neither a value nor a format
 ])
 def test_another_shape_in_a_file_sheetgm_wrote_goes_to_the_parser(tmp_path: Path, old: bytes, new: bytes,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,10 +90,71 @@ def test_another_shape_in_a_file_sheetgm_wrote_goes_to_the_parser(tmp_path: Path
     assert _cells(fast) == _cells(xlsx_read.read_book(edited))
 
 
-@pytest.mark.parametrize("bad", [b"<t>a]]>b", b"<t>\x01", b"<t>&bogus;"])
-def test_a_malformed_sheet_claiming_sheetgm_is_still_refused(tmp_path: Path, bad: bytes) -> None:
+@pytest.mark.parametrize(("old", "bad"), [
+    (b"<t>", b"<t>a]]>b"), (b"<t>", b"<t>\x01"), (b"<t>", b"<t>&bogus;"),
+    (b'"><c r="', b'" ht="20" ht="21"><c r="'), (b'"><c r="', b'" r="1"><c r="'),  # a row's attribute twice
+])
+def test_a_malformed_sheet_claiming_sheetgm_is_still_refused(tmp_path: Path, old: bytes, bad: bytes) -> None:
     data = _book(tmp_path, 2)
     with pytest.raises(UnreadableFileError):
         (tmp_path / "bad").mkdir()
-        (tmp_path / "bad" / "player-1.xlsx").write_bytes(_edited(data, b"<t>", bad))
+        (tmp_path / "bad" / "player-1.xlsx").write_bytes(_edited(data, old, bad))
         XlsxGateway(tmp_path / "bad").read("player-1", ["Map!A1"])
+
+
+def test_every_sheet_sheetgm_wrote_is_read_by_the_patterns_as_the_parser_reads_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No tree for either tab: formats alone (row 1 too), texts with each entity the writer makes, a row's height;
+    the reference memo empty, as in a fresh process."""
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "P", ["Orders", "Map"])
+    gw.write("p", [port.SetBackground("Map!A1:B2", "#ffe599"), port.ResizeRows("Map!3:3", 44),
+                   port.SetValues("Map!C1:C3", [["a & b"], ["<x> \r"], ["  kept "]]),
+                   port.SetValues("Orders!A2:B2", [["1", "=1+1"]])])
+    data = (tmp_path / "p.xlsx").read_bytes()
+    monkeypatch.setattr(xlsx_read, "_COLUMNS", {})
+    used: list[bool] = []
+    real = xlsx_read._read_our_cells
+    monkeypatch.setattr(xlsx_read, "_read_our_cells", lambda *a: used.append(real(*a)) or used[-1])
+    fast = xlsx_read.read_book(data)
+    assert used == [True] * len(fast.sheets)
+    orders, map_ = fast.sheets[:2]
+    assert {k: c.value for k, c in orders.cells.items()} == {(1, 0): "1", (1, 1): "=1+1"}
+    assert {k: (c.kind, c.value) for k, c in map_.cells.items()} == {
+        (0, 0): ("", ""), (0, 1): ("", ""), (1, 0): ("", ""), (1, 1): ("", ""),
+        (0, 2): ("s", "a & b"), (1, 2): ("s", "<x> \r"), (2, 2): ("s", "  kept ")}
+    assert len({c.style for k, c in map_.cells.items() if k[1] < 2}) == 1 and map_.cells[(0, 0)].style > 0
+    assert map_.rows[2]["customHeight"] == "1"
+    monkeypatch.setattr(xlsx_read, "_read_our_cells", lambda *a: False)
+    assert _cells(fast) == _cells(xlsx_read.read_book(data))
+
+
+def test_the_patterns_count_each_row_as_the_parser_counts_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cell limit holds at the same bound on either path: a row costs its cells, an empty one one."""
+    from dataclasses import replace
+
+    from sheetgm.backends.xlsx.package import LIMITS
+
+    data = _book(tmp_path, 3)
+    parsed = _smallest_limit(data, monkeypatch, fast=False)
+    assert parsed == _smallest_limit(data, monkeypatch, fast=True)
+    monkeypatch.undo()
+    xlsx_read.read_book(data, replace(LIMITS, cells=parsed))
+    with pytest.raises(UnreadableFileError):
+        xlsx_read.read_book(data, replace(LIMITS, cells=parsed - 1))
+
+
+def _smallest_limit(data: bytes, monkeypatch: pytest.MonkeyPatch, fast: bool) -> int:
+    from dataclasses import replace
+
+    from sheetgm.backends.xlsx.package import LIMITS
+
+    if not fast:
+        monkeypatch.setattr(xlsx_read, "_read_our_cells", lambda *a: False)
+    low = 1
+    while True:
+        try:
+            xlsx_read.read_book(data, replace(LIMITS, cells=low))
+            return low
+        except UnreadableFileError:
+            low += 1

@@ -70,16 +70,17 @@ def test_a_cells_column_comes_from_its_reference_whether_or_not_it_was_seen_befo
         tmp_path: Path, memo: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reference -> column memo is module-wide: a reference seen in no file yet is worked out."""
     rows = ('<row r="1"><c r="A1"><v>1</v></c><c r="C1"><v>2</v></c><c><v>3</v></c></row>'
-            '<row r="2"><c r="AB2"><v>4</v></c></row>')
+            '<row r="2"><c r="AB2"><v>4</v></c><c r="AX2"><v>5</v></c></row>')
     data = _sheet(tmp_path, rows)
     if memo == "empty":
         monkeypatch.setattr(read, "_COLUMNS", {})
     else:
         read_book(data)
     cells = read_book(data).sheets[0].cells
-    assert {k: c.value for k, c in cells.items()} == {(0, 0): "1", (0, 2): "2", (0, 3): "3", (1, 27): "4"}
+    assert {k: c.value for k, c in cells.items()} == {(0, 0): "1", (0, 2): "2", (0, 3): "3", (1, 27): "4",
+                                                     (1, 49): "5"}
     if memo == "empty":
-        assert read._COLUMNS == {"A1": 0, "C1": 2, "AB2": 27}
+        assert read._COLUMNS == {"A1": 0, "C1": 2, "AB2": 27, "AX2": 49}
 
 
 def test_empty_values_formulas_and_shared_strings_read_as_nothing_but_their_format(tmp_path: Path) -> None:
@@ -101,10 +102,12 @@ def test_empty_values_formulas_and_shared_strings_read_as_nothing_but_their_form
 
 def test_a_cells_other_attributes_are_kept_as_written_without_extensions(tmp_path: Path) -> None:
     rows = ('<row r="1"><c r="A1" s="2" t="e" vm="1" x14ac:x="9"><v>#VALUE!</v></c>'
-            '<c r="B1" cm="1" ph="1"><f t="array" ref="B1">1</f><v>1</v></c><c r="C1"><v>5</v></c></row>')
+            '<c r="B1" cm="1" foo="x"><f t="array" ref="B1">1</f><v>1</v></c><c r="C1"><v>5</v></c></row>')
     cells = read_book(_sheet(tmp_path, rows)).sheets[0].cells
-    assert [cells[(0, c)].extra for c in range(3)] == [' vm="1"', ' cm="1" ph="1"', ""]
+    assert [cells[(0, c)].extra for c in range(3)] == [' vm="1"', ' cm="1" foo="x"', ""]
     assert (cells[(0, 0)].kind, cells[(0, 0)].value, cells[(0, 0)].style) == ("e", "#VALUE!", 2)
+    phonetic = read_book(_sheet(tmp_path, '<row r="1"><c r="A1" t="str" ph="1"><v>x</v></c></row>')).sheets[0]
+    assert phonetic.cells[(0, 0)].extra == ' ph="1"'  # any one of the attributes is sought
 
 
 def test_a_chart_sheets_entry_is_carried_where_it_stood_with_its_name_id_and_state(tmp_path: Path) -> None:

@@ -82,3 +82,36 @@ def test_a_sheet_past_1_mb_is_parsed_row_by_row_in_memory_a_small_multiple_of_it
     peak, kept = _peak(_book_with(tmp_path, sheet))
     assert kept == 0
     assert peak < 10 * len(sheet), f"reading a {len(sheet):,}-byte sheet took {peak:,} bytes at its peak"
+
+
+@pytest.mark.parametrize(("size", "counted"), [(ESTIMATE_ABOVE, False), (ESTIMATE_ABOVE + 1, True)])
+def test_shared_strings_are_counted_before_parsing_from_256_kb_up(tmp_path: Path, size: int, counted: bool,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Either way a table past the limit is refused; only a table past 256 KB is refused before it is parsed."""
+    from sheetgm.backends.xlsx import read
+
+    item = "<si><t>" + "x" * 100 + "</t></si>"
+    head, tail = f'<sst xmlns="{MAIN}">', "</sst>"
+    n = (size - len(head) - len(tail)) // len(item)
+    sst = head + item * n
+    sst += " " * (size - len(sst) - len(tail)) + tail
+    assert len(sst) == size
+    rel = ('<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+           'sharedStrings" Target="sharedStrings.xml"/></Relationships>')
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "s.xlsx")
+    out = io.BytesIO()
+    with zipfile.ZipFile(tmp_path / "s.xlsx") as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            if info.filename == "xl/_rels/workbook.xml.rels":
+                body = body.replace(b"</Relationships>", rel.encode())
+            dst.writestr(info.filename, body)
+        dst.writestr("xl/sharedStrings.xml", sst)
+    parsed: list[str] = []
+    real = read._elements
+    monkeypatch.setattr(read, "_elements", lambda data, *a: parsed.append(a[0]) or real(data, *a))
+    with pytest.raises(UnreadableFileError) as err:
+        read_book(out.getvalue(), replace(LIMITS, strings=n - 1))
+    assert err.value.code == "err.backend.file.too_many_strings" and err.value.params["limit"] == n - 1
+    assert (read._SST in parsed) == (not counted)

@@ -281,8 +281,7 @@ def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
 
 def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, ours: bool = False) -> None:
     """The modelled elements into ``sheet``, the others kept as written; the cells row by row."""
-    at = data.find(b"<sheetData")  # as every program writes it; a prefixed one is searched for
-    found = _SHEET_DATA.search(data, at) if at >= 0 else _SHEET_DATA.search(data)
+    found = _SHEET_DATA.search(data)  # sheetData comes early: a plain find before it saved 15 µs a sheet, no more
     cells = (0, 0)
     if found is None:
         rest = data
@@ -419,9 +418,8 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget) -> bool:
         row = int(row_text) - 1
         if attr_text:
             attrs = dict(_OUR_ATTR.findall(attr_text))
-            if len(attrs) != attr_text.count("="):
-                return False  # an attribute written twice: the parser refuses it
-            attrs.pop("r", None)
+            if len(attrs) != attr_text.count("=") or "r" in attrs:
+                return False  # an attribute written twice (the number too): the parser refuses it
             attrs.pop("spans", None)
             if attrs:
                 dims[row] = attrs
