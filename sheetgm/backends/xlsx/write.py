@@ -123,9 +123,10 @@ class _Plan:
             self.parts.append((sheet.part, sheet.written))
         self.types.setdefault("/" + sheet.part, _TYPES["sheet"])
         self.parts += new_notes
-        for rel in rels:  # the notes kept as they were go with their sheet
+        for rel in rels:  # the notes kept as they were go with their sheet (not the old ones a new name reuses)
             target = resolve_target(sheet.part, rel.target)
-            if rel.type in (xmlkit.RT_COMMENTS, xmlkit.RT_VML) and not rel.mode and target in self.book.parts:
+            if (rel.type in (xmlkit.RT_COMMENTS, xmlkit.RT_VML) and not rel.mode and target in self.book.parts
+                    and target not in self.dropped):
                 self.notes_parts[target] = None
                 self.parts.append((target, self.book.parts[target]))
         if rels:
