@@ -236,3 +236,86 @@ def test_a_note_changed_again_in_a_file_read_anew_is_the_only_one_written(tmp_pa
     ws = openpyxl.load_workbook(tmp_path / "p.xlsx").active
     assert ws is not None and ws["A1"].comment is not None and ws["A1"].comment.text == "two"
     assert XlsxGateway(tmp_path).view("p").tab("A").notes == {"A1": "two"}
+
+
+def test_a_changed_cell_drops_the_calculation_chain_and_keeps_the_rest_as_read(tmp_path: Path) -> None:
+    data = _noted(tmp_path)
+    before = _parts(data)
+    book = read_book(data)
+    book.sheets[0].cells[(1, 0)] = Cell("s", "new")
+    book.sheets[0].touch_row(1)
+    after = _parts(write_book(book))
+    assert sorted(after) == sorted(set(before) - {"xl/calcChain.xml"})
+    assert "calcChain" not in after["xl/_rels/workbook.xml.rels"]
+    assert '<calcPr fullCalcOnLoad="1" calcId="124519"/>' in after["xl/workbook.xml"]
+    for name in ("xl/styles.xml", "xl/comments/comment1.xml", "xl/drawings/commentsDrawing1.vml",
+                 "xl/theme/theme1.xml", "docProps/core.xml", "docProps/app.xml"):
+        assert after[name] == before[name], name
+    assert after["xl/worksheets/sheet1.xml"] != before["xl/worksheets/sheet1.xml"]
+
+
+def test_a_structure_lock_unchanged_is_written_back_as_it_was_read(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "l.xlsx")
+    lock = b"<workbookProtection  lockStructure = '1' />"
+    out = io.BytesIO()
+    with zipfile.ZipFile(tmp_path / "l.xlsx") as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            if info.filename == "xl/workbook.xml":
+                assert b"<workbookProtection /><bookViews>" in body
+                body = body.replace(b"<workbookProtection />", lock)
+            dst.writestr(info.filename, body)
+    book = read_book(out.getvalue())
+    assert book.structure == {"lockStructure": "1"}
+    book.sheets[0].cells[(0, 0)] = Cell("s", "x")
+    book.sheets[0].touch()
+    written = _parts(write_book(book))["xl/workbook.xml"]
+    assert written.count("workbookProtection") == 1 and lock.decode() + "<bookViews>" in written
+    book.structure = {"lockStructure": "1", "workbookPassword": "CC1A"}
+    written = _parts(write_book(book))["xl/workbook.xml"]
+    assert written.count("workbookProtection") == 1
+    assert '<workbookProtection lockStructure="1" workbookPassword="CC1A"/><bookViews>' in written
+
+
+def _sheet_links(path: Path, sheet: str = "sheet1") -> list[tuple[str, ...]]:
+    rels = zipfile.ZipFile(path).read(f"xl/worksheets/_rels/{sheet}.xml.rels").decode()
+    return [(r.get("Id", ""), r.get("Type", "").rsplit("/", 1)[-1], r.get("Target", "")) for r in fromstring(rels)]
+
+
+def test_notes_written_again_in_one_session_keep_their_drawing_linked(tmp_path: Path) -> None:
+    """A note added, the tab written again (a value), the note changed, then removed, one gateway throughout:
+    the sheet's <legacyDrawing> always names the notes' drawing, which Excel needs to show them."""
+    from sheetgm.backends.port import SetNote, SetValues
+    from sheetgm.backends.xlsx.gateway import XlsxGateway
+
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "P", ["A"])
+    path = tmp_path / "p.xlsx"
+    gw.write("p", [SetValues("A!B2", [["v"]])])
+    steps: list[SetNote | SetValues] = [SetNote("A!A1", "one"), SetValues("A!B3", [["w"]]), SetNote("A!A1", "two")]
+    for step, op in enumerate(steps):
+        gw.write("p", [op])
+        links = _sheet_links(path)
+        assert links == [("rId1", "comments", "../comments/comment1.xml"),
+                         ("rId2", "vmlDrawing", "../drawings/vmlDrawing1.vml")], step
+        sheet = zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml").decode()
+        assert sheet.count("<legacyDrawing") == 1 and '<legacyDrawing r:id="rId2"/>' in sheet, step
+        ws = openpyxl.load_workbook(path).active
+        assert ws is not None and ws["A1"].comment is not None
+        assert ws["A1"].comment.text == ("two" if step == 2 else "one") and ws["B3"].value == (None if step == 0
+                                                                                               else "w")
+    gw.write("p", [SetNote("A!A1", "")])
+    names = zipfile.ZipFile(path).namelist()
+    assert not any("comment" in n or "vml" in n for n in names)
+    assert "legacyDrawing" not in zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml").decode()
+    assert XlsxGateway(tmp_path).view("p").tab("A").notes == {}
+
+
+def test_a_workbook_at_the_packages_root_links_its_parts_from_there() -> None:
+    book = Book("t", [Sheet("A", rel_id="sheetOne")], doc="book.xml")
+    parts = _parts(write_book(book))
+    assert parts["_rels/book.xml.rels"] == _rels(("sheetOne", f"{REL}/worksheet", "xl/worksheets/sheet1.xml"),
+                                                 ("rId2", f"{REL}/styles", "xl/styles.xml"))
+    again = read_book(write_book(book))
+    assert again.doc == "book.xml" and again.sheets[0].part == "xl/worksheets/sheet1.xml"

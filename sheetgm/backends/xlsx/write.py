@@ -76,7 +76,7 @@ class _Plan:
         self.taken = set(book.parts) | {s.part for s in book.sheets if s.part}
         self.dropped: set[str] = set()  # carried parts not written back
         self.changed = any(s.source is None for s in book.sheets)
-        self.notes_parts: dict[str, None] = {}  # carried parts written after their sheet (its notes)
+        self.notes_parts: set[str] = set()  # carried parts written after their sheet (its notes)
         self.after: list[tuple[Sheet, list[Rel], str]] = []  # what each sheet holds once saved
         self.wb_ids = {r.id for r in book.workbook_rels} | {s.rel_id for s in book.sheets if s.rel_id}
         self.wb_rels: list[Rel] = []
@@ -91,7 +91,6 @@ class _Plan:
     def sheet(self, i: int, sheet: Sheet) -> None:
         if not sheet.part:
             sheet.part = self.free_name("xl/worksheets/sheet{}.xml", i)
-            self.taken.add(sheet.part)
         if not sheet.rel_id:
             sheet.rel_id = _fresh(self.wb_ids, i)
         rels, legacy = list(sheet.rels), None
@@ -105,7 +104,6 @@ class _Plan:
             if sheet.notes:
                 ids = {r.id for r in rels}
                 c_id = _fresh(ids, 1)
-                ids.add(c_id)
                 legacy = _fresh(ids, 2)
                 c_path = self.free_name("xl/comments/comment{}.xml", i)
                 v_path = self.free_name("xl/drawings/vmlDrawing{}.vml", i)
@@ -127,7 +125,7 @@ class _Plan:
             target = resolve_target(sheet.part, rel.target)
             if (rel.type in (xmlkit.RT_COMMENTS, xmlkit.RT_VML) and not rel.mode and target in self.book.parts
                     and target not in self.dropped):
-                self.notes_parts[target] = None
+                self.notes_parts.add(target)
                 self.parts.append((target, self.book.parts[target]))
         if rels:
             self.parts.append((rels_path(sheet.part), _rels_xml(rels)))
@@ -167,9 +165,7 @@ class _Plan:
                     (xmlkit.RT_APP, "docProps/app.xml")]
             made = []
             for n, (kind, target) in enumerate(ours, 1):
-                rid = _fresh(ids, n)
-                ids.add(rid)
-                made.append(Rel(rid, kind, target))
+                made.append(Rel(_fresh(ids, n), kind, target))
             package_rels = made + package_rels
         elif not any(r.type == xmlkit.RT_DOC for r in package_rels):
             package_rels.insert(0, Rel(_fresh({r.id for r in package_rels}, 1), xmlkit.RT_DOC, book.doc))
