@@ -191,7 +191,7 @@ def test_an_unchanged_file_keeps_its_notes_and_calculation_chain_as_they_were(tm
         assert after[name] == before[name], name
     assert '<calcPr calcId="124519"/>' in after["xl/workbook.xml"]
     assert sorted(after) == sorted(before)
-    for name in ("xl/_rels/workbook.xml.rels", "xl/worksheets/_rels/sheet1.xml.rels"):  # written anew, the same
+    for name in ("_rels/.rels", "xl/_rels/workbook.xml.rels", "xl/worksheets/_rels/sheet1.xml.rels"):  # the same
         assert _links(after[name]) == _links(before[name]), name
 
 
@@ -319,3 +319,42 @@ def test_a_workbook_at_the_packages_root_links_its_parts_from_there() -> None:
                                                  ("rId2", f"{REL}/styles", "xl/styles.xml"))
     again = read_book(write_book(book))
     assert again.doc == "book.xml" and again.sheets[0].part == "xl/worksheets/sheet1.xml"
+
+
+def test_a_package_missing_its_workbook_link_and_content_types_gets_them_written(tmp_path: Path) -> None:
+    """A file whose list of relationships lacks the workbook's (read where it always is) and whose content types
+    name no part: the save links the workbook first, with the first free id, and types each part by its link."""
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "m.xlsx")
+    out = io.BytesIO()
+    with zipfile.ZipFile(tmp_path / "m.xlsx") as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            body = src.read(info.filename).decode()
+            if info.filename == "_rels/.rels":
+                body = body.replace(f'<Relationship Type="{REL}/officeDocument" Target="xl/workbook.xml" Id="rId1" />',
+                                    "")
+                assert "relationships/officeDocument" not in body
+            elif info.filename == "[Content_Types].xml":
+                body = body[:body.index("<Override")] + "</Types>"
+            elif info.filename == "xl/_rels/workbook.xml.rels":
+                body = body.replace("</Relationships>", '<Relationship Id="rIdX" Type="custom" Target="custom.bin"/>'
+                                                        "</Relationships>")
+            dst.writestr(info.filename, body)
+        dst.writestr("xl/custom.bin", b"\x00")
+    book = read_book(out.getvalue())
+    parts = _parts(write_book(book))
+    assert _links(parts["_rels/.rels"]) == _links(_rels(
+        ("rId1", f"{REL}/officeDocument", "xl/workbook.xml"),
+        ("rId2", f"{PKG}/relationships/metadata/core-properties", "docProps/core.xml"),
+        ("rId3", f"{REL}/extended-properties", "docProps/app.xml")))
+    assert fromstring(parts["_rels/.rels"])[0].get("Type") == f"{REL}/officeDocument"
+    types = {el.get("PartName"): el.get("ContentType") for el in fromstring(parts["[Content_Types].xml"])
+             if el.get("PartName")}
+    assert types == {"/xl/worksheets/sheet1.xml": f"{CT}.spreadsheetml.worksheet+xml",
+                     "/xl/workbook.xml": f"{CT}.spreadsheetml.sheet.main+xml",
+                     "/xl/styles.xml": f"{CT}.spreadsheetml.styles+xml",
+                     "/xl/theme/theme1.xml": f"{CT}.theme+xml",
+                     "/docProps/core.xml": "application/vnd.openxmlformats-package.core-properties+xml",
+                     "/docProps/app.xml": f"{CT}.extended-properties+xml"}
+    assert list(parts)[0] == "[Content_Types].xml"
+    assert openpyxl.load_workbook(io.BytesIO(write_book(book))).sheetnames == ["Sheet"]

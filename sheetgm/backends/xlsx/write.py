@@ -40,7 +40,7 @@ _BY_REL = {
     "externalLink": f"{_CT_MAIN}.externalLink+xml", "pivotTable": f"{_CT_MAIN}.pivotTable+xml",
     "pivotCacheDefinition": f"{_CT_MAIN}.pivotCacheDefinition+xml",
     "pivotCacheRecords": f"{_CT_MAIN}.pivotCacheRecords+xml", "calcChain": f"{_CT_MAIN}.calcChain+xml",
-    "extended-properties": _TYPES["app"], "custom-properties":
+    "extended-properties": _TYPES["app"], "core-properties": _TYPES["core"], "custom-properties":
         "application/vnd.openxmlformats-officedocument.custom-properties+xml",
 }
 _DEFAULTS = {"rels": "application/vnd.openxmlformats-package.relationships+xml", "xml": "application/xml",
