@@ -6,6 +6,7 @@ lock as written)."""
 from __future__ import annotations
 
 import io
+import re
 import struct
 import zipfile
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -358,3 +359,30 @@ def test_a_package_missing_its_workbook_link_and_content_types_gets_them_written
                      "/docProps/app.xml": f"{CT}.extended-properties+xml"}
     assert list(parts)[0] == "[Content_Types].xml"
     assert openpyxl.load_workbook(io.BytesIO(write_book(book))).sheetnames == ["Sheet"]
+
+
+def test_a_new_tab_beside_a_chart_sheet_takes_an_id_neither_uses(tmp_path: Path) -> None:
+    """The chart sheet (carried as its <sheet> entry) holds sheetId 2: a new second tab takes 3, and the entries
+    keep their places: the chart where it stood, the new tab at the end."""
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "c.xlsx")
+    entry = '<sheet name="Chart" sheetId="2" r:id="rIdC"/></sheets>'
+    link = f'<Relationship Id="rIdC" Type="{REL}/chartsheet" Target="chartsheets/sheet1.xml"/></Relationships>'
+    out = io.BytesIO()
+    with zipfile.ZipFile(tmp_path / "c.xlsx") as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            body = src.read(info.filename).decode()
+            body = body.replace("</sheets>", entry).replace("</Relationships>", link) if info.filename in (
+                "xl/workbook.xml", "xl/_rels/workbook.xml.rels") else body
+            dst.writestr(info.filename, body)
+        dst.writestr("xl/chartsheets/sheet1.xml", f'<chartsheet xmlns="{MAIN}"/>')
+    book = read_book(out.getvalue())
+    book.sheets.append(Sheet("New"))
+    workbook = _parts(write_book(book))["xl/workbook.xml"]
+    assert re.findall(r'<sheet name="([^"]*)" sheetId="([0-9]+)"', workbook) == [("Sheet", "1"), ("Chart", "2"),
+                                                                                 ("New", "3")]
+
+
+def test_a_book_without_tabs_is_still_written() -> None:
+    parts = _parts(write_book(Book("t", [])))
+    assert "<sheets></sheets>" in parts["xl/workbook.xml"] and not any("worksheets" in n for n in parts)

@@ -178,8 +178,7 @@ class _Plan:
         for rel in rels:
             kind = _BY_REL.get(rel.type.rsplit("/", 1)[-1])
             if kind is not None and not rel.mode:
-                name = resolve_target(base, rel.target) if base else rel.target.lstrip("/")
-                self.types.setdefault("/" + name, kind)
+                self.types.setdefault("/" + resolve_target(base, rel.target), kind)
 
     def _content_types(self) -> str:
         names = {"/" + name for name, _data in self.parts}
