@@ -386,3 +386,57 @@ def test_a_new_tab_beside_a_chart_sheet_takes_an_id_neither_uses(tmp_path: Path)
 def test_a_book_without_tabs_is_still_written() -> None:
     parts = _parts(write_book(Book("t", [])))
     assert "<sheets></sheets>" in parts["xl/workbook.xml"] and not any("worksheets" in n for n in parts)
+
+
+@pytest.mark.parametrize(("states", "active", "shown"), [
+    (["hidden", "visible", "visible"], 0, 1), (["visible", "hidden", "visible"], 2, 2),
+    (["visible", "visible"], 1, 1), (["hidden", "veryHidden"], 1, 0)])
+def test_a_new_workbook_opens_on_a_visible_tab(states: list[str], active: int, shown: int) -> None:
+    book = Book("t", [Sheet(f"S{i}", state=s) for i, s in enumerate(states)], active=active)
+    assert f'<workbookView activeTab="{shown}"/>' in _parts(write_book(book))["xl/workbook.xml"]
+
+
+def test_a_new_workbook_says_its_date_system_and_its_structure_lock() -> None:
+    book = Book("t", [Sheet("A")], date1904=True, structure={"lockStructure": "1"})
+    assert _parts(write_book(book))["xl/workbook.xml"].startswith(
+        f'<workbook xmlns="{MAIN}" xmlns:r="{REL}"><workbookPr date1904="1"/><workbookProtection lockStructure="1"/>'
+        '<bookViews>')
+
+
+def _foreign_workbook(tmp_path: Path, *edits: tuple[str, str]) -> Book:
+    wb = openpyxl.Workbook()
+    wb.save(tmp_path / "f.xlsx")
+    out = io.BytesIO()
+    with zipfile.ZipFile(tmp_path / "f.xlsx") as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            body = src.read(info.filename).decode()
+            for old, new in edits if info.filename == "xl/workbook.xml" else ():
+                assert old in body
+                body = body.replace(old, new)
+            dst.writestr(info.filename, body)
+    book = read_book(out.getvalue())
+    book.sheets[0].cells[(0, 0)] = Cell("s", "changed")
+    book.sheets[0].touch()
+    return book
+
+
+@pytest.mark.parametrize(("new", "expected"), [
+    ("", '<definedNames /><calcPr fullCalcOnLoad="1"/></workbook>'),  # no calcPr: one at the end
+    ("<fileRecoveryPr/><extLst/>", '<definedNames /><calcPr fullCalcOnLoad="1"/><fileRecoveryPr/><extLst/></workbook>'),
+    ('<calcPr calcId="1"/><fileRecoveryPr/>', '<calcPr fullCalcOnLoad="1" calcId="1"/><fileRecoveryPr/></workbook>'),
+    ('<calcPr fullCalcOnLoad="0"/>', '<calcPr fullCalcOnLoad="0"/></workbook>'),  # the file's own choice stands
+])
+def test_a_changed_file_asks_excel_to_compute_its_formulas_once(tmp_path: Path, new: str, expected: str) -> None:
+    book = _foreign_workbook(tmp_path, ('<calcPr calcId="124519" fullCalcOnLoad="1" />', new))
+    written = _parts(write_book(book))["xl/workbook.xml"]
+    assert written.endswith(expected) and written.count("<calcPr") == 1
+    assert openpyxl.load_workbook(io.BytesIO(write_book(book))).active is not None
+
+
+def test_a_workbook_declaring_its_relationship_prefix_below_the_root_is_written_valid(tmp_path: Path) -> None:
+    book = _foreign_workbook(tmp_path, (f' xmlns:r="{REL}"', ""), ("<sheets>", f'<sheets xmlns:r="{REL}">'))
+    root = book.skeleton.root if book.skeleton else ""
+    assert "xmlns:r" not in root
+    written = _parts(write_book(book))["xl/workbook.xml"]
+    assert f'<sheets xmlns:r="{REL}"><sheet name="Sheet" sheetId="1"' in written
+    fromstring(written)  # every prefix bound
