@@ -440,3 +440,39 @@ def test_a_workbook_declaring_its_relationship_prefix_below_the_root_is_written_
     written = _parts(write_book(book))["xl/workbook.xml"]
     assert f'<sheets xmlns:r="{REL}"><sheet name="Sheet" sheetId="1"' in written
     fromstring(written)  # every prefix bound
+
+
+def test_tab_ids_stay_unique_new_tabs_taking_their_place_or_the_next_free() -> None:
+    """Ids as read are kept; a new tab takes its position if free, else one past the highest; a repeated id (a
+    tab copied by hand) is given a new one."""
+    sheets = [Sheet("A", sheet_id=3), Sheet("B"), Sheet("C"), Sheet("D"), Sheet("E", sheet_id=3),
+              Sheet("F", sheet_id=1)]
+    book = Book("t", sheets)
+    workbook = _parts(write_book(book))["xl/workbook.xml"]
+    assert [s.sheet_id for s in sheets] == [3, 2, 4, 5, 6, 1]
+    assert re.findall(r'sheetId="([0-9]+)"', workbook) == ["3", "2", "4", "5", "6", "1"]
+
+
+def test_chart_sheets_keep_their_places_among_the_tabs() -> None:
+    book = Book("t", [Sheet("A", sheet_id=1), Sheet("B", sheet_id=2)],
+                others=[(0, '<sheet name="C0" sheetId="7" r:id="x"/>'), (2, '<sheet name="C2" sheetId="8" r:id="y"/>'),
+                        (9, '<sheet name="C9" sheetId="9" r:id="z"/>')])
+    workbook = _parts(write_book(book))["xl/workbook.xml"]
+    assert re.findall(r'<sheet name="([^"]*)"', workbook) == ["C0", "A", "C2", "B", "C9"]
+
+
+def test_a_save_compresses_only_the_parts_whose_text_changed_since_the_last(
+        clock: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = Book("t", [Sheet("A", cells={(0, 0): Cell("s", "a")}), Sheet("B", cells={(0, 0): Cell("s", "b")})])
+    write_book(book)  # the first save makes every part; from the second the tabs and styles are carried
+    first = _parts(write_book(book))
+    made: list[int] = []
+    real = write.zlib.compressobj
+    monkeypatch.setattr(write.zlib, "compressobj", lambda *a: made.append(1) or real(*a))
+    book.sheets[1].cells[(0, 0)] = Cell("s", "changed")
+    book.sheets[1].touch_row(0)
+    second = _parts(write_book(book))
+    assert len(made) == 1  # tab B's text, nothing else
+    assert {n for n in first if first[n] != second[n]} == {"xl/worksheets/sheet2.xml"}
+    assert "changed" in second["xl/worksheets/sheet2.xml"]
+    assert _parts(write_book(book)) == second and len(made) == 1
