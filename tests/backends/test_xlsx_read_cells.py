@@ -86,7 +86,7 @@ def test_a_cells_column_comes_from_its_reference_whether_or_not_it_was_seen_befo
 def test_empty_values_formulas_and_shared_strings_read_as_nothing_but_their_format(tmp_path: Path) -> None:
     rows = ('<row r="1"><c r="A1" s="1"/><c r="B1" t="s" s="1"/><c r="C1"><v/></c><c r="D1" s="1"><v/></c>'
             '<c r="E1"><f t="shared" si="0"/><v>3</v></c><c r="F1" t="s"><v>0</v></c><c r="G1" t="s"><v>1</v></c>'
-            '<c r="H1" t="s"><v>7</v></c><c r="I1" t="b"><v>1</v></c></row>')
+            '<c r="H1" t="s"><v>7</v></c><c r="I1" t="b"><v>1</v></c><c r="J1" t="s" s="1"><v>2</v></c></row>')
     cells = read_book(_sheet(tmp_path, rows, strings=["词", ""])).sheets[0].cells
     assert {k[1]: _fields(c) for k, c in cells.items()} == {
         0: ("", "", 1, None, -1, ""),
@@ -97,6 +97,7 @@ def test_empty_values_formulas_and_shared_strings_read_as_nothing_but_their_form
         6: ("s", "", 0, None, -1, ""),  # an empty shared string: no entry to write back
         7: ("s", "", 0, None, -1, ""),  # past the table
         8: ("b", "1", 0, None, -1, ""),
+        9: ("s", "", 1, None, -1, ""),  # just past the table
     }
 
 
