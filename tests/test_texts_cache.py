@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from sheetgm.core.cachedir import CACHE_ENV
 
 def _parsed(lang: str) -> dict[str, str]:
     flat: dict[str, str] = {}
-    folder = resources.files("sheet_templates").joinpath("texts", lang)
+    folder = texts.templates_dir() / "texts" / lang
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             texts._flatten(tomllib.loads(entry.read_text("utf-8")), "", flat)
@@ -63,7 +62,7 @@ def test_a_changed_template_is_a_new_entry_and_the_old_one_goes(cache: Path, tmp
     root = tmp_path / "tpl"
     (root / "texts" / "zh").mkdir(parents=True)
     (root / "texts" / "zh" / "a.toml").write_text('[x]\ny = "一"\n', "utf-8")
-    monkeypatch.setattr(texts.resources, "files", lambda _pkg: root)
+    monkeypatch.setattr(texts, "templates_dir", lambda: root)
     assert texts.table("zh") == {"x.y": "一"}
     (root / "texts" / "zh" / "a.toml").write_text('[x]\ny = "二"\n', "utf-8")
     texts.table.cache_clear()

@@ -18,9 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tomllib
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +27,22 @@ from sheetgm.core.cachedir import cache_dir
 LANGS = ("zh", "en")
 
 
+def templates_dir() -> Path:
+    """The ``sheet_templates`` folder shipped beside the package (found without importlib.resources, whose
+    import alone costs about 15 ms of every command)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("sheet_templates")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("sheet_templates")  # an install without its templates: nothing can be said
+    return Path(spec.submodule_search_locations[0])
+
+
 @cache
 def table(lang: str) -> dict[str, str]:
     if lang not in LANGS:
         lang = "en"
-    folder = resources.files("sheet_templates").joinpath("texts", lang)
+    folder = templates_dir() / "texts" / lang
     files = [(e.name, e.read_bytes()) for e in sorted(folder.iterdir(), key=lambda e: e.name)
              if e.name.endswith(".toml")]
     digest = hashlib.blake2b(digest_size=16)
@@ -46,6 +55,8 @@ def table(lang: str) -> dict[str, str]:
             return flat
     except (OSError, ValueError):
         pass
+    import tomllib
+
     flat = {}
     for _name, data in files:
         _flatten(tomllib.loads(data.decode("utf-8")), "", flat)
