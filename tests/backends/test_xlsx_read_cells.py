@@ -13,7 +13,7 @@ import openpyxl
 import pytest
 
 from sheetgm.backends.xlsx import read
-from sheetgm.backends.xlsx.book import Cell
+from sheetgm.backends.xlsx.book import RANK, Cell
 from sheetgm.backends.xlsx.read import read_book
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -123,3 +123,38 @@ def test_a_chart_sheets_entry_is_carried_where_it_stood_with_its_name_id_and_sta
     assert [s.name for s in book.sheets] == ["Sheet"]
     assert book.others == [(1, '<sheet name="Chart &amp; 1" sheetId="4" state="hidden" r:id="rIdC"/>')]
     assert "xl/chartsheets/sheet1.xml" in book.parts
+
+
+OTHER = "urn:other"
+
+
+def test_a_sheets_elements_are_read_or_kept_in_their_order_with_foreign_ones_after_the_element_before(
+        tmp_path: Path) -> None:
+    """Modelled elements are read (columns with a missing bound, a frozenSplit pane with one split), others
+    kept with their rank; an element of another namespace (even one named like a modelled one) is kept after the
+    element before it. A closing sheetData tag written in a comment before or after the real one changes nothing."""
+    sheet = (f'<worksheet xmlns="{MAIN}" xmlns:o="{OTHER}"><o:first/><sheetPr/>'
+             '<sheetViews><sheetView workbookViewId="0"><pane xSplit="2" topLeftCell="C1" state="frozenSplit"/>'
+             '</sheetView></sheetViews><!-- </sheetData> --><o:cols><o:col min="1" max="1" width="99"/></o:cols>'
+             '<cols><col min="2" max="3" width="12"/><col max="5" width="8"/><col min="7" width="9"/></cols>'
+             '<sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData><!-- </sheetData> -->'
+             '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>'
+             '<o:last/></worksheet>')
+    got = read_book(_with(tmp_path, {SHEET: sheet.encode()})).sheets[0]
+    assert [(c.min, c.max, c.attrs) for c in got.cols] == [(2, 3, {"width": "12"}), (1, 5, {"width": "8"}),
+                                                           (7, 7, {"width": "9"})]
+    assert got.frozen == (0, 2)
+    assert [(rank, name) for rank, name, _xml in got.kept] == [
+        (-0.5, f"{{{OTHER}}}first"), (RANK["sheetPr"], "sheetPr"), (RANK["sheetViews"] + 0.5, f"{{{OTHER}}}cols"),
+        (RANK["pageMargins"], "pageMargins"), (RANK["pageMargins"] + 0.5, f"{{{OTHER}}}last")]
+    assert {k: c.value for k, c in got.cells.items()} == {(0, 0): "1"}
+
+
+def test_a_shared_string_table_under_another_root_holds_no_strings(tmp_path: Path) -> None:
+    sst = f'<o:sst xmlns:o="{OTHER}"><o:si><o:t>x</o:t></o:si></o:sst>'
+    rel = f'<Relationship Id="rIdS" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>'
+    sheet = (f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData>'
+             "</worksheet>")
+    data = _with(tmp_path, {SHEET: sheet.encode(), "xl/sharedStrings.xml": sst.encode()},
+                 {"xl/_rels/workbook.xml.rels": (b"</Relationships>", rel.encode())})
+    assert _fields(read_book(data).sheets[0].cells[(0, 0)]) == ("s", "", 0, None, -1, "")

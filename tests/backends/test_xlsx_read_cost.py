@@ -35,10 +35,11 @@ def _book_with(tmp_path: Path, sheet: bytes) -> bytes:
 
 def _empty_rows(size: int) -> tuple[bytes, int]:
     """A sheet whose <sheetData>…</sheetData> is exactly ``size`` bytes of rows of 9 empty cells each (10
-    elements a row, one cell counted once parsed), and its number of rows."""
+    elements a row, one cell counted once parsed) and one empty row (an odd count of elements), and its number of
+    rows of cells."""
     row = "<row>" + "<c/>" * 9 + "</row>"
-    n = (size - len("<sheetData></sheetData>")) // len(row)
-    body = "<sheetData>" + row * n
+    n = (size - len("<sheetData><row/></sheetData>")) // len(row)
+    body = "<sheetData>" + row * n + "<row/>"
     body += " " * (size - len(body) - len("</sheetData>")) + "</sheetData>"
     assert len(body) == size
     return f'<worksheet xmlns="{MAIN}">{body}</worksheet>'.encode(), n
@@ -59,7 +60,7 @@ def test_a_sheet_is_counted_before_parsing_from_256_kb_of_sheet_data_up(tmp_path
         assert err.value.code == "err.backend.file.too_many_cells" and err.value.params["limit"] == rows * 2
     else:
         assert read_book(data, limits).sheets[0].cells == {}
-    read_book(data, replace(limits, cells=rows * 5))  # the count itself: 10 elements a row, halved
+    read_book(data, replace(limits, cells=rows * 5))  # the count itself: 10 elements a row and one, halved
 
 
 def _peak(data: bytes) -> tuple[int, int]:
@@ -115,3 +116,21 @@ def test_shared_strings_are_counted_before_parsing_from_256_kb_up(tmp_path: Path
         read_book(out.getvalue(), replace(LIMITS, strings=n - 1))
     assert err.value.code == "err.backend.file.too_many_strings" and err.value.params["limit"] == n - 1
     assert (read._SST in parsed) == (not counted)
+
+
+def test_the_elements_of_every_large_sheet_count_together(tmp_path: Path) -> None:
+    """Two large sheets, each within the limit on its own count (5 a row), over it together."""
+    sheet, rows = _empty_rows(ESTIMATE_ABOVE + 1)
+    wb = openpyxl.Workbook()
+    wb.create_sheet("Two")
+    wb.save(tmp_path / "two.xlsx")
+    out = io.BytesIO()
+    with zipfile.ZipFile(tmp_path / "two.xlsx") as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            dst.writestr(info.filename, sheet if info.filename.startswith("xl/worksheets/sheet")
+                         else src.read(info.filename))
+    data = out.getvalue()
+    assert len(read_book(data, replace(LIMITS, cells=rows * 10 + 1)).sheets) == 2  # (2 x (10 rows + 1)) // 2
+    with pytest.raises(UnreadableFileError) as err:
+        read_book(data, replace(LIMITS, cells=rows * 10))
+    assert err.value.code == "err.backend.file.too_many_cells"

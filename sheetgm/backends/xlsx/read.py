@@ -279,7 +279,7 @@ def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
 # -- a worksheet -------------------------------------------------------------------
 
 
-def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, ours: bool = False) -> None:
+def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, ours: bool) -> None:
     """The modelled elements into ``sheet``, the others kept as written; the cells row by row."""
     found = _SHEET_DATA.search(data)  # sheetData comes early: a plain find before it saved 15 µs a sheet, no more
     cells = (0, 0)
