@@ -158,3 +158,19 @@ def test_a_shared_string_table_under_another_root_holds_no_strings(tmp_path: Pat
     data = _with(tmp_path, {SHEET: sheet.encode(), "xl/sharedStrings.xml": sst.encode()},
                  {"xl/_rels/workbook.xml.rels": (b"</Relationships>", rel.encode())})
     assert _fields(read_book(data).sheets[0].cells[(0, 0)]) == ("s", "", 0, None, -1, "")
+
+
+def test_a_sheets_dropdowns_and_notes_drawing_are_read_as_written(tmp_path: Path) -> None:
+    sheet = (f'<worksheet xmlns="{MAIN}" xmlns:r="{REL}"><sheetData/><dataValidations count="3">'
+             '<dataValidation type="list" allowBlank="1" sqref="B2:B9"><formula1>"a,b"</formula1></dataValidation>'
+             '<dataValidation type="whole" operator="between" sqref="C1"><formula1>1</formula1>'
+             "<formula2>9</formula2></dataValidation>"
+             '<dataValidation type="custom"/></dataValidations><legacyDrawing r:id="rId9"/></worksheet>')
+    got = read_book(_with(tmp_path, {SHEET: sheet.encode()})).sheets[0]
+    assert [(v.sqref, v.attrs, v.formula1, v.formula2) for v in got.validations] == [
+        ("B2:B9", {"type": "list", "allowBlank": "1"}, '"a,b"', None),
+        ("C1", {"type": "whole", "operator": "between"}, "1", "9"),
+        ("", {"type": "custom"}, None, None)]
+    assert got.legacy == "rId9"
+    bare = sheet.replace(' r:id="rId9"', "")
+    assert read_book(_with(tmp_path, {SHEET: bare.encode()})).sheets[0].legacy == ""
