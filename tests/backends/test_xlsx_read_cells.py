@@ -174,3 +174,30 @@ def test_a_sheets_dropdowns_and_notes_drawing_are_read_as_written(tmp_path: Path
     assert got.legacy == "rId9"
     bare = sheet.replace(' r:id="rId9"', "")
     assert read_book(_with(tmp_path, {SHEET: bare.encode()})).sheets[0].legacy == ""
+
+
+def test_a_formulas_text_result_reads_unescaped_and_an_absent_one_empty(tmp_path: Path) -> None:
+    rows = ('<row r="1"><c r="A1" t="str"><f>B1&amp;"x"</f><v>text_x0041_ and_x</v></c>'
+            '<c r="B1" t="str"><f>C1</f><v/></c><c r="C1" t="str"><f>D1</f></c>'
+            '<c r="D1" t="str"><v>plain</v></c></row>')
+    cells = read_book(_sheet(tmp_path, rows)).sheets[0].cells
+    assert [(cells[(0, c)].kind, cells[(0, c)].value) for c in range(4)] == [
+        ("s", "textA and_x"), ("s", ""), ("s", ""), ("s", "plain")]
+
+
+def test_a_cell_attribute_excel_does_not_write_is_not_sought(tmp_path: Path) -> None:
+    """Only vm, cm and ph (a picture, a dynamic array, phonetics) in a sheet make its cells be read for the
+    attributes sheetgm does not model; an attribute of no known kind alone is not kept."""
+    cells = read_book(_sheet(tmp_path, '<row r="1"><c r="A1" foo="x"><v>1</v></c></row>')).sheets[0].cells
+    assert _fields(cells[(0, 0)]) == ("n", "1", 0, None, -1, "")
+
+
+def test_a_sheet_another_program_wrote_is_read_by_the_parser_alone(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer's patterns read only a file sheetgm wrote, even where another program's rows look alike."""
+    rows = '<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row>'
+    data = _sheet(tmp_path, rows)
+    tried: list[str] = []
+    monkeypatch.setattr(read, "_read_our_cells", lambda xml, *a: tried.append(xml) or False)
+    book = read_book(data)
+    assert not book.ours and tried == [] and book.sheets[0].cells[(0, 0)].value == "x"
