@@ -201,3 +201,35 @@ def test_a_sheet_another_program_wrote_is_read_by_the_parser_alone(tmp_path: Pat
     monkeypatch.setattr(read, "_read_our_cells", lambda xml, *a: tried.append(xml) or False)
     book = read_book(data)
     assert not book.ours and tried == [] and book.sheets[0].cells[(0, 0)].value == "x"
+
+
+@pytest.mark.parametrize("flag", ["1", "true"])
+def test_the_workbooks_own_settings_are_read(tmp_path: Path, flag: str) -> None:
+    """The date system, the tab it opens on, its structure lock, where its parts are (a workbook not at
+    xl/workbook.xml), and its styles as read."""
+    wb = openpyxl.Workbook()
+    wb.create_sheet("Two")
+    wb.save(tmp_path / "s.xlsx")
+    out = io.BytesIO()
+    with zipfile.ZipFile(tmp_path / "s.xlsx") as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            name = info.filename
+            if name == "xl/workbook.xml":
+                name = "xl/book.xml"
+                body = (body.replace(b"<workbookPr />", f'<workbookPr date1904="{flag}"/>'.encode())
+                        .replace(b"<workbookProtection />", b'<workbookProtection lockStructure="1" x="y"/>')
+                        .replace(b'activeTab="0"', b'activeTab="1"'))
+            elif name == "xl/_rels/workbook.xml.rels":
+                name = "xl/_rels/book.xml.rels"
+            elif name in ("_rels/.rels", "[Content_Types].xml"):
+                body = body.replace(b"xl/workbook.xml", b"xl/book.xml")
+            dst.writestr(name, body)
+    book = read_book(out.getvalue())
+    assert (book.doc, book.date1904, book.active, book.structure, book.ours) == (
+        "xl/book.xml", True, 1, {"lockStructure": "1", "x": "y"}, False)
+    assert book.skeleton is not None and [n for n, _x in book.skeleton.children][:3] == [
+        "workbookPr", "workbookProtection", "bookViews"]
+    assert (book.styles_part, book.styles_read) == ("xl/styles.xml", book.styles.version)
+    assert [r.target for r in book.package_rels if r.type.endswith("/officeDocument")] == ["xl/book.xml"]
+    assert [s.name for s in book.sheets] == ["Sheet", "Two"] and book.title == ""
