@@ -258,7 +258,9 @@ def set_open(book: Book, sheet: Sheet, wanted: set[tuple[int, int]]) -> None:
         if attrs.get("customFormat") in ("1", "true") and not locked(_int(attrs.get("s", "0"))):
             attrs["s"] = str(styles.derive(_int(attrs.get("s", "0")), ("locked", True)))
             sheet.touch_row(r)
-    stray = [rc for rc, cell in sheet.cells.items() if cell.style and not locked(cell.style) and rc not in wanted]
+    cells = sheet.cells
+    opened = {s for s in {cell.style for cell in cells.values()} if s and not locked(s)}  # a tab of a few styles
+    stray = [rc for rc, cell in cells.items() if cell.style in opened and rc not in wanted] if opened else []
     _restyle(book, sheet, [(rc, ("locked", True)) for rc in stray] + [(rc, ("locked", False)) for rc in wanted])
 
 

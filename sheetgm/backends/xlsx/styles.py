@@ -156,7 +156,7 @@ class Styles:
 
     def locked(self, xf: int) -> bool:
         """Whether a cell of this format is locked when its tab is protected (the default)."""
-        return dict(self.xf(xf).protection).get("locked", "1").strip().lower() not in ("0", "false")
+        return _locked(self.xf(xf).protection)
 
     def lock_default(self) -> bool:
         """Lock the plain format (index 0, what a cell without a style has) if it was unlocked; whether it was."""
@@ -346,3 +346,9 @@ def _with_side(border: str, side: str, style: str | None) -> str:
     out = Element("border", el.attrib)
     out.extend(kids[t] for t in order)
     return to_xml(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _locked(protection: tuple[tuple[str, str], ...]) -> bool:
+    """A format's protection attributes lock its cells (the same few recur: asked once a cell at every publish)."""
+    return dict(protection).get("locked", "1").strip().lower() not in ("0", "false")
