@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from sheetgm.backends import model, port
@@ -45,14 +45,15 @@ def read(book: Book, sheet: Sheet, rng: A1) -> list[list[str]]:
 
 
 def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
-    cell = sheet.cells.get((r, c))
+    cells = sheet.reach(r)  # a new row after rows not parsed leaves them so
+    cell = cells.get((r, c))
     if cell is not None and cell.value == text and cell.kind == "s" and cell.formula is None and "\n" not in text:
         return  # already so (a map or a tab written again with mostly the same cells)
     text = ILLEGAL.sub("", text)
     if cell is None:
         if not text:
             return
-        cell = sheet.cells[(r, c)] = Cell()
+        cell = cells[(r, c)] = Cell()
     sheet.touch_row(r)
     if cell.formula is not None:
         _unshare(sheet, cell)
@@ -102,9 +103,12 @@ def _grown_rows(sheet: Sheet) -> dict[int, float]:
     return {r: wrapped_height(n) for r, n in lines.items()}
 
 
-def _restyle(book: Book, sheet: Sheet, changes: Iterable[tuple[tuple[int, int], tuple[object, ...]]]) -> None:
+def _restyle(book: Book, sheet: Sheet, changes: Sequence[tuple[tuple[int, int], tuple[object, ...]]]) -> None:
     """Each (cell, change) in turn (a map is thousands of them: the loop is kept lean)."""
-    derive, cells, rows, created = book.styles.derive, sheet.cells, set(), False
+    if not changes:
+        return
+    first = min(rc[0] for rc, _change in changes)
+    derive, cells, rows, created = book.styles.derive, sheet.reach(first), set(), False
     for rc, change in changes:
         cell = cells.get(rc)
         if cell is None:
@@ -137,8 +141,16 @@ def format_changes(op: port.Op, cells: list[tuple[int, int]]) -> list[tuple[tupl
     raise TypeError(f"not a format op: {op!r}")
 
 
+Plan = tuple[tuple[tuple[Change, ...], tuple[tuple[int, int], ...]], ...]
+
+
 @lru_cache(maxsize=32)
-def _format_plan(ops: tuple[port.Op, ...]) -> tuple[tuple[tuple[Change, ...], tuple[tuple[int, int], ...]], ...]:
+def _first_row(plan: Plan) -> int:
+    return min((rc[0] for _changes, cells in plan for rc in cells), default=0)
+
+
+@lru_cache(maxsize=32)
+def _format_plan(ops: tuple[port.Op, ...]) -> Plan:
     """The changes of a run of bounded format ops gathered per cell, in the ops' order, and the cells grouped by
     their sequence of changes. A stage's map is hundreds of such ops, the same tuple for every player (the
     sheets layer makes it once): worked out once, and each group of cells then needs one style lookup each."""
@@ -156,8 +168,9 @@ def _format_plan(ops: tuple[port.Op, ...]) -> tuple[tuple[tuple[Change, ...], tu
 def restyle_run(book: Book, sheet: Sheet, ops: tuple[port.Op, ...]) -> None:
     """Apply a run of format ops with bounded ranges, as ``apply`` would one by one: each cell's style worked
     out once from all its changes (``Styles.derive_all``), rows marked only where a style really changes."""
-    derive_all, cells, rows, created = book.styles.derive_all, sheet.cells, set(), False
-    for changes, group in _format_plan(ops):
+    plan = _format_plan(ops)
+    derive_all, cells, rows, created = book.styles.derive_all, sheet.reach(_first_row(plan)), set(), False
+    for changes, group in plan:
         for rc in group:
             cell = cells.get(rc)
             if cell is None:
@@ -258,7 +271,11 @@ def set_open(book: Book, sheet: Sheet, wanted: set[tuple[int, int]]) -> None:
         if attrs.get("customFormat") in ("1", "true") and not locked(_int(attrs.get("s", "0"))):
             attrs["s"] = str(styles.derive(_int(attrs.get("s", "0")), ("locked", True)))
             sheet.touch_row(r)
-    cells = sheet.cells
+    pending = sheet.pending
+    if pending is not None and ((wanted and min(wanted)[0] <= pending.last)
+                                or pending.holds_style(styles.unlocked())):
+        sheet.load()  # the rows not parsed yet hold an open cell, or are to hold one
+    cells = sheet.reach(sheet.pending.last + 1 if sheet.pending is not None else 0)
     opened = {s for s in {cell.style for cell in cells.values()} if s and not locked(s)}  # a tab of a few styles
     stray = [rc for rc, cell in cells.items() if cell.style in opened and rc not in wanted] if opened else []
     _restyle(book, sheet, [(rc, ("locked", True)) for rc in stray] + [(rc, ("locked", False)) for rc in wanted])

@@ -102,15 +102,17 @@ def _views(sheet: Sheet) -> str:
 
 def _data(sheet: Sheet) -> str:
     """The sheet's cells; a row's XML is kept in ``sheet.row_xml`` and made again only when the row changed."""
-    kept = sheet.row_xml
+    kept, pending = sheet.row_xml, sheet.pending
+    last = pending.last if pending is not None else -1  # the rows as read and not parsed: written as they were
     by_row: dict[int, list[tuple[int, Cell]]] = {}
-    for (r, c), cell in sheet.cells.items():
+    for (r, c), cell in sheet.reach(last + 1).items():
         if r not in kept and (cell.kind or cell.style or cell.formula or cell.extra):
             by_row.setdefault(r, []).append((c, cell))
     for r in by_row.keys() | sheet.rows.keys():
-        if r not in kept:
+        if r not in kept and r > last:
             kept[r] = _row(r, by_row.get(r, []), sheet.rows.get(r))
-    return "<sheetData>" + "".join([kept[r] for r in sorted(kept)]) + "</sheetData>"
+    head = pending.text() if pending is not None else ""
+    return "<sheetData>" + head + "".join([kept[r] for r in sorted(kept)]) + "</sheetData>"
 
 
 def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:

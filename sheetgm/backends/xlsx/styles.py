@@ -158,6 +158,10 @@ class Styles:
         """Whether a cell of this format is locked when its tab is protected (the default)."""
         return _locked(self.xf(xf).protection)
 
+    def unlocked(self) -> list[int]:
+        """The cell formats that leave a cell open (few: those of the cells a player types in)."""
+        return [i for i, xml in enumerate(self.xfs) if "locked" in xml and not self.locked(i)]
+
     def lock_default(self) -> bool:
         """Lock the plain format (index 0, what a cell without a style has) if it was unlocked; whether it was."""
         if self.locked(0) or not self.xfs:
