@@ -176,6 +176,7 @@ class Sheet(_SheetFields):
         self._cells, self.pending = found, None
         for r, xml in self._written_rows(text).items():
             self.row_xml.setdefault(r, xml)
+        self.rows_in_written = False  # its rows' XML is in ``row_xml`` already
 
     def touch(self) -> None:
         """Anything in the sheet may have changed: it is written anew, every row."""

@@ -44,7 +44,8 @@ def read(book: Book, sheet: Sheet, rng: A1) -> list[list[str]]:
                       for r in range(rng.start_row, r1)])
 
 
-def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
+def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str, touched: set[int] | None = None) -> None:
+    """Cell (r, c) holds ``text``; its row is marked changed (or added to ``touched``, for the caller to mark)."""
     cells = sheet.reach(r)  # a new row after rows not parsed leaves them so
     cell = cells.get((r, c))
     if cell is not None and cell.value == text and cell.kind == "s" and cell.formula is None and "\n" not in text:
@@ -54,7 +55,10 @@ def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
         if not text:
             return
         cell = cells[(r, c)] = Cell()
-    sheet.touch_row(r)
+    if touched is None:
+        sheet.touch_row(r)
+    else:
+        touched.add(r)
     if cell.formula is not None:
         _unshare(sheet, cell)
     # Always text, as with Sheets' stringValue: a text starting with "=" stays text.
@@ -190,10 +194,7 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
     format or a height really changes, so that saving serializes those rows alone; what lies outside the cells
     marks the sheet (``touch_outside_rows``)."""
     if isinstance(op, port.SetValues):
-        box = port.values_area(op, rng)
-        for r, c in box.cells(0, 0):
-            i, j = r - box.start_row, c - box.start_col
-            set_text(book, sheet, r, c, op.rows[i][j] if i < len(op.rows) and j < len(op.rows[i]) else "")
+        _set_values(book, sheet, op, port.values_area(op, rng))
     elif isinstance(op, port.ClearRange):
         for rc in area(sheet, rng):
             cell = sheet.cells.get(rc)
@@ -228,6 +229,25 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
             if dim.get("ht") != height or dim.get("customHeight") != "1":
                 dim["ht"], dim["customHeight"] = height, "1"
                 sheet.touch_row(r)
+
+
+def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
+    """The op's rows from the box's corner, blanks where a row is short; a cell already so is passed over
+    (a tab written again is thousands of them), the rows that change are marked once."""
+    assert box.end_row is not None and box.end_col is not None
+    cells, touched, c0, width = sheet.reach(box.start_row), set[int](), box.start_col, box.end_col - box.start_col
+    for i, r in enumerate(range(box.start_row, box.end_row)):
+        values = op.rows[i] if i < len(op.rows) else ()
+        for j in range(width):
+            text = values[j] if j < len(values) else ""
+            cell = cells.get((r, c0 + j))
+            if cell is None:
+                if not text:
+                    continue
+            elif cell.value == text and cell.kind == "s" and cell.formula is None and "\n" not in text:
+                continue
+            set_text(book, sheet, r, c0 + j, text, touched)
+    sheet.touch_rows(touched)
 
 
 # -- cells a protected tab leaves open ---------------------------------------
