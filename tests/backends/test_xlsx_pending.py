@@ -127,3 +127,21 @@ def test_an_open_cell_among_the_unparsed_rows_is_locked_again(tmp_path: Path) ->
     again.password_source = lambda: "secret"
     again.write(KEY, _protect())  # Map's protection leaves nothing open any more: C5, not parsed, is found
     assert next(p for p in XlsxGateway(folder).protections(KEY) if p.range == "Map").unprotected == ()
+
+
+def test_cells_written_again_as_they_are_leave_their_rows_unchanged(tmp_path: Path) -> None:
+    """A tab written again with the same values (blanks over cells holding a format only among them) changes no
+    row: none is made again at the save (a player's Current tab is rewritten whole at every stage)."""
+    gw = XlsxGateway(tmp_path)
+    gw.create(KEY, "P1", ["Map"])
+    ops: list[port.Op] = [port.SetValues("Map!A1:C2", [["x", "", ""], ["", "", "y"]]),
+                          port.SetBackground("Map!A1:C2", "#ffe599")]
+    gw.write(KEY, ops)
+    sheet = gw._books[KEY][2].sheet("Map")
+    assert sheet is not None and sheet.written is not None
+    made = dict(sheet.row_xml)
+    gw.write(KEY, ops)
+    assert sheet.written is not None and sorted(sheet.row_xml) == sorted(made) == [0, 1]
+    assert all(sheet.row_xml[r] is made[r] for r in made)
+    gw.write(KEY, [port.SetValues("Map!B2", [["z"]])])
+    assert sheet.row_xml.get(0) is made[0] and sheet.row_xml.get(1) is not made[1]

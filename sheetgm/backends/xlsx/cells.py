@@ -48,7 +48,7 @@ def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str, touched: set[i
     """Cell (r, c) holds ``text``; its row is marked changed (or added to ``touched``, for the caller to mark)."""
     cells = sheet.reach(r)  # a new row after rows not parsed leaves them so
     cell = cells.get((r, c))
-    if cell is not None and cell.value == text and cell.kind == "s" and cell.formula is None and "\n" not in text:
+    if cell is not None and _holds(cell, text):
         return  # already so (a map or a tab written again with mostly the same cells)
     text = ILLEGAL.sub("", text)
     if cell is None:
@@ -72,6 +72,13 @@ def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str, touched: set[i
         dim = sheet.rows.setdefault(r, {})
         if "ht" not in dim or float(dim["ht"]) < want:
             dim["ht"], dim["customHeight"] = _num(want), "1"
+
+
+def _holds(cell: Cell, text: str) -> bool:
+    """Whether ``set_text`` would leave the cell as it is: the same text, or none (a cell with a format only)."""
+    if cell.value != text or cell.formula is not None:
+        return False
+    return (cell.kind == "s" and "\n" not in text) if text else (not cell.kind and not cell.extra)
 
 
 def _unshare(sheet: Sheet, cell: Cell) -> None:
@@ -244,7 +251,7 @@ def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
             if cell is None:
                 if not text:
                     continue
-            elif cell.value == text and cell.kind == "s" and cell.formula is None and "\n" not in text:
+            elif _holds(cell, text):
                 continue
             set_text(book, sheet, r, c0 + j, text, touched)
     sheet.touch_rows(touched)
