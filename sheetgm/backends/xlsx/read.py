@@ -100,7 +100,7 @@ def _read(pkg: Package, limits: Limits) -> Book:
         raise refuse("not_workbook")
     by_id = {r.id: r for r in wb_rels}
     styles_path = pkg.clean(_target(wb_rels, xmlkit.RT_STYLES, doc))
-    styles = Styles.parse(no_doctype(pkg.read(styles_path), styles_path)) if styles_path in pkg else Styles()
+    styles = _styles(no_doctype(pkg.read(styles_path), styles_path)) if styles_path in pkg else Styles()
     strings_path = pkg.clean(_target(wb_rels, xmlkit.RT_STRINGS, doc))
     strings = _strings(pkg.read(strings_path), strings_path, limits) if strings_path in pkg else []
     ours = "docProps/app.xml" in pkg and b"<Application>sheetgm</Application>" in pkg.read("docProps/app.xml")
@@ -176,6 +176,19 @@ def _worksheet(pkg: Package, el: Element, rel: Rel, doc: str, strings: list[str]
     if ours:
         sheet.rows_in_written = True  # its text is inflated again from ``source`` if a row changes
     return sheet
+
+
+_STYLES: dict[bytes, Styles] = {}  # a style table's text -> the table parsed (a game's workbooks share a few)
+
+
+def _styles(data: bytes) -> Styles:
+    """The style table parsed, or a copy of the one parsed from the same text earlier in this process."""
+    found = _STYLES.get(data)
+    if found is None:
+        if len(_STYLES) >= 16:
+            _STYLES.clear()
+        found = _STYLES[data] = Styles.parse(data)
+    return found.copy()
 
 
 def _sheet_entry(el: Element, rid: str) -> str:

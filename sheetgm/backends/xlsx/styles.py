@@ -80,6 +80,18 @@ class Styles:
         self._looks: dict[int, tuple[str | None, bool, dict[str, str]]] = {}
         self.version = 0  # bumped by every new entry: the writer reuses its text while it stays
 
+    def copy(self) -> Styles:
+        """An independent table equal to this one (entries are immutable text, shared; what is learnt of them
+        is kept)."""
+        out = Styles.__new__(Styles)
+        out.__dict__.update(self.__dict__)
+        for name in ("fonts", "fills", "borders", "xfs", "tail"):
+            setattr(out, name, list(getattr(self, name)))
+        for name in ("num_fmts", "_parsed", "_index", "_derived", "_derived_all", "_looks"):
+            setattr(out, name, dict(getattr(self, name)))
+        out._indexed = set(self._indexed)
+        return out
+
     # -- reading ----------------------------------------------------------
 
     @classmethod
