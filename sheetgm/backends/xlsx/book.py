@@ -96,7 +96,7 @@ class Pending:
     end: int
     last: int
     extent: tuple[int, int]  # rows and columns up to the last cell, (0, 0) for none
-    parse: Callable[[str], Cells]
+    parse: Callable[[str], tuple[Cells, dict[int, str]]]  # the cells, and each row's XML
 
     def text(self) -> str:
         data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
@@ -170,12 +170,13 @@ class Sheet(_SheetFields):
         p = self.pending
         if p is None:
             return
-        text = p.text()
-        found = p.parse(text)
+        found, rows = p.parse(p.text())
         found.update(self._cells)  # rows after them written since
         self._cells, self.pending = found, None
-        for r, xml in self._written_rows(text).items():
-            self.row_xml.setdefault(r, xml)
+        live = {r for (r, _c) in found} | self.rows.keys()  # a row that read back empty is left out (_written_rows)
+        for r, xml in rows.items():
+            if r in live:
+                self.row_xml.setdefault(r, xml)
         self.rows_in_written = False  # its rows' XML is in ``row_xml`` already
 
     def touch(self) -> None:

@@ -483,18 +483,22 @@ def _extent(xml: str) -> tuple[int, int]:
     return rows, cols
 
 
-def _pending_cells(xml: str) -> dict[tuple[int, int], Cell]:
-    return _our_cells(xml)[0]
+def _pending_cells(xml: str) -> tuple[dict[tuple[int, int], Cell], dict[int, str]]:
+    rows: dict[int, str] = {}
+    return _our_cells(xml, rows)[0], rows
 
 
-def _our_cells(xml: str) -> tuple[dict[tuple[int, int], Cell], list[int]]:
+def _our_cells(xml: str, rows: dict[int, str] | None = None) -> tuple[dict[tuple[int, int], Cell], list[int]]:
     """The cells of rows of the writer's shapes, checked (``_read_our_cells``), and the cells each row counts for
-    the budget."""
+    the budget; each row's XML into ``rows``, if given."""
     found: dict[tuple[int, int], Cell] = {}
     counts: list[int] = []
     columns = _COLUMNS
-    for row_text, _attr_text, content in _OUR_ROW.findall(xml):
+    for m in _OUR_ROW.finditer(xml):
+        row_text, content = m.group(1, 3)
         row = int(row_text) - 1
+        if rows is not None:
+            rows[row] = m.group(0)
         before = len(found)
         for ref, style_text, bare, preserve, text in _OUR_CELL.findall(content):
             col = columns.get(ref, -1)
