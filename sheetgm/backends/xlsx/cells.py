@@ -182,12 +182,15 @@ def restyle_run(book: Book, sheet: Sheet, ops: tuple[port.Op, ...]) -> None:
     plan = _format_plan(ops)
     derive_all, cells, rows, created = book.styles.derive_all, sheet.reach(_first_row(plan)), set(), False
     for changes, group in plan:
+        styled: dict[int, int] = {}  # old style -> new, for this group's changes (most cells share a few)
         for rc in group:
             cell = cells.get(rc)
             if cell is None:
                 cell = cells[rc] = Cell()
                 created = True
-            style = derive_all(cell.style, changes)
+            style = styled.get(cell.style)
+            if style is None:
+                style = styled[cell.style] = derive_all(cell.style, changes)
             if style != cell.style:
                 cell.style = style
                 rows.add(rc[0])
