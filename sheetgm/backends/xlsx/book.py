@@ -95,8 +95,15 @@ class Pending:
     start: int
     end: int
     last: int
-    extent: tuple[int, int]  # rows and columns up to the last cell, (0, 0) for none
     parse: Callable[[str], tuple[Cells, dict[int, str]]]  # the cells, and each row's XML
+    measure: Callable[[str], tuple[int, int]]  # rows and columns up to the last cell, (0, 0) for none
+    measured: tuple[int, int] | None = None
+
+    def extent(self) -> tuple[int, int]:
+        """``measure`` of the rows, once (a save asks; rows parsed before it never do)."""
+        if self.measured is None:
+            self.measured = self.measure(self.text())
+        return self.measured
 
     def text(self) -> str:
         data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
@@ -225,7 +232,7 @@ class Sheet(_SheetFields):
 
     def extent(self) -> tuple[int, int]:
         """Rows and columns up to the last cell that exists (has a value or a format), at least 1 each."""
-        rows, cols = self.pending.extent if self.pending is not None else (1, 1)
+        rows, cols = self.pending.extent() if self.pending is not None else (1, 1)
         if not self._cells:
             return max(rows, 1), max(cols, 1)
         cells = self._cells.keys()  # compared in C: the last row is the largest key (every save asks)

@@ -455,7 +455,7 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
         if int(heads[0][0]) >= 1 and all(int(a[0]) < int(b[0]) for a, b in zip(heads, heads[1:], strict=False)):
             budget.add_cells(max(xml.count("<c "), len(heads)))
             sheet.rows.update(dims)
-            sheet.pending = Pending(lazy, start, end, last, _extent(xml), _pending_cells)
+            sheet.pending = Pending(lazy, start, end, last, _pending_cells, _extent)
             return True
     found, sizes = _our_cells(xml)
     for n in sizes:
