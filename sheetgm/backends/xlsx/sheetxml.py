@@ -30,6 +30,7 @@ _VML_SHAPE = (
     "<x:AutoFill>False</x:AutoFill><x:Row>{row}</x:Row><x:Column>{col}</x:Column></x:ClientData></v:shape>"
 )
 _LETTERS: dict[int, str] = {}
+_INLINE: dict[str, str] = {}  # a text -> the end of its cell's XML (a map's few symbols recur in every row)
 
 
 def letters(col: int) -> str:
@@ -139,8 +140,13 @@ def _cell(ref: str, cell: Cell) -> str:
             return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(xmlkit.escape(value))}</v></c>'
         if cell.sst >= 0:  # the file's own entry, with its runs and phonetic guides
             return f'<c r="{ref}"{style} t="s"><v>{cell.sst}</v></c>'
-        space = ' xml:space="preserve"' if value != value.strip() else ""
-        return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{xmlkit.text(xmlkit.escape(value))}</t></is></c>'
+        inline = _INLINE.get(value)
+        if inline is None:
+            if len(_INLINE) >= 20_000:
+                _INLINE.clear()
+            space = ' xml:space="preserve"' if value != value.strip() else ""
+            inline = _INLINE[value] = f' t="inlineStr"><is><t{space}>{xmlkit.text(xmlkit.escape(value))}</t></is></c>'
+        return f'<c r="{ref}"{style}{inline}'
     if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
         return f'<c r="{ref}"{style}>{formula}<v>{xmlkit.text(value)}</v></c>'
     if kind in ("b", "e", "d"):
