@@ -110,3 +110,14 @@ def test_check_in_a_process_of_its_own_never_imports_typer(tmp_path: Path) -> No
         helped = subprocess.run([sys.executable, "-c", SCRIPT, "check", "--help"], capture_output=True, text=True,
                                 env={"SHEETGM_LANG": "en", "PATH": ""}, timeout=120)
         assert helped.returncode == 0 and "typer loaded: True" in helped.stderr and "--game" in helped.stdout
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path: Path) -> None:
+    """`sheetgm status | head -1`: the pipe closes before sheetgm writes; exit 1 quietly, as Typer does."""
+    with cli_game("xlsx", tmp_path / "g") as g:
+        proc = subprocess.Popen([sys.executable, "-c", SCRIPT, "status", "--game", str(g.folder)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={"SHEETGM_LANG": "en", "PATH": ""})
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # long before the status is written (a new interpreter takes ~0.3 s to start)
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) == 1 and "Traceback" not in err and "BrokenPipe" not in err, err
