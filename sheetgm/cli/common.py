@@ -26,7 +26,7 @@ Progress = Callable[[str], None]
 
 def fail(message: str) -> NoReturn:
     """Print one line to stderr and exit 1 (the message is already in the user's language)."""
-    print(message, file=sys.stderr)
+    print(message, file=sys.stderr, flush=True)
     raise SystemExit(1)
 
 
@@ -66,7 +66,7 @@ def open_at(path: Path) -> Game:
 
 
 def emit(as_json: bool, data: Any, text: str) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text)
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text, flush=True)
 
 
 @contextmanager
