@@ -128,3 +128,51 @@ def test_a_stage_row_copied_elsewhere_is_named_as_misplaced_and_repeated(tmp_pat
     status = [p for s in bad for p in s.problems if p.code == "status"]
     assert [p.message for p in status] == [f"row {hist} has status 'published', which cannot be (only resolved, "
                                            "published or superseded, and only the last stage may be resolved)"]
+
+
+# Each hand edit of test_verify_edits.py, on the memory gateway (the xlsx and Google runs go through the command
+# line and take minutes under mutation): every stage that no longer holds, its kind and its problems, exactly.
+EDITED: dict[str, list[tuple[str, str, list[str]]]] = {
+    "state": [("N1-hunter", "stage", ["state_json"])],
+    "events": [("N1-survivor", "stage", ["events_json"])],
+    "seed": [("N2-survivor", "stage", ["seed"])],
+    "orders": [("N1-hunter", "stage", ["orders_hash", "archive"])],
+    "orders_hash": [("N2-hunter", "stage", ["orders_hash"])],
+    "state_hash": [("N1-survivor", "stage", ["replay"])],
+    "status_unknown": [("N1-hunter", "stage", ["status"])],
+    "status_resolved": [("N1-survivor", "stage", ["status"])],
+    "status_superseded": [("N2-hunter", "stage", ["replay", "missing"]),
+                          ("N2-survivor", "superseded", ["rollback_note"])],
+    "rollback_note": [("N2-hunter", "superseded", ["rollback_note"])],
+    "key": [("N2-survivor", "stage", ["replay", "missing"]), ("N1-hunter", "row", ["cell"])],
+    "bad_zlib": [("N2-survivor", "stage", ["cell"])],
+    "truncated_json": [("N0-setup", "setup", ["cell"])],
+    "seed_not_a_number": [("N1-hunter", "stage", ["replay", "missing"]), ("N1-survivor", "row", ["cell"])],
+}
+
+
+def test_every_hand_edit_of_the_journal_is_named_exactly_and_in_the_directors_language(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A Chinese game read by an English-speaking director: every problem is in English, a broken cell too."""
+    from test_verify_edits import EDITS, _journal, _play, _restore
+
+    monkeypatch.setenv("SHEETGM_LANG", "en")
+    game = make_game(tmp_path, MemoryGateway())
+    _play(game)
+    rows = _journal(game)
+    rep = verify(game)
+    assert rep.ok and rep.skipped == ["N2-hunter"]
+    assert [(s.stage, s.kind) for s in rep.stages] == [("N0-setup", "setup"), ("N1-survivor", "stage"),
+                                                       ("N1-hunter", "stage"), ("N2-survivor", "stage"),
+                                                       ("N2-hunter", "stage")]
+    assert set(EDITED) == set(EDITS)
+    for name, (edit, _stage, _codes) in EDITS.items():
+        edit(game)
+        rep = verify(game)
+        bad = [(s.stage, s.kind, [p.code for p in s.problems]) for s in rep.stages if not s.ok]
+        assert bad == EDITED[name], name
+        assert rep.differing == [s for s, _k, _c in EDITED[name]] and rep.first_difference == EDITED[name][0][0]
+        cells = [p.message for s in rep.stages for p in s.problems if p.code == "cell"]
+        assert all(m.startswith("Row ") and "Journal tab cannot be read" in m for m in cells), (name, cells)
+        _restore(game, rows)
+        assert verify(game).ok, name
