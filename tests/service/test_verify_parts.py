@@ -125,7 +125,8 @@ def test_a_stage_row_copied_elsewhere_is_named_as_misplaced_and_repeated(tmp_pat
     assert row[1] == PUBLISHED
     rep = verify(game)
     bad = [s for s in rep.stages if not s.ok]
-    assert [(s.stage, [p.code for p in s.problems]) for s in bad] == [("N1-survivor", ["replay", "status", "duplicate"])]
+    assert [(s.stage, [p.code for p in s.problems]) for s in bad] == [
+        ("N1-survivor", ["replay", "status", "duplicate"])]  # and no "row": the history rows have no fixed stage
     status = [p for s in bad for p in s.problems if p.code == "status"]
     assert [p.message for p in status] == [f"row {hist} has status 'published', which cannot be (only resolved, "
                                            "published or superseded, and only the last stage may be resolved)"]
