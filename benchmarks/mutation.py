@@ -49,7 +49,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/service/test_lock_units.py", "tests/service/test_lock.py", "tests/service/test_lock_messages.py",
     ]),
     "audit": ("sheetgm/service/audit.py", [
-        "tests/service/test_audit.py", "tests/service/test_audit_in_force.py",
+        "tests/service/test_audit_parts.py", "tests/service/test_audit.py", "tests/service/test_audit_in_force.py",
     ]),
     "verify": ("sheetgm/service/verify.py", [  # memory only: the xlsx and Google runs of verify replay games
         "tests/service/test_verify_parts.py",
