@@ -327,3 +327,22 @@ def test_stages_missing_a_setup_hash_edited_and_a_blank_rollback_note(tmp_path: 
     _set(game, f"E{row}", "8")
     _set(game, f"D{row}", "f" * 16)  # a stage's replay that differs is named first, before what its row says
     assert [p.code for p in verify(game).stages[1].problems] == ["replay", "seed"]
+
+
+def test_the_setup_is_dealt_from_game_toml_s_pool_and_a_changed_game_toml_differs_only_at_the_setup(
+        tmp_path: Path) -> None:
+    """After game.toml changed, the setup no longer replays; the stages after it start from the journal's setup
+    state, so each is judged on its own inputs and replays."""
+    import dataclasses
+
+    pool = ["mechanic", "lawyer", "gardener", "werewolf"]
+    game = make_game(tmp_path, MemoryGateway(), role_pool=pool)
+    for seat in (1, 2, 3):
+        write_order(game, seat, "搜索")
+    resolve(game)
+    assert verify(game).ok  # dealt again from the same pool
+    for update in ({"role_pool": None}, {"options": dict(game.cfg.options, crack_target=5)}):
+        changed = dataclasses.replace(game, cfg=game.cfg.model_copy(update=update))
+        rep = verify(changed)
+        assert [(s.stage, [p.code for p in s.problems]) for s in rep.stages] == [("N0-setup", ["replay"]),
+                                                                                 ("N1-survivor", [])], update
