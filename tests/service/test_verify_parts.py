@@ -3,8 +3,10 @@ Orders archive as verify reads it, and the rows each live journal row must be.""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 from svc_helpers import make_game, write_order
 
 from sheetgm.backends.memory import MemoryGateway
@@ -153,12 +155,14 @@ EDITED: dict[str, list[tuple[str, str, list[str]]]] = {
 }
 
 
+@pytest.mark.parametrize("voice", ["en", "zh"])
 def test_every_hand_edit_of_the_journal_is_named_exactly_and_in_the_directors_language(
-        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """A Chinese game read by an English-speaking director: every problem is in English, a broken cell too."""
+        tmp_path: Path, monkeypatch, voice: str) -> None:  # type: ignore[no-untyped-def]
+    """A Chinese game read by an English-speaking director: every problem is in English, a broken cell too; and
+    read by a Chinese-speaking one, every problem is in Chinese."""
     from test_verify_edits import EDITS, _journal, _play, _restore
 
-    monkeypatch.setenv("SHEETGM_LANG", "en")
+    monkeypatch.setenv("SHEETGM_LANG", voice)
     game = make_game(tmp_path, MemoryGateway())
     _play(game)
     rows = _journal(game)
@@ -174,8 +178,13 @@ def test_every_hand_edit_of_the_journal_is_named_exactly_and_in_the_directors_la
         bad = [(s.stage, s.kind, [p.code for p in s.problems]) for s in rep.stages if not s.ok]
         assert bad == EDITED[name], name
         assert rep.differing == [s for s, _k, _c in EDITED[name]] and rep.first_difference == EDITED[name][0][0]
-        cells = [p.message for s in rep.stages for p in s.problems if p.code == "cell"]
-        assert all(m.startswith("Row ") and "Journal tab cannot be read" in m for m in cells), (name, cells)
+        said = [(p.code, p.message) for s in rep.stages for p in s.problems]
+        if voice == "en":
+            assert all(m.startswith("Row ") and "Journal tab cannot be read" in m for c, m in said if c == "cell")
+            assert all(re.search("[a-z]{3} [a-z]{3}", m) for _c, m in said), (name, said)
+        else:
+            english = re.compile(r"\b(the|row|replays|missing|cannot)\b", re.IGNORECASE)
+            assert all(re.search("[\u4e00-\u9fff]{4}", m) and not english.search(m) for _c, m in said), (name, said)
         _restore(game, rows)
         assert verify(game).ok, name
 
