@@ -266,6 +266,13 @@ def test_a_desk_entry_that_cannot_be_replayed_says_why_and_the_next_stage_starts
         assert (bad.kind, bad.replay_hash, bad.journal_hash) == ("override", "", e.state_hash)
         assert [(p.code, p.message) for p in bad.problems] == [("orders_hash", hashed),
                                                                ("replay_failed", f"cannot be replayed: {why}")]
+    actions = unpack(e.orders_json)
+    actions[0]["value"] = "x"
+    set_cell(game, "journal", f"I{entry_row(key)}", pack(actions))
+    monkeypatch.setenv("SHEETGM_LANG", "zh")  # the tool's own error in the director's language
+    bad = next(s for s in verify(game).stages if s.stage == key)
+    assert bad.problems[-1].message == "无法重放：hp 的值无效：x"
+    monkeypatch.setenv("SHEETGM_LANG", "en")
     set_cell(game, "journal", f"G{entry_row(key)}", "{")  # and its state unreadable: N2-survivor starts before it
     rep = verify(game)
     assert rep.differing == [key, "N2-survivor"]
@@ -355,3 +362,45 @@ def test_the_setup_is_dealt_from_game_toml_s_pool_and_a_changed_game_toml_differ
         rep = verify(changed)
         assert [(s.stage, [p.code for p in s.problems]) for s in rep.stages] == [("N0-setup", ["replay"]),
                                                                                  ("N1-survivor", [])], update
+
+
+def test_a_stage_is_resolved_again_with_its_archived_orders_the_seed_and_the_stamps_priority(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """What verify hands the engine: each seat's order as archived, game.toml's seed, and the seats by the stamp
+    of their order (R-PHASE-3; unstamped ones after them, by the engine). A late seat with nothing used gets an
+    empty order, one without a text and not late gets none."""
+    from test_verify import entry, set_cell
+
+    from sheetgm.core.steps import Order
+    from sheetgm.service import verify as verify_module
+    from sheetgm.service.journal import digest, entry_row, pack, unpack
+    from sheetgm.service.verdicts import LATE
+    from sheetgm.sheets.stages import archive_row
+
+    game = make_game(tmp_path, MemoryGateway())
+    for seat in (1, 2, 3):
+        write_order(game, seat, "搜索")
+    resolve(game)
+    e = entry(game, "N1-survivor")
+    orders = unpack(e.orders_json)
+    orders["1"]["stamp"], orders["3"]["stamp"] = "2024-05-01T21:00:00+00:00", "2024-05-01T20:00:00+00:00"
+    orders["2"].update(text="", verdict=LATE, nothing=True)
+    set_cell(game, "journal", f"I{entry_row('N1-survivor')}", pack(orders))
+    set_cell(game, "journal", f"C{entry_row('N1-survivor')}", digest({s: o["text"] for s, o in orders.items()}))
+    set_cell(game, "archive", f"D{archive_row('N1-survivor', 2, len(game.seats))}", "")
+    seen: list[tuple[dict[int, Order], int, list[int]]] = []
+    real = verify_module.resolve_stage
+
+    def spy(base, given, seed, first):  # type: ignore[no-untyped-def]
+        seen.append((given, seed, first))
+        return real(base, given, seed, first)
+
+    monkeypatch.setattr(verify_module, "resolve_stage", spy)
+    verify(game)
+    given, seed, first = seen[-1]
+    assert seed == 7 and first == [3, 1] and sorted(given) == [1, 2, 3] and given[2] == Order()
+    assert given[1].texts == ("搜索",) and given[3].texts == ("搜索",)
+    orders["2"].update(verdict="unjudged")  # no text and not late: no order at all (the engine says so)
+    set_cell(game, "journal", f"I{entry_row('N1-survivor')}", pack(orders))
+    verify(game)
+    assert sorted(seen[-1][0]) == [1, 3]
