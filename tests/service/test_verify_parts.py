@@ -282,8 +282,9 @@ def test_a_desk_entry_that_cannot_be_replayed_says_why_and_the_next_stage_starts
 
 def test_an_archive_row_missing_or_edited_is_named_by_seat_and_the_replay_uses_what_is_archived(
         tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from test_verify import set_cell
+    from test_verify import entry, set_cell
 
+    from sheetgm.service.journal import entry_row, pack, unpack
     from sheetgm.sheets.stages import archive_row
 
     monkeypatch.setenv("SHEETGM_LANG", "en")
@@ -305,6 +306,13 @@ def test_an_archive_row_missing_or_edited_is_named_by_seat_and_the_replay_uses_w
     assert [(p.code, p.message) for p in s.problems] == [
         ("replay", f"replays to state hash {s.replay_hash}, the journal says {s.journal_hash}"),
         ("archive", 'the archived order of S1 (seat 1) "移动 C3" differs from the journal\'s "搜索"')]
+    set_cell(game, "archive", f"D{archive_row('N1-survivor', 1, len(game.seats))}", "搜索")
+    orders = unpack(entry(game, "N1-survivor").orders_json)
+    orders["9"] = dict(orders["1"])  # a seat the game does not have, written into the journal by hand
+    set_cell(game, "journal", f"I{entry_row('N1-survivor')}", pack(orders))
+    rep = verify(game)
+    assert [(p.code, p.message) for p in rep.stages[1].problems][1:] == [
+        ("archive_missing", "the Orders archive has no row for 9 (seat 9)")]
 
 
 def test_stages_missing_a_setup_hash_edited_and_a_blank_rollback_note(tmp_path: Path,
