@@ -179,6 +179,7 @@ def test_every_hand_edit_of_the_journal_is_named_exactly_and_in_the_directors_la
         assert bad == EDITED[name], name
         assert rep.differing == [s for s, _k, _c in EDITED[name]] and rep.first_difference == EDITED[name][0][0]
         said = [(p.code, p.message) for s in rep.stages for p in s.problems]
+        assert all(s.journal_hash == s.replay_hash == "" for s in rep.stages if s.kind == "row")  # nothing read
         if voice == "en":
             assert all(m.startswith("Row ") and "Journal tab cannot be read" in m for c, m in said if c == "cell")
             assert all(re.search("[a-z]{3} [a-z]{3}", m) for _c, m in said), (name, said)
