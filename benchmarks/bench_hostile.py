@@ -41,7 +41,7 @@ def peak():
         kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"PEAK_KB {kb}", file=sys.stderr)
 atexit.register(peak)
-from sheetgm.cli.app import main
+from sheetgm.cli.main import main
 sys.argv[0] = "sheetgm"
 main()
 """

@@ -41,7 +41,7 @@ import tempfile
 import time
 from pathlib import Path
 
-CLI = "import sys; from sheetgm.cli.app import main; sys.argv[0] = 'sheetgm'; main()"
+CLI = "import sys; from sheetgm.cli.main import main; sys.argv[0] = 'sheetgm'; main()"
 UNNEEDED = ("PIL", "rich", "openpyxl", "gspread", "google.auth", "hypothesis", "requests", "tenacity")
 
 MAKE_GAME = """

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-CLI = "import sys; from sheetgm.cli.app import main; sys.argv[0] = 'sheetgm'; main()"
+CLI = "import sys; from sheetgm.cli.main import main; sys.argv[0] = 'sheetgm'; main()"
 
 
 def run_recap(folder: Path, *args: str) -> dict[str, float | int | str]:

@@ -41,14 +41,17 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 FLOOR = "import typer, pydantic"
-# The command line as the `sheetgm` script starts it, in either layout (cli/app.py, or cli.py before the move);
+# The command line as the `sheetgm` script starts it, in any layout (cli/main.py; cli/app.py or cli.py before);
 # the child prints its own peak memory (kB) on stderr's last line.
 CLI = """import atexit, resource, sys
 atexit.register(lambda: print("maxrss", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr))
 try:
-    from sheetgm.cli.app import main
+    from sheetgm.cli.main import main
 except ImportError:
-    from sheetgm.cli import main
+    try:
+        from sheetgm.cli.app import main
+    except ImportError:
+        from sheetgm.cli import main
 sys.argv[0] = "sheetgm"
 main()
 """

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sheetgm.backends.google.ratelimit import CACHE_ENV, QUOTA_ENV
+from sheetgm.backends.google.ratelimit import QUOTA_ENV
+from sheetgm.core.cachedir import CACHE_ENV
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ import sys
 for name in {TEST_ONLY!r}:
     sys.modules[name] = None  # an import of it now fails, as on a machine without the test extras
 sys.argv = ["sheetgm"] + sys.argv[1:]
-from sheetgm.cli.app import main
+from sheetgm.cli.main import main
 main()
 """
 

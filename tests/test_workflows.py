@@ -310,7 +310,8 @@ def repo(tmp_path: Path, made_game: Path) -> Path:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     shim = bin_dir / "sheetgm"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "from sheetgm.cli.app import main; main()" "$@"\n', "utf-8")
+    script = "from sheetgm.cli.main import main; main()"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "{script}" "$@"\n', "utf-8")
     shim.chmod(0o755)
     (bin_dir / "python").symlink_to(sys.executable)
     return tmp_path
@@ -356,10 +357,12 @@ def test_a_scheduled_run_checks_and_dry_runs_the_due_stage(resolve_wf: dict[str,
 
 
 def test_a_scheduled_run_never_resolves_a_stage_without_a_deadline(resolve_wf: dict[str, Any], repo: Path) -> None:
+    from dataclasses import replace
+
     from sheetgm.service.config import load_config, save_config
 
     folder = repo / "games" / "current"
-    save_config(load_config(folder).model_copy(update={"schedule": None}), folder)
+    save_config(replace(load_config(folder), schedule=None), folder)
     assert "schedule" not in (folder / "game.toml").read_text("utf-8")
     done = run_job(resolve_wf, repo, "auto", dry_run=False)
     assert [rc for _, rc, _ in done] == [0, 0], done

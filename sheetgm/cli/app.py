@@ -1,4 +1,5 @@
-"""The ``sheetgm`` command line: the root group, each command group registered on it, and ``main``."""
+"""The ``sheetgm`` command line as Typer declares it: the root group and each command group registered on it.
+The script itself is cli/main.py's ``main``, which runs the scheduled commands without Typer."""
 
 from __future__ import annotations
 
@@ -10,7 +11,3 @@ from sheetgm.cli.helptext import LocalizedGroup
 app = typer.Typer(cls=LocalizedGroup, no_args_is_help=True)
 for group in (game, doctor, case, maps, desk, replay, recap, sim):
     group.register(app)
-
-
-def main() -> None:
-    app()

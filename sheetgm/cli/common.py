@@ -1,7 +1,8 @@
-"""What every command module shares: the --game/--json options, the director's language (one rule, for
-messages and help alike), the one command body (progress, errors, text or JSON) and the lock holder's name.
+"""What every command module shares: the director's language (one rule, for messages and help alike), the
+one command body (progress, errors, text or JSON) and the lock holder's name.
 
-Nothing here imports a use case at module level: a command pays only for the modules it uses."""
+Nothing here imports a use case, nor Typer, at module level: a command pays only for the modules it uses, and
+the script's fast path (cli/fast.py) runs the scheduled commands without Typer at all."""
 
 from __future__ import annotations
 
@@ -11,17 +12,13 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
-
-import typer
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from sheetgm.core.errors import SheetgmError
 
 if TYPE_CHECKING:
     from sheetgm.service.game import Game
 
-GameOpt = Annotated[Path, typer.Option("--game", "-g")]
-JsonOpt = Annotated[bool, typer.Option("--json")]
 LANG_ENV = "SHEETGM_LANG"
 R = TypeVar("R")
 Progress = Callable[[str], None]
@@ -29,8 +26,8 @@ Progress = Callable[[str], None]
 
 def fail(message: str) -> NoReturn:
     """Print one line to stderr and exit 1 (the message is already in the user's language)."""
-    typer.echo(message, err=True)
-    raise typer.Exit(1)
+    print(message, file=sys.stderr, flush=True)
+    raise SystemExit(1)
 
 
 def env_lang() -> str | None:
@@ -69,7 +66,7 @@ def open_at(path: Path) -> Game:
 
 
 def emit(as_json: bool, data: Any, text: str) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text)
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str) if as_json else text, flush=True)
 
 
 @contextmanager

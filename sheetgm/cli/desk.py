@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from sheetgm.cli import common
-from sheetgm.cli.common import GameOpt, JsonOpt, attempt, holder, lang_of, serve
+from sheetgm.cli.common import attempt, holder, lang_of, serve
+from sheetgm.cli.options import GameOpt, JsonOpt
 
 ReasonOpt = Annotated[str, typer.Option("--reason", "-r")]
 

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from sheetgm.cli.common import GameOpt, JsonOpt, attempt, emit, holder, lang_of
+from sheetgm.cli.common import attempt, emit, holder, lang_of
+from sheetgm.cli.options import GameOpt, JsonOpt
 
 if TYPE_CHECKING:
     from sheetgm.service.doctorreport import DoctorReport

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from sheetgm.cli.common import GameOpt, JsonOpt, Progress, attempt, emit, fail, holder, lang_of, progress, serve
+from sheetgm.cli import runs
+from sheetgm.cli.common import attempt, emit, fail, lang_of, progress
+from sheetgm.cli.options import GameOpt, JsonOpt
 
 if TYPE_CHECKING:
     from sheetgm.service.game import Game
@@ -55,11 +57,7 @@ def share_cmd(game: GameOpt = Path("."), client_secrets: ClientSecretsOpt = None
 
 def check_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Read the due orders, write every problem back to each player's sheet, stamp complete orders."""
-    from sheetgm.cli import present
-    from sheetgm.service.check import check
-
-    serve(game, as_json, lambda g, step: check(g, step, holder()), present.checked,
-          steps=("cli.progress_check", lambda g: len(g.seats)))
+    runs.check(game, as_json)
 
 
 def resolve_cmd(
@@ -69,35 +67,17 @@ def resolve_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve the stage that is due (survivors, then hunters) and publish it, safely and idempotently."""
-    from sheetgm.cli import present
-    from sheetgm.service.resolve import ResolveReport, resolve
-
-    backend: list[str] = []  # the game's, for the wording (a local game has no scheduled runs)
-
-    def call(g: Game, step: Progress) -> ResolveReport:
-        backend.append(g.cfg.backend)
-        return resolve(g, dry_run=dry_run, stage=stage, holder=holder(), progress=step)
-
-    serve(game, as_json, call, lambda lang, rep: present.resolved(lang, rep, local=backend == ["xlsx"]),
-          steps=("cli.progress_resolve", lambda g: 2 * len(g.seats) + 2))
+    runs.resolve(game, dry_run, stage, as_json)
 
 
 def status_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Where the game stands: the stage due, the journal, the lock, the workbooks."""
-    from sheetgm.cli import present
-    from sheetgm.service.status import status
-
-    serve(game, as_json, lambda g, _step: status(g), present.statused)
+    runs.status(game, as_json)
 
 
 def audit_cmd(game: GameOpt = Path("."), as_json: JsonOpt = False) -> None:
     """List every workbook's sharing and protections; exit 1 if a player can read what they must not."""
-    from sheetgm.cli import present
-    from sheetgm.service.audit import audit
-
-    rep = serve(game, as_json, lambda g, _step: audit(g), present.audited)
-    if not rep.ok:
-        raise typer.Exit(1)
+    runs.audit(game, as_json)
 
 
 def demo_cmd(

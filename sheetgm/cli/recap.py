@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from sheetgm.cli.common import GameOpt, JsonOpt, fail, lang_of, serve
+from sheetgm.cli.common import fail, lang_of, serve
+from sheetgm.cli.options import GameOpt, JsonOpt
 
 if TYPE_CHECKING:
     from sheetgm.service.recap import RecapReport

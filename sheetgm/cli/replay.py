@@ -9,7 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from sheetgm.cli.common import GameOpt, JsonOpt, fail, holder, lang_of, serve
+from sheetgm.cli.common import fail, holder, lang_of, serve
+from sheetgm.cli.options import GameOpt, JsonOpt
 
 
 def rolled_back(lang: str, rep: Any, game: Path = Path(".")) -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from sheetgm.core.board import Board, Edge, Tile, col_name, tile_name
 from sheetgm.core.errors import MapError
+from sheetgm.core.texts import templates_dir
 from sheetgm.notation import mapcheck, mapsyntax
 
 MAP_SUFFIX = ".map"
@@ -58,7 +58,7 @@ def load_map_file(path: str | Path, *, options: Mapping[str, Any] | None = None)
 
 def ready_map_names() -> list[str]:
     """Names of the maps shipped in sheet_templates/maps/, sorted."""
-    folder = resources.files("sheet_templates").joinpath("maps")
+    folder = templates_dir() / "maps"
     return sorted(e.name[: -len(MAP_SUFFIX)] for e in folder.iterdir() if e.name.endswith(MAP_SUFFIX))
 
 
@@ -67,7 +67,7 @@ def ready_map(name: str, *, options: Mapping[str, Any] | None = None) -> Board:
     known = ready_map_names()
     if not _READY_NAME_RE.match(name) or name not in known:
         raise MapError("err.map.unknown_ready_map", name=name, known=", ".join(known), line=0, col=0)
-    text = resources.files("sheet_templates").joinpath("maps", name + MAP_SUFFIX).read_text("utf-8")
+    text = (templates_dir() / "maps" / (name + MAP_SUFFIX)).read_text("utf-8")
     return load_map(text, name=name, options=options)
 
 

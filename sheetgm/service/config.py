@@ -1,4 +1,4 @@
-"""The game folder's ``game.toml``: what a game is, validated by pydantic.
+"""The game folder's ``game.toml``: what a game is, validated by pydantic (config_model.py).
 
     name = "spring-cup"
     map = "standard"            # a shipped map, or a path to a .map file (relative to the folder)
@@ -18,111 +18,57 @@
     [[roster]]
     alias = "小明"; lang = "zh"; email = "..."; camp = "survivor" (optional: drawn with the role when left out);
     role = "doctor" (optional); passage = "B2-E5" (optional: the Master Assassin's secret passage)
+
+Every command reads the config, and importing pydantic and building the models costs about as much as the
+interpreter's start (issue 14). So what the models accept is kept as plain frozen records, and the validated
+form of a config is kept in the user's cache folder under a hash of the file's bytes and of the code that
+validates it: a config already validated on this machine is read back without pydantic, and any change to the
+file or to sheetgm is validated again. Refusals are never kept.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
+import time
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-
-from sheetgm.core.errors import SheetgmError
-from sheetgm.core.state import DEFAULT_OPTIONS
-from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
+import sheetgm
+from sheetgm.core.cachedir import cache_dir
 from sheetgm.core.texts import has, render
-from sheetgm.notation.order_format import valid_alias
-from sheetgm.service.config_rules import (
-    Refusal,
-    check_alias,
-    check_email,
-    check_name,
-    check_options,
-    check_timezone,
-    check_year,
-    pydantic_message,
-    same_aliases,
-)
+from sheetgm.service.config_rules import pydantic_message
 from sheetgm.service.configfile import find_config, read_config
 from sheetgm.service.errors import ConfigError
-from sheetgm.sheets.stages import parse_key
+
+_EVERY = re.compile(r"^(?:day|([1-7]) ?days?)$")
 
 
-class SeatConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass(frozen=True)
+class SeatConfig:
+    """One ``[[roster]]`` block as validated (config_model.SeatModel)."""
 
-    alias: str = Field(min_length=1)
-    camp: Literal["survivor", "hunter"] | None = None  # None: dealt with the role (R-SETUP-2)
-    lang: Literal["zh", "en"] = "zh"
+    alias: str
+    camp: str | None = None  # None: dealt with the role (R-SETUP-2)
+    lang: str = "zh"
     email: str | None = None
     role: str | None = None
     passage: str | None = None  # the Master Assassin's passage ends, e.g. "B2-E5" (R-ROLE-ASSASSIN)
 
-    @field_validator("alias")
-    @classmethod
-    def _alias(cls, v: str) -> str:
-        check_alias(v)  # first: an invisible character is named before anything else
-        if not valid_alias(v):
-            raise Refusal("err.cfg.alias.words", alias=v)
-        return v
 
-    @field_validator("email")
-    @classmethod
-    def _email(cls, v: str | None) -> str | None:
-        return check_email(v)
+@dataclass(frozen=True)
+class ScheduleConfig:
+    """Recurring deadlines as validated (config_model.ScheduleModel; deadlines.py reads them)."""
 
-    @model_validator(mode="after")
-    def _role(self) -> SeatConfig:
-        roles = {"survivor": SURVIVOR_ROLES, "hunter": HUNTER_ROLES}.get(self.camp or "", SURVIVOR_ROLES + HUNTER_ROLES)
-        if self.role is not None and self.role not in roles:
-            raise Refusal("err.cfg.role", role=self.role, camp=self.camp or "-", roles=", ".join(roles))
-        return self
-
-
-_HHMM = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")
-_EVERY = re.compile(r"^(?:day|([1-7]) ?days?)$")
-
-
-class ScheduleConfig(BaseModel):
-    """Recurring deadlines: the survivors' and the hunters' local time, every day (or every n days)
-    from night ``from_night``, whose survivor deadline falls on ``start`` (see deadlines.py)."""
-
-    model_config = ConfigDict(extra="forbid")
-
+    start: date
     survivors: str | None = None
     hunters: str | None = None
     every: str = "day"
-    from_night: int = Field(default=1, ge=1, le=99, strict=True)
-    start: date
-
-    @field_validator("survivors", "hunters")
-    @classmethod
-    def _time(cls, v: str | None) -> str | None:
-        if v is not None and not _HHMM.match(v.strip()):
-            raise Refusal("err.cfg.hhmm", value=v)
-        return v.strip() if v is not None else None
-
-    @field_validator("every")
-    @classmethod
-    def _every(cls, v: str) -> str:
-        if not _EVERY.match(v.strip().lower()):
-            raise Refusal("err.cfg.every", value=v)
-        return v.strip().lower()
-
-    @field_validator("start")
-    @classmethod
-    def _start(cls, v: date) -> date:
-        check_year(v, "schedule.start")
-        return v
-
-    @model_validator(mode="after")
-    def _some(self) -> ScheduleConfig:
-        if self.survivors is None and self.hunters is None:
-            raise Refusal("err.cfg.schedule_empty")
-        return self
+    from_night: int = 1
 
     @property
     def days(self) -> int:
@@ -130,100 +76,62 @@ class ScheduleConfig(BaseModel):
         return int(m.group(1)) if m and m.group(1) else 1
 
 
-class GameConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass(frozen=True)
+class GameConfig:
+    """``game.toml`` as validated (config_model.GameModel)."""
 
-    name: str = Field(min_length=1)
+    name: str
+    seed: int
+    roster: list[SeatConfig]
     map: str = "standard"
-    seed: int = Field(strict=True)
-    lang: Literal["zh", "en"] = "zh"
-    backend: Literal["xlsx", "google"] = "xlsx"
+    lang: str = "zh"
+    backend: str = "xlsx"
     timezone: str = "Asia/Shanghai"
-    max_nights: int = Field(default=12, ge=1, le=99, strict=True)
+    max_nights: int = 12
     director_email: str | None = None
     service_account: str | None = None
     map_url: str | None = None  # where the maps/ pictures are put online: `publish --map` links map_url + N3-hunter.png
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
     role_pool: list[str] | None = None
     schedule: ScheduleConfig | None = None
-    deadlines: dict[str, datetime] = Field(default_factory=dict)
-    roster: list[SeatConfig] = Field(min_length=2)
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        return check_name(v)
-
-    @field_validator("timezone")
-    @classmethod
-    def _timezone(cls, v: str) -> str:
-        return check_timezone(v)
-
-    @field_validator("director_email", "service_account")
-    @classmethod
-    def _emails(cls, v: str | None) -> str | None:
-        return check_email(v)
-
-    @field_validator("map_url")
-    @classmethod
-    def _url(cls, v: str | None) -> str | None:
-        if v is not None and not v.startswith(("https://", "http://")):
-            raise Refusal("err.cfg.url", value=v)
-        return v
-
-    @field_validator("options")
-    @classmethod
-    def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
-        return check_options(v)
-
-    @field_validator("role_pool")
-    @classmethod
-    def _pool(cls, v: list[str] | None) -> list[str] | None:
-        unknown = [r for r in v or [] if r not in SURVIVOR_ROLES + HUNTER_ROLES]
-        if unknown:
-            raise Refusal("err.cfg.pool", roles=", ".join(unknown), known=", ".join(SURVIVOR_ROLES + HUNTER_ROLES))
-        return v
-
-    @field_validator("deadlines")
-    @classmethod
-    def _deadlines(cls, v: dict[str, datetime]) -> dict[str, datetime]:
-        for key, when in v.items():
-            try:
-                parse_key(key)
-            except SheetgmError:
-                raise Refusal("err.cfg.deadline_key", key=key) from None
-            if when.tzinfo is None:
-                raise Refusal("err.cfg.deadline_tz", key=key, value=when.isoformat())
-            check_year(when.date(), f"deadlines.{key}")
-        return v
-
-    @model_validator(mode="after")
-    def _roster(self) -> GameConfig:
-        same = same_aliases([s.alias for s in self.roster])
-        if same:
-            raise Refusal("err.cfg.alias.same", first=same[0][0], second=same[0][1])
-        survivors, hunters = camp_counts(self)
-        if survivors < 1 or hunters < 1:
-            raise Refusal("err.cfg.camps", survivors=survivors, hunters=hunters)
-        if self.backend == "google":
-            missing = [s.alias for s in self.roster if not s.email]
-            if missing or not self.director_email:
-                raise Refusal("err.cfg.google_emails", who=", ".join(missing) or "director_email")
-            if not self.service_account:
-                raise Refusal("err.cfg.no_service_account")
-        return self
+    deadlines: dict[str, datetime] = field(default_factory=dict)
 
 
-def camp_counts(cfg: GameConfig) -> tuple[int, int]:
-    """Survivors and hunters the deal will make: fixed camps (a fixed role fixes its camp), and of
-    the open seats as many hunters as the option ``hunters`` (R-SETUP-1, 2 by default) leaves."""
-    camps = [s.camp or ("hunter" if s.role in HUNTER_ROLES else "survivor" if s.role else None) for s in cfg.roster]
-    open_seats = camps.count(None)
-    hunters = camps.count("hunter")
-    if open_seats:
-        hunters = max(hunters, min(int(cfg.options.get("hunters", DEFAULT_OPTIONS["hunters"])),
-                                   hunters + open_seats))
-    return len(camps) - hunters, hunters
+# the fields in game.toml's order (the models'), for save_config and the kept form
+_ORDER = ("name", "map", "seed", "lang", "backend", "timezone", "max_nights", "director_email", "service_account",
+          "map_url", "options", "role_pool", "schedule", "deadlines", "roster")
+_SEAT_ORDER = ("alias", "camp", "lang", "email", "role", "passage")
+_SCHEDULE_ORDER = ("survivors", "hunters", "every", "from_night", "start")
+
+
+def from_plain(data: dict[str, Any]) -> GameConfig:
+    """The records from a validated config in JSON form (the models' ``model_dump(mode="json")``)."""
+    schedule = data.get("schedule")
+    return GameConfig(
+        **{k: v for k, v in data.items() if k not in ("roster", "schedule", "deadlines")},
+        roster=[SeatConfig(**seat) for seat in data["roster"]],
+        schedule=None if schedule is None else ScheduleConfig(
+            **{**schedule, "start": date.fromisoformat(schedule["start"])}),
+        deadlines={k: datetime.fromisoformat(v) for k, v in (data.get("deadlines") or {}).items()},
+    )
+
+
+def to_plain(cfg: GameConfig) -> dict[str, Any]:
+    """The config in JSON form, in game.toml's order, None values left out (as saved)."""
+    raw = asdict(cfg)
+    out: dict[str, Any] = {}
+    for key in _ORDER:
+        value = raw[key]
+        if key == "roster":
+            value = [{k: seat[k] for k in _SEAT_ORDER if seat[k] is not None} for seat in value]
+        elif key == "schedule" and value is not None:
+            value = {k: value[k].isoformat() if k == "start" else value[k] for k in _SCHEDULE_ORDER
+                     if value[k] is not None}
+        elif key == "deadlines":
+            value = {k: when.isoformat() for k, when in value.items()}
+        if value is not None:
+            out[key] = value
+    return out
 
 
 class InvalidConfigError(ConfigError):
@@ -258,16 +166,78 @@ def load_config(path: Path) -> GameConfig:
 
 
 def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
+    """The config ``data`` (as read from game.toml) validated: from the cache when this machine has validated
+    the same data with the same code, else by the models (and then kept)."""
+    kept = _kept_file(data)
+    if kept is not None:
+        try:
+            return from_plain(json.loads(kept.read_text("utf-8")))
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            pass  # none kept yet, or a kept file that is not one: validate
+    from pydantic import ValidationError
+
+    from sheetgm.service.config_model import GameModel
+
     try:
-        return GameConfig.model_validate(data)
+        plain = GameModel.model_validate(data).model_dump(mode="json")
     except ValidationError as exc:
         given = data if isinstance(data, dict) else {}  # a game.json may hold a list: the error says so
         raise InvalidConfigError(where, exc.errors(), given) from None
+    cfg = from_plain(plain)
+    if kept is not None:
+        _keep(kept, plain)
+    return cfg
+
+
+_CODE = ("config.py", "config_model.py", "config_rules.py")
+
+
+def _kept_file(data: Any) -> Path | None:
+    """Where the validated form of ``data`` is kept: named by a hash of the data and of the validating code
+    (these modules' bytes, sheetgm's version); None for data that has no JSON form."""
+    try:
+        text = json.dumps(data, sort_keys=True, default=_iso, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16)
+    digest.update(sheetgm.__version__.encode())
+    here = Path(__file__).parent
+    try:
+        for name in _CODE:
+            digest.update((here / name).read_bytes())
+    except OSError:
+        return None
+    return cache_dir() / "configs" / f"{digest.hexdigest()}.json"
+
+
+def _iso(value: Any) -> str:
+    """A TOML date, time or date-time in the hashed form, its type named (a string that looks alike is not it)."""
+    if hasattr(value, "isoformat"):
+        return f"{type(value).__name__}:{value.isoformat()}"
+    raise TypeError(type(value).__name__)
+
+
+KEEP_DAYS = 30  # a kept config not written for this long is removed when another is kept
+
+
+def _keep(file: Path, plain: dict[str, Any]) -> None:
+    """Written whole, then renamed into place; a cache that cannot be written is passed over."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        part = file.with_name(f"{file.name}.{os.getpid()}.part")
+        part.write_text(json.dumps(plain, ensure_ascii=False), "utf-8")
+        os.replace(part, file)
+        old = time.time() - KEEP_DAYS * 86400
+        for other in file.parent.glob("*.json"):
+            if other.stat().st_mtime < old:
+                other.unlink(missing_ok=True)
+    except (OSError, RuntimeError):
+        pass
 
 
 def with_backend(cfg: GameConfig, backend: str) -> GameConfig:
     """The config on another backend, validated again (a Google game needs every email)."""
-    return parse_config({**cfg.model_dump(mode="json", exclude_none=True), "backend": backend})
+    return parse_config({**to_plain(cfg), "backend": backend})
 
 
 def field_path(loc: tuple[int | str, ...], data: dict[str, Any], lang: str) -> str:
@@ -290,7 +260,7 @@ def field_path(loc: tuple[int | str, ...], data: dict[str, Any], lang: str) -> s
 def save_config(cfg: GameConfig, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     file = folder / "game.toml"
-    file.write_text(to_toml(cfg.model_dump(mode="json", exclude_none=True)), "utf-8")
+    file.write_text(to_toml(to_plain(cfg)), "utf-8")
     return file
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 import difflib
 import os
 import unicodedata
+from collections.abc import Sequence
 from datetime import date
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import TZPATH, ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from sheetgm.core.state import DEFAULT_OPTIONS
+from sheetgm.core.steps import HUNTER_ROLES
 from sheetgm.core.texts import has, render
 from sheetgm.notation.vocab import normalize_word
 
@@ -215,3 +217,29 @@ def check_email(email: str | None) -> str | None:
     if not at or not local or "." not in domain or any(c.isspace() for c in email.strip()):
         raise Refusal("err.cfg.email", value=email)
     return email.strip()
+
+
+class _Seat(Protocol):
+    @property
+    def camp(self) -> str | None: ...
+    @property
+    def role(self) -> str | None: ...
+
+
+class _Roster(Protocol):
+    @property
+    def roster(self) -> Sequence[_Seat]: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+
+def camp_counts(cfg: _Roster) -> tuple[int, int]:
+    """Survivors and hunters the deal will make: fixed camps (a fixed role fixes its camp), and of
+    the open seats as many hunters as the option ``hunters`` (R-SETUP-1, 2 by default) leaves."""
+    camps = [s.camp or ("hunter" if s.role in HUNTER_ROLES else "survivor" if s.role else None) for s in cfg.roster]
+    open_seats = camps.count(None)
+    hunters = camps.count("hunter")
+    if open_seats:
+        hunters = max(hunters, min(int(cfg.options.get("hunters", DEFAULT_OPTIONS["hunters"])),
+                                   hunters + open_seats))
+    return len(camps) - hunters, hunters

@@ -21,18 +21,17 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from fakes.google import FakeGoogle
+from script_runner import run_script
 from svc_helpers import make_game, roster
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from sheetgm.backends.google.auth import ENV_B64
 from sheetgm.backends.google.idmap import JsonIdMap
 from sheetgm.backends.port import Gateway
 from sheetgm.backends.xlsx.gateway import XlsxGateway
-from sheetgm.cli.app import app
 from sheetgm.service.config import load_config
 from sheetgm.service.game import DIRECTOR, IDS_FILE, Game, make_gateway, open_game
 
-runner = CliRunner()
 DIRECTOR_EMAIL = "gm@example.com"
 SERVICE_ACCOUNT = "sheetgm-bot@game-1.iam.gserviceaccount.com"
 
@@ -74,7 +73,7 @@ class CliGame:
 
     def run(self, *args: str) -> Result:
         env = {ENV_B64: service_account_key()} if self.fake is not None else {}
-        return runner.invoke(app, [*args, "--game", str(self.folder)], env=env)
+        return run_script([*args, "--game", str(self.folder)], env=env)
 
     def file(self, key: str) -> Path:
         """The local file of a workbook (xlsx only): named by the player's alias, found as a new process does."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from svc_helpers import roster
 
-from sheetgm.service.config import load_config, parse_config, save_config, to_toml
+from sheetgm.service.config import load_config, parse_config, save_config, to_plain, to_toml
 from sheetgm.service.errors import ConfigError
 from sheetgm.sheets.stages import archive_row, journal_row, key_of_index, log_row, stage_index
 
@@ -21,7 +21,7 @@ def test_round_trip(tmp_path: Path) -> None:
     cfg = parse_config(_cfg(deadlines={"N1-survivor": "2024-05-01T21:00:00+08:00"}, options={"crack_target": 9}))
     save_config(cfg, tmp_path)
     assert load_config(tmp_path) == cfg
-    assert tomllib.loads(to_toml(cfg.model_dump(mode="json", exclude_none=True)))["options"] == {"crack_target": 9}
+    assert tomllib.loads(to_toml(to_plain(cfg)))["options"] == {"crack_target": 9}
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ schedule, of who is waited for and of the reminder texts is pinned down on its o
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ def local(cfg: GameConfig, night: int) -> dict[str, str | None]:
 
 
 def test_an_unknown_zone_falls_back_to_utc() -> None:
-    cfg = config().model_copy(update={"timezone": "Nowhere/Atlantis"})  # a config that skipped validation
+    cfg = replace(config(), timezone="Nowhere/Atlantis")  # a config that skipped validation
     zone = zone_of(cfg)
     assert zone == ZoneInfo("UTC") and zone.key == "UTC"
     assert zone_of(config()).key == "Asia/Shanghai"

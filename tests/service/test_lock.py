@@ -31,7 +31,7 @@ from svc_helpers import FlakyGateway, make_game, write_order
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.backends.xlsx.gateway import FILES
-from sheetgm.cli.app import main
+from sheetgm.cli.main import main
 from sheetgm.service import lock as gamelock
 from sheetgm.service import stamps
 from sheetgm.service.errors import LockedError

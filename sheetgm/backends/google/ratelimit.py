@@ -29,9 +29,10 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from sheetgm.core.cachedir import cache_dir
+
 log = logging.getLogger(__name__)
 KINDS = ("read", "write")
-CACHE_ENV = "SHEETGM_CACHE_DIR"
 QUOTA_ENV = "SHEETGM_QUOTA"  # the project's per-user quota a minute, if it was raised above Google's 60
 QUOTA = 60
 MARGIN = 5  # calls kept in reserve: for the calls' own latency and the clocks'
@@ -85,19 +86,6 @@ class RateLimiter:
         """Calls of ``kind`` in the current window."""
         now = self.clock()
         return sum(1 for t in self._log[kind] if t > now - self.window)
-
-
-def cache_dir(env: dict[str, str] | None = None) -> Path:
-    """sheetgm's cache folder: ``SHEETGM_CACHE_DIR``, else the platform's user cache folder."""
-    env = dict(os.environ) if env is None else env
-    if env.get(CACHE_ENV, "").strip():
-        return Path(env[CACHE_ENV].strip())
-    home = Path(env.get("HOME") or Path.home())
-    if sys.platform == "win32":
-        return Path(env.get("LOCALAPPDATA") or home / "AppData" / "Local") / "sheetgm" / "Cache"
-    if sys.platform == "darwin":
-        return home / "Library" / "Caches" / "sheetgm"
-    return Path(env.get("XDG_CACHE_HOME") or home / ".cache") / "sheetgm"
 
 
 def budget_file(account: str | None, folder: Path | None = None) -> Path:
