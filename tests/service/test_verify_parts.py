@@ -367,7 +367,7 @@ def test_the_setup_is_dealt_from_game_toml_s_pool_and_a_changed_game_toml_differ
     resolve(game)
     assert verify(game).ok  # dealt again from the same pool
     for update in ({"role_pool": None}, {"options": dict(game.cfg.options, crack_target=5)}):
-        changed = dataclasses.replace(game, cfg=game.cfg.model_copy(update=update))
+        changed = dataclasses.replace(game, cfg=dataclasses.replace(game.cfg, **update))
         rep = verify(changed)
         assert [(s.stage, [p.code for p in s.problems]) for s in rep.stages] == [("N0-setup", ["replay"]),
                                                                                  ("N1-survivor", [])], update
