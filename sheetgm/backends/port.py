@@ -32,6 +32,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import cast
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
 from sheetgm.backends.errors import BackendError, CellTooLongError, OpError
@@ -47,7 +48,13 @@ _SIDE_GROUPS = {"outer": ("top", "bottom", "left", "right"), "all": BORDER_SIDES
 
 
 def _strs(values: Iterable[object]) -> tuple[str, ...]:
-    return tuple("" if v is None else str(v) for v in values)
+    found = tuple(values)
+    if set(map(type, found)) <= _TEXT:  # texts already (a map is thousands of them): checked in C
+        return cast(tuple[str, ...], found)
+    return tuple("" if v is None else str(v) for v in found)
+
+
+_TEXT = {str}
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
-"""The script's fast path for the commands a schedule runs every few minutes: ``check``, ``resolve``,
-``status`` and ``audit``, parsed here without Typer. Importing Typer and building its pydantic adapter for each
-option costs about as much as the interpreter's own start (issue 14).
+"""The script's fast path for the commands a schedule runs every few minutes (``check``, ``resolve``,
+``status`` and ``audit``) and for ``demo``, the README's first command, parsed here without Typer. Importing
+Typer and building its pydantic adapter for each option costs about as much as the interpreter's own start
+(issue 14).
 
-Only a command line this parser understands whole takes the fast path; anything else (``--help``, an unknown,
-repeated-in-a-new-way or malformed option, an argument, ``--``) goes to Typer, which answers it as it always
-did. tests/test_cli_fast.py holds this table to Typer's own declarations, option by option, and plays each
-command both ways."""
+Only a command line this parser understands whole takes the fast path; anything else (``--help``, an unknown
+or malformed option, a value that is not a number where one is due, an argument, ``--``) goes to Typer, which
+answers it as it always did. tests/service/test_cli_fast.py holds this table to Typer's own declarations, option
+by option, and plays each command both ways."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ COMMANDS: dict[str, tuple[dict[str, tuple[str, type]], dict[str, Any]]] = {
                 {**_GAME_DEFAULTS, "dry_run": False, "stage": None}),
     "status": (_GAME, _GAME_DEFAULTS),
     "audit": (_GAME, _GAME_DEFAULTS),
+    "demo": ({"--players": ("players", int), "--seed": ("seed", int), "--dir": ("folder", Path),
+              "--lang": ("lang", str), "--max-nights": ("max_nights", int),
+              "--save-each-write": ("save_each_write", FLAG), "--json": ("as_json", FLAG)},
+             {"players": 10, "seed": 1, "folder": None, "lang": "zh", "max_nights": 12, "save_each_write": False,
+              "as_json": False}),
 }
 
 
@@ -54,7 +60,10 @@ def parse(argv: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
                 value = rest[i]
             else:
                 return None
-            values[param] = kind(value)
+            try:
+                values[param] = kind(value)
+            except ValueError:  # not a number: Typer says so
+                return None
         i += 1
     return argv[0], values
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from sheetgm.cli import runs
-from sheetgm.cli.common import attempt, emit, fail, lang_of, progress
+from sheetgm.cli.common import attempt, emit, lang_of, progress
 from sheetgm.cli.options import GameOpt, JsonOpt
 
 if TYPE_CHECKING:
@@ -90,21 +90,7 @@ def demo_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a whole game with bots on local .xlsx workbooks and print the public log."""
-    from sheetgm.cli import present
-    from sheetgm.service.demo import DemoReport, demo, fresh_folder
-
-    if lang not in ("zh", "en"):
-        from sheetgm.core.texts import render
-
-        fail(render(lang_of(Path(".")), "err.desk.bad_lang", lang=lang))
-    target = folder if folder is not None else fresh_folder(Path("sheetgm-demo").resolve())
-
-    def played() -> DemoReport:
-        with progress(lang, "cli.progress_demo", 2 * max_nights) as step:
-            return demo(target, players, seed, lang, max_nights, progress=step, save_each_write=save_each_write)
-
-    rep = attempt(lang, played)
-    emit(as_json, rep.to_dict(), present.demoed(lang, rep))
+    runs.demo(players, seed, folder, lang, max_nights, save_each_write, as_json)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,12 +1,12 @@
-"""The bodies of the commands a schedule runs (check, resolve, status, audit), free of Typer, so that the
-script's fast path (cli/fast.py) runs them without importing it; cli/game.py declares them for Typer."""
+"""The bodies of the commands a schedule runs (check, resolve, status, audit) and of the demo, free of Typer, so
+that the script's fast path (cli/fast.py) runs them without importing it; cli/game.py declares them for Typer."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sheetgm.cli.common import Progress, holder, serve
+from sheetgm.cli.common import Progress, attempt, emit, fail, holder, lang_of, progress, serve
 
 if TYPE_CHECKING:
     from sheetgm.service.game import Game
@@ -50,3 +50,23 @@ def audit(game: Path, as_json: bool) -> None:
     rep = serve(game, as_json, lambda g, _step: audit_game(g), present.audited)
     if not rep.ok:
         raise SystemExit(1)
+
+
+def demo(players: int, seed: int, folder: Path | None, lang: str, max_nights: int, save_each_write: bool,
+         as_json: bool) -> None:
+    from sheetgm.cli import present
+    from sheetgm.service.demo import DemoReport, fresh_folder
+    from sheetgm.service.demo import demo as play_demo
+
+    if lang not in ("zh", "en"):
+        from sheetgm.core.texts import render
+
+        fail(render(lang_of(Path(".")), "err.desk.bad_lang", lang=lang))
+    target = folder if folder is not None else fresh_folder(Path("sheetgm-demo").resolve())
+
+    def played() -> DemoReport:
+        with progress(lang, "cli.progress_demo", 2 * max_nights) as step:
+            return play_demo(target, players, seed, lang, max_nights, progress=step, save_each_write=save_each_write)
+
+    rep = attempt(lang, played)
+    emit(as_json, rep.to_dict(), present.demoed(lang, rep))

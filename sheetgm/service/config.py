@@ -189,22 +189,24 @@ def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
     return cfg
 
 
-_CODE = ("config.py", "config_model.py", "config_rules.py")
+# the modules whose code decides what validation accepts (relative to the sheetgm package)
+_CODE = ("service/config.py", "service/config_model.py", "service/config_rules.py", "core/state.py", "core/steps.py",
+         "notation/order_format.py", "notation/vocab.py", "sheets/stages.py")
 
 
 def _kept_file(data: Any) -> Path | None:
     """Where the validated form of ``data`` is kept: named by a hash of the data and of the validating code
-    (these modules' bytes, sheetgm's version); None for data that has no JSON form."""
+    (the bytes of the modules in _CODE, sheetgm's version); None for data that has no JSON form."""
     try:
         text = json.dumps(data, sort_keys=True, default=_iso, ensure_ascii=False)
     except (TypeError, ValueError):
         return None
     digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16)
     digest.update(sheetgm.__version__.encode())
-    here = Path(__file__).parent
+    package = Path(__file__).parent.parent
     try:
         for name in _CODE:
-            digest.update((here / name).read_bytes())
+            digest.update((package / name).read_bytes())
     except OSError:
         return None
     return cache_dir() / "configs" / f"{digest.hexdigest()}.json"

@@ -167,16 +167,21 @@ class Entry:
         return list(kept)
 
     def orders(self) -> dict[int, ArchivedOrder]:
-        """seat -> the order as resolve used it (sheets/archive.py); a desk entry keeps its actions instead."""
+        """seat -> the order as resolve used it (sheets/archive.py); a desk entry keeps its actions instead.
+        Parsed once per process (frozen values; the dict is new): publishing asks once per player."""
         if not self.orders_json:
             return {}
-        data = self._data("I", self.orders_json)
-        if not isinstance(data, dict):
-            raise self.broken("I", "not a JSON object")
-        try:
-            return {int(k): ArchivedOrder.from_dict(v) for k, v in data.items()}
-        except (TypeError, ValueError) as exc:
-            raise self.broken("I", str(exc)) from None
+        kept = _ORDERS.get(self.orders_json)
+        if kept is None:
+            data = self._data("I", self.orders_json)
+            if not isinstance(data, dict):
+                raise self.broken("I", "not a JSON object")
+            try:
+                kept = {int(k): ArchivedOrder.from_dict(v) for k, v in data.items()}
+            except (TypeError, ValueError) as exc:
+                raise self.broken("I", str(exc)) from None
+            _keep(_ORDERS, self.orders_json, kept)
+        return dict(kept)
 
     def actions(self) -> list[dict[str, Any]]:
         """The director's actions of a desk entry (kept in the orders column)."""
@@ -216,6 +221,7 @@ class Entry:
 
 _STATES: dict[tuple[str, Board], State] = {}  # (state cell, board) -> the state it holds
 _EVENTS: dict[str, tuple[Event, ...]] = {}  # events cell -> its events
+_ORDERS: dict[str, dict[int, ArchivedOrder]] = {}  # orders cell -> its orders (never handed out: copied)
 _KEEP = 64  # cells kept: a command publishes a stage or two; a long process (a demo, the tests) starts over
 
 

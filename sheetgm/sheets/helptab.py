@@ -9,6 +9,8 @@ example the tab shows. Written once, when the game is created.
 
 from __future__ import annotations
 
+from functools import cache
+
 from sheetgm.backends.port import Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.observe import name
 from sheetgm.core.texts import render, table
@@ -17,9 +19,11 @@ from sheetgm.sheets import layout
 Row = tuple[str, str, str]  # kind (title, para, head, section, example, gap), column A, column B
 
 
-def _section(lang: str, prefix: str) -> list[tuple[str, str]]:
-    """(name, text) of every template under ``prefix.``, in the templates' order."""
-    return [(k[len(prefix) + 1:], v) for k, v in table(lang).items() if k.startswith(prefix + ".")]
+@cache
+def _section(lang: str, prefix: str) -> tuple[tuple[str, str], ...]:
+    """(name, text) of every template under ``prefix.``, in the templates' order (the same for every player of a
+    language: worked out once, not for each of a game's workbooks)."""
+    return tuple((k[len(prefix) + 1:], v) for k, v in table(lang).items() if k.startswith(prefix + "."))
 
 
 def _examples(lang: str, part: str) -> list[Row]:

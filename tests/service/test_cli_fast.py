@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +27,15 @@ ROOT = typer.main.get_command(app)
 def test_the_fast_table_is_typers_own_declaration(command: str) -> None:
     options, defaults = fast.COMMANDS[command]
     declared = {p.name: p for p in ROOT.commands[command].params if p.name != "help"}  # type: ignore[attr-defined]
+    hints = typing.get_type_hints(getattr(runs, command))
     assert set(declared) == set(defaults) == {param for param, _ in options.values()}
     for name, p in declared.items():
         spellings = {s for s, (param, _) in options.items() if param == name}
         assert spellings == set(p.opts) | set(p.secondary_opts), name
         kinds = {kind for s, (param, kind) in options.items() if param == name}
-        assert kinds == ({fast.FLAG} if p.is_flag else {Path if isinstance(defaults[name], Path) else str}), name
-        assert defaults[name] == (Path(p.default) if isinstance(defaults[name], Path) else p.default), name
+        declared_type = next(t for t in (bool, int, str, Path) if t == hints[name] or t | None == hints[name])
+        assert kinds == {fast.FLAG if p.is_flag else declared_type} and p.is_flag == (declared_type is bool), name
+        assert defaults[name] == p.default and not p.multiple and p.nargs == 1 and p.envvar is None, name
 
 
 @pytest.mark.parametrize(("argv", "expected"), [
@@ -47,6 +50,9 @@ def test_the_fast_table_is_typers_own_declaration(command: str) -> None:
      ("resolve", {"game": Path("x"), "as_json": False, "dry_run": False, "stage": "N1-survivor"})),
     (["status", "--json"], ("status", {"game": Path("."), "as_json": True})),
     (["audit"], ("audit", {"game": Path("."), "as_json": False})),
+    (["demo", "--players", "6", "--dir=d", "--lang", "en", "--max-nights", "2", "--save-each-write"],
+     ("demo", {"players": 6, "seed": 1, "folder": Path("d"), "lang": "en", "max_nights": 2, "save_each_write": True,
+               "as_json": False})),
 ])
 def test_a_command_line_it_knows_is_read_as_typer_reads_it(argv: list[str], expected: Any) -> None:
     assert fast.parse(argv) == expected
@@ -56,6 +62,7 @@ def test_a_command_line_it_knows_is_read_as_typer_reads_it(argv: list[str], expe
     [], ["--help"], ["check", "--help"], ["check", "extra"], ["check", "--game"], ["check", "--json=1"],
     ["check", "-gx"], ["check", "--", "x"], ["check", "--stage", "N1-survivor"], ["resolve", "--stage"],
     ["resolve", "--stage", "--json"], ["publish"], ["new"], ["CHECK"], ["status", "--dry-run"],
+    ["demo", "--players", "ten"], ["demo", "--players", "-3"], ["demo", "--seed", "1.5"], ["demo", "-g", "x"],
 ])
 def test_anything_else_goes_to_typer(argv: list[str]) -> None:
     assert fast.parse(argv) is None
@@ -64,6 +71,7 @@ def test_anything_else_goes_to_typer(argv: list[str]) -> None:
 @pytest.mark.parametrize("argv", [
     ["check", "--game", "G"], ["check", "-g", "G", "--json"], ["status", "--game=G"], ["audit", "-g", "G"],
     ["resolve", "--game", "G", "--dry-run", "--stage", "N1-survivor"], ["resolve", "-g", "G", "--json"],
+    ["demo"], ["demo", "--players", "6", "--seed", "3", "--dir", "D", "--lang", "en", "--max-nights", "2", "--json"],
 ])
 def test_both_paths_call_the_same_body_with_the_same_values(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, dict[str, Any]]] = []
@@ -121,3 +129,11 @@ def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path: Path) -> None:
         proc.stdout.close()  # long before the status is written (a new interpreter takes ~0.3 s to start)
         err = proc.stderr.read().decode()
         assert proc.wait(timeout=120) == 1 and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_the_demo_plays_through_the_script(tmp_path: Path) -> None:
+    done = run_script(["demo", "--players", "6", "--max-nights", "1", "--dir", str(tmp_path / "d"), "--lang", "en"])
+    assert done.exit_code == 0, done.output
+    assert len(list((tmp_path / "d" / "workbooks").glob("*.xlsx"))) == 8  # six players, the director, the public
+    refused = run_script(["demo", "--lang", "fr", "--dir", str(tmp_path / "e")], env={"SHEETGM_LANG": "en"})
+    assert refused.exit_code == 1 and "fr" in refused.stderr and not (tmp_path / "e").exists()

@@ -3,6 +3,7 @@ and the cache never stands in for a validation that could come out differently."
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -100,3 +101,21 @@ def test_old_kept_configs_go_when_another_is_kept(tmp_path: Path, monkeypatch: p
     os.utime(old, (stale, stale))
     parse_config({**FULL, "seed": 5})
     assert old not in _kept(tmp_path) and len(_kept(tmp_path)) == 1
+
+
+def test_the_hash_covers_every_module_that_decides_what_validation_accepts() -> None:
+    """A rule changed in a module the models or rules import makes every kept config stale; the texts and the
+    error base only word refusals, and refusals are never kept."""
+    words_only = {"core/texts.py", "core/errors.py"}
+    root = Path(config.__file__).parent.parent
+    needed: set[str] = set()
+    for module in ("service/config_model.py", "service/config_rules.py", "service/config.py"):
+        for node in ast.walk(ast.parse((root / module).read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sheetgm."):
+                path = node.module.removeprefix("sheetgm.").replace(".", "/") + ".py"
+                if (root / path).exists():
+                    needed.add(path)
+    assert needed - words_only - {"core/cachedir.py", "service/configfile.py", "service/errors.py"} <= set(
+        config._CODE), needed
+    assert {"service/config.py", "service/config_model.py", "service/config_rules.py"} <= set(config._CODE)
+    assert all((root / name).is_file() for name in config._CODE)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from operator import itemgetter
@@ -79,13 +80,50 @@ class Validation:
 
 
 _ROW = re.compile(r'<row r="([0-9]+)"[^>]*>.*?</row>', re.S)  # as sheetgm writes a row: values escaped
+Cells = dict[tuple[int, int], Cell]
 
 
 @dataclass(eq=False)
-class Sheet:
+class Pending:
+    """A sheet's rows as sheetgm's writer made them (their shape checked as read), not parsed yet: the content of
+    its sheetData, at ``start:end`` of the part ``source`` inflated; ``last``: its last row (0-based), ``parse``:
+    the rows' XML to cells (``read.py``). A player's Map history and
+    Current tabs are most of a workbook's cells: reading the orders parses neither, and a stage's new Map history
+    block is written after the old ones without parsing them."""
+
+    source: Part
+    start: int
+    end: int
+    last: int
+    parse: Callable[[str], tuple[Cells, dict[int, str]]]  # the cells, and each row's XML
+    measure: Callable[[str], tuple[int, int]]  # rows and columns up to the last cell, (0, 0) for none
+    measured: tuple[int, int] | None = None
+
+    def extent(self) -> tuple[int, int]:
+        """``measure`` of the rows, once (a save asks; rows parsed before it never do)."""
+        if self.measured is None:
+            self.measured = self.measure(self.text())
+        return self.measured
+
+    def text(self) -> str:
+        data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
+        assert data is not None
+        return data[self.start:self.end].decode("utf-8")
+
+    def holds_style(self, styles: Iterable[int]) -> bool:
+        """Whether a cell of these rows has one of ``styles``."""
+        wanted = [f' s="{s}"' for s in styles]
+        if not wanted:
+            return False
+        text = self.text()
+        return any(w in text for w in wanted)
+
+
+@dataclass(eq=False)
+class _SheetFields:
     name: str
     state: str = "visible"
-    cells: dict[tuple[int, int], Cell] = field(default_factory=dict)  # 0-based (row, col)
+    cells: Cells = field(default_factory=dict)  # 0-based (row, col)
     rows: dict[int, dict[str, str]] = field(default_factory=dict)  # 0-based row -> ht, customHeight...
     cols: list[Col] = field(default_factory=list)
     frozen: tuple[int, int] = (0, 0)  # rows, columns
@@ -109,21 +147,64 @@ class Sheet:
     source: Part | None = None  # the part as read, written back while nothing in the sheet changed
     notes_read: dict[tuple[int, int], tuple[str, str]] | None = None  # notes as read: their parts are kept
     legacy: str = ""  # the relationship id of the notes' drawing (legacyDrawing) as read
+    pending: Pending | None = None  # rows not parsed yet (their row attributes are in ``rows``)
+
+
+class Sheet(_SheetFields):
+    """A tab. ``cells`` holds every cell (parsing the pending rows first, if any); the functions that write
+    a stage's new rows ask ``reach`` for the cells from a row on, which leaves the rows before it unparsed."""
+
+    _cells: Cells
+
+    @property
+    def cells(self) -> Cells:
+        if self.pending is not None:
+            self.load()
+        return self._cells
+
+    @cells.setter
+    def cells(self, value: Cells) -> None:
+        self._cells, self.pending = value, None
+
+    def reach(self, first_row: int) -> Cells:
+        """The cells, complete from row ``first_row`` on (the pending rows are parsed only if it is one of them)."""
+        if self.pending is not None and first_row <= self.pending.last:
+            self.load()
+        return self._cells
+
+    def load(self) -> None:
+        """Parse the pending rows; their XML is kept, row by row, until a row changes."""
+        p = self.pending
+        if p is None:
+            return
+        found, rows = p.parse(p.text())
+        found.update(self._cells)  # rows after them written since
+        self._cells, self.pending = found, None
+        live = {r for (r, _c) in found} | self.rows.keys()  # a row that read back empty is left out (_written_rows)
+        for r, xml in rows.items():
+            if r in live:
+                self.row_xml.setdefault(r, xml)
+        self.rows_in_written = False  # its rows' XML is in ``row_xml`` already
 
     def touch(self) -> None:
         """Anything in the sheet may have changed: it is written anew, every row."""
+        self.load()
         self.written, self.rows_in_written, self.source = None, False, None
         self.row_xml.clear()
 
     def touch_row(self, r: int) -> None:
         """Row ``r`` changed (a cell's value or format, the row's height): the sheet is written anew, but of
         its rows only this one (a long tab, such as the Map history, grows by a few rows a stage)."""
+        if self.pending is not None and r <= self.pending.last:
+            self.load()  # its XML is in the pending rows: they are kept row by row from now on
         self.touch_outside_rows()
         self.row_xml.pop(r, None)
 
     def touch_rows(self, rows: set[int]) -> None:
         """`touch_row` for each of ``rows`` (none: nothing changed)."""
         if rows:
+            if self.pending is not None and min(rows) <= self.pending.last:
+                self.load()
             self.touch_outside_rows()
             for r in rows:
                 self.row_xml.pop(r, None)
@@ -131,6 +212,11 @@ class Sheet:
     def touch_outside_rows(self) -> None:
         """Something outside the cells changed (notes, dropdowns, frozen rows, column widths). Rows XML read
         from a file sheetgm wrote is kept from it, row by row, before the whole XML is dropped."""
+        if self.pending is not None:
+            # its rows as read are pending, kept as they are; a later row is new since, its XML in ``row_xml``
+            # from the last save or made at the next
+            self.written, self.rows_in_written, self.source = None, False, None
+            return
         xml = self.written if self.written is not None else _text(self.source)
         if self.rows_in_written and xml is not None:
             self.row_xml = self._written_rows(xml)
@@ -140,16 +226,17 @@ class Sheet:
         """The rows of sheet XML that sheetgm's writer made, each as it would make it again: a row it would
         leave out now (one that read back empty) is left out."""
         live = {r for (r, _c), cell in self.cells.items() if cell.kind or cell.style or cell.formula or cell.extra}
-        live.update(self.rows)
+        live.update(self.rows)  # (``load`` asks for its rows once ``cells`` are complete)
         found = {int(m.group(1)) - 1: m.group(0) for m in _ROW.finditer(xml)}
         return {r: row for r, row in found.items() if r in live}
 
     def extent(self) -> tuple[int, int]:
         """Rows and columns up to the last cell that exists (has a value or a format), at least 1 each."""
-        if not self.cells:
-            return 1, 1
-        cells = self.cells.keys()  # compared in C: the last row is the largest key (every save asks)
-        return max(cells)[0] + 1, max(map(itemgetter(1), cells)) + 1
+        rows, cols = self.pending.extent() if self.pending is not None else (1, 1)
+        if not self._cells:
+            return max(rows, 1), max(cols, 1)
+        cells = self._cells.keys()  # compared in C: the last row is the largest key (every save asks)
+        return max(rows, max(cells)[0] + 1), max(cols, max(map(itemgetter(1), cells)) + 1)
 
 
 def _text(part: Part | None) -> str | None:

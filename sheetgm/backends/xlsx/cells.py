@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from sheetgm.backends import model, port
@@ -44,16 +44,21 @@ def read(book: Book, sheet: Sheet, rng: A1) -> list[list[str]]:
                       for r in range(rng.start_row, r1)])
 
 
-def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
-    cell = sheet.cells.get((r, c))
-    if cell is not None and cell.value == text and cell.kind == "s" and cell.formula is None and "\n" not in text:
+def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str, touched: set[int] | None = None) -> None:
+    """Cell (r, c) holds ``text``; its row is marked changed (or added to ``touched``, for the caller to mark)."""
+    cells = sheet.reach(r)  # a new row after rows not parsed leaves them so
+    cell = cells.get((r, c))
+    if cell is not None and _holds(cell, text):
         return  # already so (a map or a tab written again with mostly the same cells)
     text = ILLEGAL.sub("", text)
     if cell is None:
         if not text:
             return
-        cell = sheet.cells[(r, c)] = Cell()
-    sheet.touch_row(r)
+        cell = cells[(r, c)] = Cell()
+    if touched is None:
+        sheet.touch_row(r)
+    else:
+        touched.add(r)
     if cell.formula is not None:
         _unshare(sheet, cell)
     # Always text, as with Sheets' stringValue: a text starting with "=" stays text.
@@ -67,6 +72,13 @@ def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str) -> None:
         dim = sheet.rows.setdefault(r, {})
         if "ht" not in dim or float(dim["ht"]) < want:
             dim["ht"], dim["customHeight"] = _num(want), "1"
+
+
+def _holds(cell: Cell, text: str) -> bool:
+    """Whether ``set_text`` would leave the cell as it is: the same text, or none (a cell with a format only)."""
+    if cell.value != text or cell.formula is not None:
+        return False
+    return (cell.kind == "s" and "\n" not in text) if text else (not cell.kind and not cell.extra)
 
 
 def _unshare(sheet: Sheet, cell: Cell) -> None:
@@ -102,9 +114,12 @@ def _grown_rows(sheet: Sheet) -> dict[int, float]:
     return {r: wrapped_height(n) for r, n in lines.items()}
 
 
-def _restyle(book: Book, sheet: Sheet, changes: Iterable[tuple[tuple[int, int], tuple[object, ...]]]) -> None:
+def _restyle(book: Book, sheet: Sheet, changes: Sequence[tuple[tuple[int, int], tuple[object, ...]]]) -> None:
     """Each (cell, change) in turn (a map is thousands of them: the loop is kept lean)."""
-    derive, cells, rows, created = book.styles.derive, sheet.cells, set(), False
+    if not changes:
+        return
+    first = min(rc[0] for rc, _change in changes)
+    derive, cells, rows, created = book.styles.derive, sheet.reach(first), set(), False
     for rc, change in changes:
         cell = cells.get(rc)
         if cell is None:
@@ -137,8 +152,16 @@ def format_changes(op: port.Op, cells: list[tuple[int, int]]) -> list[tuple[tupl
     raise TypeError(f"not a format op: {op!r}")
 
 
+Plan = tuple[tuple[tuple[Change, ...], tuple[tuple[int, int], ...]], ...]
+
+
 @lru_cache(maxsize=32)
-def _format_plan(ops: tuple[port.Op, ...]) -> tuple[tuple[tuple[Change, ...], tuple[tuple[int, int], ...]], ...]:
+def _first_row(plan: Plan) -> int:
+    return min((rc[0] for _changes, cells in plan for rc in cells), default=0)
+
+
+@lru_cache(maxsize=32)
+def _format_plan(ops: tuple[port.Op, ...]) -> Plan:
     """The changes of a run of bounded format ops gathered per cell, in the ops' order, and the cells grouped by
     their sequence of changes. A stage's map is hundreds of such ops, the same tuple for every player (the
     sheets layer makes it once): worked out once, and each group of cells then needs one style lookup each."""
@@ -156,14 +179,18 @@ def _format_plan(ops: tuple[port.Op, ...]) -> tuple[tuple[tuple[Change, ...], tu
 def restyle_run(book: Book, sheet: Sheet, ops: tuple[port.Op, ...]) -> None:
     """Apply a run of format ops with bounded ranges, as ``apply`` would one by one: each cell's style worked
     out once from all its changes (``Styles.derive_all``), rows marked only where a style really changes."""
-    derive_all, cells, rows, created = book.styles.derive_all, sheet.cells, set(), False
-    for changes, group in _format_plan(ops):
+    plan = _format_plan(ops)
+    derive_all, cells, rows, created = book.styles.derive_all, sheet.reach(_first_row(plan)), set(), False
+    for changes, group in plan:
+        styled: dict[int, int] = {}  # old style -> new, for this group's changes (most cells share a few)
         for rc in group:
             cell = cells.get(rc)
             if cell is None:
                 cell = cells[rc] = Cell()
                 created = True
-            style = derive_all(cell.style, changes)
+            style = styled.get(cell.style)
+            if style is None:
+                style = styled[cell.style] = derive_all(cell.style, changes)
             if style != cell.style:
                 cell.style = style
                 rows.add(rc[0])
@@ -177,10 +204,7 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
     format or a height really changes, so that saving serializes those rows alone; what lies outside the cells
     marks the sheet (``touch_outside_rows``)."""
     if isinstance(op, port.SetValues):
-        box = port.values_area(op, rng)
-        for r, c in box.cells(0, 0):
-            i, j = r - box.start_row, c - box.start_col
-            set_text(book, sheet, r, c, op.rows[i][j] if i < len(op.rows) and j < len(op.rows[i]) else "")
+        _set_values(book, sheet, op, port.values_area(op, rng))
     elif isinstance(op, port.ClearRange):
         for rc in area(sheet, rng):
             cell = sheet.cells.get(rc)
@@ -215,6 +239,25 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
             if dim.get("ht") != height or dim.get("customHeight") != "1":
                 dim["ht"], dim["customHeight"] = height, "1"
                 sheet.touch_row(r)
+
+
+def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
+    """The op's rows from the box's corner, blanks where a row is short; a cell already so is passed over
+    (a tab written again is thousands of them), the rows that change are marked once."""
+    assert box.end_row is not None and box.end_col is not None
+    cells, touched, c0, width = sheet.reach(box.start_row), set[int](), box.start_col, box.end_col - box.start_col
+    for i, r in enumerate(range(box.start_row, box.end_row)):
+        values = op.rows[i] if i < len(op.rows) else ()
+        for j in range(width):
+            text = values[j] if j < len(values) else ""
+            cell = cells.get((r, c0 + j))
+            if cell is None:
+                if not text:
+                    continue
+            elif _holds(cell, text):
+                continue
+            set_text(book, sheet, r, c0 + j, text, touched)
+    sheet.touch_rows(touched)
 
 
 # -- cells a protected tab leaves open ---------------------------------------
@@ -258,7 +301,13 @@ def set_open(book: Book, sheet: Sheet, wanted: set[tuple[int, int]]) -> None:
         if attrs.get("customFormat") in ("1", "true") and not locked(_int(attrs.get("s", "0"))):
             attrs["s"] = str(styles.derive(_int(attrs.get("s", "0")), ("locked", True)))
             sheet.touch_row(r)
-    stray = [rc for rc, cell in sheet.cells.items() if cell.style and not locked(cell.style) and rc not in wanted]
+    pending = sheet.pending
+    if pending is not None and ((wanted and min(wanted)[0] <= pending.last)
+                                or pending.holds_style(styles.unlocked())):
+        sheet.load()  # the rows not parsed yet hold an open cell, or are to hold one
+    cells = sheet.reach(sheet.pending.last + 1 if sheet.pending is not None else 0)
+    opened = {s for s in {cell.style for cell in cells.values()} if s and not locked(s)}  # a tab of a few styles
+    stray = [rc for rc, cell in cells.items() if cell.style in opened and rc not in wanted] if opened else []
     _restyle(book, sheet, [(rc, ("locked", True)) for rc in stray] + [(rc, ("locked", False)) for rc in wanted])
 
 

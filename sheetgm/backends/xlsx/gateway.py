@@ -12,7 +12,10 @@ that tab says.
 Speed: a workbook is parsed once per gateway and kept, and parsed again only
 when its file changed (another process, or a person in LibreOffice, saved it:
 its modification time, size or inode differ). Every ``write`` applies all its
-ops and saves once.
+ops and saves once. The large tabs of a file sheetgm wrote (a player's Current
+and Map history) are parsed only when their cells are asked for, and rows
+written after them (a stage's new Map history block) leave them unparsed
+(``book.Pending``): reading the orders parses the Orders and Results tabs only.
 
 Safety: a save writes a uniquely named temporary file in the same folder,
 fsyncs it and ``os.replace``s it over the workbook, so a reader (or a second

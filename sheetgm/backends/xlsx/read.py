@@ -20,11 +20,12 @@ from xml.parsers import expat
 from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
 from sheetgm.backends.xlsx import xmlkit
-from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Rel, Sheet, Validation
+from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Pending, Rel, Sheet, Validation
 from sheetgm.backends.xlsx.package import (
     LIMITS,
     Limits,
     Package,
+    Part,
     fold,
     no_doctype,
     refuse,
@@ -99,7 +100,7 @@ def _read(pkg: Package, limits: Limits) -> Book:
         raise refuse("not_workbook")
     by_id = {r.id: r for r in wb_rels}
     styles_path = pkg.clean(_target(wb_rels, xmlkit.RT_STYLES, doc))
-    styles = Styles.parse(no_doctype(pkg.read(styles_path), styles_path)) if styles_path in pkg else Styles()
+    styles = _styles(no_doctype(pkg.read(styles_path), styles_path)) if styles_path in pkg else Styles()
     strings_path = pkg.clean(_target(wb_rels, xmlkit.RT_STRINGS, doc))
     strings = _strings(pkg.read(strings_path), strings_path, limits) if strings_path in pkg else []
     ours = "docProps/app.xml" in pkg and b"<Application>sheetgm</Application>" in pkg.read("docProps/app.xml")
@@ -164,16 +165,30 @@ def _worksheet(pkg: Package, el: Element, rel: Rel, doc: str, strings: list[str]
     exact = resolve_target(doc, rel.target) == path  # the target as written, where it names the part as the zip does
     sheet = Sheet(el.get("name", ""), state=el.get("state", "visible"), part=path, rel_id=rel.id,
                   sheet_id=_int(el.get("sheetId", "0")), target=rel.target if exact else "")
-    _read_sheet(raw, sheet, strings, budget, ours)
+    source = pkg.part(path)
+    _read_sheet(raw, sheet, strings, budget, ours, source)
     sheet.rels = _rels(pkg, rels_path(path))
     comments = pkg.clean(next((resolve_target(path, r.target) for r in sheet.rels if r.type == xmlkit.RT_COMMENTS), ""))
     if comments in pkg:
         sheet.notes = _read_notes(fromstring(no_doctype(pkg.read(comments), comments)))
     sheet.notes_read = dict(sheet.notes)
-    sheet.source = pkg.part(path)
+    sheet.source = source
     if ours:
         sheet.rows_in_written = True  # its text is inflated again from ``source`` if a row changes
     return sheet
+
+
+_STYLES: dict[bytes, Styles] = {}  # a style table's text -> the table parsed (a game's workbooks share a few)
+
+
+def _styles(data: bytes) -> Styles:
+    """The style table parsed, or a copy of the one parsed from the same text earlier in this process."""
+    found = _STYLES.get(data)
+    if found is None:
+        if len(_STYLES) >= 16:
+            _STYLES.clear()
+        found = _STYLES[data] = Styles.parse(data)
+    return found.copy()
 
 
 def _sheet_entry(el: Element, rid: str) -> str:
@@ -279,8 +294,10 @@ def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
 # -- a worksheet -------------------------------------------------------------------
 
 
-def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, ours: bool = False) -> None:
-    """The modelled elements into ``sheet``, the others kept as written; the cells row by row."""
+def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, ours: bool = False,
+                source: Part | None = None) -> None:
+    """The modelled elements into ``sheet``, the others kept as written; the cells row by row (those of a large
+    sheet of a file sheetgm wrote, ``source`` being its part, only when they are asked for: ``Pending``)."""
     at = data.find(b"<sheetData")  # as every program writes it; a prefixed one is searched for
     found = _SHEET_DATA.search(data, at) if at >= 0 else _SHEET_DATA.search(data)
     cells = (0, 0)
@@ -332,7 +349,9 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
     if cells[1] - cells[0] > _ESTIMATE_ABOVE:  # what parsing a large sheet would cost, counted before it is paid
         budget.add_cells(len(_CELL_START.findall(data, cells[0], cells[1])), estimate=True)
     if ours and data.startswith(b"<sheetData>", cells[0]) and data.endswith(b"</sheetData>", 0, cells[1]):
-        if _read_our_cells(data[cells[0] + 11:cells[1] - 12].decode("utf-8"), sheet, budget):
+        start, end = cells[0] + 11, cells[1] - 12
+        if _read_our_cells(data[start:end].decode("utf-8"), sheet, budget,
+                           source if source is not None and end - start > LAZY_ABOVE else None, start, end):
             return
     if cells[1] > cells[0]:
         region = memoryview(data)[cells[0]:cells[1]]
@@ -402,22 +421,27 @@ _OUR_ROWS = re.compile(f"(?:{_OUR_ROW_SHAPE})*")  # the whole content, checked i
 _OUR_ROW = re.compile(rf'<row r="([0-9]+)"((?: [A-Za-z]+="[^"&<]*")*)>((?:{_OUR_CELL_SHAPE})*)</row>')
 _OUR_CELL = re.compile(r'<c r="([A-Z]{1,3})[0-9]+"(?: s="([0-9]+)")?'
                        r'(?:(/>)| t="inlineStr"><is><t( xml:space="preserve")?>([^<]*)</t></is></c>)')
+_OUR_ROW_HEAD = re.compile(r'<row r="([0-9]+)"((?: [A-Za-z]+="[^"&<]*")*)>')
 _OUR_ATTR = re.compile(r' ([A-Za-z]+)="([^"]*)"')
+LAZY_ABOVE = 16_384  # a sheet's rows longer than this (in a file sheetgm wrote) are parsed only when asked for
 _OUR_ENTITY = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&#13;": "\r"}
 _ANY_ENTITY = re.compile(r"&[^;&]*;")
 
 
-def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget) -> bool:
+def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None = None, start: int = 0,
+                    end: int = 0) -> bool:
     """The cells of a sheetData's content as ``_read_cells`` reads them, when every row and cell has one of the
-    writer's shapes; False (and ``sheet`` untouched) when one does not."""
+    writer's shapes; False (and ``sheet`` untouched) when one does not. With ``lazy`` (the sheet's part, the
+    content at ``start:end`` of it), the shapes are checked and the rows' attributes read, the cells parsed only
+    when asked for (``Pending``)."""
     if "\r" in xml or "]]>" in xml or xmlkit.ILLEGAL.search(xml) or not _OUR_ROWS.fullmatch(xml):
         return False  # what an XML parser would refuse or change, or another shape: it judges
-    found: dict[tuple[int, int], Cell] = {}
+    entities = _ANY_ENTITY.findall(xml)  # in a text: the attributes of our shapes hold none
+    if xml.count("&") != len(entities) or not set(entities) <= _OUR_ENTITY.keys():
+        return False
     dims: dict[int, dict[str, str]] = {}
-    sizes: list[int] = []
-    columns = _COLUMNS
-    for row_text, attr_text, content in _OUR_ROW.findall(xml):
-        row = int(row_text) - 1
+    heads = _OUR_ROW_HEAD.findall(xml)
+    for row_text, attr_text in heads:
         if attr_text:
             attrs = dict(_OUR_ATTR.findall(attr_text))
             if len(attrs) != attr_text.count("="):
@@ -425,7 +449,56 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget) -> bool:
             attrs.pop("r", None)
             attrs.pop("spans", None)
             if attrs:
-                dims[row] = attrs
+                dims[int(row_text) - 1] = attrs
+    if lazy is not None and heads:
+        last = int(heads[-1][0]) - 1
+        if int(heads[0][0]) >= 1 and all(int(a[0]) < int(b[0]) for a, b in zip(heads, heads[1:], strict=False)):
+            budget.add_cells(max(xml.count("<c "), len(heads)))
+            sheet.rows.update(dims)
+            sheet.pending = Pending(lazy, start, end, last, _pending_cells, _extent)
+            return True
+    found, sizes = _our_cells(xml)
+    for n in sizes:
+        budget.add_cells(n)
+    sheet.cells.update(found)
+    sheet.rows.update(dims)
+    return True
+
+
+def _extent(xml: str) -> tuple[int, int]:
+    """Rows and columns up to the last cell of rows of the writer's shapes (each row's cells in order), as
+    ``Sheet.extent`` counts them; (0, 0) without a cell."""
+    rows = cols = 0
+    at, columns = xml.find("</row>"), _COLUMNS
+    while at >= 0:
+        cell = xml.rfind('<c r="', 0, at)
+        if cell > xml.rfind("<row ", 0, at):
+            ref = xml[cell + 6:xml.index('"', cell + 6)]
+            letters = ref.rstrip("0123456789")
+            col = columns.get(letters, -1)
+            if col < 0:
+                col = columns[letters] = col_index(letters)
+            rows, cols = max(rows, int(ref[len(letters):])), max(cols, col + 1)
+        at = xml.find("</row>", at + 6)
+    return rows, cols
+
+
+def _pending_cells(xml: str) -> tuple[dict[tuple[int, int], Cell], dict[int, str]]:
+    rows: dict[int, str] = {}
+    return _our_cells(xml, rows)[0], rows
+
+
+def _our_cells(xml: str, rows: dict[int, str] | None = None) -> tuple[dict[tuple[int, int], Cell], list[int]]:
+    """The cells of rows of the writer's shapes, checked (``_read_our_cells``), and the cells each row counts for
+    the budget; each row's XML into ``rows``, if given."""
+    found: dict[tuple[int, int], Cell] = {}
+    counts: list[int] = []
+    columns = _COLUMNS
+    for m in _OUR_ROW.finditer(xml):
+        row_text, content = m.group(1, 3)
+        row = int(row_text) - 1
+        if rows is not None:
+            rows[row] = m.group(0)
         before = len(found)
         for ref, style_text, bare, preserve, text in _OUR_CELL.findall(content):
             col = columns.get(ref, -1)
@@ -437,9 +510,6 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget) -> bool:
                     found[(row, col)] = Cell("", "", style)
                 continue
             if "&" in text:
-                entities = _ANY_ENTITY.findall(text)
-                if text.count("&") != len(entities) or not all(e in _OUR_ENTITY for e in entities):
-                    return False
                 text = _ANY_ENTITY.sub(lambda e: _OUR_ENTITY[e.group(0)], text)
             if text and not preserve and (text[0] in " \t\n" or text[-1] in " \t\n"):
                 text = text.strip(" \t\n")
@@ -447,12 +517,8 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget) -> bool:
                 text = xmlkit.unescape(text)
             if row >= 0:
                 found[(row, col)] = Cell("s", text, style)
-        sizes.append(max(1, len(found) - before))
-    for n in sizes:
-        budget.add_cells(n)
-    sheet.cells.update(found)
-    sheet.rows.update(dims)
-    return True
+        counts.append(max(1, len(found) - before))
+    return found, counts
 
 
 def _extra(c: Element) -> str:

@@ -30,6 +30,7 @@ _VML_SHAPE = (
     "<x:AutoFill>False</x:AutoFill><x:Row>{row}</x:Row><x:Column>{col}</x:Column></x:ClientData></v:shape>"
 )
 _LETTERS: dict[int, str] = {}
+_INLINE: dict[str, str] = {}  # a text -> the end of its cell's XML (a map's few symbols recur in every row)
 
 
 def letters(col: int) -> str:
@@ -102,15 +103,17 @@ def _views(sheet: Sheet) -> str:
 
 def _data(sheet: Sheet) -> str:
     """The sheet's cells; a row's XML is kept in ``sheet.row_xml`` and made again only when the row changed."""
-    kept = sheet.row_xml
+    kept, pending = sheet.row_xml, sheet.pending
+    last = pending.last if pending is not None else -1  # the rows as read and not parsed: written as they were
     by_row: dict[int, list[tuple[int, Cell]]] = {}
-    for (r, c), cell in sheet.cells.items():
+    for (r, c), cell in sheet.reach(last + 1).items():
         if r not in kept and (cell.kind or cell.style or cell.formula or cell.extra):
             by_row.setdefault(r, []).append((c, cell))
     for r in by_row.keys() | sheet.rows.keys():
-        if r not in kept:
+        if r not in kept and r > last:
             kept[r] = _row(r, by_row.get(r, []), sheet.rows.get(r))
-    return "<sheetData>" + "".join([kept[r] for r in sorted(kept)]) + "</sheetData>"
+    head = pending.text() if pending is not None else ""
+    return "<sheetData>" + head + "".join([kept[r] for r in sorted(kept)]) + "</sheetData>"
 
 
 def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
@@ -137,8 +140,13 @@ def _cell(ref: str, cell: Cell) -> str:
             return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(xmlkit.escape(value))}</v></c>'
         if cell.sst >= 0:  # the file's own entry, with its runs and phonetic guides
             return f'<c r="{ref}"{style} t="s"><v>{cell.sst}</v></c>'
-        space = ' xml:space="preserve"' if value != value.strip() else ""
-        return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{xmlkit.text(xmlkit.escape(value))}</t></is></c>'
+        inline = _INLINE.get(value)
+        if inline is None:
+            if len(_INLINE) >= 20_000:
+                _INLINE.clear()
+            space = ' xml:space="preserve"' if value != value.strip() else ""
+            inline = _INLINE[value] = f' t="inlineStr"><is><t{space}>{xmlkit.text(xmlkit.escape(value))}</t></is></c>'
+        return f'<c r="{ref}"{style}{inline}'
     if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
         return f'<c r="{ref}"{style}>{formula}<v>{xmlkit.text(value)}</v></c>'
     if kind in ("b", "e", "d"):

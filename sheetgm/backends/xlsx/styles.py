@@ -80,6 +80,18 @@ class Styles:
         self._looks: dict[int, tuple[str | None, bool, dict[str, str]]] = {}
         self.version = 0  # bumped by every new entry: the writer reuses its text while it stays
 
+    def copy(self) -> Styles:
+        """An independent table equal to this one (entries are immutable text, shared; what is learnt of them
+        is kept)."""
+        out = Styles.__new__(Styles)
+        out.__dict__.update(self.__dict__)
+        for name in ("fonts", "fills", "borders", "xfs", "tail"):
+            setattr(out, name, list(getattr(self, name)))
+        for name in ("num_fmts", "_parsed", "_index", "_derived", "_derived_all", "_looks"):
+            setattr(out, name, dict(getattr(self, name)))
+        out._indexed = set(self._indexed)
+        return out
+
     # -- reading ----------------------------------------------------------
 
     @classmethod
@@ -156,7 +168,11 @@ class Styles:
 
     def locked(self, xf: int) -> bool:
         """Whether a cell of this format is locked when its tab is protected (the default)."""
-        return dict(self.xf(xf).protection).get("locked", "1").strip().lower() not in ("0", "false")
+        return _locked(self.xf(xf).protection)
+
+    def unlocked(self) -> list[int]:
+        """The cell formats that leave a cell open (few: those of the cells a player types in)."""
+        return [i for i, xml in enumerate(self.xfs) if "locked" in xml and not self.locked(i)]
 
     def lock_default(self) -> bool:
         """Lock the plain format (index 0, what a cell without a style has) if it was unlocked; whether it was."""
@@ -346,3 +362,9 @@ def _with_side(border: str, side: str, style: str | None) -> str:
     out = Element("border", el.attrib)
     out.extend(kids[t] for t in order)
     return to_xml(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _locked(protection: tuple[tuple[str, str], ...]) -> bool:
+    """A format's protection attributes lock its cells (the same few recur: asked once a cell at every publish)."""
+    return dict(protection).get("locked", "1").strip().lower() not in ("0", "false")

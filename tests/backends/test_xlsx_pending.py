@@ -1,0 +1,147 @@
+"""A large sheet of a file sheetgm wrote is parsed only when its cells are asked for (``book.Pending``): reading
+the orders does not parse a player's Map history, and a stage's new block is written after the old ones without
+parsing them. Whatever is done to such a sheet, the file saved is the one a sheet parsed whole gives."""
+
+from __future__ import annotations
+
+import io
+import random
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sheetgm.backends import port
+from sheetgm.backends.xlsx import read as xlsx_read
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+
+KEY = "player-1"
+TEXTS = ["", "墙", "a & b", "<b>", "  padded ", "two\nlines", "_x0041_", "&amp;", "é", "门"]
+
+
+def _block(rng: random.Random, top: int, rows: int = 20, cols: int = 24) -> list[port.Op]:
+    """One map-like block from sheet row ``top``: a title, cells of text, fills, borders, bold."""
+    last = f"{chr(ord('A') + cols - 1)}{top + rows}"
+    ops: list[port.Op] = [
+        port.SetValues(f"Map!A{top}", [[f"block at {top}"]]),
+        port.SetBold(f"Map!A{top}"),
+        port.SetValues(f"Map!A{top + 1}:{last}", [[rng.choice(TEXTS) for _ in range(cols)] for _ in range(rows)]),
+    ]
+    for _ in range(30):
+        r, c = rng.randint(top + 1, top + rows), rng.randint(0, cols - 1)
+        cell = f"{chr(ord('A') + c)}{r}"
+        ops.append(rng.choice([port.SetBackground(f"Map!{cell}", rng.choice(["#ffe599", "#cccccc", None])),
+                               port.SetBorders(f"Map!{cell}", ("left", "top"), "thick")]))
+    return ops
+
+
+def _protect() -> list[port.Op]:
+    return [port.Protect("Orders", (), "sheetgm:orders", unprotected=("Orders!B2:B3",)),
+            port.Protect("Map", (), "sheetgm:maps")]
+
+
+def _made(tmp_path: Path, seed: int) -> tuple[Path, random.Random]:
+    rng = random.Random(seed)
+    folder = tmp_path / "made"
+    gw = XlsxGateway(folder)
+    gw.password_source = lambda: "secret"
+    gw.create(KEY, "P1", ["Orders", "Map"])
+    ops: list[port.Op] = [port.SetValues("Orders!A1:B3", [["night", "order"], ["N1", "go"], ["N2", ""]])]
+    for top in (1, 23):
+        ops += _block(rng, top)
+    gw.write(KEY, ops + _protect())
+    return folder, rng
+
+
+def _two(tmp_path: Path, folder: Path) -> tuple[XlsxGateway, XlsxGateway]:
+    lazy, whole = tmp_path / "lazy", tmp_path / "whole"
+    shutil.copytree(folder, lazy)
+    shutil.copytree(folder, whole)
+    gws = XlsxGateway(lazy), XlsxGateway(whole)
+    for gw in gws:
+        gw.password_source = lambda: "secret"
+    return gws
+
+
+def _parts(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(path.read_bytes())) as z:
+        return {n: z.read(n) for n in z.namelist() if n not in ("docProps/core.xml",)}
+
+
+def _same(lazy: XlsxGateway, whole: XlsxGateway, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _parts(lazy.path(KEY)) == _parts(whole.path(KEY))
+    with monkeypatch.context() as m:
+        m.setattr(xlsx_read, "LAZY_ABOVE", 1 << 40)
+        assert XlsxGateway(lazy.folder).view(KEY) == XlsxGateway(whole.folder).view(KEY)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_new_block_is_written_after_rows_left_unparsed(tmp_path: Path, seed: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, rng = _made(tmp_path, seed)
+    lazy, whole = _two(tmp_path, folder)
+    assert lazy.read(KEY, ["Orders!A2:B3"]) == {"Orders!A2:B3": [["N1", "go"], ["N2"]]}
+    held = lazy._books[KEY][2].sheet("Map")
+    assert held is not None and held.pending is not None and not held._cells  # the orders read, the map not parsed
+    ops = [port.SetValues("Orders!C2", [["done"]]), *_block(rng, 45), *_protect()]
+    lazy.write(KEY, ops)
+    assert held.pending is not None  # written after the old blocks, which stayed unparsed
+    with monkeypatch.context() as m:
+        m.setattr(xlsx_read, "LAZY_ABOVE", 1 << 40)
+        whole.write(KEY, ops)
+    _same(lazy, whole, monkeypatch)
+    assert lazy.read(KEY, ["Map!A1", "Map!A23", "Map!A45"]) == {
+        "Map!A1": [["block at 1"]], "Map!A23": [["block at 23"]], "Map!A45": [["block at 45"]]}
+
+
+@pytest.mark.parametrize("kind", range(6))
+@pytest.mark.parametrize("seed", range(2))
+def test_a_write_among_the_unparsed_rows_parses_them_first(tmp_path: Path, seed: int, kind: int,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, rng = _made(tmp_path, seed)
+    lazy, whole = _two(tmp_path, folder)
+    r = rng.randint(2, 40)
+    ops = [
+        [port.SetValues(f"Map!B{r}", [["changed"]])],
+        [port.SetBackground(f"Map!C{r}:D{r + 1}", "#00ff00")],
+        [port.ResizeRows(f"Map!{r}:{r}", 100)],
+        [port.ClearRange(f"Map!A{r}:Z{r}")],
+        [port.Protect("Map", (), "sheetgm:maps", unprotected=(f"Map!E{r}",))],
+        _block(rng, 10),  # a block written again over old rows
+    ][kind]
+    for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+        with monkeypatch.context() as m:
+            m.setattr(xlsx_read, "LAZY_ABOVE", above)
+            gw.write(KEY, [*ops, *_protect()] if not isinstance(ops[0], port.Protect) else ops)
+    _same(lazy, whole, monkeypatch)
+
+
+def test_an_open_cell_among_the_unparsed_rows_is_locked_again(tmp_path: Path) -> None:
+    folder, _rng = _made(tmp_path, 1)
+    gw = XlsxGateway(folder)
+    gw.password_source = lambda: "secret"
+    gw.write(KEY, [port.Protect("Map", (), "sheetgm:maps", unprotected=("Map!C5",))])
+    assert "Map!C5" in next(p for p in XlsxGateway(folder).protections(KEY) if p.range == "Map").unprotected
+    again = XlsxGateway(folder)
+    again.password_source = lambda: "secret"
+    again.write(KEY, _protect())  # Map's protection leaves nothing open any more: C5, not parsed, is found
+    assert next(p for p in XlsxGateway(folder).protections(KEY) if p.range == "Map").unprotected == ()
+
+
+def test_cells_written_again_as_they_are_leave_their_rows_unchanged(tmp_path: Path) -> None:
+    """A tab written again with the same values (blanks over cells holding a format only among them) changes no
+    row: none is made again at the save (a player's Current tab is rewritten whole at every stage)."""
+    gw = XlsxGateway(tmp_path)
+    gw.create(KEY, "P1", ["Map"])
+    ops: list[port.Op] = [port.SetValues("Map!A1:C2", [["x", "", ""], ["", "", "y"]]),
+                          port.SetBackground("Map!A1:C2", "#ffe599")]
+    gw.write(KEY, ops)
+    sheet = gw._books[KEY][2].sheet("Map")
+    assert sheet is not None and sheet.written is not None
+    made = dict(sheet.row_xml)
+    gw.write(KEY, ops)
+    assert sheet.written is not None and sorted(sheet.row_xml) == sorted(made) == [0, 1]
+    assert all(sheet.row_xml[r] is made[r] for r in made)
+    gw.write(KEY, [port.SetValues("Map!B2", [["z"]])])
+    assert sheet.row_xml.get(0) is made[0] and sheet.row_xml.get(1) is not made[1]
