@@ -54,21 +54,16 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/service/test_lock_units.py", "tests/service/test_lock.py", "tests/service/test_lock_messages.py",
     ]),
     "audit": ("sheetgm/service/audit.py", [
-        "tests/service/test_audit.py", "tests/service/test_audit_in_force.py",
+        "tests/service/test_audit_parts.py", "tests/service/test_audit.py", "tests/service/test_audit_in_force.py",
     ]),
-    "verify": ("sheetgm/service/verify.py", [  # each replays a game: one backend each keeps the run to minutes
+    "verify": ("sheetgm/service/verify.py", [  # memory only: the xlsx and Google runs of verify replay games
         "tests/service/test_verify_parts.py",
-        *(f"tests/service/test_verify.py::{t}[{b}]" for b in ("memory",) for t in (
-            "test_a_played_game_replays_stage_by_stage",
-            "test_an_archived_order_edited_by_hand_names_the_stage_that_no_longer_replays",
-            "test_orders_edited_in_the_journal_are_named",
-            "test_a_state_edited_in_the_journal_is_named_and_the_next_stages_still_replay")),
-        "tests/service/test_verify.py::test_desk_entries_are_replayed_too",
-        "tests/service/test_verify.py::test_verify_command_exit_codes_and_json",
-        "tests/service/test_verify.py::test_verify_messages_in_the_directors_language",
-        "tests/service/test_verify_edits.py::test_every_hand_edit_of_the_journal_is_named_by_its_stage[xlsx]",
-        "tests/service/test_verify_edits.py::test_a_deleted_stage_row_is_named_by_the_stage_after_it",
-        "tests/service/test_verify_edits.py::test_a_corrupted_journal_cell_is_named_never_a_traceback",
+        *(f"tests/service/test_verify.py::{t}" for t in (
+            "test_a_played_game_replays_stage_by_stage[memory]",
+            "test_an_archived_order_edited_by_hand_names_the_stage_that_no_longer_replays[memory]",
+            "test_orders_edited_in_the_journal_are_named[memory]",
+            "test_a_state_edited_in_the_journal_is_named_and_the_next_stages_still_replay[memory]",
+            "test_desk_entries_are_replayed_too", "test_verify_messages_in_the_directors_language")),
     ]),
     "xlsx-read": ("sheetgm/backends/xlsx/read.py", [
         "tests/backends/test_xlsx_read_parts.py", "tests/backends/test_xlsx_read_cells.py",

@@ -145,7 +145,7 @@ def verify(game: Game) -> VerifyReport:
                                      problems=[_problem(game, "rollback_note", row=e.where)]))
     for err in broken:
         stage = str(err.params.get("stage", "?"))
-        checks.append(StageCheck(stage, "row", "", problems=[Problem("cell", err.message(lang))]))
+        checks.append(StageCheck(stage, "row", "", problems=[Problem("cell", err.message(game.voice))]))
     return VerifyReport(checks, skipped)
 
 
