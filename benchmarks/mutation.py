@@ -56,6 +56,10 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "audit": ("sheetgm/service/audit.py", [
         "tests/service/test_audit_parts.py", "tests/service/test_audit.py", "tests/service/test_audit_in_force.py",
     ]),
+    "protections": ("sheetgm/service/protections.py", [  # audit's other half: the protections in each file
+        "tests/service/test_protections_parts.py", "tests/service/test_audit_parts.py", "tests/service/test_audit.py",
+        "tests/service/test_audit_in_force.py",
+    ]),
     "verify": ("sheetgm/service/verify.py", [  # memory only: the xlsx and Google runs of verify replay games
         "tests/service/test_verify_parts.py",
         *(f"tests/service/test_verify.py::{t}" for t in (
