@@ -157,3 +157,20 @@ def test_editors_the_service_account_missing_a_player_or_someone_else(game: Game
     hand = _right(game, 1, 5, editors=(GM, SA, "zed@x.org"), description="")
     assert _check(game, 1, hand)[0] == [_say("extra_editor", alias="", who="zed@x.org", key="player-1", tab=orders,
                                              range=orders, what=orders)]
+
+
+def test_a_protection_of_part_of_the_tab_by_another_hand_is_not_taken_for_sheetgms(game: Game) -> None:
+    orders = layout.tab("en", "orders")
+    other = [*_right(game, 1, 5)[:-1], Protection(f"{orders}!A1:G40", (GM, SA), "sheetgm:current")]
+    assert _check(game, 1, other)[0] == [_say("protection_missing", key="player-1", tab=orders)]
+
+
+def test_the_findings_are_in_the_directors_language(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHEETGM_LANG", "zh")
+    orders = layout.tab("en", "orders")
+    failures, warnings = _check(game, 1, _right(game, 1, 5, unprotected=(), allows=("sort",)))
+    assert failures == [render("zh", "svc.audit.allows", key="player-1", tab=orders,
+                               what=render("zh", "svc.audit.allow.sort"))]
+    assert warnings == [render("zh", "svc.audit.closed_row", key="player-1", tab=orders,
+                               range=f"{orders}!B5, {orders}!C5, {orders}!G5")]
+    assert failures[0] != _say("allows", key="player-1", tab=orders, what=render("en", "svc.audit.allow.sort"))
