@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -20,3 +21,16 @@ def cache_dir(env: dict[str, str] | None = None) -> Path:
     if sys.platform == "darwin":
         return home / "Library" / "Caches" / "sheetgm"
     return Path(env.get("XDG_CACHE_HOME") or home / ".cache") / "sheetgm"
+
+
+def keep_json(file: Path, data: object) -> bool:
+    """Write ``data`` as JSON to ``file`` in the cache, whole then renamed into place (a reader never sees half
+    of it); False when the cache cannot be written (a read-only home, no home at all): the caller goes on."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        part = file.with_name(f"{file.name}.{os.getpid()}.part")
+        part.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+        os.replace(part, file)
+        return True
+    except (OSError, RuntimeError):
+        return False

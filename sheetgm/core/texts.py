@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sheetgm.core.cachedir import cache_dir
+from sheetgm.core.cachedir import cache_dir, keep_json
 
 LANGS = ("zh", "en")
 
@@ -65,17 +64,14 @@ def table(lang: str) -> dict[str, str]:
 
 
 def _keep(file: Path, flat: dict[str, str]) -> None:
-    """Write the table beside no older one of its language (written whole, then renamed into place)."""
-    try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        part = file.with_name(f"{file.name}.{os.getpid()}.part")
-        part.write_text(json.dumps(flat, ensure_ascii=False), "utf-8")
-        os.replace(part, file)
-        for old in file.parent.glob(file.name.rsplit("-", 1)[0] + "-*.json"):
-            if old != file:
-                old.unlink(missing_ok=True)
-    except (OSError, RuntimeError):  # a read-only home, no home at all: parse again next time
-        pass
+    """Keep the table, and no older one of its language."""
+    if keep_json(file, flat):
+        try:
+            for old in file.parent.glob(file.name.rsplit("-", 1)[0] + "-*.json"):
+                if old != file:
+                    old.unlink(missing_ok=True)
+        except OSError:  # another process removed one first, or the folder cannot be changed
+            pass
 
 
 def _flatten(node: dict[str, Any], prefix: str, out: dict[str, str]) -> None:

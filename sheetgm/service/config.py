@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import time
 from dataclasses import asdict, dataclass, field
@@ -39,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import sheetgm
-from sheetgm.core.cachedir import cache_dir
+from sheetgm.core.cachedir import cache_dir, keep_json
 from sheetgm.core.texts import has, render
 from sheetgm.service.config_rules import pydantic_message
 from sheetgm.service.configfile import find_config, read_config
@@ -223,18 +222,15 @@ KEEP_DAYS = 30  # a kept config not written for this long is removed when anothe
 
 
 def _keep(file: Path, plain: dict[str, Any]) -> None:
-    """Written whole, then renamed into place; a cache that cannot be written is passed over."""
-    try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        part = file.with_name(f"{file.name}.{os.getpid()}.part")
-        part.write_text(json.dumps(plain, ensure_ascii=False), "utf-8")
-        os.replace(part, file)
+    """Keep the validated form, and remove the kept configs not written for KEEP_DAYS."""
+    if keep_json(file, plain):
         old = time.time() - KEEP_DAYS * 86400
-        for other in file.parent.glob("*.json"):
-            if other.stat().st_mtime < old:
-                other.unlink(missing_ok=True)
-    except (OSError, RuntimeError):
-        pass
+        try:
+            for other in file.parent.glob("*.json"):
+                if other.stat().st_mtime < old:
+                    other.unlink(missing_ok=True)
+        except OSError:  # another process removed one first
+            pass
 
 
 def with_backend(cfg: GameConfig, backend: str) -> GameConfig:
