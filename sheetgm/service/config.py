@@ -47,7 +47,11 @@ from sheetgm.service.errors import ConfigError
 _EVERY = re.compile(r"^(?:day|([1-7]) ?days?)$")
 
 
-@dataclass(frozen=True)
+# The records are keyword-only, in the models' field order (a test holds them to the models), so that their
+# order is game.toml's order when saved.
+
+
+@dataclass(frozen=True, kw_only=True)
 class SeatConfig:
     """One ``[[roster]]`` block as validated (config_model.SeatModel)."""
 
@@ -59,15 +63,15 @@ class SeatConfig:
     passage: str | None = None  # the Master Assassin's passage ends, e.g. "B2-E5" (R-ROLE-ASSASSIN)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScheduleConfig:
     """Recurring deadlines as validated (config_model.ScheduleModel; deadlines.py reads them)."""
 
-    start: date
     survivors: str | None = None
     hunters: str | None = None
     every: str = "day"
     from_night: int = 1
+    start: date
 
     @property
     def days(self) -> int:
@@ -75,14 +79,13 @@ class ScheduleConfig:
         return int(m.group(1)) if m and m.group(1) else 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameConfig:
     """``game.toml`` as validated (config_model.GameModel)."""
 
     name: str
-    seed: int
-    roster: list[SeatConfig]
     map: str = "standard"
+    seed: int
     lang: str = "zh"
     backend: str = "xlsx"
     timezone: str = "Asia/Shanghai"
@@ -94,13 +97,7 @@ class GameConfig:
     role_pool: list[str] | None = None
     schedule: ScheduleConfig | None = None
     deadlines: dict[str, datetime] = field(default_factory=dict)
-
-
-# the fields in game.toml's order (the models'), for save_config and the kept form
-_ORDER = ("name", "map", "seed", "lang", "backend", "timezone", "max_nights", "director_email", "service_account",
-          "map_url", "options", "role_pool", "schedule", "deadlines", "roster")
-_SEAT_ORDER = ("alias", "camp", "lang", "email", "role", "passage")
-_SCHEDULE_ORDER = ("survivors", "hunters", "every", "from_night", "start")
+    roster: list[SeatConfig]
 
 
 def from_plain(data: dict[str, Any]) -> GameConfig:
@@ -116,16 +113,13 @@ def from_plain(data: dict[str, Any]) -> GameConfig:
 
 
 def to_plain(cfg: GameConfig) -> dict[str, Any]:
-    """The config in JSON form, in game.toml's order, None values left out (as saved)."""
-    raw = asdict(cfg)
+    """The config in JSON form, in game.toml's order (the records' fields), None values left out (as saved)."""
     out: dict[str, Any] = {}
-    for key in _ORDER:
-        value = raw[key]
+    for key, value in asdict(cfg).items():
         if key == "roster":
-            value = [{k: seat[k] for k in _SEAT_ORDER if seat[k] is not None} for seat in value]
+            value = [{k: v for k, v in seat.items() if v is not None} for seat in value]
         elif key == "schedule" and value is not None:
-            value = {k: value[k].isoformat() if k == "start" else value[k] for k in _SCHEDULE_ORDER
-                     if value[k] is not None}
+            value = {k: v.isoformat() if k == "start" else v for k, v in value.items() if v is not None}
         elif key == "deadlines":
             value = {k: when.isoformat() for k, when in value.items()}
         if value is not None:

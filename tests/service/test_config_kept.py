@@ -119,3 +119,14 @@ def test_the_hash_covers_every_module_that_decides_what_validation_accepts() -> 
         config._CODE), needed
     assert {"service/config.py", "service/config_model.py", "service/config_rules.py"} <= set(config._CODE)
     assert all((root / name).is_file() for name in config._CODE)
+
+
+@pytest.mark.parametrize(("record", "model"), [("GameConfig", "GameModel"), ("SeatConfig", "SeatModel"),
+                                               ("ScheduleConfig", "ScheduleModel")])
+def test_the_records_have_the_models_fields_in_the_models_order(record: str, model: str) -> None:
+    """game.toml is saved in the records' field order, and a kept config is read back into them."""
+    from dataclasses import fields
+
+    from sheetgm.service import config_model
+
+    assert [f.name for f in fields(getattr(config, record))] == list(getattr(config_model, model).model_fields)
