@@ -187,7 +187,7 @@ def _styles(data: bytes) -> Styles:
     if found is None:
         if len(_STYLES) >= 16:
             _STYLES.clear()
-        found = _STYLES[data] = Styles.parse(data)
+        found = _STYLES[data] = Styles.parse(data).share()
     return found.copy()
 
 
