@@ -145,3 +145,74 @@ def test_cells_written_again_as_they_are_leave_their_rows_unchanged(tmp_path: Pa
     assert all(sheet.row_xml[r] is made[r] for r in made)
     gw.write(KEY, [port.SetValues("Map!B2", [["z"]])])
     assert sheet.row_xml.get(0) is made[0] and sheet.row_xml.get(1) is not made[1]
+
+
+
+def _rewrite(rng: random.Random, rows: int = 44, cols: int = 24, changes: int = 4) -> port.SetValues:
+    """The map's rows written again over the old ones (as a stage rewrites a player's Current tab): "\0" for a
+    cell written as it is (``_as_read``), but for about ``changes`` cells."""
+    return port.SetValues(f"Map!A1:{chr(ord('A') + cols - 1)}{rows}",
+                          [[rng.choice(TEXTS) if rng.random() < changes / (rows * cols) else "\0"
+                            for _ in range(cols)] for _ in range(rows)])
+
+
+def _as_read(gw: XlsxGateway, op: port.SetValues) -> port.SetValues:
+    """``op`` with every "\0" replaced by what the cell holds now."""
+    have = XlsxGateway(gw.folder).read(KEY, [op.range])[op.range]
+    rows = []
+    for r, row in enumerate(op.rows):
+        now = list(have[r]) if r < len(have) else []
+        rows.append([(now[c] if c < len(now) else "") if v == "\0" else v for c, v in enumerate(row)])
+    return port.SetValues(op.range, rows)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rows_written_again_are_parsed_only_where_they_change(tmp_path: Path, seed: int,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tab written again whole (most rows as they are) parses the rows that change alone (``Sheet.take``); the
+    file saved, and the next ones, are those of a sheet parsed whole."""
+    folder, rng = _made(tmp_path, seed)
+    lazy, whole = _two(tmp_path, folder)
+    first = _as_read(lazy, _rewrite(rng, changes=rng.randint(1, 6)))
+    later = [
+        [port.SetValues("Map!A1:C2", [["N2", "x"], ["", "two\nlines"]])],  # rows taken before, and one more
+        [port.SetValues("Map!D60", [["below"]])],
+        [port.SetBackground(f"Map!B{rng.randint(1, 44)}:C{rng.randint(1, 44)}", "#00ff00")],  # parses the rest
+        [port.ClearRange(f"Map!A{rng.randint(1, 44)}:Z{rng.randint(1, 44)}")],
+    ][seed % 4]
+    for ops in ([first, *_protect()], [*later, *_protect()]):
+        for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+            with monkeypatch.context() as m:
+                m.setattr(xlsx_read, "LAZY_ABOVE", above)
+                gw.write(KEY, ops)
+        _same(lazy, whole, monkeypatch)
+
+
+def test_a_row_written_as_it_is_is_not_parsed(tmp_path: Path) -> None:
+    gw = XlsxGateway(tmp_path)
+    gw.create(KEY, "P1", ["Map"])
+    rows = [[f"r{r}c{c}" if (r + c) % 3 else "" for c in range(30)] for r in range(60)]
+    gw.write(KEY, [port.SetValues("Map!A1:AD60", rows), port.SetBackground("Map!A1:AD60", "#ffe599")])
+    again = XlsxGateway(tmp_path)
+    changed = [list(row) for row in rows]
+    changed[5][3], changed[9][1] = "new", ""
+    again.write(KEY, [port.SetValues("Map!A1:AD60", changed)])
+    held = again._books[KEY][2].sheet("Map")
+    assert held is not None and held.pending is not None and held.pending.taken == {5, 9}
+    assert XlsxGateway(tmp_path).read(KEY, ["Map!D6", "Map!B10", "Map!C10"]) == {
+        "Map!D6": [["new"]], "Map!B10": [], "Map!C10": [["r9c2"]]}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rows_taken_then_the_whole_sheet_parsed_in_one_write(tmp_path: Path, seed: int,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row changed after it was taken keeps its change when a later op of the same write parses the rest."""
+    folder, rng = _made(tmp_path, seed)
+    lazy, whole = _two(tmp_path, folder)
+    ops = [_as_read(lazy, _rewrite(rng, changes=8)), port.SetValues(f"Map!C{rng.randint(1, 44)}", [["late"]]),
+           port.SetBackground(f"Map!A{rng.randint(1, 44)}", "#00ff00"), *_protect()]
+    for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+        with monkeypatch.context() as m:
+            m.setattr(xlsx_read, "LAZY_ABOVE", above)
+            gw.write(KEY, ops)
+    _same(lazy, whole, monkeypatch)

@@ -105,15 +105,24 @@ def _data(sheet: Sheet) -> str:
     """The sheet's cells; a row's XML is kept in ``sheet.row_xml`` and made again only when the row changed."""
     kept, pending = sheet.row_xml, sheet.pending
     last = pending.last if pending is not None else -1  # the rows as read and not parsed: written as they were
+    taken = pending.taken if pending is not None else set()  # of them, those parsed one by one since
     by_row: dict[int, list[tuple[int, Cell]]] = {}
-    for (r, c), cell in sheet.reach(last + 1).items():
+    for (r, c), cell in sheet.taken_cells().items():
         if r not in kept and (cell.kind or cell.style or cell.formula or cell.extra):
             by_row.setdefault(r, []).append((c, cell))
     for r in by_row.keys() | sheet.rows.keys():
-        if r not in kept and r > last:
+        if r not in kept and (r > last or r in taken):
             kept[r] = _row(r, by_row.get(r, []), sheet.rows.get(r))
-    head = pending.text() if pending is not None else ""
-    return "<sheetData>" + head + "".join([kept[r] for r in sorted(kept)]) + "</sheetData>"
+    if pending is None:
+        head = ""
+    elif not taken:
+        head = pending.text()
+    else:  # the rows as read, each row taken as it is now (gone if it holds nothing any more), in order
+        rows = {r: xml for r, xml in pending.row_texts().items() if r not in taken}
+        rows.update((r, kept[r]) for r in taken if r in kept)
+        head = "".join([rows[r] for r in sorted(rows)])
+        pending.forget_rows()
+    return "<sheetData>" + head + "".join([kept[r] for r in sorted(kept) if r > last]) + "</sheetData>"
 
 
 def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
