@@ -100,7 +100,9 @@ class Pending:
     measured: tuple[int, int] | None = None
     # Rows parsed one by one since (``Sheet.take``): their cells are the sheet's, their XML in ``row_xml``.
     taken: set[int] = field(default_factory=set)
-    _rows: dict[int, str] | None = None  # each row's XML, while rows are being taken (``row_texts``)
+    # Kept from their first use to the end of the save (``forget``): the text, each row's XML (``row_texts``).
+    _text: str | None = None
+    _rows: dict[int, str] | None = None
 
     def extent(self) -> tuple[int, int]:
         """``measure`` of the rows, once (a save asks; rows parsed before it never do)."""
@@ -109,18 +111,21 @@ class Pending:
         return self.measured
 
     def text(self) -> str:
-        data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
-        assert data is not None
-        return data[self.start:self.end].decode("utf-8")
+        if self._text is None:
+            data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
+            assert data is not None
+            self._text = data[self.start:self.end].decode("utf-8")
+        return self._text
 
     def row_texts(self) -> dict[int, str]:
-        """Each row's XML as read, by its row (0-based); kept until ``forget_rows``."""
+        """Each row's XML as read, by its row (0-based)."""
         if self._rows is None:
             self._rows = {int(m.group(1)) - 1: m.group(0) for m in _ROW.finditer(self.text())}
         return self._rows
 
-    def forget_rows(self) -> None:
-        self._rows = None
+    def forget(self) -> None:
+        """Let the inflated text go (a workbook held between reading and writing keeps the compressed bytes)."""
+        self._text = self._rows = None
 
     def holds_style(self, styles: Iterable[int]) -> bool:
         """Whether a cell of these rows has one of ``styles``."""
@@ -195,9 +200,10 @@ class Sheet(_SheetFields):
         """The cells parsed so far: complete after the pending rows and in the rows taken from them."""
         return self._cells
 
-    def take(self, rows: Iterable[int]) -> None:
+    def take(self, rows: Iterable[int], parsed: dict[int, Cells] | None = None) -> None:
         """Parse these pending rows alone (a stage rewrites a player's Current tab whole and changes a few of its
-        rows): their cells join the sheet's, their XML is kept until they change, the other rows stay as read."""
+        rows): their cells join the sheet's, their XML is kept until they change, the other rows stay as read.
+        ``parsed``: rows the caller parsed already (``Pending.parse`` of their XML)."""
         p = self.pending
         if p is None:
             return
@@ -209,7 +215,7 @@ class Sheet(_SheetFields):
             xml = texts.get(r)
             if xml is None:
                 continue  # no such row as read: nothing to parse
-            found, _rows = p.parse(xml)
+            found = parsed[r] if parsed is not None and r in parsed else p.parse(xml)[0]
             for rc, cell in found.items():
                 self._cells.setdefault(rc, cell)
             if found or r in self.rows:  # as ``load`` keeps it (a row that read back empty is left out)

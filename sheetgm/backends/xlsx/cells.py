@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from sheetgm.backends import model, port
 from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters, format_range
-from sheetgm.backends.xlsx.book import Book, Cell, Col, Sheet, Validation, text_of
+from sheetgm.backends.xlsx.book import Book, Cell, Cells, Col, Sheet, Validation, text_of
 from sheetgm.backends.xlsx.xmlkit import ILLEGAL
 
 LISTS_TAB = "_sheetgm_lists"
@@ -248,8 +248,9 @@ def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
     c0, width, pending = box.start_col, box.end_col - box.start_col, sheet.pending
     skip: set[int] = set()
     if pending is not None and box.start_row <= pending.last:
-        skip = _rows_holding(sheet, op, box)
-        sheet.take([r for r in range(box.start_row, min(box.end_row, pending.last + 1)) if r not in skip])
+        parsed: dict[int, Cells] = {}
+        skip = _rows_holding(sheet, op, box, parsed)
+        sheet.take([r for r in range(box.start_row, min(box.end_row, pending.last + 1)) if r not in skip], parsed)
         cells = sheet.taken_cells()
     else:
         cells = sheet.reach(box.start_row)
@@ -258,11 +259,16 @@ def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
         if r in skip:
             continue
         values = op.rows[i] if i < len(op.rows) else ()
+        plain = not ILLEGAL.search("".join(values))  # (nothing to take out of the texts: new cells made here)
         for j in range(width):
             text = values[j] if j < len(values) else ""
             cell = cells.get((r, c0 + j))
             if cell is None:
                 if not text:
+                    continue
+                if plain and "\n" not in text:  # a new cell of one line of text: what set_text would make
+                    cells[(r, c0 + j)] = Cell("s", text)
+                    touched.add(r)
                     continue
             elif _holds(cell, text):
                 continue
@@ -273,10 +279,11 @@ def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
 _HOLDING: dict[tuple[str, int, int, tuple[str, ...]], bool] = {}
 
 
-def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1) -> set[int]:
+def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1, parsed: dict[int, Cells]) -> set[int]:
     """The rows of the box among a sheet's pending rows (not taken) whose cells hold the op's values already: left
     unparsed. Whether a row as read holds given values is worked out once per process (``_HOLDING``): the rows of
-    a map are the same in most players' Current tabs, and so are the values written over them."""
+    a map are the same in most players' Current tabs, and so are the values written over them. The rows parsed
+    to find out are put in ``parsed``."""
     p = sheet.pending
     assert p is not None and box.end_row is not None and box.end_col is not None
     texts, c0, width, held = p.row_texts(), box.start_col, box.end_col - box.start_col, set()
@@ -294,7 +301,7 @@ def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1) -> set[int]:
         key = (xml, c0, width, values)
         found = _HOLDING.get(key)
         if found is None:
-            cells = p.parse(xml)[0]
+            cells = parsed[r] = p.parse(xml)[0]
             found = _HOLDING[key] = all(
                 _holds(cell, text) if (cell := cells.get((r, c0 + j))) is not None else not text
                 for j, text in ((j, values[j] if j < len(values) else "") for j in range(width)))

@@ -121,15 +121,27 @@ def _data(sheet: Sheet) -> str:
         rows = {r: xml for r, xml in pending.row_texts().items() if r not in taken}
         rows.update((r, kept[r]) for r in taken if r in kept)
         head = "".join([rows[r] for r in sorted(rows)])
-        pending.forget_rows()
     return "<sheetData>" + head + "".join([kept[r] for r in sorted(kept) if r > last]) + "</sheetData>"
 
 
 def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
-    n = r + 1
+    n = str(r + 1)
     out = [f'<row r="{n}"{xmlkit.attrs(extra) if extra else ""}>']
-    for c, cell in sorted(cells, key=_first):
-        out.append(_cell(f"{letters(c)}{n}", cell))
+    cells.sort(key=_first)
+    known, inline = _LETTERS, _INLINE
+    for c, cell in cells:
+        ref = (known.get(c) or letters(c)) + n
+        # the usual cells (a map's), made here: a format only, or a text of the writer's own
+        if cell.formula is None and not cell.extra and (not cell.kind or (cell.kind == "s" and cell.sst < 0)):
+            style = f' s="{cell.style}"' if cell.style else ""
+            if not cell.kind:
+                out.append(f'<c r="{ref}"{style}/>')
+                continue
+            end = inline.get(cell.value)
+            if end is not None:
+                out.append(f'<c r="{ref}"{style}{end}')
+                continue
+        out.append(_cell(ref, cell))
     out.append("</row>")
     return "".join(out)
 
