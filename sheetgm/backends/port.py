@@ -346,6 +346,8 @@ def check_ops(ops: Sequence[Op], cell_limit: int | None = None) -> list[list[A1]
 
 def check_lengths(tab: str, area: A1, rows: Sequence[Sequence[str]], limit: int) -> None:
     for i, row in enumerate(rows):
+        if not row or max(map(len, row)) <= limit:  # (the usual row, measured in C)
+            continue
         for j, value in enumerate(row):
             if len(value) > limit:
                 r, c = area.start_row + i, area.start_col + j

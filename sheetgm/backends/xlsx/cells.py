@@ -181,13 +181,20 @@ def restyle_run(book: Book, sheet: Sheet, ops: tuple[port.Op, ...]) -> None:
     out once from all its changes (``Styles.derive_all``), rows marked only where a style really changes."""
     plan = _format_plan(ops)
     derive_all, cells, rows, created = book.styles.derive_all, sheet.reach(_first_row(plan)), set(), False
+    get = cells.get
     for changes, group in plan:
         styled: dict[int, int] = {}  # old style -> new, for this group's changes (most cells share a few)
         for rc in group:
-            cell = cells.get(rc)
-            if cell is None:
-                cell = cells[rc] = Cell()
+            cell = get(rc)
+            if cell is None:  # a new cell (a map's blank tiles): made with its style
+                style = styled.get(0)
+                if style is None:
+                    style = styled[0] = derive_all(0, changes)
+                cells[rc] = Cell("", "", style)
                 created = True
+                if style:
+                    rows.add(rc[0])
+                continue
             style = styled.get(cell.style)
             if style is None:
                 style = styled[cell.style] = derive_all(cell.style, changes)
