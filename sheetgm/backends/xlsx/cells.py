@@ -283,7 +283,7 @@ def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
     sheet.touch_rows(touched)
 
 
-_HOLDING: dict[tuple[str, int, int, tuple[str, ...]], bool] = {}
+_HOLDING: dict[tuple[str, int, int, tuple[str, ...]], bool] = {}  # only rows that hold
 
 
 def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1, parsed: dict[int, Cells]) -> set[int]:
@@ -294,7 +294,7 @@ def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1, parsed: dict[int, C
     p = sheet.pending
     assert p is not None and box.end_row is not None and box.end_col is not None
     texts, c0, width, held = p.row_texts(), box.start_col, box.end_col - box.start_col, set()
-    if len(_HOLDING) > 50_000:
+    if len(_HOLDING) > 4096:  # (a key holds a row's XML: a few kB)
         _HOLDING.clear()
     for i, r in enumerate(range(box.start_row, min(box.end_row, p.last + 1))):
         if r in p.taken:
@@ -309,9 +309,10 @@ def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1, parsed: dict[int, C
         found = _HOLDING.get(key)
         if found is None:
             cells = parsed[r] = p.parse(xml)[0]
-            found = _HOLDING[key] = all(
-                _holds(cell, text) if (cell := cells.get((r, c0 + j))) is not None else not text
-                for j, text in ((j, values[j] if j < len(values) else "") for j in range(width)))
+            found = all(_holds(cell, text) if (cell := cells.get((r, c0 + j))) is not None else not text
+                        for j, text in ((j, values[j] if j < len(values) else "") for j in range(width)))
+            if found:  # (a row that does not hold is parsed and taken anyway: nothing to keep)
+                _HOLDING[key] = True
         if found:
             held.add(r)
     return held
