@@ -124,10 +124,28 @@ def _data(sheet: Sheet) -> str:
     return "<sheetData>" + head + "".join([kept[r] for r in sorted(kept) if r > last]) + "</sheetData>"
 
 
+_ROWS: dict[tuple[object, ...], str] = {}  # a row's content -> its XML (``_row``)
+
+
 def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
+    """A row's XML, made once per process for each content: the rows of a stage's map are the same in most
+    players' workbooks (a key is made ten times faster than the XML)."""
+    cells.sort(key=_first)
+    if any(cell.formula is not None for _c, cell in cells):
+        return _made_row(r, cells, extra)
+    key = (r, tuple(extra.items()) if extra else (),
+           *[(c, cell.style, cell.kind, cell.value, cell.sst, cell.extra) for c, cell in cells])
+    found = _ROWS.get(key)
+    if found is None:
+        if len(_ROWS) >= 4096:
+            _ROWS.clear()
+        found = _ROWS[key] = _made_row(r, cells, extra)
+    return found
+
+
+def _made_row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
     n = str(r + 1)
     out = [f'<row r="{n}"{xmlkit.attrs(extra) if extra else ""}>']
-    cells.sort(key=_first)
     known, inline = _LETTERS, _INLINE
     for c, cell in cells:
         ref = (known.get(c) or letters(c)) + n
