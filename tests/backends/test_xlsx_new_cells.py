@@ -44,3 +44,28 @@ def test_a_new_cell_is_what_set_text_makes(seed: int) -> None:
             sheet.touch_rows(touched)
         books.append((book.styles.xml(), _state(sheet)))
     assert books[0] == books[1]
+
+
+def test_a_rows_xml_made_once_per_content_is_the_xml_of_that_row() -> None:
+    """``sheetxml._row`` keeps each row's XML by its content: every field of a cell and of the row is in the key."""
+    from sheetgm.backends.xlsx import sheetxml
+    from sheetgm.backends.xlsx.book import Cell
+
+    def cells(**change: object) -> list[tuple[int, Cell]]:
+        out = [(2, Cell("s", "门", 3)), (0, Cell("", "", 5)), (1, Cell("s", " x ", 0))]
+        for name, value in change.items():
+            setattr(out[0][1], name, value)
+        return out
+
+    variants = [
+        (4, cells(), {"ht": "33", "customHeight": "1"}), (4, cells(), {"customHeight": "1", "ht": "33"}),
+        (4, cells(), None), (5, cells(), None), (4, cells(style=4), None), (4, cells(value="墙"), None),
+        (4, cells(kind="n", value="3"), None), (4, cells(sst=7), None), (4, cells(extra=' vm="1"'), None),
+        (4, cells(formula=({}, "1+1")), None),
+    ]
+    made = []
+    for r, row, extra in variants * 2:  # the second time from the memo
+        xml = sheetxml._row(r, list(row), dict(extra) if extra else None)
+        assert xml == sheetxml._made_row(r, sorted(row, key=lambda x: x[0]), extra)
+        made.append(xml)
+    assert len(set(made)) == len(variants) and made[:len(variants)] == made[len(variants):]
