@@ -294,7 +294,7 @@ def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1, parsed: dict[int, C
     p = sheet.pending
     assert p is not None and box.end_row is not None and box.end_col is not None
     texts, c0, width, held = p.row_texts(), box.start_col, box.end_col - box.start_col, set()
-    if len(_HOLDING) > 4096:  # (a key holds a row's XML: a few kB)
+    if len(_HOLDING) > 2048:  # (a key holds a row's XML: a few kB)
         _HOLDING.clear()
     for i, r in enumerate(range(box.start_row, min(box.end_row, p.last + 1))):
         if r in p.taken:

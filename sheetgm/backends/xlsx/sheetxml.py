@@ -137,7 +137,7 @@ def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) ->
            *[(c, cell.style, cell.kind, cell.value, cell.sst, cell.extra) for c, cell in cells])
     found = _ROWS.get(key)
     if found is None:
-        if len(_ROWS) >= 4096:
+        if len(_ROWS) >= 2048:  # (a key and its row: a few kB)
             _ROWS.clear()
         found = _ROWS[key] = _made_row(r, cells, extra)
     return found
