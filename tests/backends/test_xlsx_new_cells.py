@@ -66,6 +66,6 @@ def test_a_rows_xml_made_once_per_content_is_the_xml_of_that_row() -> None:
     made = []
     for r, row, extra in variants * 2:  # the second time from the memo
         xml = sheetxml._row(r, list(row), dict(extra) if extra else None)
-        assert xml == sheetxml._made_row(r, sorted(row, key=lambda x: x[0]), extra)
+        assert xml == sheetxml.made_row(r, sorted(row, key=lambda x: x[0]), extra)
         made.append(xml)
     assert len(set(made)) == len(variants) and made[:len(variants)] == made[len(variants):]

@@ -216,3 +216,65 @@ def test_rows_taken_then_the_whole_sheet_parsed_in_one_write(tmp_path: Path, see
             m.setattr(xlsx_read, "LAZY_ABOVE", above)
             gw.write(KEY, ops)
     _same(lazy, whole, monkeypatch)
+
+
+PLAIN = [t for t in TEXTS if "\n" not in t]
+
+
+def _map_block(rng: random.Random, top: int, texts: list[str], rows: int = 12, cols: int = 10) -> list[port.Op]:
+    """A stage's block as the sheets layer writes it: a bold title, the values, widths and heights, then formats."""
+    last = f"{chr(ord('A') + cols - 1)}"
+    grid = f"Map!A{top + 1}:{last}{top + rows}"
+    ops: list[port.Op] = [
+        port.SetValues(f"Map!A{top}", [[f"block at {top}"]]), port.SetBold(f"Map!A{top}"),
+        port.SetValues(f"Map!A{top + 1}:{last}{top + rows + 1}",
+                       [[rng.choice(texts) for _ in range(cols)] for _ in range(rows + 1)]),
+        port.ResizeColumns(f"Map!A:{last}", 44), port.ResizeRows(f"Map!{top + 1}:{top + rows}", 44),
+        port.SetBold(f"Map!A{top + rows + 1}:{last}{top + rows + 1}"), port.SetBackground(grid, None),
+        port.SetBorders(grid, ("inner_horizontal", "inner_vertical"), "thin"), port.SetBorders(grid, ("outer",)),
+    ]
+    for _ in range(25):
+        r, c = rng.randint(top + 1, top + rows), rng.randint(0, cols - 2)
+        cell = f"{chr(ord('A') + c)}{r}"
+        ops.append(rng.choice([port.SetBackground(f"Map!{cell}", rng.choice(["#ffe599", "#cccccc"])),
+                               port.SetBorders(f"Map!{cell}:{chr(ord('A') + c + 1)}{r}", ("inner_vertical",),
+                                               "dashed")]))
+    return ops
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_new_rows_written_as_xml_are_those_the_ops_make(tmp_path: Path, seed: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage's new block after the unparsed rows is written without making its cells (``fresh.py``): the files
+    saved, this stage's and the next's, are those of the sheet parsed whole and the ops applied one by one."""
+    folder, rng = _made(tmp_path, seed)
+    lazy, whole = _two(tmp_path, folder)
+    texts = PLAIN if seed % 3 else TEXTS  # a text of two lines: applied op by op
+    second = _map_block(random.Random(seed), 60, texts)
+    later = [[port.SetValues("Map!B48", [["changed"]])], [port.SetBackground("Map!C50", "#00ff00")],
+             _map_block(random.Random(seed + 1), 75, PLAIN)][seed % 3]
+    for ops in ([*_map_block(rng, 45, texts), *_protect()], [*second, *later, *_protect()]):
+        for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+            with monkeypatch.context() as m:
+                m.setattr(xlsx_read, "LAZY_ABOVE", above)
+                gw.write(KEY, ops)
+        _same(lazy, whole, monkeypatch)
+        held = lazy._books[KEY][2].sheet("Map")
+        assert held is not None
+        if seed % 3 and ops[0] == _map_block(random.Random(0), 45, texts)[0] and held.pending is not None:
+            assert held.pending.tail  # written as XML
+    assert lazy.read(KEY, ["Map!A45", "Map!A60"]) == whole.read(KEY, ["Map!A45", "Map!A60"])
+
+
+def test_a_block_of_one_line_texts_is_written_as_xml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, rng = _made(tmp_path, 3)
+    lazy, whole = _two(tmp_path, folder)
+    ops = [*_map_block(rng, 45, PLAIN), *_protect()]
+    lazy.write(KEY, ops)
+    held = lazy._books[KEY][2].sheet("Map")
+    assert held is not None and held.pending is not None and "block at 45" in held.pending.tail
+    assert not held.taken_cells()  # no cell made
+    with monkeypatch.context() as m:
+        m.setattr(xlsx_read, "LAZY_ABOVE", 1 << 40)
+        whole.write(KEY, ops)
+    _same(lazy, whole, monkeypatch)

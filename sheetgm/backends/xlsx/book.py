@@ -100,6 +100,7 @@ class Pending:
     measured: tuple[int, int] | None = None
     # Rows parsed one by one since (``Sheet.take``): their cells are the sheet's, their XML in ``row_xml``.
     taken: set[int] = field(default_factory=set)
+    tail: str = ""  # new rows written after them as XML, not as cells (``fresh.py``)
     # Kept from their first use to the end of the save (``forget``): the text, each row's XML (``row_texts``).
     _text: str | None = None
     _rows: dict[int, str] | None = None
@@ -114,7 +115,7 @@ class Pending:
         if self._text is None:
             data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
             assert data is not None
-            self._text = data[self.start:self.end].decode("utf-8")
+            self._text = data[self.start:self.end].decode("utf-8") + self.tail
         return self._text
 
     def row_texts(self) -> dict[int, str]:

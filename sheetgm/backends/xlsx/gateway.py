@@ -60,7 +60,7 @@ from sheetgm.backends.errors import (
     WorkbookExistsError,
 )
 from sheetgm.backends.xlsx import cells as xlsx_cells
-from sheetgm.backends.xlsx import lock
+from sheetgm.backends.xlsx import fresh, lock
 from sheetgm.backends.xlsx.book import Book, Cell, Sheet, text_of
 from sheetgm.backends.xlsx.package import LIMITS, MiB, refuse
 from sheetgm.backends.xlsx.read import read_book
@@ -381,6 +381,9 @@ class XlsxGateway(port.Gateway):
                 while i < n and isinstance(ops[i], formats) and ranges[i][0].bounded and ranges[i][0].tab == tab:
                     i += 1
                 xlsx_cells.restyle_run(book, self._sheet(book, found[0]), tuple(ops[start:i]))
+            elif isinstance(op, port.SetValues) and (
+                    end := fresh.new_rows(book, self._sheet(book, found[0]), ops, ranges, i - 1)) >= i:
+                i = end  # new rows after the unparsed ones (a stage's Map history block), written as XML
             elif isinstance(op, port.AddTab):
                 if book.sheet(op.name) is None:
                     book.sheets.append(Sheet(op.name))

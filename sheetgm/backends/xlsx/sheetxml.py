@@ -132,18 +132,18 @@ def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) ->
     players' workbooks (a key is made ten times faster than the XML)."""
     cells.sort(key=_first)
     if any(cell.formula is not None for _c, cell in cells):
-        return _made_row(r, cells, extra)
+        return made_row(r, cells, extra)
     key = (r, tuple(extra.items()) if extra else (),
            *[(c, cell.style, cell.kind, cell.value, cell.sst, cell.extra) for c, cell in cells])
     found = _ROWS.get(key)
     if found is None:
         if len(_ROWS) >= 2048:  # (a key and its row: a few kB)
             _ROWS.clear()
-        found = _ROWS[key] = _made_row(r, cells, extra)
+        found = _ROWS[key] = made_row(r, cells, extra)
     return found
 
 
-def _made_row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
+def made_row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
     n = str(r + 1)
     out = [f'<row r="{n}"{xmlkit.attrs(extra) if extra else ""}>']
     known, inline = _LETTERS, _INLINE
