@@ -21,7 +21,8 @@ from sheetgm.backends.xlsx.book import Book, Cell, Sheet
 from sheetgm.backends.xlsx.sheetxml import made_row
 from sheetgm.backends.xlsx.xmlkit import ILLEGAL
 
-_SEGMENT = (port.SetValues, port.ResizeRows, port.ResizeColumns, *xlsx_cells.FORMAT_OPS)
+_FORMATS = frozenset(xlsx_cells.FORMAT_OPS)
+_SEGMENT = frozenset({port.SetValues, port.ResizeRows, port.ResizeColumns, *_FORMATS})
 Box = tuple[int, int, int, int]  # rows and columns, 0-based, ends excluded
 ByRow = dict[int, tuple[tuple[int, int], ...]]  # a plan's cells row by row: (column, its group's index)
 Styled = tuple[xlsx_cells.Plan, tuple[int, ...], ByRow]  # a plan, its groups' styles in this workbook, by row
@@ -39,25 +40,28 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
     top = first.start_row
     if top <= p.last or (sheet.rows and max(sheet.rows) >= top):
         return i  # rows there already
-    j = i
-    while j < len(ops) and isinstance(ops[j], _SEGMENT) and ranges[j][0].tab == first.tab:
-        j += 1
     values: list[tuple[int, port.SetValues, Box]] = []
     runs: list[tuple[int, xlsx_cells.Plan, Box]] = []
     heights: list[tuple[port.ResizeRows, A1]] = []
-    k = i
-    while k < j:
-        op, rng = ops[k], ranges[k][0]
-        if isinstance(op, xlsx_cells.FORMAT_OPS):
-            end = k
-            while end < j and isinstance(ops[end], xlsx_cells.FORMAT_OPS):
-                if not ranges[end][0].bounded:
-                    return i
-                end += 1
-            plan = xlsx_cells._format_plan(tuple(ops[k:end]))
-            runs.append((k, plan, _info(plan)[0]))
-            k = end
+    k, n, start, tab = i, len(ops), -1, first.tab
+    while k <= n:  # one pass over the ops (a map is hundreds), a run of formats closed by the next other op
+        op = ops[k] if k < n else None
+        kind = type(op)
+        rng = ranges[k][0] if kind in _SEGMENT else first  # (an AddTab has no range)
+        inside = kind in _SEGMENT and rng.tab == tab
+        if inside and kind in _FORMATS:
+            if rng.end_row is None or rng.end_col is None:
+                return i  # an open range: op by op
+            if start < 0:
+                start = k
+            k += 1
             continue
+        if start >= 0:
+            plan = xlsx_cells._format_plan(tuple(ops[start:k]))
+            runs.append((start, plan, _info(plan)[0]))
+            start = -1
+        if not inside:
+            break
         if isinstance(op, port.SetValues):
             area = port.values_area(op, rng)
             assert area.end_row is not None and area.end_col is not None
@@ -69,6 +73,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
                 return i
             heights.append((op, rng))
         k += 1
+    j = k
     boxes = [box for _k, _op, box in values] + [box for _k, _plan, box in runs] + [
         (rng.start_row, rng.end_row or 0, 0, 1) for _op, rng in heights]
     if min(box[0] for box in boxes) < top:
