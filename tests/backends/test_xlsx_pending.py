@@ -278,3 +278,49 @@ def test_a_block_of_one_line_texts_is_written_as_xml(tmp_path: Path, monkeypatch
         m.setattr(xlsx_read, "LAZY_ABOVE", 1 << 40)
         whole.write(KEY, ops)
     _same(lazy, whole, monkeypatch)
+
+
+def _random_new_rows(rng: random.Random, top: int) -> list[port.Op]:
+    """Values, heights, widths and formats in any order over rows from ``top`` on: some overlapping, some not."""
+    ops: list[port.Op] = [port.SetValues(f"Map!A{top}:C{top}", [[rng.choice(PLAIN) for _ in range(3)]])]
+    for _ in range(rng.randint(2, 12)):
+        r, c = rng.randint(top, top + 8), rng.randint(0, 5)
+        a, b = f"{chr(ord('A') + c)}{r}", f"{chr(ord('A') + c + rng.randint(0, 2))}{r + rng.randint(0, 2)}"
+        ops.append(rng.choice([
+            port.SetValues(f"Map!{a}:{b}", [[rng.choice(PLAIN + ["x\ny"] * (rng.random() < 0.1))]]),
+            port.SetBackground(f"Map!{a}:{b}", rng.choice(["#ffe599", None])),
+            port.SetBold(f"Map!{a}"), port.SetBorders(f"Map!{a}:{b}", ("outer",), rng.choice(["thin", "none"])),
+            port.ResizeRows(f"Map!{r}:{r + 1}", rng.choice([30, 44])), port.ResizeColumns(f"Map!{a[0]}:{a[0]}", 50),
+            port.SetBackground(f"Map!A{top - 1}", "#cccccc"),  # a row before the new ones
+        ]))
+    return ops
+
+
+def _orderly_new_rows(rng: random.Random, top: int) -> list[port.Op]:
+    """Values row by row, heights, then formats (overlapping one another) and more formats below: what
+    ``fresh.py`` writes as XML."""
+    ops: list[port.Op] = [port.SetValues(f"Map!A{r}:F{r}", [[rng.choice(PLAIN) for _ in range(6)]])
+                          for r in range(top, top + 6) if rng.random() < 0.8]
+    ops.append(port.ResizeRows(f"Map!{top}:{top + rng.randint(0, 6)}", rng.choice([30, 44])))
+    for _ in range(rng.randint(1, 15)):
+        r, c = rng.randint(top, top + 5), rng.randint(0, 4)
+        a, b = f"{chr(ord('A') + c)}{r}", f"{chr(ord('A') + c + rng.randint(0, 1))}{r + rng.randint(0, 1)}"
+        ops.append(rng.choice([port.SetBackground(f"Map!{a}:{b}", rng.choice(["#ffe599", "#b7b7b7"])),
+                               port.SetBold(f"Map!{a}"), port.SetBorders(f"Map!{a}:{b}", ("outer",), "thick"),
+                               port.SetBorders(f"Map!{a}:{b}", ("inner_vertical",), "double")]))
+    ops += [port.ResizeColumns("Map!A:F", 44), port.SetBold(f"Map!A{top + 7}:F{top + 7}")]
+    return ops
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_any_ops_over_new_rows_make_the_file_the_ops_one_by_one_make(tmp_path: Path, seed: int,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, rng = _made(tmp_path, seed % 4)
+    lazy, whole = _two(tmp_path, folder)
+    for top in (50, 62):
+        ops = [*(_orderly_new_rows if seed % 2 else _random_new_rows)(rng, top), *_protect()]
+        for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+            with monkeypatch.context() as m:
+                m.setattr(xlsx_read, "LAZY_ABOVE", above)
+                gw.write(KEY, ops)
+        _same(lazy, whole, monkeypatch)
