@@ -5,9 +5,9 @@ to player), row heights and the map's formats (the same for all). After the old 
 (``book.Pending``), these rows are new: what the ops make of them depends on the ops and on the workbook's style
 table alone. So each row's XML is worked out once per process for its values, heights and styles, and added to
 the sheet's unparsed rows (``Pending.tail``); the cells are parsed from it only if asked for, like the rows
-before. Only what this module can show to be what the ops would make is written this way (one-line texts, each
-cell given a value at most once and formats at most once, after its value, and a style for every formatted cell);
-anything else is applied op by op (``cells.apply``, ``cells.restyle_run``).
+before. Only what this module can show to be what the ops would make is written this way (one-line texts; each
+cell given values by one op at most and formats by one run of format ops at most, after its values; a style for
+every formatted cell); anything else is applied op by op (``cells.apply``, ``cells.restyle_run``).
 """
 
 from __future__ import annotations
