@@ -13,6 +13,7 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import cast
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
 from xml.parsers import expat
@@ -310,41 +311,9 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
             stop = data.index(b">", data.index(b"</" + found.group(1) + b"sheetData", start_end)) + 1
         rest = b"".join((data[:found.start()], data[found.start():start_end].rstrip(b"/>"), b"/>", data[stop:]))
         cells = (found.start(), stop)
-    skel = xmlkit.skeleton(rest)
-    sheet.root = skel.root
-    rank = -1.0
-    for name, xml in skel.children:
-        if name in RANK:
-            rank = RANK[name]
-            if name not in MODELLED:
-                sheet.kept.append((rank, name, xml))
-        else:  # another namespace (mc:AlternateContent...): it stays after the element it followed
-            sheet.kept.append((rank + 0.5, name, xml))
-    root = fromstring(rest)
-    for el in root:
-        tag = xmlkit.local(el.tag) if el.tag.startswith(f"{{{xmlkit.MAIN}}}") else ""
-        if tag == "cols":
-            for c in el:
-                a = xmlkit.plain_attrs(c)
-                low = _int(a.pop("min", "1"))
-                sheet.cols.append(Col(low, _int(a.pop("max", str(low))), a))
-        elif tag == "sheetViews":
-            view = el.find(xmlkit.m("sheetView"))
-            if view is not None:
-                sheet.view = xmlkit.plain_attrs(view)
-                pane = view.find(xmlkit.m("pane"))
-                if pane is not None and pane.get("state") in ("frozen", "frozenSplit"):
-                    sheet.frozen = (int(float(pane.get("ySplit", "0"))), int(float(pane.get("xSplit", "0"))))
-        elif tag == "sheetProtection":
-            sheet.protection = xmlkit.plain_attrs(el)
-        elif tag == "dataValidations":
-            for dv in el:
-                a = xmlkit.plain_attrs(dv)
-                f1, f2 = dv.find(xmlkit.m("formula1")), dv.find(xmlkit.m("formula2"))
-                sheet.validations.append(Validation(a.pop("sqref", ""), a, f1.text if f1 is not None else None,
-                                                    f2.text if f2 is not None else None))
-        elif tag == "legacyDrawing":
-            sheet.legacy = el.get(f"{{{xmlkit.REL}}}id", "")
+    layout = _layout(rest)
+    _apply(layout, sheet)
+    skel = layout.skeleton
     if cells[1] - cells[0] > _ESTIMATE_ABOVE:  # what parsing a large sheet would cost, counted before it is paid
         budget.add_cells(len(_CELL_START.findall(data, cells[0], cells[1])), estimate=True)
     if ours and data.startswith(b"<sheetData>", cells[0]) and data.endswith(b"</sheetData>", 0, cells[1]):
@@ -357,6 +326,96 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
         wrapped = b"".join((skel.root.encode("utf-8"), region, skel.end.encode("utf-8")))
         extras = any(attr in wrapped for attr in _CELL_EXTRAS)  # cells with other attributes: sought cell by cell
         _read_cells(_elements(wrapped, _SHEET_DATA_TAG, _ROW_TAG), sheet, strings, budget, extras)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What a sheet's XML outside its cells holds: the skeleton and the modelled elements, parsed once."""
+
+    skeleton: xmlkit.Skeleton
+    kept: list[tuple[float, str, str]]
+    cols: list[Col]
+    view: dict[str, str] | None
+    frozen: tuple[int, int] | None
+    protection: dict[str, str] | None
+    validations: list[Validation]
+    legacy: str | None
+
+
+# A sheet's XML without its cells -> its layout: the same tab has the same layout in every workbook of a game.
+_LAYOUTS: dict[bytes, _Layout] = {}
+_LAYOUTS_HELD = 512
+
+
+def _layout(rest: bytes) -> _Layout:
+    """The layout of a sheet's XML without its cells, parsed once per distinct text in this process."""
+    found = _LAYOUTS.get(rest)
+    if found is None:
+        if len(_LAYOUTS) >= _LAYOUTS_HELD:
+            _LAYOUTS.clear()
+        found = _LAYOUTS[rest] = _parse_layout(rest)
+    return found
+
+
+def _apply(layout: _Layout, sheet: Sheet) -> None:
+    """The layout into ``sheet``, as copies: a sheet's parts are changed in place as a stage is written."""
+    sheet.root = layout.skeleton.root
+    sheet.kept.extend(layout.kept)
+    sheet.cols.extend(Col(c.min, c.max, dict(c.attrs)) for c in layout.cols)
+    if layout.view is not None:
+        sheet.view = dict(layout.view)
+    if layout.frozen is not None:
+        sheet.frozen = layout.frozen
+    if layout.protection is not None:
+        sheet.protection = dict(layout.protection)
+    sheet.validations.extend(Validation(v.sqref, dict(v.attrs), v.formula1, v.formula2) for v in layout.validations)
+    if layout.legacy is not None:
+        sheet.legacy = layout.legacy
+
+
+def _parse_layout(rest: bytes) -> _Layout:
+    skel = xmlkit.skeleton(rest)
+    kept: list[tuple[float, str, str]] = []
+    rank = -1.0
+    for name, xml in skel.children:
+        if name in RANK:
+            rank = RANK[name]
+            if name not in MODELLED:
+                kept.append((rank, name, xml))
+        else:  # another namespace (mc:AlternateContent...): it stays after the element it followed
+            kept.append((rank + 0.5, name, xml))
+    cols: list[Col] = []
+    validations: list[Validation] = []
+    view: dict[str, str] | None = None
+    frozen: tuple[int, int] | None = None
+    protection: dict[str, str] | None = None
+    legacy: str | None = None
+    root = fromstring(rest)
+    for el in root:
+        tag = xmlkit.local(el.tag) if el.tag.startswith(f"{{{xmlkit.MAIN}}}") else ""
+        if tag == "cols":
+            for c in el:
+                a = xmlkit.plain_attrs(c)
+                low = _int(a.pop("min", "1"))
+                cols.append(Col(low, _int(a.pop("max", str(low))), a))
+        elif tag == "sheetViews":
+            found = el.find(xmlkit.m("sheetView"))
+            if found is not None:
+                view = xmlkit.plain_attrs(found)
+                pane = found.find(xmlkit.m("pane"))
+                if pane is not None and pane.get("state") in ("frozen", "frozenSplit"):
+                    frozen = (int(float(pane.get("ySplit", "0"))), int(float(pane.get("xSplit", "0"))))
+        elif tag == "sheetProtection":
+            protection = xmlkit.plain_attrs(el)
+        elif tag == "dataValidations":
+            for dv in el:
+                a = xmlkit.plain_attrs(dv)
+                f1, f2 = dv.find(xmlkit.m("formula1")), dv.find(xmlkit.m("formula2"))
+                validations.append(Validation(a.pop("sqref", ""), a, f1.text if f1 is not None else None,
+                                              f2.text if f2 is not None else None))
+        elif tag == "legacyDrawing":
+            legacy = el.get(f"{{{xmlkit.REL}}}id", "")
+    return _Layout(skel, kept, cols, view, frozen, protection, validations, legacy)
 
 
 def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budget: _Budget, extras: bool) -> None:

@@ -1,0 +1,84 @@
+"""A sheet's XML outside its cells is parsed once per distinct text in a process (``read._layout``): a workbook
+read from the memo reads and writes back as one parsed afresh, on real files and on files sheetgm wrote, and
+each gets its own copy of what it may change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sheetgm.backends import port
+from sheetgm.backends.errors import UnreadableFileError
+from sheetgm.backends.xlsx import read as xlsx_read
+from sheetgm.backends.xlsx.book import Book
+from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.backends.xlsx.write import write_book
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+REAL = sorted(p for d in ("xlsx", "libreoffice") for p in (FIXTURES / d).iterdir() if p.suffix in (".xlsx", ".xlsm"))
+
+
+def _layouts(book: Book) -> list[tuple[object, ...]]:
+    return [(s.root, s.kept, s.cols, s.view, s.frozen, s.protection, s.validations, s.legacy) for s in book.sheets]
+
+
+def _ours(tmp_path: Path) -> bytes:
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "p", ["Map", "Orders"])
+    gw.write("p", [port.SetValues("Map!A1:B2", [["x", "y"], ["z", ""]]), port.SetBackground("Map!A1:B2", "#ffe599"),
+                   port.FreezeRows("Map", 1), port.ResizeColumns("Map!A:B", 40),
+                   port.Protect("Map", ["gm@example.com"], "map", ["Map!B2:B3"]),
+                   port.SetValidation("Orders!A1:A3", ["move", "hide"], help="pick one")])
+    return gw.path("p").read_bytes()
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_a_workbook_read_from_the_memo_is_the_one_parsed_afresh(path: Path) -> None:
+    data = path.read_bytes()
+    xlsx_read._LAYOUTS.clear()
+    try:
+        fresh = xlsx_read.read_book(data)
+    except UnreadableFileError:
+        pytest.skip("a file refused either way")
+    held = len(xlsx_read._LAYOUTS)
+    again = xlsx_read.read_book(data)
+    assert held and len(xlsx_read._LAYOUTS) == held  # every sheet's layout was found in the memo
+    assert _layouts(again) == _layouts(fresh)
+    assert write_book(again) == write_book(fresh)
+
+
+def test_a_workbook_sheetgm_wrote_reads_the_same_from_the_memo(tmp_path: Path) -> None:
+    data = _ours(tmp_path)
+    xlsx_read._LAYOUTS.clear()
+    fresh = xlsx_read.read_book(data)
+    again = xlsx_read.read_book(data)
+    tabs = {s.name: s for s in fresh.sheets}
+    assert tabs["Map"].frozen == (1, 0) and tabs["Map"].cols and tabs["Map"].protection and tabs["Orders"].validations
+    assert _layouts(again) == _layouts(fresh) and write_book(again) == write_book(fresh)
+
+
+def test_each_workbook_gets_its_own_copy_of_what_it_may_change(tmp_path: Path) -> None:
+    data = _ours(tmp_path)
+    xlsx_read._LAYOUTS.clear()
+    first = xlsx_read.read_book(data)
+    want = repr(_layouts(xlsx_read.read_book(data)))  # as text: a shared object would change with it
+    map_tab, orders = (next(s for s in first.sheets if s.name == name) for name in ("Map", "Orders"))
+    map_tab.kept.append((99.0, "extra", "<extra/>"))
+    map_tab.cols.append(map_tab.cols[0])
+    for col in map_tab.cols:
+        col.attrs["width"], col.max = "99", 999
+    map_tab.view["zoomScale"] = "50"
+    assert map_tab.protection is not None
+    map_tab.protection["sheet"] = "0"
+    orders.validations[0].attrs["type"] = "whole"
+    orders.validations.append(orders.validations[0])
+    assert repr(_layouts(xlsx_read.read_book(data))) == want
+
+
+def test_the_memo_holds_a_bounded_number_of_layouts() -> None:
+    xlsx_read._LAYOUTS.clear()
+    for i in range(xlsx_read._LAYOUTS_HELD + 3):
+        xlsx_read._layout(f'<worksheet xmlns="{xlsx_read.xmlkit.MAIN}"><sheetData/><x{i}/></worksheet>'.encode())
+        assert len(xlsx_read._LAYOUTS) <= xlsx_read._LAYOUTS_HELD
+    assert len(xlsx_read._LAYOUTS) == 3  # started afresh once full
