@@ -210,15 +210,31 @@ def _title(pkg: Package) -> str:
 def _content_types(pkg: Package) -> tuple[dict[str, str], dict[str, str]]:
     if "[Content_Types].xml" not in pkg:
         return {}, {}
-    root = fromstring(no_doctype(pkg.read("[Content_Types].xml"), "[Content_Types].xml"))
+    data = no_doctype(pkg.read("[Content_Types].xml"), "[Content_Types].xml")
+    found = _TYPES.get(data)
+    if found is None:
+        if len(_TYPES) >= _PARTS_HELD:
+            _TYPES.clear()
+        found = _TYPES[data] = _parse_content_types(data)
+    return dict(found[0]), dict(found[1])
+
+
+def _parse_content_types(data: bytes) -> tuple[dict[str, str], dict[str, str]]:
     defaults, overrides = {}, {}
-    for el in root:
+    for el in fromstring(data):
         tag = xmlkit.local(el.tag)
         if tag == "Default":
             defaults[el.get("Extension", "").lower()] = el.get("ContentType", "")
         elif tag == "Override":
             overrides[el.get("PartName", "")] = el.get("ContentType", "")
     return defaults, overrides
+
+
+# Small parts parsed once per distinct text in a process (a game's workbooks share them): relationships, content
+# types. What is handed out is a new list or dict of immutable values.
+_RELS: dict[bytes, tuple[Rel, ...]] = {}
+_TYPES: dict[bytes, tuple[dict[str, str], dict[str, str]]] = {}
+_PARTS_HELD = 256
 
 
 def _core(root: Element | None, tag: str) -> str:
@@ -237,8 +253,14 @@ def _rels(pkg: Package, path: str) -> list[Rel]:
     """A part's relationships, in their order."""
     if path not in pkg:
         return []
-    return [Rel(r.get("Id", ""), r.get("Type", ""), r.get("Target", ""), r.get("TargetMode", ""))
-            for r in fromstring(no_doctype(pkg.read(path), path))]
+    data = no_doctype(pkg.read(path), path)
+    found = _RELS.get(data)
+    if found is None:
+        if len(_RELS) >= _PARTS_HELD:
+            _RELS.clear()
+        found = _RELS[data] = tuple(Rel(r.get("Id", ""), r.get("Type", ""), r.get("Target", ""),
+                                        r.get("TargetMode", "")) for r in fromstring(data))
+    return list(found)
 
 
 def _target(rels: list[Rel], kind: str, base: str) -> str:
