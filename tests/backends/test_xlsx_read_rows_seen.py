@@ -87,6 +87,7 @@ def test_a_content_is_taken_exactly_when_the_whole_content_pattern_takes_it(seed
         xml = _edit(rng, _content(rng))
         lazy = rng.random() < 0.5
         xlsx_read._ROWS_SEEN.clear()
+        xlsx_read._CELLS_SEEN.clear()
         cold = _read(xml, lazy)
         warm = _read(xml, lazy)  # every row of it seen now
         assert cold[0] == warm[0] == _witness(xml), xml
@@ -108,3 +109,29 @@ def test_the_rows_held_are_bounded_by_their_characters(monkeypatch: pytest.Monke
         held = sum(map(len, xlsx_read._ROWS_SEEN))
         assert held == xlsx_read._ROWS_HELD[0] and (held <= 200 or len(xlsx_read._ROWS_SEEN) == 1)
     assert xlsx_read._ROWS_SEEN  # rows held still
+
+
+def test_each_reader_gets_cells_of_its_own() -> None:
+    xml = "".join(f'<row r="{r}">{CELLS[2].format(r=r)}{CELLS[1].format(r=r)}</row>' for r in (1, 2))
+    xlsx_read._CELLS_SEEN.clear()
+    first, rows = xlsx_read._our_cells(xml, {})[0], {}
+    want = {rc: (c.kind, c.value, c.style) for rc, c in first.items()}
+    for cell in first.values():
+        cell.value, cell.style = "changed", 9
+    again = xlsx_read._our_cells(xml, rows)[0]
+    assert {rc: (c.kind, c.value, c.style) for rc, c in again.items()} == want
+    assert want == {(0, 2): ("s", "x & y", 0), (0, 1): ("", "", 3), (1, 2): ("s", "x & y", 0), (1, 1): ("", "", 3)}
+    assert "".join(rows[r] for r in sorted(rows)) == xml
+
+
+def test_the_rows_of_cells_held_are_bounded_by_their_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(xlsx_read, "_CELLS_HELD", [0, 200])
+    xlsx_read._CELLS_SEEN.clear()
+    rng = random.Random(4)
+    for _ in range(100):
+        xml = _content(rng)
+        want = _read(xml, False)
+        assert _read(xml, False) == want
+        held = sum(map(len, xlsx_read._CELLS_SEEN))
+        assert held == xlsx_read._CELLS_HELD[0] and (held <= 200 or len(xlsx_read._CELLS_SEEN) == 1)
+    assert xlsx_read._CELLS_SEEN

@@ -500,7 +500,6 @@ _OUR_CELL_SHAPE = (r'<c r="[A-Z]{1,3}[0-9]+"(?: s="[0-9]+")?'
                    rf'(?:/>| t="inlineStr"><is><t(?: xml:space="preserve")?>[^<{_REFUSED}]*</t></is></c>)')
 # A row without its end tag (the content is cut at each "</row>", which no text or value of these shapes holds).
 _OUR_ROW_OPEN = re.compile(rf'<row r="([0-9]+)"((?: [A-Za-z]+="[^"&<{_REFUSED}]*")*)>(?:{_OUR_CELL_SHAPE})*')
-_OUR_ROW = re.compile(rf'<row r="([0-9]+)"((?: [A-Za-z]+="[^"&<]*")*)>((?:{_OUR_CELL_SHAPE})*)</row>')
 _OUR_CELL = re.compile(r'<c r="([A-Z]{1,3})[0-9]+"(?: s="([0-9]+)")?'
                        r'(?:(/>)| t="inlineStr"><is><t( xml:space="preserve")?>([^<]*)</t></is></c>)')
 _OUR_ATTR = re.compile(r' ([A-Za-z]+)="([^"]*)"')
@@ -607,32 +606,54 @@ def _our_cells(xml: str, rows: dict[int, str] | None = None) -> tuple[dict[tuple
     the budget; each row's XML into ``rows``, if given."""
     found: dict[tuple[int, int], Cell] = {}
     counts: list[int] = []
-    columns = _COLUMNS
-    for m in _OUR_ROW.finditer(xml):
-        row_text, content = m.group(1, 3)
-        row = int(row_text) - 1
+    seen = _CELLS_SEEN
+    for piece in xml.split("</row>")[:-1]:
+        known = seen.get(piece)
+        if known is None:
+            known = _row_cells(piece)
+            if _CELLS_HELD[0] + len(piece) > _CELLS_HELD[1]:
+                seen.clear()
+                _CELLS_HELD[0] = 0
+            seen[piece] = known
+            _CELLS_HELD[0] += len(piece)
+        row, cells = known
         if rows is not None:
-            rows[row] = m.group(0)
+            rows[row] = piece + "</row>"
         before = len(found)
-        for ref, style_text, bare, preserve, text in _OUR_CELL.findall(content):
-            col = columns.get(ref, -1)
-            if col < 0:
-                col = columns[ref] = col_index(ref)
-            style = int(style_text) if style_text else 0
-            if bare:  # a cell with a format only
-                if style and row >= 0:
-                    found[(row, col)] = Cell("", "", style)
-                continue
-            if "&" in text:
-                text = _ANY_ENTITY.sub(lambda e: _OUR_ENTITY[e.group(0)], text)
-            if text and not preserve and (text[0] in " \t\n" or text[-1] in " \t\n"):
-                text = text.strip(" \t\n")
-            if "_x" in text:
-                text = xmlkit.unescape(text)
-            if row >= 0:
-                found[(row, col)] = Cell("s", text, style)
+        if row >= 0:
+            for col, kind, text, style in cells:
+                found[(row, col)] = Cell(kind, text, style)
         counts.append(max(1, len(found) - before))
     return found, counts
+
+
+# A row of the writer's shapes (its text without "</row>") -> its row (0-based) and its cells as (column, kind,
+# text, style): a new Cell is made of each for every reader, who may change it.
+_CELLS_SEEN: dict[str, tuple[int, tuple[tuple[int, str, str, int], ...]]] = {}
+_CELLS_HELD = [0, 8_000_000]  # the characters of the rows held, at most
+
+
+def _row_cells(piece: str) -> tuple[int, tuple[tuple[int, str, str, int], ...]]:
+    row = int(piece[8:piece.index('"', 8)]) - 1  # <row r="12"...
+    cells: list[tuple[int, str, str, int]] = []
+    columns = _COLUMNS
+    for ref, style_text, bare, preserve, text in _OUR_CELL.findall(piece):
+        col = columns.get(ref, -1)
+        if col < 0:
+            col = columns[ref] = col_index(ref)
+        style = int(style_text) if style_text else 0
+        if bare:  # a cell with a format only
+            if style:
+                cells.append((col, "", "", style))
+            continue
+        if "&" in text:
+            text = _ANY_ENTITY.sub(lambda e: _OUR_ENTITY[e.group(0)], text)
+        if text and not preserve and (text[0] in " \t\n" or text[-1] in " \t\n"):
+            text = text.strip(" \t\n")
+        if "_x" in text:
+            text = xmlkit.unescape(text)
+        cells.append((col, "s", text, style))
+    return row, tuple(cells)
 
 
 def _extra(c: Element) -> str:
