@@ -86,12 +86,16 @@ def test_each_workbook_gets_its_own_copy_of_what_it_may_change(tmp_path: Path) -
     assert repr(_layouts(xlsx_read.read_book(data))) == want
 
 
-def test_the_memo_holds_a_bounded_number_of_layouts() -> None:
+def test_the_layouts_held_are_bounded_by_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(xlsx_read, "_LAYOUTS_HELD", [0, 300])
     xlsx_read._LAYOUTS.clear()
-    for i in range(xlsx_read._LAYOUTS_HELD + 3):
-        xlsx_read._layout(f'<worksheet xmlns="{xlsx_read.xmlkit.MAIN}"><sheetData/><x{i}/></worksheet>'.encode())
-        assert len(xlsx_read._LAYOUTS) <= xlsx_read._LAYOUTS_HELD
-    assert len(xlsx_read._LAYOUTS) == 3  # started afresh once full
+    texts = [f'<worksheet xmlns="{xlsx_read.xmlkit.MAIN}"><sheetData/><x{i}/></worksheet>'.encode() for i in range(9)]
+    for text in texts:
+        xlsx_read._layout(text)
+        held = sum(map(len, xlsx_read._LAYOUTS))
+        assert held == xlsx_read._LAYOUTS_HELD[0] <= 300
+    assert len(texts[0]) == 106 and len(xlsx_read._LAYOUTS) == 1  # two held at most: emptied at the 3rd, 5th...
+    assert xlsx_read._layout(texts[-1]) is xlsx_read._LAYOUTS[texts[-1]]
 
 
 @pytest.mark.parametrize("path", REAL[:6], ids=lambda p: p.name)
@@ -118,8 +122,9 @@ def test_relationships_and_content_types_from_the_memo_are_those_parsed_afresh(p
     assert _written(again) == _written(xlsx_read.read_book(data))
 
 
-def test_the_small_parts_held_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(xlsx_read, "_PARTS_HELD", 2)
+def test_the_small_parts_held_are_bounded_by_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(xlsx_read, "_RELS_HELD", [0, 1500])
+    monkeypatch.setattr(xlsx_read, "_TYPES_HELD", [0, 2500])
     xlsx_read._RELS.clear()
     xlsx_read._TYPES.clear()
     for path in REAL:
@@ -127,5 +132,6 @@ def test_the_small_parts_held_are_bounded(tmp_path: Path, monkeypatch: pytest.Mo
             xlsx_read.read_book(path.read_bytes())
         except UnreadableFileError:
             continue
-        assert len(xlsx_read._RELS) <= 2 and len(xlsx_read._TYPES) <= 2
-    assert xlsx_read._TYPES
+        for memo, held in ((xlsx_read._RELS, xlsx_read._RELS_HELD), (xlsx_read._TYPES, xlsx_read._TYPES_HELD)):
+            assert sum(map(len, memo)) == held[0] and (held[0] <= held[1] or len(memo) == 1)
+    assert xlsx_read._TYPES and xlsx_read._RELS

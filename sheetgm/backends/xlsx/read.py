@@ -14,7 +14,7 @@ import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import cast
+from typing import TypeVar, cast
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
 from xml.parsers import expat
 
@@ -39,6 +39,8 @@ from sheetgm.backends.xlsx.styles import Styles
 # What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parsers.
 FAILURES = (zipfile.BadZipFile, zlib.error, ParseError, expat.ExpatError, KeyError, ValueError, IndexError, EOFError,
             struct.error, NotImplementedError, RuntimeError, OverflowError, UnicodeDecodeError, TypeError)
+K = TypeVar("K", str, bytes)
+V = TypeVar("V")
 _STRICT_DOC = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
 _STREAM_ABOVE = 1 << 20  # a part larger than this is parsed as it streams in
 _ESTIMATE_ABOVE = 1 << 18  # the cells of a sheet larger than this are counted before it is parsed
@@ -213,9 +215,8 @@ def _content_types(pkg: Package) -> tuple[dict[str, str], dict[str, str]]:
     data = no_doctype(pkg.read("[Content_Types].xml"), "[Content_Types].xml")
     found = _TYPES.get(data)
     if found is None:
-        if len(_TYPES) >= _PARTS_HELD:
-            _TYPES.clear()
-        found = _TYPES[data] = _parse_content_types(data)
+        found = _parse_content_types(data)
+        _hold(_TYPES, _TYPES_HELD, data, found)
     return dict(found[0]), dict(found[1])
 
 
@@ -234,7 +235,7 @@ def _parse_content_types(data: bytes) -> tuple[dict[str, str], dict[str, str]]:
 # types. What is handed out is a new list or dict of immutable values.
 _RELS: dict[bytes, tuple[Rel, ...]] = {}
 _TYPES: dict[bytes, tuple[dict[str, str], dict[str, str]]] = {}
-_PARTS_HELD = 256
+_RELS_HELD, _TYPES_HELD = [0, 2_000_000], [0, 1_000_000]  # the bytes of the texts held, at most (or one text)
 
 
 def _core(root: Element | None, tag: str) -> str:
@@ -256,10 +257,9 @@ def _rels(pkg: Package, path: str) -> list[Rel]:
     data = no_doctype(pkg.read(path), path)
     found = _RELS.get(data)
     if found is None:
-        if len(_RELS) >= _PARTS_HELD:
-            _RELS.clear()
-        found = _RELS[data] = tuple(Rel(r.get("Id", ""), r.get("Type", ""), r.get("Target", ""),
-                                        r.get("TargetMode", "")) for r in fromstring(data))
+        found = tuple(Rel(r.get("Id", ""), r.get("Type", ""), r.get("Target", ""), r.get("TargetMode", ""))
+                      for r in fromstring(data))
+        _hold(_RELS, _RELS_HELD, data, found)
     return list(found)
 
 
@@ -366,17 +366,26 @@ class _Layout:
 
 # A sheet's XML without its cells -> its layout: the same tab has the same layout in every workbook of a game.
 _LAYOUTS: dict[bytes, _Layout] = {}
-_LAYOUTS_HELD = 512
+_LAYOUTS_HELD = [0, 8_000_000]  # the bytes of the texts held, at most (or one text)
 
 
 def _layout(rest: bytes) -> _Layout:
     """The layout of a sheet's XML without its cells, parsed once per distinct text in this process."""
     found = _LAYOUTS.get(rest)
     if found is None:
-        if len(_LAYOUTS) >= _LAYOUTS_HELD:
-            _LAYOUTS.clear()
-        found = _LAYOUTS[rest] = _parse_layout(rest)
+        found = _parse_layout(rest)
+        _hold(_LAYOUTS, _LAYOUTS_HELD, rest, found)
     return found
+
+
+def _hold(memo: dict[K, V], held: list[int], key: K, value: V) -> None:
+    """``value`` kept for ``key`` in ``memo``, whose keys' lengths ``held[0]`` counts: emptied first when they
+    would pass ``held[1]``."""
+    if held[0] + len(key) > held[1]:
+        memo.clear()
+        held[0] = 0
+    memo[key] = value
+    held[0] += len(key)
 
 
 def _apply(layout: _Layout, sheet: Sheet) -> None:
@@ -529,11 +538,7 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
             known = _our_row(piece)
             if known is None:
                 return False  # another shape: an XML parser judges
-            if _ROWS_HELD[0] + len(piece) > _ROWS_HELD[1]:
-                held.clear()
-                _ROWS_HELD[0] = 0
-            held[piece] = known
-            _ROWS_HELD[0] += len(piece)
+            _hold(held, _ROWS_HELD, piece, known)
         number, attrs, cells = known
         numbers.append(number)
         count += cells
@@ -611,11 +616,7 @@ def _our_cells(xml: str, rows: dict[int, str] | None = None) -> tuple[dict[tuple
         known = seen.get(piece)
         if known is None:
             known = _row_cells(piece)
-            if _CELLS_HELD[0] + len(piece) > _CELLS_HELD[1]:
-                seen.clear()
-                _CELLS_HELD[0] = 0
-            seen[piece] = known
-            _CELLS_HELD[0] += len(piece)
+            _hold(seen, _CELLS_HELD, piece, known)
         row, cells = known
         if rows is not None:
             rows[row] = piece + "</row>"
