@@ -13,7 +13,8 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
-from typing import cast
+from dataclasses import dataclass
+from typing import TypeVar, cast
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
 from xml.parsers import expat
 
@@ -38,6 +39,8 @@ from sheetgm.backends.xlsx.styles import Styles
 # What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parsers.
 FAILURES = (zipfile.BadZipFile, zlib.error, ParseError, expat.ExpatError, KeyError, ValueError, IndexError, EOFError,
             struct.error, NotImplementedError, RuntimeError, OverflowError, UnicodeDecodeError, TypeError)
+K = TypeVar("K", str, bytes)
+V = TypeVar("V")
 _STRICT_DOC = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
 _STREAM_ABOVE = 1 << 20  # a part larger than this is parsed as it streams in
 _ESTIMATE_ABOVE = 1 << 18  # the cells of a sheet larger than this are counted before it is parsed
@@ -209,15 +212,30 @@ def _title(pkg: Package) -> str:
 def _content_types(pkg: Package) -> tuple[dict[str, str], dict[str, str]]:
     if "[Content_Types].xml" not in pkg:
         return {}, {}
-    root = fromstring(no_doctype(pkg.read("[Content_Types].xml"), "[Content_Types].xml"))
+    data = no_doctype(pkg.read("[Content_Types].xml"), "[Content_Types].xml")
+    found = _TYPES.get(data)
+    if found is None:
+        found = _parse_content_types(data)
+        _hold(_TYPES, _TYPES_HELD, data, found)
+    return dict(found[0]), dict(found[1])
+
+
+def _parse_content_types(data: bytes) -> tuple[dict[str, str], dict[str, str]]:
     defaults, overrides = {}, {}
-    for el in root:
+    for el in fromstring(data):
         tag = xmlkit.local(el.tag)
         if tag == "Default":
             defaults[el.get("Extension", "").lower()] = el.get("ContentType", "")
         elif tag == "Override":
             overrides[el.get("PartName", "")] = el.get("ContentType", "")
     return defaults, overrides
+
+
+# Small parts parsed once per distinct text in a process (a game's workbooks share them): relationships, content
+# types. What is handed out is a new list or dict of immutable values.
+_RELS: dict[bytes, tuple[Rel, ...]] = {}
+_TYPES: dict[bytes, tuple[dict[str, str], dict[str, str]]] = {}
+_RELS_HELD, _TYPES_HELD = [0, 2_000_000], [0, 1_000_000]  # the bytes of the texts held, at most (or one text)
 
 
 def _core(root: Element | None, tag: str) -> str:
@@ -236,8 +254,13 @@ def _rels(pkg: Package, path: str) -> list[Rel]:
     """A part's relationships, in their order."""
     if path not in pkg:
         return []
-    return [Rel(r.get("Id", ""), r.get("Type", ""), r.get("Target", ""), r.get("TargetMode", ""))
-            for r in fromstring(no_doctype(pkg.read(path), path))]
+    data = no_doctype(pkg.read(path), path)
+    found = _RELS.get(data)
+    if found is None:
+        found = tuple(Rel(r.get("Id", ""), r.get("Type", ""), r.get("Target", ""), r.get("TargetMode", ""))
+                      for r in fromstring(data))
+        _hold(_RELS, _RELS_HELD, data, found)
+    return list(found)
 
 
 def _target(rels: list[Rel], kind: str, base: str) -> str:
@@ -310,41 +333,9 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
             stop = data.index(b">", data.index(b"</" + found.group(1) + b"sheetData", start_end)) + 1
         rest = b"".join((data[:found.start()], data[found.start():start_end].rstrip(b"/>"), b"/>", data[stop:]))
         cells = (found.start(), stop)
-    skel = xmlkit.skeleton(rest)
-    sheet.root = skel.root
-    rank = -1.0
-    for name, xml in skel.children:
-        if name in RANK:
-            rank = RANK[name]
-            if name not in MODELLED:
-                sheet.kept.append((rank, name, xml))
-        else:  # another namespace (mc:AlternateContent...): it stays after the element it followed
-            sheet.kept.append((rank + 0.5, name, xml))
-    root = fromstring(rest)
-    for el in root:
-        tag = xmlkit.local(el.tag) if el.tag.startswith(f"{{{xmlkit.MAIN}}}") else ""
-        if tag == "cols":
-            for c in el:
-                a = xmlkit.plain_attrs(c)
-                low = _int(a.pop("min", "1"))
-                sheet.cols.append(Col(low, _int(a.pop("max", str(low))), a))
-        elif tag == "sheetViews":
-            view = el.find(xmlkit.m("sheetView"))
-            if view is not None:
-                sheet.view = xmlkit.plain_attrs(view)
-                pane = view.find(xmlkit.m("pane"))
-                if pane is not None and pane.get("state") in ("frozen", "frozenSplit"):
-                    sheet.frozen = (int(float(pane.get("ySplit", "0"))), int(float(pane.get("xSplit", "0"))))
-        elif tag == "sheetProtection":
-            sheet.protection = xmlkit.plain_attrs(el)
-        elif tag == "dataValidations":
-            for dv in el:
-                a = xmlkit.plain_attrs(dv)
-                f1, f2 = dv.find(xmlkit.m("formula1")), dv.find(xmlkit.m("formula2"))
-                sheet.validations.append(Validation(a.pop("sqref", ""), a, f1.text if f1 is not None else None,
-                                                    f2.text if f2 is not None else None))
-        elif tag == "legacyDrawing":
-            sheet.legacy = el.get(f"{{{xmlkit.REL}}}id", "")
+    layout = _layout(rest)
+    _apply(layout, sheet)
+    skel = layout.skeleton
     if cells[1] - cells[0] > _ESTIMATE_ABOVE:  # what parsing a large sheet would cost, counted before it is paid
         budget.add_cells(len(_CELL_START.findall(data, cells[0], cells[1])), estimate=True)
     if ours and data.startswith(b"<sheetData>", cells[0]) and data.endswith(b"</sheetData>", 0, cells[1]):
@@ -357,6 +348,105 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
         wrapped = b"".join((skel.root.encode("utf-8"), region, skel.end.encode("utf-8")))
         extras = any(attr in wrapped for attr in _CELL_EXTRAS)  # cells with other attributes: sought cell by cell
         _read_cells(_elements(wrapped, _SHEET_DATA_TAG, _ROW_TAG), sheet, strings, budget, extras)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What a sheet's XML outside its cells holds: the skeleton and the modelled elements, parsed once."""
+
+    skeleton: xmlkit.Skeleton
+    kept: list[tuple[float, str, str]]
+    cols: list[Col]
+    view: dict[str, str] | None
+    frozen: tuple[int, int] | None
+    protection: dict[str, str] | None
+    validations: list[Validation]
+    legacy: str | None
+
+
+# A sheet's XML without its cells -> its layout: the same tab has the same layout in every workbook of a game.
+_LAYOUTS: dict[bytes, _Layout] = {}
+_LAYOUTS_HELD = [0, 8_000_000]  # the bytes of the texts held, at most (or one text)
+
+
+def _layout(rest: bytes) -> _Layout:
+    """The layout of a sheet's XML without its cells, parsed once per distinct text in this process."""
+    found = _LAYOUTS.get(rest)
+    if found is None:
+        found = _parse_layout(rest)
+        _hold(_LAYOUTS, _LAYOUTS_HELD, rest, found)
+    return found
+
+
+def _hold(memo: dict[K, V], held: list[int], key: K, value: V) -> None:
+    """``value`` kept for ``key`` in ``memo``, whose keys' lengths ``held[0]`` counts: emptied first when they
+    would pass ``held[1]``."""
+    if held[0] + len(key) > held[1]:
+        memo.clear()
+        held[0] = 0
+    memo[key] = value
+    held[0] += len(key)
+
+
+def _apply(layout: _Layout, sheet: Sheet) -> None:
+    """The layout into ``sheet``, as copies: a sheet's parts are changed in place as a stage is written."""
+    sheet.root = layout.skeleton.root
+    sheet.kept.extend(layout.kept)
+    sheet.cols.extend(Col(c.min, c.max, dict(c.attrs)) for c in layout.cols)
+    if layout.view is not None:
+        sheet.view = dict(layout.view)
+    if layout.frozen is not None:
+        sheet.frozen = layout.frozen
+    if layout.protection is not None:
+        sheet.protection = dict(layout.protection)
+    sheet.validations.extend(Validation(v.sqref, dict(v.attrs), v.formula1, v.formula2) for v in layout.validations)
+    if layout.legacy is not None:
+        sheet.legacy = layout.legacy
+
+
+def _parse_layout(rest: bytes) -> _Layout:
+    skel = xmlkit.skeleton(rest)
+    kept: list[tuple[float, str, str]] = []
+    rank = -1.0
+    for name, xml in skel.children:
+        if name in RANK:
+            rank = RANK[name]
+            if name not in MODELLED:
+                kept.append((rank, name, xml))
+        else:  # another namespace (mc:AlternateContent...): it stays after the element it followed
+            kept.append((rank + 0.5, name, xml))
+    cols: list[Col] = []
+    validations: list[Validation] = []
+    view: dict[str, str] | None = None
+    frozen: tuple[int, int] | None = None
+    protection: dict[str, str] | None = None
+    legacy: str | None = None
+    root = fromstring(rest)
+    for el in root:
+        tag = xmlkit.local(el.tag) if el.tag.startswith(f"{{{xmlkit.MAIN}}}") else ""
+        if tag == "cols":
+            for c in el:
+                a = xmlkit.plain_attrs(c)
+                low = _int(a.pop("min", "1"))
+                cols.append(Col(low, _int(a.pop("max", str(low))), a))
+        elif tag == "sheetViews":
+            found = el.find(xmlkit.m("sheetView"))
+            if found is not None:
+                view = xmlkit.plain_attrs(found)
+                pane = found.find(xmlkit.m("pane"))
+                if pane is not None and pane.get("state") in ("frozen", "frozenSplit"):
+                    frozen = (int(float(pane.get("ySplit", "0"))), int(float(pane.get("xSplit", "0"))))
+        elif tag == "sheetProtection":
+            protection = xmlkit.plain_attrs(el)
+        elif tag == "dataValidations":
+            for dv in el:
+                a = xmlkit.plain_attrs(dv)
+                f1, f2 = dv.find(xmlkit.m("formula1")), dv.find(xmlkit.m("formula2"))
+                validations.append(Validation(a.pop("sqref", ""), a, f1.text if f1 is not None else None,
+                                              f2.text if f2 is not None else None))
+        elif tag == "legacyDrawing":
+            legacy = el.get(f"{{{xmlkit.REL}}}id", "")
+    return _Layout(skel, kept, cols, view, frozen, protection, validations, legacy)
 
 
 def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budget: _Budget, extras: bool) -> None:
@@ -417,12 +507,10 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
 _REFUSED = "\r" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in xmlkit.NOT_XML)
 _OUR_CELL_SHAPE = (r'<c r="[A-Z]{1,3}[0-9]+"(?: s="[0-9]+")?'
                    rf'(?:/>| t="inlineStr"><is><t(?: xml:space="preserve")?>[^<{_REFUSED}]*</t></is></c>)')
-_OUR_ROW_SHAPE = rf'<row r="[0-9]+"(?: [A-Za-z]+="[^"&<{_REFUSED}]*")*>(?:{_OUR_CELL_SHAPE})*</row>'
-_OUR_ROWS = re.compile(f"(?:{_OUR_ROW_SHAPE})*")  # the whole content, checked in one pass
-_OUR_ROW = re.compile(rf'<row r="([0-9]+)"((?: [A-Za-z]+="[^"&<]*")*)>((?:{_OUR_CELL_SHAPE})*)</row>')
+# A row without its end tag (the content is cut at each "</row>", which no text or value of these shapes holds).
+_OUR_ROW_OPEN = re.compile(rf'<row r="([0-9]+)"((?: [A-Za-z]+="[^"&<{_REFUSED}]*")*)>(?:{_OUR_CELL_SHAPE})*')
 _OUR_CELL = re.compile(r'<c r="([A-Z]{1,3})[0-9]+"(?: s="([0-9]+)")?'
                        r'(?:(/>)| t="inlineStr"><is><t( xml:space="preserve")?>([^<]*)</t></is></c>)')
-_OUR_ROW_HEAD = re.compile(r'<row r="([0-9]+)"((?: [A-Za-z]+="[^"&<]*")*)>')
 _OUR_ATTR = re.compile(r' ([A-Za-z]+)="([^"]*)"')
 LAZY_ABOVE = 16_384  # a sheet's rows longer than this (in a file sheetgm wrote) are parsed only when asked for
 _OUR_ENTITY = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&#13;": "\r"}
@@ -435,27 +523,32 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
     writer's shapes; False (and ``sheet`` untouched) when one does not. With ``lazy`` (the sheet's part, the
     content at ``start:end`` of it), the shapes are checked and the rows' attributes read, the cells parsed only
     when asked for (``Pending``)."""
-    if "]]>" in xml or not _OUR_ROWS.fullmatch(xml):
-        return False  # what an XML parser would refuse or change, or another shape: it judges
-    entities = _ANY_ENTITY.findall(xml)  # in a text: the attributes of our shapes hold none
-    if xml.count("&") != len(entities) or not set(entities) <= _OUR_ENTITY.keys():
-        return False
+    if "]]>" in xml:
+        return False  # what an XML parser would refuse or change
+    pieces = xml.split("</row>")
+    if pieces.pop():
+        return False  # something after the last row
     dims: dict[int, dict[str, str]] = {}
-    heads = _OUR_ROW_HEAD.findall(xml)
-    for row_text, attr_text in heads:
-        if attr_text:
-            attrs = dict(_OUR_ATTR.findall(attr_text))
-            if len(attrs) != attr_text.count("=") or "r" in attrs:
-                return False  # an attribute written twice (the number too): the parser refuses it
-            attrs.pop("spans", None)
-            if attrs:
-                dims[int(row_text) - 1] = attrs
-    if lazy is not None and heads:
-        last = int(heads[-1][0]) - 1
-        if int(heads[0][0]) >= 1 and all(int(a[0]) < int(b[0]) for a, b in zip(heads, heads[1:], strict=False)):
-            budget.add_cells(max(xml.count("<c "), len(heads)))
+    numbers: list[int] = []
+    count = 0
+    held = _ROWS_SEEN
+    for piece in pieces:
+        known = held.get(piece)
+        if known is None:
+            known = _our_row(piece)
+            if known is None:
+                return False  # another shape: an XML parser judges
+            _hold(held, _ROWS_HELD, piece, known)
+        number, attrs, cells = known
+        numbers.append(number)
+        count += cells
+        if attrs:
+            dims[number - 1] = dict(attrs)
+    if lazy is not None and numbers:
+        if numbers[0] >= 1 and all(a < b for a, b in zip(numbers, numbers[1:], strict=False)):
+            budget.add_cells(max(count, len(numbers)))
             sheet.rows.update(dims)
-            sheet.pending = Pending(lazy, start, end, last, _pending_cells, _extent)
+            sheet.pending = Pending(lazy, start, end, numbers[-1] - 1, _pending_cells, _extent)
             return True
     found, sizes = _our_cells(xml)
     for n in sizes:
@@ -463,6 +556,31 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
     sheet.cells.update(found)
     sheet.rows.update(dims)
     return True
+
+
+# A row of the writer's shapes (its text without "</row>") -> its number, its attributes but the number and
+# spans, its cells: the same rows recur in every player's workbook (160 players: 27,287 rows, 2,210 distinct).
+_ROWS_SEEN: dict[str, tuple[int, tuple[tuple[str, str], ...], int]] = {}
+_ROWS_HELD = [0, 8_000_000]  # the characters of the rows held, at most
+
+
+def _our_row(piece: str) -> tuple[int, tuple[tuple[str, str], ...], int] | None:
+    """A row's number, kept attributes and cells, if it has the writer's shape and holds only the entities the
+    writer makes (its attributes none); None if not."""
+    shape = _OUR_ROW_OPEN.fullmatch(piece)
+    if shape is None:
+        return None
+    entities = _ANY_ENTITY.findall(piece)  # in a text: the attributes of our shapes hold none
+    if piece.count("&") != len(entities) or not set(entities) <= _OUR_ENTITY.keys():
+        return None
+    attr_text = shape.group(2)
+    attrs: dict[str, str] = {}
+    if attr_text:
+        attrs = dict(_OUR_ATTR.findall(attr_text))
+        if len(attrs) != attr_text.count("=") or "r" in attrs:
+            return None  # an attribute written twice (the number too): the parser refuses it
+        attrs.pop("spans", None)
+    return int(shape.group(1)), tuple(attrs.items()), piece.count("<c ")
 
 
 def _extent(xml: str) -> tuple[int, int]:
@@ -493,32 +611,50 @@ def _our_cells(xml: str, rows: dict[int, str] | None = None) -> tuple[dict[tuple
     the budget; each row's XML into ``rows``, if given."""
     found: dict[tuple[int, int], Cell] = {}
     counts: list[int] = []
-    columns = _COLUMNS
-    for m in _OUR_ROW.finditer(xml):
-        row_text, content = m.group(1, 3)
-        row = int(row_text) - 1
+    seen = _CELLS_SEEN
+    for piece in xml.split("</row>")[:-1]:
+        known = seen.get(piece)
+        if known is None:
+            known = _row_cells(piece)
+            _hold(seen, _CELLS_HELD, piece, known)
+        row, cells = known
         if rows is not None:
-            rows[row] = m.group(0)
+            rows[row] = piece + "</row>"
         before = len(found)
-        for ref, style_text, bare, preserve, text in _OUR_CELL.findall(content):
-            col = columns.get(ref, -1)
-            if col < 0:
-                col = columns[ref] = col_index(ref)
-            style = int(style_text) if style_text else 0
-            if bare:  # a cell with a format only
-                if style and row >= 0:
-                    found[(row, col)] = Cell("", "", style)
-                continue
-            if "&" in text:
-                text = _ANY_ENTITY.sub(lambda e: _OUR_ENTITY[e.group(0)], text)
-            if text and not preserve and (text[0] in " \t\n" or text[-1] in " \t\n"):
-                text = text.strip(" \t\n")
-            if "_x" in text:
-                text = xmlkit.unescape(text)
-            if row >= 0:
-                found[(row, col)] = Cell("s", text, style)
+        if row >= 0:
+            for col, kind, text, style in cells:
+                found[(row, col)] = Cell(kind, text, style)
         counts.append(max(1, len(found) - before))
     return found, counts
+
+
+# A row of the writer's shapes (its text without "</row>") -> its row (0-based) and its cells as (column, kind,
+# text, style): a new Cell is made of each for every reader, who may change it.
+_CELLS_SEEN: dict[str, tuple[int, tuple[tuple[int, str, str, int], ...]]] = {}
+_CELLS_HELD = [0, 8_000_000]  # the characters of the rows held, at most
+
+
+def _row_cells(piece: str) -> tuple[int, tuple[tuple[int, str, str, int], ...]]:
+    row = int(piece[8:piece.index('"', 8)]) - 1  # <row r="12"...
+    cells: list[tuple[int, str, str, int]] = []
+    columns = _COLUMNS
+    for ref, style_text, bare, preserve, text in _OUR_CELL.findall(piece):
+        col = columns.get(ref, -1)
+        if col < 0:
+            col = columns[ref] = col_index(ref)
+        style = int(style_text) if style_text else 0
+        if bare:  # a cell with a format only
+            if style:
+                cells.append((col, "", "", style))
+            continue
+        if "&" in text:
+            text = _ANY_ENTITY.sub(lambda e: _OUR_ENTITY[e.group(0)], text)
+        if text and not preserve and (text[0] in " \t\n" or text[-1] in " \t\n"):
+            text = text.strip(" \t\n")
+        if "_x" in text:
+            text = xmlkit.unescape(text)
+        cells.append((col, "s", text, style))
+    return row, tuple(cells)
 
 
 def _extra(c: Element) -> str:
