@@ -181,27 +181,31 @@ class Draft:
 
     def legal(self, step: Step) -> bool:
         """Whether the step may come next; nothing of it is kept."""
-        return self._attempt(step, keep=False)
-
-    def add(self, step: Step) -> bool:
-        """Add the step if it may come next (True); otherwise leave the draft as it was (False)."""
-        return self._attempt(step, keep=True)
-
-    def _attempt(self, step: Step, keep: bool) -> bool:
         saved, budget = self._save(), dict(self.budget.__dict__)
-        ok = False
         try:
             do_step(self.ctx, self.p, self.budget, step)
-            ok = True
+            return True
         except Illegal:
-            pass
+            return False
         finally:
-            if not (ok and keep):
-                self._restore(saved)
-                self.budget.__dict__.update(budget)
-        if ok and keep:
-            self.steps.append(step)
-        return ok
+            self._restore(saved)
+            self.budget.__dict__.update(budget)
+
+    def add(self, step: Step) -> bool:
+        """Add the step if it may come next (True); otherwise leave the draft as it was (False).
+
+        Nothing is saved but the budget: a step that raises ``Illegal`` has changed nothing else (``do_step``'s
+        contract, which the checker's ``_judge`` relies on too; tests/test_check_in_place.py holds every rule
+        to it), and a legal one is kept."""
+        budget = self.budget
+        was = dict(budget.__dict__)
+        try:
+            do_step(self.ctx, self.p, budget, step)
+        except Illegal:
+            budget.__dict__.update(was)
+            return False
+        self.steps.append(step)
+        return True
 
     def legal_steps(self) -> list[Step]:
         return [c for c in candidates(self.state, self.p) if self.legal(c)]
