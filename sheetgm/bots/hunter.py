@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
 from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
@@ -127,9 +128,33 @@ def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Ran
     return _patrol(state, h), False
 
 
+@lru_cache(maxsize=4096)
 def _step(kind: str, landing: Tile) -> Step:
+    """The step a planned movement option stands for (made once: steps are frozen values)."""
     plain = STEP_OF.get(kind)
     return plain(landing) if plain is not None else Skill("appear", (landing,))
+
+
+_Walk = tuple[Tile, bool, int, str]  # landing, paid with an action point, mp, kind
+_walk_cache: dict[int, tuple[Board, dict[Tile, tuple[_Walk, ...]]]] = {}
+
+
+def _walks(board: Board, here: Tile) -> tuple[_Walk, ...]:
+    """A hunter's moves, forced moves, crossings and vaults from a tile on the bare map (computed once per map)."""
+    walks = per_map(_walk_cache, board, dict)
+    found = walks.get(here)
+    if found is None:
+        out: list[_Walk] = []
+        for n in board.neighbour_map[here]:
+            kind = board.edge(here, n)
+            if kind is Edge.OPEN:
+                out.append((n, False, 0 if board.same_flat_region(here, n) else 1, "move"))
+                out.append((n, True, 0, "force"))
+            elif kind is Edge.OBSTACLE:
+                out.append((n, False, 2, "cross"))
+                out.append((n, True, 0, "vault"))
+        found = walks[here] = tuple(out)
+    return found
 
 
 def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:
@@ -215,19 +240,11 @@ class HunterBot:
         return False
 
     # -- the chase --------------------------------------------------------------------------
-    def movement_options(self) -> list[tuple[Tile, bool, int, str]]:
+    def movement_options(self) -> list[_Walk]:
         """Every movement step from here as (landing, paid with an action point, mp, kind); the steps
         themselves are made only for the landings worth trying."""
-        board, here, h = self.state.board, self.pos, self.draft.p
-        out: list[tuple[Tile, bool, int, str]] = []
-        for n in board.neighbour_map[here]:
-            kind = board.edge(here, n)
-            if kind is Edge.OPEN:
-                out.append((n, False, 0 if board.same_flat_region(here, n) else 1, "move"))
-                out.append((n, True, 0, "force"))
-            elif kind is Edge.OBSTACLE:
-                out.append((n, False, 2, "cross"))
-                out.append((n, True, 0, "vault"))
+        here, h = self.pos, self.draft.p
+        out = list(_walks(self.state.board, here))
         passage = self.state.passage_at(here)
         if passage is not None and passage.known_to(h):  # the map's, and an Assassin's own (RUL-1)
             out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], False, 1, "move"))
@@ -248,16 +265,18 @@ class HunterBot:
                 return True
         spare_ap = self.ap >= 2 and self.likely and not self.attacked  # else keep the last one for the attack
         mp_left = self.mp
-        options: list[tuple[int, int, float, Step]] = []
+        draw = self.rng.random
+        # Sorted by (field value, paid with an action point, a draw); the option's place breaks a tie of the three.
+        options: list[tuple[int, int, float, int, Step]] = []
         for landing, uses_ap, mp, kind in self.movement_options():
             left = fld.get(landing, UNREACHABLE)
             if left >= here or (uses_ap and not spare_ap) or mp > mp_left:
                 continue
-            options.append((left, 1 if uses_ap else 0, self.rng.random(), _step(kind, landing)))
+            options.append((left, 1 if uses_ap else 0, draw(), len(options), _step(kind, landing)))
         if not options and self.draft.p.role == "clown" and self.ap >= 2 and self.likely and not self.attacked:
-            options = self.dashes(here)
-        options.sort(key=lambda o: o[:3])
-        return any(self.draft.add(o[3]) for o in options)
+            options = [(left, z, r, i, step) for i, (left, z, r, step) in enumerate(self.dashes(here))]
+        options.sort()
+        return any(self.draft.add(o[4]) for o in options)
 
     def squares(self) -> list[tuple[Tile, ...]]:
         """2x2 squares at the generators nearest to the Assassin, for his deduction."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
 from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
@@ -157,7 +158,9 @@ def final_push(state: State) -> bool:
     return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
 
 
+@lru_cache(maxsize=4096)
 def _step(kind: str, landing: Tile, arg: object) -> Step:
+    """The step a planned movement option stands for (made once: steps are frozen values)."""
     plain = STEP_OF.get(kind)
     if plain is not None:
         return plain(landing)
@@ -167,15 +170,17 @@ def _step(kind: str, landing: Tile, arg: object) -> Step:
     return UseItem(kind, landing)  # wings, doorkey (the Priestess's skill when she holds none)
 
 
-_walk_cache: dict[int, tuple[Board, dict[tuple[Tile, bool], tuple[tuple[Tile, int, int, int, str, object], ...]]]] = {}
+_Walk = tuple[Tile, int, int, int, str, object]  # landing, mp, ap, preference penalty, kind, argument
+_walk_cache: dict[int, tuple[Board, dict[tuple[Tile, bool], tuple[tuple[_Walk, ...], bool]]]] = {}
 
 
-def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[Tile, int, int, int, str, object], ...]:
-    """The moves, vaults and crossings from a tile on the bare map, priced (computed once per map)."""
+def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[_Walk, ...], bool]:
+    """The moves, vaults and crossings from a tile on the bare map, priced, and whether one of them is a plain
+    walk over an open edge (computed once per map)."""
     walks = per_map(_walk_cache, board, dict)
     found = walks.get((here, mercenary))
     if found is None:
-        out: list[tuple[Tile, int, int, int, str, object]] = []
+        out: list[_Walk] = []
         for n in board.neighbour_map[here]:
             kind = board.edge(here, n)
             if kind is Edge.OPEN:
@@ -183,7 +188,7 @@ def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[Tile, int, 
             elif kind is Edge.OBSTACLE:
                 out.append((n, 1, 0, 0, "vault", None) if mercenary else (n, 0, 1, 2, "vault", None))
                 out.append((n, 3, 0, 1, "cross", None))
-        found = walks[(here, mercenary)] = tuple(out)
+        found = walks[(here, mercenary)] = (tuple(out), any(w[4] == "move" for w in out))
     return found
 
 
@@ -294,12 +299,14 @@ class SurvivorBot:
         return any(self.draft.add(Move(t)) for t in moves)
 
     # -- movement ----------------------------------------------------------------------
-    def movement_options(self) -> list[tuple[Tile, int, int, int, str, object]]:
+    def movement_options(self) -> tuple[list[_Walk], bool]:
         """Every movement step from here as (landing, mp, ap, preference penalty, kind, argument), as the
-        bot prices it; the steps themselves are made only for the landings worth trying."""
+        bot prices it (the steps themselves are made only for the landings worth trying), and whether one
+        is a plain walk."""
         state, p, here = self.state, self.p, self.pos
         board = state.board
-        out = list(_walks(board, here, p.role == "mercenary"))
+        walks, has_walk = _walks(board, here, p.role == "mercenary")
+        out = list(walks)
         passage = state.passage_at(here)
         if passage is not None and passage.known_to(p):  # only the passages she found herself (RUL-36)
             out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], 1, 0, 0, "move", None))
@@ -311,25 +318,26 @@ class SurvivorBot:
             out += [(t, 0, 1, 3, "wings", None) for t in board.within(here, 3) if t != here]
         if "doorkey" in self.items or p.role == "priestess":
             out += [(t, 0, 0, 2, "doorkey", None) for t in board.neighbour_map[here]]  # limited uses
-        return out
+        return out, has_walk
 
     def movement(self) -> bool:
         fld, d, pos = self.fld, self.draft, self.pos
-        here = cost(fld, pos)
+        here = fld.get(pos, UNREACHABLE)
         if here == 0:
             return False
-        reach = points(fld, pos)
-        board = self.state.board
-        has_walk = any(board.edge(pos, n) is Edge.OPEN for n in board.neighbour_map[pos])
+        reach = here // SCALE
         mp_left, ap_left = d.budget.mp, d.budget.ap
         wary = bool(self.danger) and not self.risky(pos)
-        options: list[tuple[int, int, float, Step]] = []
-        for landing, mp, ap, penalty, kind, arg in self.movement_options():
+        escape = self.purpose == ESCAPE
+        draw = self.rng.random
+        options: list[tuple[int, int, float, int, str, Tile, object]] = []
+        walks, has_walk = self.movement_options()
+        for landing, mp, ap, penalty, kind, arg in walks:
             left = fld.get(landing, UNREACHABLE)
             gain = here - left
             if gain <= 0 or mp > mp_left or ap > ap_left:
                 continue
-            if ap and (self.purpose != ESCAPE or reach <= mp_left + 1):
+            if ap and (not escape or reach <= mp_left + 1):
                 continue  # keep the action point for the goal
             if kind == "sprint" and gain <= min(mp_left * SCALE, here):
                 continue  # a sprint must beat walking
@@ -337,10 +345,11 @@ class SurvivorBot:
                 continue  # limited teleports only where they beat the walk
             if wary and left > 0 and self.risky(landing):
                 penalty += 2  # keep away from a hunter we know of, unless the goal is there
-            options.append((-gain, penalty, self.rng.random(), _step(kind, landing, arg)))
-        options.sort(key=lambda o: o[:3])
-        for _, _, _, step in options:
-            if d.add(step):
+            # Sorted by (gain, penalty, a draw); the option's place breaks a tie of the three, as a stable sort.
+            options.append((-gain, penalty, draw(), len(options), kind, landing, arg))
+        options.sort()
+        for _, _, _, _, kind, landing, arg in options:
+            if d.add(_step(kind, landing, arg)):
                 return True
         return False
 
