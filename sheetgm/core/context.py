@@ -81,7 +81,12 @@ class Ctx:
              **params: Any) -> None:
         if self.dry:
             return
-        readers = (self._reader(to[0]),) if len(to) == 1 else tuple(sorted({self._reader(s) for s in to}))
+        if not to:
+            readers: tuple[int, ...] = ()
+        elif len(to) == 1:
+            readers = (self._reader(to[0]),)
+        else:
+            readers = tuple(sorted({self._reader(s) for s in to}))
         if not _FAST_EVENT:
             self.events.append(Event(kind=kind, night=self.state.night, stage=self.stage, params=params,
                                      public=public, to=readers, actor=actor))
@@ -95,7 +100,8 @@ class Ctx:
     def _reader(self, seat: int) -> int:
         """What happens to the robot is told to the Mechanic who runs it."""
         p = self.state.players.get(seat)
-        return int(p.flags["robot_of"]) if p is not None and p.is_robot else seat
+        robot_of = p.flags.get("robot_of") if p is not None else None  # Player.is_robot spelt out
+        return int(robot_of) if robot_of is not None else seat
 
     # -- board with runtime boards --------------------------------------------
     def edge(self, a: Tile, b: Tile) -> Edge:

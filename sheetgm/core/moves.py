@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
 from sheetgm.core.context import Budget, Ctx, Held, Illegal, known_passage
-from sheetgm.core.state import Player
+from sheetgm.core.state import HUNTER, Player
 
 
 def leave_check(p: Player, b: Budget) -> None:
@@ -23,26 +23,32 @@ def leave_check(p: Player, b: Budget) -> None:
 
 def step_cost(ctx: Ctx, p: Player, to: Tile) -> tuple[int, Edge | None]:
     """MP cost and edge kind of a plain move step from p's tile to ``to``; raises Illegal."""
+    # Every step of every order comes here, in the checker and the resolver: the board's tables are read
+    # directly (in_bounds, adjacent, Ctx.edge and same_flat_region spelt out).
     st = ctx.state
+    board = st.board
     here = p.pos
-    if not st.board.in_bounds(to):
+    x, y = to
+    if not (0 <= x < board.width and 0 <= y < board.height):
         raise Illegal("err.rule.off_map", tile=tile_name(to))
     if to == here:
         raise Illegal("err.rule.same_tile", tile=tile_name(to))
-    if not adjacent(here, to):
+    if abs(x - here[0]) + abs(y - here[1]) != 1:
         if known_passage(st, p, here, to):
             return 1, None
         raise Illegal("err.rule.not_adjacent", frm=tile_name(here), tile=tile_name(to))
-    kind = ctx.edge(here, to)
+    kind = board.edge_kinds.get((here, to), Edge.WALL)
+    if kind is Edge.OPEN:
+        boards = st.boards
+        if boards and ((here, to) if here <= to else (to, here)) in boards:
+            if not p.is_hunter:
+                raise Illegal("err.rule.board", frm=tile_name(here), tile=tile_name(to))
+            return 1, Edge.BOARD
+        region = board.flat_region.get(here)
+        return (0 if region is not None and region == board.flat_region.get(to) else 1), kind
     if kind is Edge.WALL:
         raise Illegal("err.rule.wall", frm=tile_name(here), tile=tile_name(to))
-    if kind is Edge.OBSTACLE:
-        raise Illegal("err.rule.obstacle", frm=tile_name(here), tile=tile_name(to))
-    if kind is Edge.BOARD and not p.is_hunter:
-        raise Illegal("err.rule.board", frm=tile_name(here), tile=tile_name(to))
-    if kind is Edge.OPEN and st.board.same_flat_region(here, to):
-        return 0, kind
-    return 1, kind
+    raise Illegal("err.rule.obstacle", frm=tile_name(here), tile=tile_name(to))
 
 
 def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) -> None:
@@ -110,11 +116,12 @@ def relocate(ctx: Ctx, p: Player, to: Tile, how: str) -> None:
     (R-ROLE-BANE), discovery for hunters (R-SENSE-1)."""
     frm = p.pos
     p.pos = to
-    ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(frm), tile=tile_name(to), how=how)
-    if frm != to:
-        spring_trap(ctx, p)
-    if p.is_hunter:
+    if not ctx.dry:
+        ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(frm), tile=tile_name(to), how=how)
+    if p.camp == HUNTER:
         discover(ctx, p)
+    elif frm != to and to in ctx.state.traps:
+        spring_trap(ctx, p)
 
 
 def spring_trap(ctx: Ctx, p: Player) -> None:
