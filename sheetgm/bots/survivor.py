@@ -299,14 +299,12 @@ class SurvivorBot:
         return any(self.draft.add(Move(t)) for t in moves)
 
     # -- movement ----------------------------------------------------------------------
-    def movement_options(self) -> tuple[list[_Walk], bool]:
+    def movement_options(self) -> list[_Walk]:
         """Every movement step from here as (landing, mp, ap, preference penalty, kind, argument), as the
-        bot prices it (the steps themselves are made only for the landings worth trying), and whether one
-        is a plain walk."""
+        bot prices it; the steps themselves are made only for the landings worth trying."""
         state, p, here = self.state, self.p, self.pos
         board = state.board
-        walks, has_walk = _walks(board, here, p.role == "mercenary")
-        out = list(walks)
+        out = list(_walks(board, here, p.role == "mercenary")[0])
         passage = state.passage_at(here)
         if passage is not None and passage.known_to(p):  # only the passages she found herself (RUL-36)
             out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], 1, 0, 0, "move", None))
@@ -318,7 +316,7 @@ class SurvivorBot:
             out += [(t, 0, 1, 3, "wings", None) for t in board.within(here, 3) if t != here]
         if "doorkey" in self.items or p.role == "priestess":
             out += [(t, 0, 0, 2, "doorkey", None) for t in board.neighbour_map[here]]  # limited uses
-        return out, has_walk
+        return out
 
     def movement(self) -> bool:
         fld, d, pos = self.fld, self.draft, self.pos
@@ -331,8 +329,8 @@ class SurvivorBot:
         escape = self.purpose == ESCAPE
         draw = self.rng.random
         options: list[tuple[int, int, float, int, str, Tile, object]] = []
-        walks, has_walk = self.movement_options()
-        for landing, mp, ap, penalty, kind, arg in walks:
+        has_walk = _walks(self.state.board, pos, self.p.role == "mercenary")[1]
+        for landing, mp, ap, penalty, kind, arg in self.movement_options():
             left = fld.get(landing, UNREACHABLE)
             gain = here - left
             if gain <= 0 or mp > mp_left or ap > ap_left:
