@@ -81,7 +81,8 @@ def _tables(board: Board) -> tuple[_Tables, dict[object, _Field]]:
                 for n in board.neighbour_map[t]:
                     c = _static_cost(board, kind, t, n)
                     if c is not None:
-                        near.append((index[n], c * SCALE + 1, edge_key(t, n) if board.edge(t, n) is Edge.OPEN else None))
+                        key = edge_key(t, n) if board.edge(t, n) is Edge.OPEN else None
+                        near.append((index[n], c * SCALE + 1, key))
                 table.append(tuple(near))
             adjacency[kind] = table
         return (tiles, index, adjacency), {}
