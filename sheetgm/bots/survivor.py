@@ -192,6 +192,20 @@ def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[_Walk, ...]
     return found
 
 
+_risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
+
+
+def _risky_tiles(board: Board, danger: tuple[Tile, ...]) -> frozenset[Tile]:
+    """The tiles within DANGER of the hunters known at ``danger`` (the survivors of a stage share them)."""
+    known = per_map(_risky_cache, board, dict)
+    tiles = known.get(danger)
+    if tiles is None:
+        if len(known) > 4096:
+            known.clear()
+        tiles = known[danger] = frozenset(n for h in danger for n in board.within(h, DANGER))
+    return tiles
+
+
 class SurvivorBot:
     """Writes one survivor's order for the stage that is due."""
 
@@ -200,7 +214,7 @@ class SurvivorBot:
         self.p = state.players[seat]
         self.draft = Draft(state, seat, shared)
         self.danger = list(team.danger)
-        self._risky: set[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
+        self._risky: frozenset[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = cost_field(state, self.p, self.targets)
         self.noisy = self.stepped_off = False
@@ -216,7 +230,7 @@ class SurvivorBot:
 
     def risky(self, t: Tile) -> bool:
         if self._risky is None:
-            self._risky = {n for h in self.danger for n in self.state.board.within(h, DANGER)}
+            self._risky = _risky_tiles(self.state.board, tuple(self.danger))
         return t in self._risky
 
     def write(self) -> Order:
