@@ -105,8 +105,13 @@ def _sight(board: Board, tile: Tile) -> int:
 
 def _patrol(state: State, h: Player) -> Tile:
     pool = sorted(state.board.gates if state.gates_powered else state.board.generators, key=lambda t: (t[1], t[0]))
-    pick = random.Random(f"patrol/{h.seat}/{state.night // 2}")
-    return pool[pick.randrange(len(pool))]
+    return pool[_patrol_pick(h.seat, state.night // 2, len(pool))]
+
+
+@lru_cache(maxsize=1024)
+def _patrol_pick(seat: int, half_night: int, size: int) -> int:
+    """Which of ``size`` patrol spots a hunter takes for two nights (seeding a generator by text is not cheap)."""
+    return random.Random(f"patrol/{seat}/{half_night}").randrange(size)
 
 
 def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Random,

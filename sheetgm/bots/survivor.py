@@ -70,12 +70,12 @@ def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]
         if s.downed:
             continue
         gain = 2 if s.role == "mechanic" else 1
-
-        def score(g: Tile, s: Player = s, gain: int = gain) -> int:
-            over = 100 if load[g] + gain > cap else 0
-            return distance(s.pos, g) + 3 * load[g] + over + risk[g]
-
-        best = min(gens, key=score)
+        x, y = s.pos
+        best, least = gens[0], -1
+        for g in gens:  # the first generator of least score, as min() would pick (spelt out: 8 x 5 a stage)
+            score = abs(x - g[0]) + abs(y - g[1]) + 3 * load[g] + (100 if load[g] + gain > cap else 0) + risk[g]
+            if least < 0 or score < least:
+                best, least = g, score
         load[best] += gain
         plan[s.seat] = best
     return plan
