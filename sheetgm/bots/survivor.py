@@ -192,6 +192,28 @@ def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[_Walk, ...]
     return found
 
 
+_more_cache: dict[int, tuple[Board, dict[tuple[Tile, bool, bool, bool], tuple[_Walk, ...]]]] = {}
+
+
+def _more_walks(board: Board, here: Tile, athlete: bool, wings: bool, doorkey: bool) -> tuple[_Walk, ...]:
+    """The Athlete's straight sprints of 4 tiles, the Wings' flights within 3 and the Door Key's steps through a
+    wall, from a tile, priced (computed once per map)."""
+    more = per_map(_more_cache, board, dict)
+    found = more.get((here, athlete, wings, doorkey))
+    if found is None:
+        out: list[_Walk] = []
+        if athlete:
+            for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+                path = tuple((here[0] + dx * k, here[1] + dy * k) for k in range(1, 5))
+                out.append((path[-1], 3, 0, 0, "sprint", path))
+        if wings:
+            out += [(t, 0, 1, 3, "wings", None) for t in board.within(here, 3) if t != here]
+        if doorkey:
+            out += [(t, 0, 0, 2, "doorkey", None) for t in board.neighbour_map[here]]  # limited uses
+        found = more[(here, athlete, wings, doorkey)] = tuple(out)
+    return found
+
+
 _risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
 
@@ -317,20 +339,15 @@ class SurvivorBot:
         """Every movement step from here as (landing, mp, ap, preference penalty, kind, argument), as the
         bot prices it; the steps themselves are made only for the landings worth trying."""
         state, p, here = self.state, self.p, self.pos
-        board = state.board
-        out = list(_walks(board, here, p.role == "mercenary")[0])
+        items = self.items
+        walks, _ = _walks(state.board, here, p.role == "mercenary")
+        later = _more_walks(state.board, here, p.role == "athlete", "wings" in items,
+                            "doorkey" in items or p.role == "priestess")
         passage = state.passage_at(here)
         if passage is not None and passage.known_to(p):  # only the passages she found herself (RUL-36)
-            out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], 1, 0, 0, "move", None))
-        if p.role == "athlete":
-            for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-                path = tuple((here[0] + dx * k, here[1] + dy * k) for k in range(1, 5))
-                out.append((path[-1], 3, 0, 0, "sprint", path))
-        if "wings" in self.items:
-            out += [(t, 0, 1, 3, "wings", None) for t in board.within(here, 3) if t != here]
-        if "doorkey" in self.items or p.role == "priestess":
-            out += [(t, 0, 0, 2, "doorkey", None) for t in board.neighbour_map[here]]  # limited uses
-        return out
+            landing = passage.ends[1] if passage.ends[0] == here else passage.ends[0]
+            return [*walks, (landing, 1, 0, 0, "move", None), *later]
+        return [*walks, *later]
 
     def movement(self) -> bool:
         fld, d, pos = self.fld, self.draft, self.pos
