@@ -83,8 +83,10 @@ class Ctx:
             return
         if not to:
             readers: tuple[int, ...] = ()
-        elif len(to) == 1:
-            readers = (self._reader(to[0]),)
+        elif len(to) == 1:  # _reader spelt out for the one reader most events have
+            p = self.state.players.get(to[0])
+            robot_of = p.flags.get("robot_of") if p is not None else None
+            readers = (to[0] if robot_of is None else int(robot_of),)
         else:
             readers = tuple(sorted({self._reader(s) for s in to}))
         if not _FAST_EVENT:

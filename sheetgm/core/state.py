@@ -18,7 +18,7 @@ import copy
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, cast
+from typing import Any
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.errors import StateError
@@ -225,7 +225,7 @@ class State:
 
     def _located(self) -> Where:
         where = self.__dict__.get("_where")
-        players = cast(Seats, self.players)
+        players: Seats = self.players  # type: ignore[assignment]  # always a Seats (__setattr__); no cast() call
         if where is None or where.players is not players or where.changes != players.changes:
             where = Where(players)
             self.__dict__["_where"] = where
@@ -247,7 +247,8 @@ class State:
 
     def at(self, tile: Tile, camp: str | None = None) -> list[Player]:
         where = self.__dict__.get("_where")  # _located() inlined: this runs thousands of times a night
-        if where is None or where.players is not self.players or where.changes != cast(Seats, self.players).changes:
+        players = self.players
+        if where is None or where.players is not players or where.changes != players.changes:
             where = self._located()
         return [p for p in where.tiles.get(tile, ()) if p.status == IN_PLAY and (camp is None or p.camp == camp)]
 
