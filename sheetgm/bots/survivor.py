@@ -288,9 +288,10 @@ class SurvivorBot:
             if "jammer" in self.items and d.legal(Crack()):
                 d.add(UseItem("jammer"))  # tonight no hunter hears the crack from afar
             tries.append(Crack())
-        if self.worth_searching() and (here not in self.targets or self.purpose in (WAIT, LOOT)):
-            if points(self.fld, here) > d.budget.mp or self.purpose in (WAIT, ESCAPE, LOOT):
-                tries.append(Search())
+        if (here not in self.targets or self.purpose in (WAIT, LOOT)) \
+                and (points(self.fld, here) > d.budget.mp or self.purpose in (WAIT, ESCAPE, LOOT)) \
+                and self.worth_searching():  # (the cheap tests first: it changes nothing)
+            tries.append(Search())
         for step in tries:
             if d.add(step):
                 self.noisy = isinstance(step, (Crack, Heal)) or (isinstance(step, Search) and p.role not in SILENT)

@@ -138,6 +138,8 @@ def spring_trap(ctx: Ctx, p: Player) -> None:
 
 def discover(ctx: Ctx, hunter: Player) -> None:
     """R-SENSE-1: every survivor on the hunter's tile is found (dark does not hide)."""
+    if ctx.dry:
+        return  # nothing but events, which a dry context does not keep
     for s in ctx.state.at(hunter.pos, "survivor"):
         ctx.emit("discovered", to=(hunter.seat,), actor=hunter.seat, alias=s.alias, tile=tile_name(s.pos),
                  robot=s.is_robot)
