@@ -1,3 +1,7 @@
 """sheetgm: a game master for the forum game 第五人格逃生 on spreadsheets."""
 
+from sheetgm.core import codecache
+
 __version__ = "0.1.0"
+
+codecache.install()

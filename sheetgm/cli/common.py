@@ -107,7 +107,6 @@ def holder() -> str:
     repository's workflow (its runs of one game never overlap: see the workflow's concurrency group);
     otherwise the user on this machine."""
     import getpass
-    import socket
 
     env = os.environ
     if env.get("SHEETGM_HOLDER", "").strip():
@@ -118,7 +117,16 @@ def holder() -> str:
         user = getpass.getuser()
     except (OSError, KeyError, ImportError):
         user = "sheetgm"
-    return f"{user}@{socket.gethostname()}"
+    return f"{user}@{_host()}"
+
+
+def _host() -> str:
+    """This machine's name, as ``socket.gethostname()`` gives it (``os.uname`` spares importing sockets)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket  # Windows
+
+    return socket.gethostname()
 
 
 def serve(game: Path, as_json: bool, call: Callable[[Game, Progress], R], describe: Callable[[str, R], str],

@@ -13,6 +13,7 @@ which it is. Templates: ``time.*`` in ``sheet_templates/texts/<lang>/day.toml``.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, tzinfo
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheetgm.core.texts import render
@@ -53,6 +54,14 @@ def shown(when: datetime | str | None, lang: str, zone_name: str | None, *, shor
         when = parse(when)
     if when is None:
         return "-"
+    return _shown(when, when.utcoffset(), lang, zone_name, short)
+
+
+@lru_cache(maxsize=512)
+def _shown(when: datetime, _offset: timedelta | None, lang: str, zone_name: str | None, short: bool) -> str:
+    """``shown`` of a time, once per process (a stage's status cells show the same few deadlines hundreds of
+    times). The offset is part of the key: two datetimes of one instant are equal, but without a zone named
+    each is shown in its own offset."""
     tz = zone(zone_name) if zone_name else when.tzinfo  # no zone named: the record's own offset
     local = when.astimezone(tz)
     named = isinstance(tz, ZoneInfo) and bool(zone_name)

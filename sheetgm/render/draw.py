@@ -418,9 +418,10 @@ class _Painter(_Canvas):
         return self.img
 
     def png(self) -> bytes:
-        """zlib level 3: half the encoding time of Pillow's default (6) for files about 6 % larger."""
+        """zlib level 1: half the encoding time of Pillow's default (6) for files about 7 % larger (level 3 took
+        a quarter longer than 1 for 2 % less)."""
         buf = io.BytesIO()
-        self.paint().save(buf, "PNG", compress_level=3)
+        self.paint().save(buf, "PNG", compress_level=1)
         return buf.getvalue()
 
 

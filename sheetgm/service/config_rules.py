@@ -8,7 +8,6 @@ language by ``pydantic_message``; the validators in ``config.py`` raise ``Refusa
 
 from __future__ import annotations
 
-import difflib
 import os
 import unicodedata
 from collections.abc import Sequence
@@ -54,6 +53,8 @@ def check_timezone(name: str) -> str:
         return name
     near = zones.get(name.strip().casefold().replace(" ", "_"))
     if near is None:
+        import difflib  # only for a zone spelled wrong
+
         close = difflib.get_close_matches(name.strip().casefold(), list(zones), n=1, cutoff=0.75)
         near = zones[close[0]] if close else None
     if near is not None:

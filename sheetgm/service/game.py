@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -59,6 +58,8 @@ class Game:
             rows = self.gateway.read(DIRECTOR, [rng])[rng]
             self.learn_secret(rows)
             if self.known_secret is None:
+                import secrets  # only for a game made before the secret existed
+
                 made = secrets.token_urlsafe(12)
                 where = layout.rng(layout.tab(self.lang, "config"), f"A{len(rows) + 2}")
                 self.gateway.write(DIRECTOR, [SetValues(where, ((layout.SECRET_ROW, made),))])

@@ -1,0 +1,87 @@
+"""The methods of sheetgm's dataclasses compiled once per machine, not once per command.
+
+``@dataclass`` writes the source of ``__init__``, ``__repr__``, ``__eq__``, ``__hash__`` and the frozen
+``__setattr__``/``__delattr__`` of every class and compiles it with ``exec`` when the module is imported: about
+0.45 ms a class, 40 ms of every command for the ~90 classes a command imports (issue 14). The compiled code
+depends only on that source, so this module gives the ``dataclasses`` module an ``exec`` that looks the source
+up in a table of code objects kept in the cache folder (``marshal``, as Python keeps ``.pyc`` files) and
+compiles only what it has not seen; everything else ``dataclasses`` does is unchanged. Only sheetgm's own
+classes are kept (the module that calls ``exec`` names the class's module in its globals); a table that cannot
+be read is ignored and written anew, one that cannot be written costs the compile and nothing else.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import dataclasses
+import marshal
+import os
+import sys
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+from sheetgm.core.cachedir import cache_dir
+
+LIMIT = 4000  # sources kept; past it the table starts again from what this process used
+
+_codes: dict[str, CodeType] = {}
+_used: set[str] = set()
+_added = False
+
+
+def table_file() -> Path:
+    """Where the table is kept: one per Python (the code objects' format follows the interpreter)."""
+    return cache_dir() / f"dataclass-code.{sys.implementation.cache_tag}-{marshal.version}.marshal"
+
+
+def load() -> dict[str, CodeType]:
+    """The kept table, or an empty one when there is none or it is not a table of code (cut, damaged)."""
+    try:
+        data = marshal.loads(table_file().read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, CodeType)
+                                             for k, v in data.items()):
+        return {}
+    return data
+
+
+def cached_exec(source: Any, globals: dict[str, Any] | None = None, locals: Any = None, /) -> None:
+    """``exec`` as ``dataclasses`` calls it, the source of a sheetgm class compiled at most once per machine."""
+    if isinstance(source, str) and globals is not None and str(globals.get("__name__", "")).startswith("sheetgm."):
+        global _added
+        code = _codes.get(source)
+        if code is None:
+            # dont_inherit: compiled as dataclasses' own exec compiles it, without this module's __future__ flags
+            code = _codes[source] = compile(source, "<string>", "exec", dont_inherit=True)
+            _added = True
+        _used.add(source)
+        source = code
+    builtins.exec(source, globals, locals)
+
+
+def save() -> bool:
+    """Write the table if this process compiled anything new (whole, then renamed into place)."""
+    if not _added:
+        return False
+    keep = _codes if len(_codes) <= LIMIT else {s: c for s, c in _codes.items() if s in _used}
+    file = table_file()
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        part = file.with_name(f"{file.name}.{os.getpid()}.part")
+        part.write_bytes(marshal.dumps(keep))
+        os.replace(part, file)
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return True
+
+
+def install() -> None:
+    """Give ``dataclasses`` the caching ``exec`` (once; later calls do nothing)."""
+    if getattr(dataclasses, "exec", None) is cached_exec:
+        return
+    _codes.update(load())
+    dataclasses.exec = cached_exec  # type: ignore[attr-defined]
+    atexit.register(save)

@@ -1,0 +1,104 @@
+"""The dataclass methods compiled once per machine (core/codecache.py): the classes are the same as
+``dataclasses`` alone makes them, with a cold table, a warm one and a damaged one."""
+
+from __future__ import annotations
+
+import json
+import marshal
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sheetgm.core import codecache
+
+# Every sheetgm dataclass, with what its generated methods are made of and what its __init__ declares.
+FINGERPRINT = r"""
+import dataclasses, importlib, json, pkgutil, sys
+if sys.argv[1] == "native":  # sheetgm without the table: dataclasses compiles every method itself
+    import types
+    sys.modules["sheetgm.core.codecache"] = types.ModuleType("sheetgm.core.codecache")
+    sys.modules["sheetgm.core.codecache"].install = lambda: None
+import sheetgm
+for m in pkgutil.walk_packages(sheetgm.__path__, "sheetgm."):
+    if not m.name.endswith("__main__"):
+        importlib.import_module(m.name)
+out = {}
+for name, mod in sorted(sys.modules.items()):
+    if not name.startswith("sheetgm."):
+        continue
+    for cls in vars(mod).values():
+        if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == name:
+            methods = {}
+            for meth in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
+                f = getattr(cls.__dict__.get(meth), "__wrapped__", cls.__dict__.get(meth))
+                code = getattr(f, "__code__", None)
+                if code is not None:
+                    methods[meth] = [code.co_code.hex(), repr(code.co_consts), code.co_names, code.co_varnames,
+                                     code.co_filename, code.co_flags,
+                                     sorted(map(str, (f.__annotations__ or {}).items()))]
+            out[f"{name}.{cls.__qualname__}"] = methods
+print(json.dumps({"classes": out, "installed": getattr(dataclasses, "exec", None) is not None}))
+"""
+
+
+def _fingerprint(how: str, cache: Path) -> dict[str, object]:
+    env = dict(os.environ, SHEETGM_CACHE_DIR=str(cache))
+    done = subprocess.run([sys.executable, "-c", FINGERPRINT, how], env=env, capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout)
+
+
+def test_the_classes_are_those_dataclasses_makes_with_a_cold_warm_or_damaged_table(tmp_path: Path) -> None:
+    native = _fingerprint("native", tmp_path / "none")
+    assert native["installed"] is False and len(native["classes"]) > 80  # type: ignore[arg-type]
+    assert not (tmp_path / "none").exists()  # without the table nothing is written
+    cold = _fingerprint("cached", tmp_path / "c")
+    table = next((tmp_path / "c").glob("dataclass-code.*.marshal"))
+    kept = marshal.loads(table.read_bytes())
+    assert len(kept) > 300 and all(isinstance(k, str) and k.startswith("def __create_fn__(") for k in kept)
+    warm = _fingerprint("cached", tmp_path / "c")
+    table.write_bytes(table.read_bytes()[:1000])  # cut short: ignored and written anew
+    damaged = _fingerprint("cached", tmp_path / "c")
+    assert cold["installed"] is warm["installed"] is damaged["installed"] is True
+    assert cold["classes"] == warm["classes"] == damaged["classes"] == native["classes"]
+    assert len(marshal.loads(table.read_bytes())) == len(kept)
+
+
+def test_a_table_of_something_else_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHEETGM_CACHE_DIR", str(tmp_path))
+    file = codecache.table_file()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    for data in ({"def f(): pass": "not code"}, ["a list"], {1: compile("1", "x", "eval")}):
+        file.write_bytes(marshal.dumps(data))
+        assert codecache.load() == {}
+    file.write_bytes(b"\x00garbage")
+    assert codecache.load() == {}
+
+
+def test_only_sheetgm_classes_are_kept_and_each_source_is_compiled_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(codecache, "_codes", {})
+    monkeypatch.setattr(codecache, "_used", set())
+    monkeypatch.setattr(codecache, "_added", False)
+    source = "def __create_fn__():\n def f(self): return 1\n return f"
+    ours, theirs = {"__name__": "sheetgm.x"}, {"__name__": "elsewhere"}
+    ns1: dict[str, object] = {}
+    codecache.cached_exec(source, theirs, ns1)
+    assert codecache._codes == {} and not codecache._added and "__create_fn__" in ns1
+    ns2: dict[str, object] = {}
+    ns3: dict[str, object] = {}
+    codecache.cached_exec(source, ours, ns2)
+    first = codecache._codes[source]
+    codecache.cached_exec(source, ours, ns3)
+    assert codecache._codes[source] is first and codecache._added
+    assert ns2["__create_fn__"].__code__ is ns3["__create_fn__"].__code__  # type: ignore[attr-defined]
+
+
+def test_an_unwritable_cache_costs_only_the_compile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("SHEETGM_CACHE_DIR", str(blocker / "sub"))  # a folder under a file cannot be made
+    monkeypatch.setattr(codecache, "_added", True)
+    assert codecache.save() is False
