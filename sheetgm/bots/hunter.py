@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
 from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
-from sheetgm.core.board import DIRECTIONS, Board, Edge, Tile, distance
+from sheetgm.core.board import DIRECTIONS, EDGE_OBSTACLE, EDGE_OPEN, EDGE_WALL, Board, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
@@ -96,7 +96,7 @@ def _sight(board: Board, tile: Tile) -> int:
         seen = 0
         for dx, dy in DIRECTIONS.values():
             cur = tile
-            while board.edge(cur, (cur[0] + dx, cur[1] + dy)) is Edge.OPEN:
+            while board.edge(cur, (cur[0] + dx, cur[1] + dy)) is EDGE_OPEN:
                 cur = (cur[0] + dx, cur[1] + dy)
                 seen += 1
         sights[tile] = seen
@@ -152,10 +152,10 @@ def _walks(board: Board, here: Tile) -> tuple[_Walk, ...]:
         out: list[_Walk] = []
         for n in board.neighbour_map[here]:
             kind = board.edge(here, n)
-            if kind is Edge.OPEN:
+            if kind is EDGE_OPEN:
                 out.append((n, False, 0 if board.same_flat_region(here, n) else 1, "move"))
                 out.append((n, True, 0, "force"))
-            elif kind is Edge.OBSTACLE:
+            elif kind is EDGE_OBSTACLE:
                 out.append((n, False, 2, "cross"))
                 out.append((n, True, 0, "vault"))
         found = walks[here] = tuple(out)
@@ -168,7 +168,7 @@ def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:
     cur, n = frm, 0
     while True:
         nxt = (cur[0] + dx, cur[1] + dy)
-        if state.board.edge(cur, nxt) is not Edge.OPEN or (min(cur, nxt), max(cur, nxt)) in state.boards:
+        if state.board.edge(cur, nxt) is not EDGE_OPEN or (min(cur, nxt), max(cur, nxt)) in state.boards:
             return cur, n
         cur, n = nxt, n + 1
 
@@ -179,7 +179,7 @@ def _line(state: State, frm: Tile, d: str) -> list[Tile]:
     out, cur = [], frm
     for _ in range(2):
         nxt = (cur[0] + dx, cur[1] + dy)
-        if state.board.edge(cur, nxt) is Edge.WALL:
+        if state.board.edge(cur, nxt) is EDGE_WALL:
             return []
         out.append(nxt)
         cur = nxt
@@ -319,7 +319,7 @@ class HunterBot:
                 tries += [Skill("deduce", sq) for sq in self.squares()]  # is anybody cracking there?
             if self.ap >= 2 and rng.random() < BLOCK_CHANCE:
                 here = self.pos
-                tries += [Block(n) for n in state.board.neighbour_map[here] if state.board.edge(here, n) is Edge.OPEN]
+                tries += [Block(n) for n in state.board.neighbour_map[here] if state.board.edge(here, n) is EDGE_OPEN]
             if not (h.role == "ripper" and h.stealth) and Listen() not in d.steps and Gaze() not in d.steps:
                 # Who is around, for tomorrow's chase: along the lines of sight where they are long, else within 3.
                 long = _sight(state.board, self.pos) > LONG_SIGHT

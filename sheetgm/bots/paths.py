@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from sheetgm.core.board import Board, Edge, EdgeKey, Tile, edge_key
+from sheetgm.core.board import EDGE_OBSTACLE, EDGE_OPEN, EDGE_WALL, Board, EdgeKey, Tile, edge_key
 from sheetgm.core.state import Player, State
 from sheetgm.core.steps import Cross, Force, Move, Vault
 
@@ -62,9 +62,9 @@ def _kind(mover: Player) -> str:
 
 def _static_cost(board: Board, kind: str, a: Tile, b: Tile) -> int | None:
     edge = board.edge(a, b)
-    if edge is Edge.WALL:
+    if edge is EDGE_WALL:
         return None
-    if edge is Edge.OBSTACLE:
+    if edge is EDGE_OBSTACLE:
         return 1 if kind == "mercenary" else 2
     return 0 if board.same_flat_region(a, b) else 1
 
@@ -81,7 +81,7 @@ def _tables(board: Board) -> tuple[_Tables, dict[object, _Field]]:
                 for n in board.neighbour_map[t]:
                     c = _static_cost(board, kind, t, n)
                     if c is not None:
-                        key = edge_key(t, n) if board.edge(t, n) is Edge.OPEN else None
+                        key = edge_key(t, n) if board.edge(t, n) is EDGE_OPEN else None
                         near.append((index[n], c * SCALE + 1, key))
                 table.append(tuple(near))
             adjacency[kind] = table
@@ -101,7 +101,7 @@ def _passage_links(state: State, mover: Player) -> tuple[tuple[Tile, Tile], ...]
 def edge_cost(state: State, mover: Player, a: Tile, b: Tile) -> int | None:
     """What one step from a to adjacent b costs the mover for planning; None: never."""
     kind = state.board.edge(a, b)
-    if kind is Edge.OPEN and edge_key(a, b) in state.boards:
+    if kind is EDGE_OPEN and edge_key(a, b) in state.boards:
         return 1 if mover.is_hunter else 4
     return _static_cost(state.board, _kind(mover), a, b)
 

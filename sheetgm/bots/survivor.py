@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
 from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
-from sheetgm.core.board import Board, Edge, Tile, distance
+from sheetgm.core.board import EDGE_OBSTACLE, EDGE_OPEN, Board, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.state import SURVIVOR, Player, State
@@ -183,9 +183,9 @@ def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[_Walk, ...]
         out: list[_Walk] = []
         for n in board.neighbour_map[here]:
             kind = board.edge(here, n)
-            if kind is Edge.OPEN:
+            if kind is EDGE_OPEN:
                 out.append((n, 0 if board.same_flat_region(here, n) else 1, 0, 0, "move", None))
-            elif kind is Edge.OBSTACLE:
+            elif kind is EDGE_OBSTACLE:
                 out.append((n, 1, 0, 0, "vault", None) if mercenary else (n, 0, 1, 2, "vault", None))
                 out.append((n, 3, 0, 1, "cross", None))
         found = walks[(here, mercenary)] = (tuple(out), any(w[4] == "move" for w in out))

@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from sheetgm.core.board import Edge, Tile, distance, edge_key, tile_name
+from sheetgm.core.board import EDGE_BOARD, EDGE_OPEN, Edge, Tile, distance, edge_key, tile_name
 from sheetgm.core.events import Event
 from sheetgm.core.state import ELIMINATED, HUNTER_STAGE, Player, State
 from sheetgm.core.steps import POTIONS
@@ -108,13 +108,13 @@ class Ctx:
     # -- board with runtime boards --------------------------------------------
     def edge(self, a: Tile, b: Tile) -> Edge:
         kind = self.state.board.edge(a, b)
-        if kind is Edge.OPEN and edge_key(a, b) in self.state.boards:
-            return Edge.BOARD
+        if kind is EDGE_OPEN and edge_key(a, b) in self.state.boards:
+            return EDGE_BOARD
         return kind
 
     def sight(self, a: Tile, b: Tile) -> bool:
         """Line of sight between adjacent tiles (R-SENSE-2): only an open edge."""
-        return self.edge(a, b) is Edge.OPEN
+        return self.edge(a, b) is EDGE_OPEN
 
     # -- noise (R-SENSE-4) ------------------------------------------------------
     def noise(self, tile: Tile, cause: str, actor: int | None) -> None:

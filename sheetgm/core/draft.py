@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
-from sheetgm.core.board import Edge, Tile
+from sheetgm.core.board import EDGE_OBSTACLE, Tile
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
 from sheetgm.core.resolve import night_reset, start_night
@@ -242,7 +242,7 @@ def candidates(st: State, p: Player) -> list[Step]:
     if partner is not None:
         other = partner.ends[1] if partner.ends[0] == here else partner.ends[0]
         out.append(Move(other))
-    obstacles = [n for n in nbrs if st.board.edge(here, n) is Edge.OBSTACLE]
+    obstacles = [n for n in nbrs if st.board.edge(here, n) is EDGE_OBSTACLE]
     out += [Cross(n) for n in obstacles] + [Vault(n) for n in obstacles]
     if p.is_survivor:
         out += [Search(), Crack(), Escape(), Dismantle(None)]

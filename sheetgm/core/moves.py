@@ -8,7 +8,18 @@ are not recorded in dry mode.
 
 from __future__ import annotations
 
-from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
+from sheetgm.core.board import (
+    EDGE_BOARD,
+    EDGE_OBSTACLE,
+    EDGE_OPEN,
+    EDGE_WALL,
+    Edge,
+    Tile,
+    adjacent,
+    edge_key,
+    edge_name,
+    tile_name,
+)
 from sheetgm.core.context import Budget, Ctx, Held, Illegal, known_passage
 from sheetgm.core.state import HUNTER, Player
 
@@ -37,16 +48,16 @@ def step_cost(ctx: Ctx, p: Player, to: Tile) -> tuple[int, Edge | None]:
         if known_passage(st, p, here, to):
             return 1, None
         raise Illegal("err.rule.not_adjacent", frm=tile_name(here), tile=tile_name(to))
-    kind = board.edge_kinds.get((here, to), Edge.WALL)
-    if kind is Edge.OPEN:
+    kind = board.edge_kinds.get((here, to), EDGE_WALL)
+    if kind is EDGE_OPEN:
         boards = st.boards
         if boards and ((here, to) if here <= to else (to, here)) in boards:
             if not p.is_hunter:
                 raise Illegal("err.rule.board", frm=tile_name(here), tile=tile_name(to))
-            return 1, Edge.BOARD
+            return 1, EDGE_BOARD
         region = board.flat_region.get(here)
         return (0 if region is not None and region == board.flat_region.get(to) else 1), kind
-    if kind is Edge.WALL:
+    if kind is EDGE_WALL:
         raise Illegal("err.rule.wall", frm=tile_name(here), tile=tile_name(to))
     raise Illegal("err.rule.obstacle", frm=tile_name(here), tile=tile_name(to))
 
@@ -65,7 +76,7 @@ def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) 
     else:
         b.mp -= cost
     frm = p.pos
-    if kind is Edge.BOARD:
+    if kind is EDGE_BOARD:
         ctx.state.boards.discard(edge_key(frm, to))
         ctx.emit("board_broken", public=True, actor=p.seat, edge=edge_name(edge_key(frm, to)))
     relocate(ctx, p, to, how="force" if paid_by_ap else "move")
@@ -79,7 +90,7 @@ def cross(ctx: Ctx, p: Player, b: Budget, to: Tile, *, by_vault: bool) -> None:
         raise Illegal("err.rule.off_map", tile=tile_name(to))
     if not adjacent(p.pos, to):
         raise Illegal("err.rule.not_adjacent", frm=tile_name(p.pos), tile=tile_name(to))
-    if ctx.edge(p.pos, to) is not Edge.OBSTACLE:
+    if ctx.edge(p.pos, to) is not EDGE_OBSTACLE:
         raise Illegal("err.rule.no_obstacle", frm=tile_name(p.pos), tile=tile_name(to))
     mp = ap = 0
     if by_vault:
