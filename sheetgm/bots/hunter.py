@@ -258,18 +258,20 @@ class HunterBot:
         return out
 
     def movement(self) -> bool:
-        fld = self.fld
-        here = cost(fld, self.pos)
+        fld, d = self.fld, self.draft
+        b = d.budget
+        here = fld.get(d.p.pos, UNREACHABLE)
         if here == 0:
             return False
-        if self.draft.p.role == "clown" and self.likely and not self.attacked and self.ap >= 2 \
-                and points(fld, self.pos) > self.mp:
+        chasing = self.likely and not self.attacked
+        clown = d.p.role == "clown" and chasing
+        if clown and b.ap >= 2 and here // SCALE > b.mp:
             # Walking cannot get there tonight: a grand entrance that beats the whole walk.
-            dashes = [o for o in self.dashes(here) if o[0] < here - self.mp * SCALE]
-            if any(self.draft.add(o[3]) for o in sorted(dashes, key=lambda o: o[:3])):
+            dashes = [o for o in self.dashes(here) if o[0] < here - b.mp * SCALE]
+            if any(d.add(o[3]) for o in sorted(dashes, key=lambda o: o[:3])):
                 return True
-        spare_ap = self.ap >= 2 and self.likely and not self.attacked  # else keep the last one for the attack
-        mp_left = self.mp
+        spare_ap = b.ap >= 2 and chasing  # else keep the last one for the attack
+        mp_left = b.mp
         draw = self.rng.random
         # Sorted by (field value, paid with an action point, a draw); the option's place breaks a tie of the three.
         options: list[tuple[int, int, float, int, Step]] = []
@@ -278,10 +280,10 @@ class HunterBot:
             if left >= here or (uses_ap and not spare_ap) or mp > mp_left:
                 continue
             options.append((left, 1 if uses_ap else 0, draw(), len(options), _step(kind, landing)))
-        if not options and self.draft.p.role == "clown" and self.ap >= 2 and self.likely and not self.attacked:
+        if not options and clown and b.ap >= 2:
             options = [(left, z, r, i, step) for i, (left, z, r, step) in enumerate(self.dashes(here))]
         options.sort()
-        return any(self.draft.add(o[4]) for o in options)
+        return any(d.add(o[4]) for o in options)
 
     def squares(self) -> list[tuple[Tile, ...]]:
         """2x2 squares at the generators nearest to the Assassin, for his deduction."""
@@ -320,11 +322,14 @@ class HunterBot:
             if self.ap >= 2 and rng.random() < BLOCK_CHANCE:
                 here = self.pos
                 tries += [Block(n) for n in state.board.neighbour_map[here] if state.board.edge(here, n) is EDGE_OPEN]
-            if not (h.role == "ripper" and h.stealth) and Listen() not in d.steps and Gaze() not in d.steps:
+            if not (h.role == "ripper" and h.stealth) and not any(type(s) in _SENSING for s in d.steps):
                 # Who is around, for tomorrow's chase: along the lines of sight where they are long, else within 3.
                 long = _sight(state.board, self.pos) > LONG_SIGHT
                 tries.append(Gaze() if long else Listen())
         return any(d.add(step) for step in tries)
+
+
+_SENSING = (Listen, Gaze)  # a hunter gazes or listens once a night (the bot's choice)
 
 
 def hunter_order(state: State, seat: int, rng: random.Random, intel: Intel | None = None,
