@@ -3,7 +3,9 @@
 A dry step runs the resolver's own rule (``act.do_step``) with ``Ctx.dry``: it
 changes only what the player can see change (her piece, her robot, boards,
 traps, the passages she finds), and a ``Draft`` saves exactly that before a
-try and puts it back after. The checker (``check.review_order``), the legal
+try it will not keep and puts it back after; a step that is illegal raises
+before it changes anything but the budget, so a try that keeps a legal step
+saves only the budget (``add``). The checker (``check.review_order``), the legal
 next steps (sheet dropdowns, bots) and ``budget_of`` all work this way:
 ``Draft.on(state, seat)`` plays on the caller's state itself and leaves it as
 it found it, so checking a stage of N orders costs N orders, not N copies of
@@ -90,9 +92,9 @@ class Draft:
     ``play`` adds a step as the checker would (an illegal move still lands, so
     that the next steps are judged from there); ``legal`` tests one step
     without keeping it; ``add`` keeps it only if it is legal; ``legal_steps``
-    tests every candidate. Each try saves and restores what a dry step may
+    tests every candidate. ``legal`` saves and restores what a dry step may
     change (the player, the Mechanic's robot, boards, traps, passages found and by whom)
-    instead of copying the state. The bots write a whole order on one Draft."""
+    instead of copying the state; ``add`` saves only the budget. The bots write a whole order on one Draft."""
 
     def __init__(self, state: State, seat: int, shared: State | None = None) -> None:
         """``shared``: ``Draft.shared_copy(state)``, that the drafts of the players due in this stage
