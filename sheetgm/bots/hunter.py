@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
-from sheetgm.core.board import DIRECTIONS, EDGE_OBSTACLE, EDGE_OPEN, EDGE_WALL, Board, Tile, distance
+from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, per_map, points
+from sheetgm.bots.walks import HunterWalk, hunter_step, hunter_walks
+from sheetgm.core.board import DIRECTIONS, EDGE_OPEN, EDGE_WALL, Board, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
@@ -133,35 +134,6 @@ def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Ran
     return _patrol(state, h), False
 
 
-@lru_cache(maxsize=4096)
-def _step(kind: str, landing: Tile) -> Step:
-    """The step a planned movement option stands for (made once: steps are frozen values)."""
-    plain = STEP_OF.get(kind)
-    return plain(landing) if plain is not None else Skill("appear", (landing,))
-
-
-_Walk = tuple[Tile, bool, int, str]  # landing, paid with an action point, mp, kind
-_walk_cache: dict[int, tuple[Board, dict[Tile, tuple[_Walk, ...]]]] = {}
-
-
-def _walks(board: Board, here: Tile) -> tuple[_Walk, ...]:
-    """A hunter's moves, forced moves, crossings and vaults from a tile on the bare map (computed once per map)."""
-    walks = per_map(_walk_cache, board, dict)
-    found = walks.get(here)
-    if found is None:
-        out: list[_Walk] = []
-        for n in board.neighbour_map[here]:
-            kind = board.edge(here, n)
-            if kind is EDGE_OPEN:
-                out.append((n, False, 0 if board.same_flat_region(here, n) else 1, "move"))
-                out.append((n, True, 0, "force"))
-            elif kind is EDGE_OBSTACLE:
-                out.append((n, False, 2, "cross"))
-                out.append((n, True, 0, "vault"))
-        found = walks[here] = tuple(out)
-    return found
-
-
 def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:
     """Where the Clown's dash in direction d stops, and how many tiles it passes."""
     dx, dy = DIRECTIONS[d]
@@ -245,11 +217,11 @@ class HunterBot:
         return False
 
     # -- the chase --------------------------------------------------------------------------
-    def movement_options(self) -> list[_Walk]:
+    def movement_options(self) -> list[HunterWalk]:
         """Every movement step from here as (landing, paid with an action point, mp, kind); the steps
         themselves are made only for the landings worth trying."""
         here, h = self.pos, self.draft.p
-        out = list(_walks(self.state.board, here))
+        out = list(hunter_walks(self.state.board, here))
         passage = self.state.passage_at(here)
         if passage is not None and passage.known_to(h):  # the map's, and an Assassin's own (RUL-1)
             out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], False, 1, "move"))
@@ -279,7 +251,7 @@ class HunterBot:
             left = fld.get(landing, UNREACHABLE)
             if left >= here or (uses_ap and not spare_ap) or mp > mp_left:
                 continue
-            options.append((left, 1 if uses_ap else 0, draw(), len(options), _step(kind, landing)))
+            options.append((left, 1 if uses_ap else 0, draw(), len(options), hunter_step(kind, landing)))
         if not options and clown and b.ap >= 2:
             options = [(left, z, r, i, step) for i, (left, z, r, step) in enumerate(self.dashes(here))]
         options.sort()

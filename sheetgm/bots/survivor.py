@@ -21,11 +21,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
-from sheetgm.core.board import EDGE_OBSTACLE, EDGE_OPEN, Board, Tile, distance
+from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, per_map, points
+from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, survivor_walks
+from sheetgm.core.board import Board, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.state import SURVIVOR, Player, State
@@ -158,62 +158,6 @@ def final_push(state: State) -> bool:
     return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
 
 
-@lru_cache(maxsize=4096)
-def _step(kind: str, landing: Tile, arg: object) -> Step:
-    """The step a planned movement option stands for (made once: steps are frozen values)."""
-    plain = STEP_OF.get(kind)
-    if plain is not None:
-        return plain(landing)
-    if kind == "sprint":
-        assert isinstance(arg, tuple)
-        return Skill("sprint", arg)
-    return UseItem(kind, landing)  # wings, doorkey (the Priestess's skill when she holds none)
-
-
-_Walk = tuple[Tile, int, int, int, str, object]  # landing, mp, ap, preference penalty, kind, argument
-_walk_cache: dict[int, tuple[Board, dict[tuple[Tile, bool], tuple[tuple[_Walk, ...], bool]]]] = {}
-
-
-def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[_Walk, ...], bool]:
-    """The moves, vaults and crossings from a tile on the bare map, priced, and whether one of them is a plain
-    walk over an open edge (computed once per map)."""
-    walks = per_map(_walk_cache, board, dict)
-    found = walks.get((here, mercenary))
-    if found is None:
-        out: list[_Walk] = []
-        for n in board.neighbour_map[here]:
-            kind = board.edge(here, n)
-            if kind is EDGE_OPEN:
-                out.append((n, 0 if board.same_flat_region(here, n) else 1, 0, 0, "move", None))
-            elif kind is EDGE_OBSTACLE:
-                out.append((n, 1, 0, 0, "vault", None) if mercenary else (n, 0, 1, 2, "vault", None))
-                out.append((n, 3, 0, 1, "cross", None))
-        found = walks[(here, mercenary)] = (tuple(out), any(w[4] == "move" for w in out))
-    return found
-
-
-_more_cache: dict[int, tuple[Board, dict[tuple[Tile, bool, bool, bool], tuple[_Walk, ...]]]] = {}
-
-
-def _more_walks(board: Board, here: Tile, athlete: bool, wings: bool, doorkey: bool) -> tuple[_Walk, ...]:
-    """The Athlete's straight sprints of 4 tiles, the Wings' flights within 3 and the Door Key's steps through a
-    wall, from a tile, priced (computed once per map)."""
-    more = per_map(_more_cache, board, dict)
-    found = more.get((here, athlete, wings, doorkey))
-    if found is None:
-        out: list[_Walk] = []
-        if athlete:
-            for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-                path = tuple((here[0] + dx * k, here[1] + dy * k) for k in range(1, 5))
-                out.append((path[-1], 3, 0, 0, "sprint", path))
-        if wings:
-            out += [(t, 0, 1, 3, "wings", None) for t in board.within(here, 3) if t != here]
-        if doorkey:
-            out += [(t, 0, 0, 2, "doorkey", None) for t in board.neighbour_map[here]]  # limited uses
-        found = more[(here, athlete, wings, doorkey)] = tuple(out)
-    return found
-
-
 _risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
 
@@ -336,14 +280,14 @@ class SurvivorBot:
         return any(self.draft.add(Move(t)) for t in moves)
 
     # -- movement ----------------------------------------------------------------------
-    def movement_options(self) -> list[_Walk]:
+    def movement_options(self) -> list[SurvivorWalk]:
         """Every movement step from here as (landing, mp, ap, preference penalty, kind, argument), as the
         bot prices it; the steps themselves are made only for the landings worth trying."""
         state, p, here = self.state, self.p, self.pos
         items = self.items
-        walks, _ = _walks(state.board, here, p.role == "mercenary")
-        later = _more_walks(state.board, here, p.role == "athlete", "wings" in items,
-                            "doorkey" in items or p.role == "priestess")
+        walks, _ = survivor_walks(state.board, here, p.role == "mercenary")
+        later = survivor_extras(state.board, here, p.role == "athlete", "wings" in items,
+                                "doorkey" in items or p.role == "priestess")
         passage = state.passage_at(here)
         if passage is not None and passage.known_to(p):  # only the passages she found herself (RUL-36)
             landing = passage.ends[1] if passage.ends[0] == here else passage.ends[0]
@@ -361,7 +305,7 @@ class SurvivorBot:
         escape = self.purpose == ESCAPE
         draw = self.rng.random
         options: list[tuple[int, int, float, int, str, Tile, object]] = []
-        has_walk = _walks(self.state.board, pos, self.p.role == "mercenary")[1]
+        has_walk = survivor_walks(self.state.board, pos, self.p.role == "mercenary")[1]
         for landing, mp, ap, penalty, kind, arg in self.movement_options():
             left = fld.get(landing, UNREACHABLE)
             gain = here - left
@@ -379,7 +323,7 @@ class SurvivorBot:
             options.append((-gain, penalty, draw(), len(options), kind, landing, arg))
         options.sort()
         for _, _, _, _, kind, landing, arg in options:
-            if d.add(_step(kind, landing, arg)):
+            if d.add(survivor_step(kind, landing, arg)):
                 return True
         return False
 
