@@ -75,6 +75,15 @@ def _tile_texts(board: Board, lang: str, passages: frozenset[Tile]) -> tuple[tup
                  for r in range(board.height))
 
 
+@lru_cache(maxsize=64)
+def _plain_rows(board: Board, lang: str, passages: frozenset[Tile]) -> tuple[tuple[str, ...], ...]:
+    """The map's rows of cells without marks, each with its number, and the letters row below (most rows of
+    every player's map: worked out once)."""
+    texts = _tile_texts(board, lang, passages)
+    rows = [(*(text.strip() for text in texts[r]), str(r + 1)) for r in range(board.height)]
+    return (*rows, (*(col_name(c) for c in range(board.width)), ""))
+
+
 @lru_cache(maxsize=16)
 def _feature_texts(board: Board, lang: str) -> dict[Tile, str]:
     """The marks of the generators, chests and gates (every map of a game draws them: computed once)."""
@@ -94,12 +103,15 @@ def draw(tab: str, board: Board, top: int, lang: str, marks: Mapping[Tile, str] 
     w, h = board.width, board.height
     q = quote_tab(tab)
     label_col = col_letters(w)
-    texts = _tile_texts(board, lang, frozenset(passages))
-    rows = []
-    for r in range(h):
-        row = [f"{texts[r][c]} {marks[(c, r)]}".strip() if (c, r) in marks else texts[r][c].strip() for c in range(w)]
-        rows.append((*row, str(r + 1)))
-    rows.append((*(col_name(c) for c in range(w)), ""))
+    known = frozenset(passages)
+    texts, plain = _tile_texts(board, lang, known), _plain_rows(board, lang, known)
+    marked = {r for _c, r in marks}
+    rows = list(plain)
+    for r in marked:
+        if 0 <= r < h:
+            row = [f"{texts[r][c]} {marks[(c, r)]}".strip() if (c, r) in marks else texts[r][c].strip()
+                   for c in range(w)]
+            rows[r] = (*row, str(r + 1))
     ops: list[Op] = [SetValues(f"{q}!A{top}:{label_col}{top + h}", tuple(rows))]
     if formats:
         ops += _format_ops(q, board, top, frozenset(boards))

@@ -73,3 +73,20 @@ def test_only_a_copy_in_another_format_is_named_not_missing(tmp_path: Path) -> N
     (tmp_path / "player-1.ods").unlink()
     with pytest.raises(MissingWorkbookError):
         XlsxGateway(tmp_path).read("player-1", ["Orders!A1"])
+
+
+def test_the_folder_is_listed_once_while_it_does_not_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resolve asks for every workbook's copies in turn: one listing serves them until a file comes or goes."""
+    import os
+
+    from sheetgm.backends.xlsx import siblings
+
+    gw = _game(tmp_path)
+    listed: list[str] = []
+    real = os.listdir
+    monkeypatch.setattr(siblings.os, "listdir", lambda folder: listed.append(str(folder)) or real(folder))
+    siblings._LISTED.clear()
+    assert [gw.notices("player-1") for _ in range(3)] == [[], [], []] and len(listed) == 1
+    (tmp_path / "player-1.ods").mkdir()  # a folder with a workbook's name is not a copy of it
+    (tmp_path / "player-1.CSV").write_bytes(b"a,b\n")
+    assert [n.params["sibling"] for n in gw.notices("player-1")] == ["player-1.CSV"] and len(listed) == 2

@@ -81,6 +81,8 @@ def _edited(data: bytes, old: bytes, new: bytes) -> bytes:
     (b"</t>", b" \n</t>"),  # blanks at its end
     (b'"><c r="', b'" spans="1:9"><c r="'),  # the row's spans: not one of its own attributes
     (b"</row>", b'<c r="Z1"/><c r="Y1" s="0"/></row>'),  # cells with neither a value nor a format
+    (b'"><c r="', b'" x="a\rb"><c r="'),  # a raw carriage return in a row's attribute
+    (b'"><c r="', b'" x="a\r\nb"><c r="'),
 ])
 def test_another_shape_in_a_file_sheetgm_wrote_goes_to_the_parser(tmp_path: Path, old: bytes, new: bytes,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
@@ -92,7 +94,8 @@ def test_another_shape_in_a_file_sheetgm_wrote_goes_to_the_parser(tmp_path: Path
 
 
 @pytest.mark.parametrize(("old", "bad"), [
-    (b"<t>", b"<t>a]]>b"), (b"<t>", b"<t>\x01"), (b"<t>", b"<t>&bogus;"),
+    (b"<t>", b"<t>a]]>b"), (b"<t>", b"<t>\x01"), (b"<t>", b"<t>&bogus;"), (b"<t>", "<t>\ufffe".encode()),
+    (b'"><c r="', b'" x="\x0b"><c r="'),  # a character XML refuses, in a row's attribute
     (b'"><c r="', b'" ht="20" ht="21"><c r="'), (b'"><c r="', b'" r="1"><c r="'),  # a row's attribute twice
 ])
 def test_a_malformed_sheet_claiming_sheetgm_is_still_refused(tmp_path: Path, old: bytes, bad: bytes) -> None:

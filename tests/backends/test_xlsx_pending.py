@@ -145,3 +145,182 @@ def test_cells_written_again_as_they_are_leave_their_rows_unchanged(tmp_path: Pa
     assert all(sheet.row_xml[r] is made[r] for r in made)
     gw.write(KEY, [port.SetValues("Map!B2", [["z"]])])
     assert sheet.row_xml.get(0) is made[0] and sheet.row_xml.get(1) is not made[1]
+
+
+
+def _rewrite(rng: random.Random, rows: int = 44, cols: int = 24, changes: int = 4) -> port.SetValues:
+    """The map's rows written again over the old ones (as a stage rewrites a player's Current tab): "\0" for a
+    cell written as it is (``_as_read``), but for about ``changes`` cells."""
+    return port.SetValues(f"Map!A1:{chr(ord('A') + cols - 1)}{rows}",
+                          [[rng.choice(TEXTS) if rng.random() < changes / (rows * cols) else "\0"
+                            for _ in range(cols)] for _ in range(rows)])
+
+
+def _as_read(gw: XlsxGateway, op: port.SetValues) -> port.SetValues:
+    """``op`` with every "\0" replaced by what the cell holds now."""
+    have = XlsxGateway(gw.folder).read(KEY, [op.range])[op.range]
+    rows = []
+    for r, row in enumerate(op.rows):
+        now = list(have[r]) if r < len(have) else []
+        rows.append([(now[c] if c < len(now) else "") if v == "\0" else v for c, v in enumerate(row)])
+    return port.SetValues(op.range, rows)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rows_written_again_are_parsed_only_where_they_change(tmp_path: Path, seed: int,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tab written again whole (most rows as they are) parses the rows that change alone (``Sheet.take``); the
+    file saved, and the next ones, are those of a sheet parsed whole."""
+    folder, rng = _made(tmp_path, seed)
+    lazy, whole = _two(tmp_path, folder)
+    first = _as_read(lazy, _rewrite(rng, changes=rng.randint(1, 6)))
+    later = [
+        [port.SetValues("Map!A1:C2", [["N2", "x"], ["", "two\nlines"]])],  # rows taken before, and one more
+        [port.SetValues("Map!D60", [["below"]])],
+        [port.SetBackground(f"Map!B{rng.randint(1, 44)}:C{rng.randint(1, 44)}", "#00ff00")],  # parses the rest
+        [port.ClearRange(f"Map!A{rng.randint(1, 44)}:Z{rng.randint(1, 44)}")],
+    ][seed % 4]
+    for ops in ([first, *_protect()], [*later, *_protect()]):
+        for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+            with monkeypatch.context() as m:
+                m.setattr(xlsx_read, "LAZY_ABOVE", above)
+                gw.write(KEY, ops)
+        _same(lazy, whole, monkeypatch)
+
+
+def test_a_row_written_as_it_is_is_not_parsed(tmp_path: Path) -> None:
+    gw = XlsxGateway(tmp_path)
+    gw.create(KEY, "P1", ["Map"])
+    rows = [[f"r{r}c{c}" if (r + c) % 3 else "" for c in range(30)] for r in range(60)]
+    gw.write(KEY, [port.SetValues("Map!A1:AD60", rows), port.SetBackground("Map!A1:AD60", "#ffe599")])
+    again = XlsxGateway(tmp_path)
+    changed = [list(row) for row in rows]
+    changed[5][3], changed[9][1] = "new", ""
+    again.write(KEY, [port.SetValues("Map!A1:AD60", changed)])
+    held = again._books[KEY][2].sheet("Map")
+    assert held is not None and held.pending is not None and held.pending.taken == {5, 9}
+    assert XlsxGateway(tmp_path).read(KEY, ["Map!D6", "Map!B10", "Map!C10"]) == {
+        "Map!D6": [["new"]], "Map!B10": [], "Map!C10": [["r9c2"]]}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rows_taken_then_the_whole_sheet_parsed_in_one_write(tmp_path: Path, seed: int,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row changed after it was taken keeps its change when a later op of the same write parses the rest."""
+    folder, rng = _made(tmp_path, seed)
+    lazy, whole = _two(tmp_path, folder)
+    ops = [_as_read(lazy, _rewrite(rng, changes=8)), port.SetValues(f"Map!C{rng.randint(1, 44)}", [["late"]]),
+           port.SetBackground(f"Map!A{rng.randint(1, 44)}", "#00ff00"), *_protect()]
+    for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+        with monkeypatch.context() as m:
+            m.setattr(xlsx_read, "LAZY_ABOVE", above)
+            gw.write(KEY, ops)
+    _same(lazy, whole, monkeypatch)
+
+
+PLAIN = [t for t in TEXTS if "\n" not in t]
+
+
+def _map_block(rng: random.Random, top: int, texts: list[str], rows: int = 12, cols: int = 10) -> list[port.Op]:
+    """A stage's block as the sheets layer writes it: a bold title, the values, widths and heights, then formats."""
+    last = f"{chr(ord('A') + cols - 1)}"
+    grid = f"Map!A{top + 1}:{last}{top + rows}"
+    ops: list[port.Op] = [
+        port.SetValues(f"Map!A{top}", [[f"block at {top}"]]), port.SetBold(f"Map!A{top}"),
+        port.SetValues(f"Map!A{top + 1}:{last}{top + rows + 1}",
+                       [[rng.choice(texts) for _ in range(cols)] for _ in range(rows + 1)]),
+        port.ResizeColumns(f"Map!A:{last}", 44), port.ResizeRows(f"Map!{top + 1}:{top + rows}", 44),
+        port.SetBold(f"Map!A{top + rows + 1}:{last}{top + rows + 1}"), port.SetBackground(grid, None),
+        port.SetBorders(grid, ("inner_horizontal", "inner_vertical"), "thin"), port.SetBorders(grid, ("outer",)),
+    ]
+    for _ in range(25):
+        r, c = rng.randint(top + 1, top + rows), rng.randint(0, cols - 2)
+        cell = f"{chr(ord('A') + c)}{r}"
+        ops.append(rng.choice([port.SetBackground(f"Map!{cell}", rng.choice(["#ffe599", "#cccccc"])),
+                               port.SetBorders(f"Map!{cell}:{chr(ord('A') + c + 1)}{r}", ("inner_vertical",),
+                                               "dashed")]))
+    return ops
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_new_rows_written_as_xml_are_those_the_ops_make(tmp_path: Path, seed: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage's new block after the unparsed rows is written without making its cells (``fresh.py``): the files
+    saved, this stage's and the next's, are those of the sheet parsed whole and the ops applied one by one."""
+    folder, rng = _made(tmp_path, seed)
+    lazy, whole = _two(tmp_path, folder)
+    texts = PLAIN if seed % 3 else TEXTS  # a text of two lines: applied op by op
+    second = _map_block(random.Random(seed), 60, texts)
+    later = [[port.SetValues("Map!B48", [["changed"]])], [port.SetBackground("Map!C50", "#00ff00")],
+             _map_block(random.Random(seed + 1), 75, PLAIN)][seed % 3]
+    for ops in ([*_map_block(rng, 45, texts), *_protect()], [*second, *later, *_protect()]):
+        for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+            with monkeypatch.context() as m:
+                m.setattr(xlsx_read, "LAZY_ABOVE", above)
+                gw.write(KEY, ops)
+        _same(lazy, whole, monkeypatch)
+        held = lazy._books[KEY][2].sheet("Map")
+        assert held is not None
+        if seed % 3 and ops[0] == _map_block(random.Random(0), 45, texts)[0] and held.pending is not None:
+            assert held.pending.tail  # written as XML
+    assert lazy.read(KEY, ["Map!A45", "Map!A60"]) == whole.read(KEY, ["Map!A45", "Map!A60"])
+
+
+def test_a_block_of_one_line_texts_is_written_as_xml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, rng = _made(tmp_path, 3)
+    lazy, whole = _two(tmp_path, folder)
+    ops = [*_map_block(rng, 45, PLAIN), *_protect()]
+    lazy.write(KEY, ops)
+    held = lazy._books[KEY][2].sheet("Map")
+    assert held is not None and held.pending is not None and "block at 45" in held.pending.tail
+    assert not held.taken_cells()  # no cell made
+    with monkeypatch.context() as m:
+        m.setattr(xlsx_read, "LAZY_ABOVE", 1 << 40)
+        whole.write(KEY, ops)
+    _same(lazy, whole, monkeypatch)
+
+
+def _random_new_rows(rng: random.Random, top: int) -> list[port.Op]:
+    """Values, heights, widths and formats in any order over rows from ``top`` on: some overlapping, some not."""
+    ops: list[port.Op] = [port.SetValues(f"Map!A{top}:C{top}", [[rng.choice(PLAIN) for _ in range(3)]])]
+    for _ in range(rng.randint(2, 12)):
+        r, c = rng.randint(top, top + 8), rng.randint(0, 5)
+        a, b = f"{chr(ord('A') + c)}{r}", f"{chr(ord('A') + c + rng.randint(0, 2))}{r + rng.randint(0, 2)}"
+        ops.append(rng.choice([
+            port.SetValues(f"Map!{a}:{b}", [[rng.choice(PLAIN + ["x\ny"] * (rng.random() < 0.1))]]),
+            port.SetBackground(f"Map!{a}:{b}", rng.choice(["#ffe599", None])),
+            port.SetBold(f"Map!{a}"), port.SetBorders(f"Map!{a}:{b}", ("outer",), rng.choice(["thin", "none"])),
+            port.ResizeRows(f"Map!{r}:{r + 1}", rng.choice([30, 44])), port.ResizeColumns(f"Map!{a[0]}:{a[0]}", 50),
+            port.SetBackground(f"Map!A{top - 1}", "#cccccc"),  # a row before the new ones
+        ]))
+    return ops
+
+
+def _orderly_new_rows(rng: random.Random, top: int) -> list[port.Op]:
+    """Values row by row, heights, then formats (overlapping one another) and more formats below: what
+    ``fresh.py`` writes as XML."""
+    ops: list[port.Op] = [port.SetValues(f"Map!A{r}:F{r}", [[rng.choice(PLAIN) for _ in range(6)]])
+                          for r in range(top, top + 6) if rng.random() < 0.8]
+    ops.append(port.ResizeRows(f"Map!{top}:{top + rng.randint(0, 6)}", rng.choice([30, 44])))
+    for _ in range(rng.randint(1, 15)):
+        r, c = rng.randint(top, top + 5), rng.randint(0, 4)
+        a, b = f"{chr(ord('A') + c)}{r}", f"{chr(ord('A') + c + rng.randint(0, 1))}{r + rng.randint(0, 1)}"
+        ops.append(rng.choice([port.SetBackground(f"Map!{a}:{b}", rng.choice(["#ffe599", "#b7b7b7"])),
+                               port.SetBold(f"Map!{a}"), port.SetBorders(f"Map!{a}:{b}", ("outer",), "thick"),
+                               port.SetBorders(f"Map!{a}:{b}", ("inner_vertical",), "double")]))
+    ops += [port.ResizeColumns("Map!A:F", 44), port.SetBold(f"Map!A{top + 7}:F{top + 7}")]
+    return ops
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_any_ops_over_new_rows_make_the_file_the_ops_one_by_one_make(tmp_path: Path, seed: int,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, rng = _made(tmp_path, seed % 4)
+    lazy, whole = _two(tmp_path, folder)
+    for top in (50, 62):
+        ops = [*(_orderly_new_rows if seed % 2 else _random_new_rows)(rng, top), *_protect()]
+        for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+            with monkeypatch.context() as m:
+                m.setattr(xlsx_read, "LAZY_ABOVE", above)
+                gw.write(KEY, ops)
+        _same(lazy, whole, monkeypatch)

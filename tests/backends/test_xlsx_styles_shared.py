@@ -29,3 +29,47 @@ def test_workbooks_with_the_same_style_table_each_get_their_own(tmp_path: Path) 
     assert third.styles.look(new) == (None, False, {})  # the first's new entry is not there
     assert two.styles.derive(two.styles.derive(0, ("fill", "#00ff00")), ("bold", True)) == new
     assert two.styles.xml() == one.styles.xml() and two.styles.look(new) == one.styles.look(new)
+
+
+def _table() -> Styles:
+    base = Styles()
+    base.derive(0, ("fill", "#ffe599"))
+    return Styles.parse(base.xml().encode("utf-8"))
+
+
+MAP_FORMATS = (
+    (("border", "top", "thick"), ("border", "left", "thin"), ("fill", "#b7b7b7")),
+    (("border", "bottom", "double"), ("bold", True)),
+    (("fill", None), ("border", "right", "mediumDashed")),
+)
+
+
+def test_copies_of_one_table_learn_each_others_changes_and_end_equal_to_a_table_working_them_out() -> None:
+    shared, alone = _table().share(), _table()
+    first, second, third = shared.copy(), shared.copy(), alone.copy()
+    for changes in MAP_FORMATS:
+        for xf in (0, 1):
+            got = [t.derive_all(xf, changes) for t in (first, second, third)]
+            assert got[0] == got[1] == got[2]
+    assert first.line is second.line and first.line is not shared.line and third.line is None
+    assert second.xml() == first.xml() == third.xml() and second.version == third.version
+    assert second._index == third._index  # the entries replayed are found again as any entry is
+
+
+def test_a_copy_that_changed_otherwise_does_not_take_another_copys_result() -> None:
+    shared = _table().share()
+    first, second = shared.copy(), shared.copy()
+    second.derive(0, ("bold", True))  # an entry the first does not have: another line
+    assert first.line is not second.line
+    for changes in MAP_FORMATS:
+        first.derive_all(0, changes)
+        second.derive_all(0, changes)
+    alone = _table()
+    alone.derive(0, ("bold", True))
+    for changes in MAP_FORMATS:
+        alone.derive_all(0, changes)
+    assert second.xml() == alone.xml() != first.xml()
+    unlocked = shared.copy()
+    unlocked.xfs[0] = unlocked.xfs[0].replace("/>", '><protection locked="0"/></xf>')
+    unlocked._parsed.clear()
+    assert unlocked.lock_default() and unlocked.line is None  # changed in place: leaves the line

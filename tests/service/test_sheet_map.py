@@ -117,3 +117,27 @@ def test_the_legend_uses_the_seeds_terms_in_the_players_language(tmp_path: Path)
     end = layout.col(mapcells.side_col(board) + 1)
     legend = cells(open_game(folder), PUBLIC, layout.rng("地图", f"{swatch}1:{end}12"))
     assert legend[0][0] == "图例" and legend[1] == ["机", render("zh", "sheet.legend.generator")]
+
+
+def test_a_drawn_maps_cells_are_each_tiles_text_and_marks_whatever_is_shared_between_draws() -> None:
+    """``draw`` reuses the rows without marks between draws (``_plain_rows``): each cell is still the tile's own
+    text and its marks, row numbers right of the map, letters below it."""
+    import random
+
+    from sheetgm.backends.port import SetValues
+    from sheetgm.core.board import col_name
+    from sheetgm.notation.mapfile import ready_map
+
+    board = ready_map("large4x")
+    rng = random.Random(3)
+    tiles = sorted(board.tiles())
+    passages = rng.sample(tiles, 4)
+    for _ in range(3):
+        marks = {t: rng.choice(["你", "陷阱", "→2", "噪音陷阱"]) for t in rng.sample(tiles, 6)}
+        marks[(board.width + 3, 1)] = "off the map"
+        op = mapcells.draw("当前", board, 1, "zh", marks, passages=passages, formats=False)[0]
+        assert isinstance(op, SetValues)
+        want = [tuple(f"{mapcells.tile_text(board, (c, r), 'zh', passages)} {marks.get((c, r), '')}".strip()
+                      for c in range(board.width)) + (str(r + 1),) for r in range(board.height)]
+        want.append(tuple(col_name(c) for c in range(board.width)) + ("",))
+        assert [tuple(row) for row in op.rows] == want

@@ -98,6 +98,12 @@ class Pending:
     parse: Callable[[str], tuple[Cells, dict[int, str]]]  # the cells, and each row's XML
     measure: Callable[[str], tuple[int, int]]  # rows and columns up to the last cell, (0, 0) for none
     measured: tuple[int, int] | None = None
+    # Rows parsed one by one since (``Sheet.take``): their cells are the sheet's, their XML in ``row_xml``.
+    taken: set[int] = field(default_factory=set)
+    tail: str = ""  # new rows written after them as XML, not as cells (``fresh.py``)
+    # Kept from their first use to the end of the save (``forget``): the text, each row's XML (``row_texts``).
+    _text: str | None = None
+    _rows: dict[int, str] | None = None
 
     def extent(self) -> tuple[int, int]:
         """``measure`` of the rows, once (a save asks; rows parsed before it never do)."""
@@ -106,9 +112,21 @@ class Pending:
         return self.measured
 
     def text(self) -> str:
-        data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
-        assert data is not None
-        return data[self.start:self.end].decode("utf-8")
+        if self._text is None:
+            data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
+            assert data is not None
+            self._text = data[self.start:self.end].decode("utf-8") + self.tail
+        return self._text
+
+    def row_texts(self) -> dict[int, str]:
+        """Each row's XML as read, by its row (0-based)."""
+        if self._rows is None:
+            self._rows = {int(m.group(1)) - 1: m.group(0) for m in _ROW.finditer(self.text())}
+        return self._rows
+
+    def forget(self) -> None:
+        """Let the inflated text go (a workbook held between reading and writing keeps the compressed bytes)."""
+        self._text = self._rows = None
 
     def holds_style(self, styles: Iterable[int]) -> bool:
         """Whether a cell of these rows has one of ``styles``."""
@@ -172,17 +190,49 @@ class Sheet(_SheetFields):
             self.load()
         return self._cells
 
+    def row_cells(self, r: int) -> Cells:
+        """The cells, complete in row ``r`` (a pending row taken already is not parsed again)."""
+        p = self.pending
+        if p is not None and r <= p.last and r not in p.taken:
+            self.load()
+        return self._cells
+
+    def taken_cells(self) -> Cells:
+        """The cells parsed so far: complete after the pending rows and in the rows taken from them."""
+        return self._cells
+
+    def take(self, rows: Iterable[int], parsed: dict[int, Cells] | None = None) -> None:
+        """Parse these pending rows alone (a stage rewrites a player's Current tab whole and changes a few of its
+        rows): their cells join the sheet's, their XML is kept until they change, the other rows stay as read.
+        ``parsed``: rows the caller parsed already (``Pending.parse`` of their XML)."""
+        p = self.pending
+        if p is None:
+            return
+        texts = p.row_texts()
+        for r in rows:
+            if r > p.last or r in p.taken:
+                continue
+            p.taken.add(r)
+            xml = texts.get(r)
+            if xml is None:
+                continue  # no such row as read: nothing to parse
+            found = parsed[r] if parsed is not None and r in parsed else p.parse(xml)[0]
+            for rc, cell in found.items():
+                self._cells.setdefault(rc, cell)
+            if found or r in self.rows:  # as ``load`` keeps it (a row that read back empty is left out)
+                self.row_xml.setdefault(r, xml)
+
     def load(self) -> None:
         """Parse the pending rows; their XML is kept, row by row, until a row changes."""
         p = self.pending
         if p is None:
             return
         found, rows = p.parse(p.text())
-        found.update(self._cells)  # rows after them written since
+        found.update(self._cells)  # rows after them written since, and the rows taken (as they are now)
         self._cells, self.pending = found, None
         live = {r for (r, _c) in found} | self.rows.keys()  # a row that read back empty is left out (_written_rows)
         for r, xml in rows.items():
-            if r in live:
+            if r in live and r not in p.taken:  # a row taken keeps its XML in ``row_xml`` until it changes
                 self.row_xml.setdefault(r, xml)
         self.rows_in_written = False  # its rows' XML is in ``row_xml`` already
 
@@ -195,7 +245,7 @@ class Sheet(_SheetFields):
     def touch_row(self, r: int) -> None:
         """Row ``r`` changed (a cell's value or format, the row's height): the sheet is written anew, but of
         its rows only this one (a long tab, such as the Map history, grows by a few rows a stage)."""
-        if self.pending is not None and r <= self.pending.last:
+        if self.pending is not None and r <= self.pending.last and r not in self.pending.taken:
             self.load()  # its XML is in the pending rows: they are kept row by row from now on
         self.touch_outside_rows()
         self.row_xml.pop(r, None)
@@ -203,7 +253,8 @@ class Sheet(_SheetFields):
     def touch_rows(self, rows: set[int]) -> None:
         """`touch_row` for each of ``rows`` (none: nothing changed)."""
         if rows:
-            if self.pending is not None and min(rows) <= self.pending.last:
+            p = self.pending
+            if p is not None and min(rows) <= p.last and not all(r > p.last or r in p.taken for r in rows):
                 self.load()
             self.touch_outside_rows()
             for r in rows:

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from sheetgm.backends import model, port
 from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters, format_range
-from sheetgm.backends.xlsx.book import Book, Cell, Col, Sheet, Validation, text_of
+from sheetgm.backends.xlsx.book import Book, Cell, Cells, Col, Sheet, Validation, text_of
 from sheetgm.backends.xlsx.xmlkit import ILLEGAL
 
 LISTS_TAB = "_sheetgm_lists"
@@ -46,7 +46,7 @@ def read(book: Book, sheet: Sheet, rng: A1) -> list[list[str]]:
 
 def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str, touched: set[int] | None = None) -> None:
     """Cell (r, c) holds ``text``; its row is marked changed (or added to ``touched``, for the caller to mark)."""
-    cells = sheet.reach(r)  # a new row after rows not parsed leaves them so
+    cells = sheet.row_cells(r)  # a new row after rows not parsed, or a row taken from them, leaves them so
     cell = cells.get((r, c))
     if cell is not None and _holds(cell, text):
         return  # already so (a map or a tab written again with mostly the same cells)
@@ -181,13 +181,20 @@ def restyle_run(book: Book, sheet: Sheet, ops: tuple[port.Op, ...]) -> None:
     out once from all its changes (``Styles.derive_all``), rows marked only where a style really changes."""
     plan = _format_plan(ops)
     derive_all, cells, rows, created = book.styles.derive_all, sheet.reach(_first_row(plan)), set(), False
+    get = cells.get
     for changes, group in plan:
         styled: dict[int, int] = {}  # old style -> new, for this group's changes (most cells share a few)
         for rc in group:
-            cell = cells.get(rc)
-            if cell is None:
-                cell = cells[rc] = Cell()
+            cell = get(rc)
+            if cell is None:  # a new cell (a map's blank tiles): made with its style
+                style = styled.get(0)
+                if style is None:
+                    style = styled[0] = derive_all(0, changes)
+                cells[rc] = Cell("", "", style)
                 created = True
+                if style:
+                    rows.add(rc[0])
+                continue
             style = styled.get(cell.style)
             if style is None:
                 style = styled[cell.style] = derive_all(cell.style, changes)
@@ -245,19 +252,70 @@ def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
     """The op's rows from the box's corner, blanks where a row is short; a cell already so is passed over
     (a tab written again is thousands of them), the rows that change are marked once."""
     assert box.end_row is not None and box.end_col is not None
-    cells, touched, c0, width = sheet.reach(box.start_row), set[int](), box.start_col, box.end_col - box.start_col
+    c0, width, pending = box.start_col, box.end_col - box.start_col, sheet.pending
+    skip: set[int] = set()
+    if pending is not None and box.start_row <= pending.last:
+        parsed: dict[int, Cells] = {}
+        skip = _rows_holding(sheet, op, box, parsed)
+        sheet.take([r for r in range(box.start_row, min(box.end_row, pending.last + 1)) if r not in skip], parsed)
+        cells = sheet.taken_cells()
+    else:
+        cells = sheet.reach(box.start_row)
+    touched = set[int]()
     for i, r in enumerate(range(box.start_row, box.end_row)):
+        if r in skip:
+            continue
         values = op.rows[i] if i < len(op.rows) else ()
+        plain = not ILLEGAL.search("".join(values))  # (nothing to take out of the texts: new cells made here)
         for j in range(width):
             text = values[j] if j < len(values) else ""
             cell = cells.get((r, c0 + j))
             if cell is None:
                 if not text:
                     continue
+                if plain and "\n" not in text:  # a new cell of one line of text: what set_text would make
+                    cells[(r, c0 + j)] = Cell("s", text)
+                    touched.add(r)
+                    continue
             elif _holds(cell, text):
                 continue
             set_text(book, sheet, r, c0 + j, text, touched)
     sheet.touch_rows(touched)
+
+
+_HOLDING: dict[tuple[str, int, int, tuple[str, ...]], bool] = {}  # only rows that hold
+
+
+def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1, parsed: dict[int, Cells]) -> set[int]:
+    """The rows of the box among a sheet's pending rows (not taken) whose cells hold the op's values already: left
+    unparsed. Whether a row as read holds given values is worked out once per process (``_HOLDING``): the rows of
+    a map are the same in most players' Current tabs, and so are the values written over them. The rows parsed
+    to find out are put in ``parsed``."""
+    p = sheet.pending
+    assert p is not None and box.end_row is not None and box.end_col is not None
+    texts, c0, width, held = p.row_texts(), box.start_col, box.end_col - box.start_col, set()
+    if len(_HOLDING) > 2048:  # (a key holds a row's XML: a few kB)
+        _HOLDING.clear()
+    for i, r in enumerate(range(box.start_row, min(box.end_row, p.last + 1))):
+        if r in p.taken:
+            continue
+        values = tuple(op.rows[i]) if i < len(op.rows) else ()
+        xml = texts.get(r)
+        if xml is None:  # no such row as read: it holds blanks only
+            if not any(values[:width]):
+                held.add(r)
+            continue
+        key = (xml, c0, width, values)
+        found = _HOLDING.get(key)
+        if found is None:
+            cells = parsed[r] = p.parse(xml)[0]
+            found = all(_holds(cell, text) if (cell := cells.get((r, c0 + j))) is not None else not text
+                        for j, text in ((j, values[j] if j < len(values) else "") for j in range(width)))
+            if found:  # (a row that does not hold is parsed and taken anyway: nothing to keep)
+                _HOLDING[key] = True
+        if found:
+            held.add(r)
+    return held
 
 
 # -- cells a protected tab leaves open ---------------------------------------

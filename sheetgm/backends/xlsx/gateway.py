@@ -60,7 +60,7 @@ from sheetgm.backends.errors import (
     WorkbookExistsError,
 )
 from sheetgm.backends.xlsx import cells as xlsx_cells
-from sheetgm.backends.xlsx import lock
+from sheetgm.backends.xlsx import fresh, lock
 from sheetgm.backends.xlsx.book import Book, Cell, Sheet, text_of
 from sheetgm.backends.xlsx.package import LIMITS, MiB, refuse
 from sheetgm.backends.xlsx.read import read_book
@@ -371,15 +371,19 @@ class XlsxGateway(port.Gateway):
     def _apply(self, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]], password: str | None,
                protecting: bool) -> None:
         records = self._records(book)
-        run: list[port.Op] = []  # consecutive format ops with bounded ranges on one tab: restyled together
-        for i, (op, found) in enumerate(zip(ops, ranges, strict=True)):
-            if isinstance(op, xlsx_cells.FORMAT_OPS) and found[0].bounded:
-                run.append(op)
-                following = ops[i + 1] if i + 1 < len(ops) else None
-                if (not isinstance(following, xlsx_cells.FORMAT_OPS) or not ranges[i + 1][0].bounded
-                        or ranges[i + 1][0].tab != found[0].tab):
-                    xlsx_cells.restyle_run(book, self._sheet(book, found[0]), tuple(run))
-                    run = []
+        formats, n, i = xlsx_cells.FORMAT_OPS, len(ops), 0
+        while i < n:
+            op, found = ops[i], ranges[i]
+            i += 1
+            if isinstance(op, formats) and found[0].bounded:
+                # consecutive format ops with bounded ranges on one tab (a map's hundreds): restyled together
+                start, tab = i - 1, found[0].tab
+                while i < n and isinstance(ops[i], formats) and ranges[i][0].bounded and ranges[i][0].tab == tab:
+                    i += 1
+                xlsx_cells.restyle_run(book, self._sheet(book, found[0]), tuple(ops[start:i]))
+            elif isinstance(op, port.SetValues) and (
+                    end := fresh.new_rows(book, self._sheet(book, found[0]), ops, ranges, i - 1)) >= i:
+                i = end  # new rows after the unparsed ones (a stage's Map history block), written as XML
             elif isinstance(op, port.AddTab):
                 if book.sheet(op.name) is None:
                     book.sheets.append(Sheet(op.name))

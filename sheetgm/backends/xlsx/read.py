@@ -187,7 +187,7 @@ def _styles(data: bytes) -> Styles:
     if found is None:
         if len(_STYLES) >= 16:
             _STYLES.clear()
-        found = _STYLES[data] = Styles.parse(data)
+        found = _STYLES[data] = Styles.parse(data).share()
     return found.copy()
 
 
@@ -412,9 +412,12 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
 # style only or an inline text. A sheet of a file sheetgm wrote is read by these patterns, without a tree (a
 # player's Map history is thousands of such cells, read at every resolve); anything else there (a number, a
 # formula, another attribute, an entity the writer does not make) and the sheet is read as any other.
+# A text or an attribute's value holds no "\r" (a parser reads it as "\n") and no character XML refuses
+# (``xmlkit.ILLEGAL``): checked in the same pass as the shapes.
+_REFUSED = "\r" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in xmlkit.NOT_XML)
 _OUR_CELL_SHAPE = (r'<c r="[A-Z]{1,3}[0-9]+"(?: s="[0-9]+")?'
-                   r'(?:/>| t="inlineStr"><is><t(?: xml:space="preserve")?>[^<]*</t></is></c>)')
-_OUR_ROW_SHAPE = rf'<row r="[0-9]+"(?: [A-Za-z]+="[^"&<]*")*>(?:{_OUR_CELL_SHAPE})*</row>'
+                   rf'(?:/>| t="inlineStr"><is><t(?: xml:space="preserve")?>[^<{_REFUSED}]*</t></is></c>)')
+_OUR_ROW_SHAPE = rf'<row r="[0-9]+"(?: [A-Za-z]+="[^"&<{_REFUSED}]*")*>(?:{_OUR_CELL_SHAPE})*</row>'
 _OUR_ROWS = re.compile(f"(?:{_OUR_ROW_SHAPE})*")  # the whole content, checked in one pass
 _OUR_ROW = re.compile(rf'<row r="([0-9]+)"((?: [A-Za-z]+="[^"&<]*")*)>((?:{_OUR_CELL_SHAPE})*)</row>')
 _OUR_CELL = re.compile(r'<c r="([A-Z]{1,3})[0-9]+"(?: s="([0-9]+)")?'
@@ -432,7 +435,7 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
     writer's shapes; False (and ``sheet`` untouched) when one does not. With ``lazy`` (the sheet's part, the
     content at ``start:end`` of it), the shapes are checked and the rows' attributes read, the cells parsed only
     when asked for (``Pending``)."""
-    if "\r" in xml or "]]>" in xml or xmlkit.ILLEGAL.search(xml) or not _OUR_ROWS.fullmatch(xml):
+    if "]]>" in xml or not _OUR_ROWS.fullmatch(xml):
         return False  # what an XML parser would refuse or change, or another shape: it judges
     entities = _ANY_ENTITY.findall(xml)  # in a text: the attributes of our shapes hold none
     if xml.count("&") != len(entities) or not set(entities) <= _OUR_ENTITY.keys():

@@ -105,22 +105,61 @@ def _data(sheet: Sheet) -> str:
     """The sheet's cells; a row's XML is kept in ``sheet.row_xml`` and made again only when the row changed."""
     kept, pending = sheet.row_xml, sheet.pending
     last = pending.last if pending is not None else -1  # the rows as read and not parsed: written as they were
+    taken = pending.taken if pending is not None else set()  # of them, those parsed one by one since
     by_row: dict[int, list[tuple[int, Cell]]] = {}
-    for (r, c), cell in sheet.reach(last + 1).items():
+    for (r, c), cell in sheet.taken_cells().items():
         if r not in kept and (cell.kind or cell.style or cell.formula or cell.extra):
             by_row.setdefault(r, []).append((c, cell))
     for r in by_row.keys() | sheet.rows.keys():
-        if r not in kept and r > last:
+        if r not in kept and (r > last or r in taken):
             kept[r] = _row(r, by_row.get(r, []), sheet.rows.get(r))
-    head = pending.text() if pending is not None else ""
-    return "<sheetData>" + head + "".join([kept[r] for r in sorted(kept)]) + "</sheetData>"
+    if pending is None:
+        head = ""
+    elif not taken:
+        head = pending.text()
+    else:  # the rows as read, each row taken as it is now (gone if it holds nothing any more), in order
+        rows = {r: xml for r, xml in pending.row_texts().items() if r not in taken}
+        rows.update((r, kept[r]) for r in taken if r in kept)
+        head = "".join([rows[r] for r in sorted(rows)])
+    return "<sheetData>" + head + "".join([kept[r] for r in sorted(kept) if r > last]) + "</sheetData>"
+
+
+_ROWS: dict[tuple[object, ...], str] = {}  # a row's content -> its XML (``_row``)
 
 
 def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
-    n = r + 1
+    """A row's XML, made once per process for each content: the rows of a stage's map are the same in most
+    players' workbooks (a key is made ten times faster than the XML)."""
+    cells.sort(key=_first)
+    if any(cell.formula is not None for _c, cell in cells):
+        return made_row(r, cells, extra)
+    key = (r, tuple(extra.items()) if extra else (),
+           *[(c, cell.style, cell.kind, cell.value, cell.sst, cell.extra) for c, cell in cells])
+    found = _ROWS.get(key)
+    if found is None:
+        if len(_ROWS) >= 2048:  # (a key and its row: a few kB)
+            _ROWS.clear()
+        found = _ROWS[key] = made_row(r, cells, extra)
+    return found
+
+
+def made_row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
+    n = str(r + 1)
     out = [f'<row r="{n}"{xmlkit.attrs(extra) if extra else ""}>']
-    for c, cell in sorted(cells, key=_first):
-        out.append(_cell(f"{letters(c)}{n}", cell))
+    known, inline = _LETTERS, _INLINE
+    for c, cell in cells:
+        ref = (known.get(c) or letters(c)) + n
+        # the usual cells (a map's), made here: a format only, or a text of the writer's own
+        if cell.formula is None and not cell.extra and (not cell.kind or (cell.kind == "s" and cell.sst < 0)):
+            style = f' s="{cell.style}"' if cell.style else ""
+            if not cell.kind:
+                out.append(f'<c r="{ref}"{style}/>')
+                continue
+            end = inline.get(cell.value)
+            if end is not None:
+                out.append(f'<c r="{ref}"{style}{end}')
+                continue
+        out.append(_cell(ref, cell))
     out.append("</row>")
     return "".join(out)
 

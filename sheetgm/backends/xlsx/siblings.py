@@ -7,6 +7,7 @@ format to keep at every save), an .xls, a .csv of one tab, a Numbers or a WPS do
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 # What a spreadsheet program may save a workbook as, besides .xlsx.
@@ -14,12 +15,31 @@ OTHER_FORMATS = (".ods", ".fods", ".xls", ".xlsb", ".xlsm", ".xltx", ".csv", ".t
                  ".xml", ".html", ".htm")
 
 
+_LISTED: dict[str, tuple[int, dict[str, list[str]]]] = {}  # folder -> (its mtime, stem -> names in another format)
+
+
 def siblings(path: Path) -> list[Path]:
-    """Files beside ``path`` with the same name in another spreadsheet format, by name."""
-    stem = path.stem.casefold()
+    """Files beside ``path`` with the same name in another spreadsheet format, by name. The folder is listed
+    again only when it changed (a resolve asks for each of 160 workbooks in turn)."""
     try:
-        found = [p for p in path.parent.iterdir()
-                 if p.suffix.casefold() in OTHER_FORMATS and p.stem.casefold() == stem and p.is_file()]
+        by_stem = _listing(path.parent)
     except OSError:
         return []
-    return sorted(found, key=lambda p: p.name)
+    found = [path.parent / name for name in by_stem.get(path.stem.casefold(), ())]
+    return sorted((p for p in found if p.is_file()), key=lambda p: p.name)
+
+
+def _listing(folder: Path) -> dict[str, list[str]]:
+    key, stamp = str(folder), os.stat(folder).st_mtime_ns
+    known = _LISTED.get(key)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    by_stem: dict[str, list[str]] = {}
+    for name in os.listdir(folder):
+        p = Path(name)
+        if p.suffix.casefold() in OTHER_FORMATS:
+            by_stem.setdefault(p.stem.casefold(), []).append(name)
+    if len(_LISTED) >= 64:
+        _LISTED.clear()
+    _LISTED[key] = (stamp, by_stem)
+    return by_stem

@@ -61,6 +61,26 @@ class Xf(NamedTuple):
     extra: tuple[tuple[str, str], ...] = ()  # other attributes (quotePrefix...), as read
 
 
+class Line:
+    """Where a style table stands among the copies of one parsed table: the copies at one ``Line`` hold equal
+    entries (the same table, then the same entries added in the same order), so a change worked out on one of
+    them is known to the others: 160 players' workbooks of a game hold a few distinct tables, and each stage
+    makes the same map formats in each (``Styles.derive_all``)."""
+
+    __slots__ = ("next", "known")
+
+    def __init__(self) -> None:
+        self.next: dict[tuple[str, str], Line] = {}  # an entry added -> the line after it
+        # (xf, changes) -> (the new format, the entries it adds in order)
+        self.known: dict[tuple[int, tuple[tuple[object, ...], ...]], tuple[int, tuple[tuple[str, str], ...]]] = {}
+
+    def after(self, group: str, item: str) -> Line:
+        found = self.next.get((group, item))
+        if found is None:
+            found = self.next[(group, item)] = Line()
+        return found
+
+
 class Styles:
     def __init__(self) -> None:
         self.num_fmts: dict[int, str] = {}
@@ -79,6 +99,8 @@ class Styles:
         self._derived_all: dict[tuple[int, tuple[tuple[object, ...], ...]], int] = {}
         self._looks: dict[int, tuple[str | None, bool, dict[str, str]]] = {}
         self.version = 0  # bumped by every new entry: the writer reuses its text while it stays
+        self.line: Line | None = None  # shared with the copies of equal tables (``share``); None: not shared
+        self._added: list[tuple[str, str]] | None = None  # entries added while a derive_all is worked out
 
     def copy(self) -> Styles:
         """An independent table equal to this one (entries are immutable text, shared; what is learnt of them
@@ -90,7 +112,13 @@ class Styles:
         for name in ("num_fmts", "_parsed", "_index", "_derived", "_derived_all", "_looks"):
             setattr(out, name, dict(getattr(self, name)))
         out._indexed = set(self._indexed)
+        out._added = None
         return out
+
+    def share(self) -> Styles:
+        """Let the copies of this table learn from each other's changes (``Line``); the table itself."""
+        self.line = Line()
+        return self
 
     # -- reading ----------------------------------------------------------
 
@@ -181,8 +209,9 @@ class Styles:
         x = self.xf(0)
         self.xfs[0] = _xf_xml(x._replace(protection=tuple((k, v) for k, v in x.protection if k != "locked")))
         self._parsed.pop(0, None)
-        self._index, self._indexed, self._derived = {}, set(), {}
+        self._index, self._indexed, self._derived, self._derived_all = {}, set(), {}, {}
         self.version += 1
+        self.line = None  # changed in place, not by an entry added: no longer equal to the other copies
         return True
 
     def look(self, xf: int) -> tuple[str | None, bool, dict[str, str]]:
@@ -229,9 +258,20 @@ class Styles:
         key = (xf, changes)
         found = self._derived_all.get(key)
         if found is None:
-            found = xf
-            for change in changes:
-                found = self.derive(found, change)
+            line = self.line
+            shared = line.known.get(key) if line is not None else None
+            if shared is not None:  # another copy at this line worked it out: its entries are added in turn
+                found, added = shared
+                for group, item in added:
+                    self._add(group, item)
+            else:
+                self._added = []
+                found = xf
+                for change in changes:
+                    found = self.derive(found, change)
+                if line is not None and self.line is not None:
+                    line.known[key] = (found, tuple(self._added))
+                self._added = None
             self._derived_all[key] = found
         return found
 
@@ -246,6 +286,10 @@ class Styles:
             items.append(item)
             self._index[(group, item)] = len(items) - 1
             self.version += 1
+            if self.line is not None:
+                self.line = self.line.after(group, item)
+            if self._added is not None:
+                self._added.append((group, item))
         return self._index[(group, item)]
 
     # -- writing ----------------------------------------------------------

@@ -131,6 +131,8 @@ class _Plan:
             self.parts.append((rels_path(sheet.part), _rels_xml(rels)))
         self.typed(sheet.part, rels)
         self.after.append((sheet, rels, legacy if legacy is not None else sheet.legacy))
+        if sheet.pending is not None:
+            sheet.pending.forget()
 
     def rest(self, now: datetime) -> None:
         book = self.book

@@ -33,9 +33,9 @@ RT_APP = REL + "/extended-properties"
 # strips from cell text), lone surrogates, U+FFFE and U+FFFF. Cell text is stripped of them when it is set;
 # the escaping below drops them from every other text too (a note, a prompt, a title, a tab name), since one
 # of them anywhere makes the part, and so the whole workbook, unreadable.
-_NOT_XML = ((0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0xD800, 0xDFFF), (0xFFFE, 0xFFFF))  # inclusive ranges
-ILLEGAL = re.compile("[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in _NOT_XML) + "]")
-_DROP: dict[str, str | None] = {chr(c): None for a, b in _NOT_XML for c in range(a, b + 1)}
+NOT_XML = ((0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0xD800, 0xDFFF), (0xFFFE, 0xFFFF))  # inclusive ranges
+ILLEGAL = re.compile("[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in NOT_XML) + "]")
+_DROP: dict[str, str | None] = {chr(c): None for a, b in NOT_XML for c in range(a, b + 1)}
 _TEXT = str.maketrans({**_DROP, "&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
 _ATTR = str.maketrans({**_DROP, "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;",
                        "\n": "&#10;", "\t": "&#9;"})
