@@ -33,6 +33,15 @@ def area(sheet: Sheet, rng: A1) -> list[tuple[int, int]]:
     return rng.cells(max(rows, model.GRID_ROWS), max(cols, model.GRID_COLS))
 
 
+def _held(sheet: Sheet, rng: A1) -> list[tuple[int, int]]:
+    """The cells of ``area`` that the sheet holds, in its order (row by row): an open range (``A61:I``, the rows
+    below a block) is thousands of cells, most of them empty."""
+    cells = sheet.cells
+    if rng.bounded and (rng.end_row or 0) - rng.start_row <= len(cells) // max(1, (rng.end_col or 0) - rng.start_col):
+        return [rc for rc in rng.cells(0, 0) if rc in cells]  # a small block: looked up cell by cell
+    return sorted(rc for rc in cells if rng.contains(*rc))
+
+
 def read(book: Book, sheet: Sheet, rng: A1) -> list[list[str]]:
     rows, cols = sheet.extent()
     r1 = min(rows, rng.end_row) if rng.end_row is not None else rows
@@ -213,9 +222,9 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
     if isinstance(op, port.SetValues):
         _set_values(book, sheet, op, port.values_area(op, rng))
     elif isinstance(op, port.ClearRange):
-        for rc in area(sheet, rng):
-            cell = sheet.cells.get(rc)
-            if cell is not None and (cell.kind or cell.value or cell.formula is not None or cell.extra):
+        for rc in _held(sheet, rng):
+            cell = sheet.cells[rc]
+            if (cell.kind or cell.value or cell.formula is not None or cell.extra):
                 if cell.formula is not None:
                     _unshare(sheet, cell)
                 cell.kind, cell.value, cell.formula, cell.sst, cell.extra = "", "", None, -1, ""
