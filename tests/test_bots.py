@@ -12,12 +12,14 @@ from sheetgm.bots.hunter import HunterBot
 from sheetgm.bots.paths import cost_field, points
 from sheetgm.bots.play import play_night
 from sheetgm.bots.survivor import SurvivorBot, team_of
+from sheetgm.core.act import do_step
 from sheetgm.core.board import parse_tile, tile_name
-from sheetgm.core.check import check_order, legal_steps
+from sheetgm.core.check import Draft, check_order, legal_steps
+from sheetgm.core.context import Illegal
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_stage, resolve_survivor_stage
 from sheetgm.core.setup import SeatSpec, new_game
 from sheetgm.core.state import HUNTER_STAGE, Passage, State
-from sheetgm.core.steps import Attack, Crack, Escape, Heal, Move, Order, Skill
+from sheetgm.core.steps import Attack, Crack, Escape, Heal, Move, Order, Skill, Step
 from sheetgm.notation.mapfile import ready_map
 
 SEEDS = range(20)
@@ -272,3 +274,38 @@ def test_cost_fields_are_shortest_paths_with_boards_and_passages() -> None:
             assert cost_field(st, st.players[seat], targets) == reference_field(st, seat, targets)
         if st.passages:
             st.passages[0].discovered = not st.passages[0].discovered
+
+
+@pytest.mark.parametrize("map_name", ["standard", "teach"])
+def test_the_bots_play_the_same_games_when_every_try_is_saved_and_undone(
+        map_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Draft.add`` saves only the budget before a try (a step that fails changes nothing else): the games are
+    step for step those of an add that saves the player, robot, boards, traps and passages and puts them back."""
+    board = ready_map(map_name)
+
+    def games() -> list[tuple[str, list[dict[str, object]]]]:
+        out = []
+        for seed in range(6):
+            st, events = play_game(board, roster_for(board), seed)
+            out.append((st.digest(), [e.to_dict() for e in events]))
+        return out
+
+    fast = games()
+    tries = Counter[bool]()
+
+    def add_with_undo(self: Draft, step: Step) -> bool:
+        saved, budget = self._save(), dict(self.budget.__dict__)
+        try:
+            do_step(self.ctx, self.p, self.budget, step)
+        except Illegal:
+            self._restore(saved)
+            self.budget.__dict__.update(budget)
+            tries[False] += 1
+            return False
+        self.steps.append(step)
+        tries[True] += 1
+        return True
+
+    monkeypatch.setattr(Draft, "add", add_with_undo)
+    assert games() == fast
+    assert tries[False] > 10 and tries[True] > 200, tries

@@ -13,11 +13,11 @@ import random
 from collections.abc import Mapping
 
 import pytest
-from test_check_agrees import any_order, positions
+from test_check_agrees import any_order, any_step, positions
 
 from sheetgm.bots import bot_order
 from sheetgm.core import check
-from sheetgm.core.check import Draft, Review, budget_of, legal_steps, review_order
+from sheetgm.core.check import Draft, Review, budget_of, candidates, legal_steps, review_order
 from sheetgm.core.others import brought
 from sheetgm.core.state import HUNTER_STAGE, State
 from sheetgm.core.steps import Order
@@ -81,3 +81,31 @@ def test_checking_copies_no_state(monkeypatch: pytest.MonkeyPatch) -> None:
                 legal_steps(st, p.seat)
                 checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("map_name", ["standard", "teach"])
+def test_a_step_that_fails_in_dry_mode_changes_nothing_but_the_budget(map_name: str) -> None:
+    """``do_step``'s contract, on which ``Draft.add`` (no save before a try: the bots' every step) and the
+    checker's ``_judge`` (no undo after a failed step) rely: an illegal step raises before it changes the state;
+    ``Draft.add`` gives the budget back itself. Steps of every kind, from positions of bot games, each order
+    going on from the steps that were legal."""
+    rng = random.Random(f"fail-clean/{map_name}")
+    failed = kept = 0
+    for seed in range(3):
+        for st in positions(map_name, seed, nights=5):
+            due = [p.seat for p in st.players.values() if p.in_play and not p.is_robot
+                   and p.is_hunter == (st.stage == HUNTER_STAGE)]
+            for seat in due:
+                with Draft.on(st, seat) as draft:
+                    for _ in range(6):
+                        near = candidates(st, draft.p)
+                        tries = rng.sample(near, min(6, len(near))) + [any_step(st, seat, rng) for _ in range(4)]
+                        for step in tries:
+                            before, budget = st.to_json(), dict(draft.budget.__dict__)
+                            if draft.add(step):
+                                kept += 1
+                                break
+                            assert st.to_json() == before, f"{map_name}/{seed} N{st.night} {draft.p.alias} {step}"
+                            assert draft.budget.__dict__ == budget
+                            failed += 1
+    assert failed > 500 and kept > 200, (failed, kept)

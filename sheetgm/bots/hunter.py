@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
-from sheetgm.core.board import DIRECTIONS, Board, Edge, Tile, distance
+from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, per_map, points
+from sheetgm.bots.walks import HunterWalk, hunter_step, hunter_walks
+from sheetgm.core.board import DIRECTIONS, EDGE_OPEN, EDGE_WALL, Board, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
@@ -95,7 +97,7 @@ def _sight(board: Board, tile: Tile) -> int:
         seen = 0
         for dx, dy in DIRECTIONS.values():
             cur = tile
-            while board.edge(cur, (cur[0] + dx, cur[1] + dy)) is Edge.OPEN:
+            while board.edge(cur, (cur[0] + dx, cur[1] + dy)) is EDGE_OPEN:
                 cur = (cur[0] + dx, cur[1] + dy)
                 seen += 1
         sights[tile] = seen
@@ -104,8 +106,13 @@ def _sight(board: Board, tile: Tile) -> int:
 
 def _patrol(state: State, h: Player) -> Tile:
     pool = sorted(state.board.gates if state.gates_powered else state.board.generators, key=lambda t: (t[1], t[0]))
-    pick = random.Random(f"patrol/{h.seat}/{state.night // 2}")
-    return pool[pick.randrange(len(pool))]
+    return pool[_patrol_pick(h.seat, state.night // 2, len(pool))]
+
+
+@lru_cache(maxsize=1024)
+def _patrol_pick(seat: int, half_night: int, size: int) -> int:
+    """Which of ``size`` patrol spots a hunter takes for two nights (seeding a generator by text is not cheap)."""
+    return random.Random(f"patrol/{seat}/{half_night}").randrange(size)
 
 
 def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Random,
@@ -127,18 +134,13 @@ def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Ran
     return _patrol(state, h), False
 
 
-def _step(kind: str, landing: Tile) -> Step:
-    plain = STEP_OF.get(kind)
-    return plain(landing) if plain is not None else Skill("appear", (landing,))
-
-
 def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:
     """Where the Clown's dash in direction d stops, and how many tiles it passes."""
     dx, dy = DIRECTIONS[d]
     cur, n = frm, 0
     while True:
         nxt = (cur[0] + dx, cur[1] + dy)
-        if state.board.edge(cur, nxt) is not Edge.OPEN or (min(cur, nxt), max(cur, nxt)) in state.boards:
+        if state.board.edge(cur, nxt) is not EDGE_OPEN or (min(cur, nxt), max(cur, nxt)) in state.boards:
             return cur, n
         cur, n = nxt, n + 1
 
@@ -149,7 +151,7 @@ def _line(state: State, frm: Tile, d: str) -> list[Tile]:
     out, cur = [], frm
     for _ in range(2):
         nxt = (cur[0] + dx, cur[1] + dy)
-        if state.board.edge(cur, nxt) is Edge.WALL:
+        if state.board.edge(cur, nxt) is EDGE_WALL:
             return []
         out.append(nxt)
         cur = nxt
@@ -215,19 +217,11 @@ class HunterBot:
         return False
 
     # -- the chase --------------------------------------------------------------------------
-    def movement_options(self) -> list[tuple[Tile, bool, int, str]]:
+    def movement_options(self) -> list[HunterWalk]:
         """Every movement step from here as (landing, paid with an action point, mp, kind); the steps
         themselves are made only for the landings worth trying."""
-        board, here, h = self.state.board, self.pos, self.draft.p
-        out: list[tuple[Tile, bool, int, str]] = []
-        for n in board.neighbour_map[here]:
-            kind = board.edge(here, n)
-            if kind is Edge.OPEN:
-                out.append((n, False, 0 if board.same_flat_region(here, n) else 1, "move"))
-                out.append((n, True, 0, "force"))
-            elif kind is Edge.OBSTACLE:
-                out.append((n, False, 2, "cross"))
-                out.append((n, True, 0, "vault"))
+        here, h = self.pos, self.draft.p
+        out = list(hunter_walks(self.state.board, here))
         passage = self.state.passage_at(here)
         if passage is not None and passage.known_to(h):  # the map's, and an Assassin's own (RUL-1)
             out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], False, 1, "move"))
@@ -236,28 +230,32 @@ class HunterBot:
         return out
 
     def movement(self) -> bool:
-        fld = self.fld
-        here = cost(fld, self.pos)
+        fld, d = self.fld, self.draft
+        b = d.budget
+        here = fld.get(d.p.pos, UNREACHABLE)
         if here == 0:
             return False
-        if self.draft.p.role == "clown" and self.likely and not self.attacked and self.ap >= 2 \
-                and points(fld, self.pos) > self.mp:
+        chasing = self.likely and not self.attacked
+        clown = d.p.role == "clown" and chasing
+        if clown and b.ap >= 2 and here // SCALE > b.mp:
             # Walking cannot get there tonight: a grand entrance that beats the whole walk.
-            dashes = [o for o in self.dashes(here) if o[0] < here - self.mp * SCALE]
-            if any(self.draft.add(o[3]) for o in sorted(dashes, key=lambda o: o[:3])):
+            dashes = [o for o in self.dashes(here) if o[0] < here - b.mp * SCALE]
+            if any(d.add(o[3]) for o in sorted(dashes, key=lambda o: o[:3])):
                 return True
-        spare_ap = self.ap >= 2 and self.likely and not self.attacked  # else keep the last one for the attack
-        mp_left = self.mp
-        options: list[tuple[int, int, float, Step]] = []
+        spare_ap = b.ap >= 2 and chasing  # else keep the last one for the attack
+        mp_left = b.mp
+        draw = self.rng.random
+        # Sorted by (field value, paid with an action point, a draw); the option's place breaks a tie of the three.
+        options: list[tuple[int, int, float, int, Step]] = []
         for landing, uses_ap, mp, kind in self.movement_options():
             left = fld.get(landing, UNREACHABLE)
             if left >= here or (uses_ap and not spare_ap) or mp > mp_left:
                 continue
-            options.append((left, 1 if uses_ap else 0, self.rng.random(), _step(kind, landing)))
-        if not options and self.draft.p.role == "clown" and self.ap >= 2 and self.likely and not self.attacked:
-            options = self.dashes(here)
-        options.sort(key=lambda o: o[:3])
-        return any(self.draft.add(o[3]) for o in options)
+            options.append((left, 1 if uses_ap else 0, draw(), len(options), hunter_step(kind, landing)))
+        if not options and clown and b.ap >= 2:
+            options = [(left, z, r, i, step) for i, (left, z, r, step) in enumerate(self.dashes(here))]
+        options.sort()
+        return any(d.add(o[4]) for o in options)
 
     def squares(self) -> list[tuple[Tile, ...]]:
         """2x2 squares at the generators nearest to the Assassin, for his deduction."""
@@ -295,12 +293,15 @@ class HunterBot:
                 tries += [Skill("deduce", sq) for sq in self.squares()]  # is anybody cracking there?
             if self.ap >= 2 and rng.random() < BLOCK_CHANCE:
                 here = self.pos
-                tries += [Block(n) for n in state.board.neighbour_map[here] if state.board.edge(here, n) is Edge.OPEN]
-            if not (h.role == "ripper" and h.stealth) and Listen() not in d.steps and Gaze() not in d.steps:
+                tries += [Block(n) for n in state.board.neighbour_map[here] if state.board.edge(here, n) is EDGE_OPEN]
+            if not (h.role == "ripper" and h.stealth) and not any(type(s) in _SENSING for s in d.steps):
                 # Who is around, for tomorrow's chase: along the lines of sight where they are long, else within 3.
                 long = _sight(state.board, self.pos) > LONG_SIGHT
                 tries.append(Gaze() if long else Listen())
         return any(d.add(step) for step in tries)
+
+
+_SENSING = (Listen, Gaze)  # a hunter gazes or listens once a night (the bot's choice)
 
 
 def hunter_order(state: State, seat: int, rng: random.Random, intel: Intel | None = None,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from sheetgm.core.board import Board, Edge, Tile, edge_key
+from sheetgm.core.board import EDGE_OBSTACLE, EDGE_OPEN, EDGE_WALL, Board, EdgeKey, Tile, edge_key
 from sheetgm.core.state import Player, State
 from sheetgm.core.steps import Cross, Force, Move, Vault
 
@@ -34,9 +34,12 @@ CACHE_FIELDS = 50_000  # fields kept per map before the cache starts afresh
 STEP_OF: dict[str, type[Move] | type[Force] | type[Cross] | type[Vault]] = {
     "move": Move, "force": Force, "cross": Cross, "vault": Vault}
 
-_Adjacency = dict[Tile, tuple[tuple[Tile, int, bool], ...]]  # tile -> (neighbour, cost, open edge)
+# The map's tiles by index, and per kind of mover each tile's neighbours as (index, cost, the edge's key
+# when it is open, so that a board may lie on it; else None).
+_Adjacency = list[tuple[tuple[int, int, "EdgeKey | None"], ...]]
+_Tables = tuple[tuple[Tile, ...], dict[Tile, int], dict[str, _Adjacency]]
 _Field = dict[Tile, int]
-_maps: dict[int, tuple[Board, tuple[dict[str, _Adjacency], dict[object, _Field]]]] = {}
+_maps: dict[int, tuple[Board, tuple[_Tables, dict[object, _Field]]]] = {}
 _T = TypeVar("_T")
 
 
@@ -59,27 +62,30 @@ def _kind(mover: Player) -> str:
 
 def _static_cost(board: Board, kind: str, a: Tile, b: Tile) -> int | None:
     edge = board.edge(a, b)
-    if edge is Edge.WALL:
+    if edge is EDGE_WALL:
         return None
-    if edge is Edge.OBSTACLE:
+    if edge is EDGE_OBSTACLE:
         return 1 if kind == "mercenary" else 2
     return 0 if board.same_flat_region(a, b) else 1
 
 
-def _tables(board: Board) -> tuple[dict[str, _Adjacency], dict[object, _Field]]:
-    def make() -> tuple[dict[str, _Adjacency], dict[object, _Field]]:
+def _tables(board: Board) -> tuple[_Tables, dict[object, _Field]]:
+    def make() -> tuple[_Tables, dict[object, _Field]]:
+        tiles = board.tile_list
+        index = {t: i for i, t in enumerate(tiles)}
         adjacency: dict[str, _Adjacency] = {}
         for kind in ("hunter", "survivor", "mercenary"):
-            table: _Adjacency = {}
-            for t in board.tile_list:
+            table: _Adjacency = []
+            for t in tiles:
                 near = []
                 for n in board.neighbour_map[t]:
                     c = _static_cost(board, kind, t, n)
                     if c is not None:
-                        near.append((n, c * SCALE + 1, board.edge(t, n) is Edge.OPEN))
-                table[t] = tuple(near)
+                        key = edge_key(t, n) if board.edge(t, n) is EDGE_OPEN else None
+                        near.append((index[n], c * SCALE + 1, key))
+                table.append(tuple(near))
             adjacency[kind] = table
-        return adjacency, {}
+        return (tiles, index, adjacency), {}
 
     return per_map(_maps, board, make)
 
@@ -95,7 +101,7 @@ def _passage_links(state: State, mover: Player) -> tuple[tuple[Tile, Tile], ...]
 def edge_cost(state: State, mover: Player, a: Tile, b: Tile) -> int | None:
     """What one step from a to adjacent b costs the mover for planning; None: never."""
     kind = state.board.edge(a, b)
-    if kind is Edge.OPEN and edge_key(a, b) in state.boards:
+    if kind is EDGE_OPEN and edge_key(a, b) in state.boards:
         return 1 if mover.is_hunter else 4
     return _static_cost(state.board, _kind(mover), a, b)
 
@@ -110,51 +116,60 @@ def cost_field(state: State, mover: Player, targets: Iterable[Tile]) -> dict[Til
     # A board costs a hunter what an open edge does (boards never touch flat tiles, R-MAP-6).
     boards = frozenset(state.boards) if kind != "hunter" and state.boards else frozenset()
     goal = tuple(sorted(set(targets)))
-    adjacency, cache = _tables(board)
+    (tiles, index, adjacency), cache = _tables(board)
     key = (kind, boards, links, goal)
     fld = cache.get(key)
     if fld is None:
         if len(cache) >= CACHE_FIELDS:
             cache.clear()
-        fld = _dijkstra(board, adjacency[kind], boards, links, goal)
+        fld = _dijkstra(tiles, index, adjacency[kind], boards, links, goal)
         cache[key] = fld
     return fld
 
 
-def _dijkstra(board: Board, adjacency: _Adjacency, boards: frozenset[tuple[Tile, Tile]],
-              links: tuple[tuple[Tile, Tile], ...], goal: tuple[Tile, ...]) -> _Field:
-    """Dijkstra with a bucket per distance (Dial's): the costs are small integers, so this beats a heap."""
-    extra: dict[Tile, list[Tile]] = {}
+def _dijkstra(tiles: tuple[Tile, ...], index: dict[Tile, int], adjacency: _Adjacency,
+              boards: frozenset[tuple[Tile, Tile]], links: tuple[tuple[Tile, Tile], ...],
+              goal: tuple[Tile, ...]) -> _Field:
+    """Dijkstra with a bucket per distance (Dial's: the costs are small integers, so this beats a heap), over
+    tile indices and a list of distances; the field is made a dict of tiles at the end."""
+    extra: dict[int, list[int]] = {}
     for a, b in links:
-        extra.setdefault(a, []).append(b)
-        extra.setdefault(b, []).append(a)
+        ia, ib = index[a], index[b]
+        extra.setdefault(ia, []).append(ib)
+        extra.setdefault(ib, []).append(ia)
     board_cost = 4 * SCALE + 1
     link_cost = SCALE + 1
-    dist: dict[Tile, int] = {}
-    start = [t for t in goal if board.in_bounds(t)]
-    for t in start:
-        dist[t] = 0
-    buckets: dict[int, list[Tile]] = {0: start} if start else {}
-    known = dist.get
+    dist = [UNREACHABLE] * len(tiles)
+    start = [index[t] for t in goal if t in index]
+    for i in start:
+        dist[i] = 0
+    buckets: dict[int, list[int]] = {0: start} if start else {}
+    d = 0
     while buckets:
-        d = min(buckets)
-        for cur in buckets.pop(d):
-            if dist[cur] != d:
-                continue  # reached more cheaply since it was filed here
-            for n, c, is_open in adjacency[cur]:
-                if boards and is_open and edge_key(cur, n) in boards:
-                    c = board_cost
-                nd = d + c
-                if nd < known(n, UNREACHABLE):
-                    dist[n] = nd
-                    buckets.setdefault(nd, []).append(n)
-            if extra:
-                for n in extra.get(cur, ()):
-                    nd = d + link_cost
-                    if nd < known(n, UNREACHABLE):
+        frontier = buckets.pop(d, None)
+        if frontier is not None:
+            for cur in frontier:
+                if dist[cur] != d:
+                    continue  # reached more cheaply since it was filed here
+                for n, c, key in adjacency[cur]:
+                    if key is not None and boards and key in boards:
+                        c = board_cost
+                    nd = d + c
+                    if nd < dist[n]:
                         dist[n] = nd
-                        buckets.setdefault(nd, []).append(n)
-    return dist
+                        bucket = buckets.get(nd)
+                        if bucket is None:
+                            buckets[nd] = [n]
+                        else:
+                            bucket.append(n)
+                if extra:
+                    for n in extra.get(cur, ()):
+                        nd = d + link_cost
+                        if nd < dist[n]:
+                            dist[n] = nd
+                            buckets.setdefault(nd, []).append(n)
+        d += 1
+    return {tiles[i]: v for i, v in enumerate(dist) if v < UNREACHABLE}
 
 
 def cost(field: dict[Tile, int], tile: Tile) -> int:

@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, STEP_OF, UNREACHABLE, cost, cost_field, per_map, points
-from sheetgm.core.board import Board, Edge, Tile, distance
+from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, per_map, points
+from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, survivor_walks
+from sheetgm.core.board import Board, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.state import SURVIVOR, Player, State
@@ -69,12 +70,12 @@ def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]
         if s.downed:
             continue
         gain = 2 if s.role == "mechanic" else 1
-
-        def score(g: Tile, s: Player = s, gain: int = gain) -> int:
-            over = 100 if load[g] + gain > cap else 0
-            return distance(s.pos, g) + 3 * load[g] + over + risk[g]
-
-        best = min(gens, key=score)
+        x, y = s.pos
+        best, least = gens[0], -1
+        for g in gens:  # the first generator of least score, as min() would pick (spelt out: 8 x 5 a stage)
+            score = abs(x - g[0]) + abs(y - g[1]) + 3 * load[g] + (100 if load[g] + gain > cap else 0) + risk[g]
+            if least < 0 or score < least:
+                best, least = g, score
         load[best] += gain
         plan[s.seat] = best
     return plan
@@ -157,34 +158,18 @@ def final_push(state: State) -> bool:
     return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
 
 
-def _step(kind: str, landing: Tile, arg: object) -> Step:
-    plain = STEP_OF.get(kind)
-    if plain is not None:
-        return plain(landing)
-    if kind == "sprint":
-        assert isinstance(arg, tuple)
-        return Skill("sprint", arg)
-    return UseItem(kind, landing)  # wings, doorkey (the Priestess's skill when she holds none)
+_risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
 
-_walk_cache: dict[int, tuple[Board, dict[tuple[Tile, bool], tuple[tuple[Tile, int, int, int, str, object], ...]]]] = {}
-
-
-def _walks(board: Board, here: Tile, mercenary: bool) -> tuple[tuple[Tile, int, int, int, str, object], ...]:
-    """The moves, vaults and crossings from a tile on the bare map, priced (computed once per map)."""
-    walks = per_map(_walk_cache, board, dict)
-    found = walks.get((here, mercenary))
-    if found is None:
-        out: list[tuple[Tile, int, int, int, str, object]] = []
-        for n in board.neighbour_map[here]:
-            kind = board.edge(here, n)
-            if kind is Edge.OPEN:
-                out.append((n, 0 if board.same_flat_region(here, n) else 1, 0, 0, "move", None))
-            elif kind is Edge.OBSTACLE:
-                out.append((n, 1, 0, 0, "vault", None) if mercenary else (n, 0, 1, 2, "vault", None))
-                out.append((n, 3, 0, 1, "cross", None))
-        found = walks[(here, mercenary)] = tuple(out)
-    return found
+def _risky_tiles(board: Board, danger: tuple[Tile, ...]) -> frozenset[Tile]:
+    """The tiles within DANGER of the hunters known at ``danger`` (the survivors of a stage share them)."""
+    known = per_map(_risky_cache, board, dict)
+    tiles = known.get(danger)
+    if tiles is None:
+        if len(known) > 4096:
+            known.clear()
+        tiles = known[danger] = frozenset(n for h in danger for n in board.within(h, DANGER))
+    return tiles
 
 
 class SurvivorBot:
@@ -195,7 +180,7 @@ class SurvivorBot:
         self.p = state.players[seat]
         self.draft = Draft(state, seat, shared)
         self.danger = list(team.danger)
-        self._risky: set[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
+        self._risky: frozenset[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = cost_field(state, self.p, self.targets)
         self.noisy = self.stepped_off = False
@@ -211,7 +196,7 @@ class SurvivorBot:
 
     def risky(self, t: Tile) -> bool:
         if self._risky is None:
-            self._risky = {n for h in self.danger for n in self.state.board.within(h, DANGER)}
+            self._risky = _risky_tiles(self.state.board, tuple(self.danger))
         return t in self._risky
 
     def write(self) -> Order:
@@ -247,9 +232,10 @@ class SurvivorBot:
             if "jammer" in self.items and d.legal(Crack()):
                 d.add(UseItem("jammer"))  # tonight no hunter hears the crack from afar
             tries.append(Crack())
-        if self.worth_searching() and (here not in self.targets or self.purpose in (WAIT, LOOT)):
-            if points(self.fld, here) > d.budget.mp or self.purpose in (WAIT, ESCAPE, LOOT):
-                tries.append(Search())
+        if (here not in self.targets or self.purpose in (WAIT, LOOT)) \
+                and (points(self.fld, here) > d.budget.mp or self.purpose in (WAIT, ESCAPE, LOOT)) \
+                and self.worth_searching():  # (the cheap tests first: it changes nothing)
+            tries.append(Search())
         for step in tries:
             if d.add(step):
                 self.noisy = isinstance(step, (Crack, Heal)) or (isinstance(step, Search) and p.role not in SILENT)
@@ -294,42 +280,38 @@ class SurvivorBot:
         return any(self.draft.add(Move(t)) for t in moves)
 
     # -- movement ----------------------------------------------------------------------
-    def movement_options(self) -> list[tuple[Tile, int, int, int, str, object]]:
+    def movement_options(self) -> list[SurvivorWalk]:
         """Every movement step from here as (landing, mp, ap, preference penalty, kind, argument), as the
         bot prices it; the steps themselves are made only for the landings worth trying."""
         state, p, here = self.state, self.p, self.pos
-        board = state.board
-        out = list(_walks(board, here, p.role == "mercenary"))
+        items = self.items
+        walks, _ = survivor_walks(state.board, here, p.role == "mercenary")
+        later = survivor_extras(state.board, here, p.role == "athlete", "wings" in items,
+                                "doorkey" in items or p.role == "priestess")
         passage = state.passage_at(here)
         if passage is not None and passage.known_to(p):  # only the passages she found herself (RUL-36)
-            out.append((passage.ends[1] if passage.ends[0] == here else passage.ends[0], 1, 0, 0, "move", None))
-        if p.role == "athlete":
-            for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-                path = tuple((here[0] + dx * k, here[1] + dy * k) for k in range(1, 5))
-                out.append((path[-1], 3, 0, 0, "sprint", path))
-        if "wings" in self.items:
-            out += [(t, 0, 1, 3, "wings", None) for t in board.within(here, 3) if t != here]
-        if "doorkey" in self.items or p.role == "priestess":
-            out += [(t, 0, 0, 2, "doorkey", None) for t in board.neighbour_map[here]]  # limited uses
-        return out
+            landing = passage.ends[1] if passage.ends[0] == here else passage.ends[0]
+            return [*walks, (landing, 1, 0, 0, "move", None), *later]
+        return [*walks, *later]
 
     def movement(self) -> bool:
         fld, d, pos = self.fld, self.draft, self.pos
-        here = cost(fld, pos)
+        here = fld.get(pos, UNREACHABLE)
         if here == 0:
             return False
-        reach = points(fld, pos)
-        board = self.state.board
-        has_walk = any(board.edge(pos, n) is Edge.OPEN for n in board.neighbour_map[pos])
+        reach = here // SCALE
         mp_left, ap_left = d.budget.mp, d.budget.ap
         wary = bool(self.danger) and not self.risky(pos)
-        options: list[tuple[int, int, float, Step]] = []
+        escape = self.purpose == ESCAPE
+        draw = self.rng.random
+        options: list[tuple[int, int, float, int, str, Tile, object]] = []
+        has_walk = survivor_walks(self.state.board, pos, self.p.role == "mercenary")[1]
         for landing, mp, ap, penalty, kind, arg in self.movement_options():
             left = fld.get(landing, UNREACHABLE)
             gain = here - left
             if gain <= 0 or mp > mp_left or ap > ap_left:
                 continue
-            if ap and (self.purpose != ESCAPE or reach <= mp_left + 1):
+            if ap and (not escape or reach <= mp_left + 1):
                 continue  # keep the action point for the goal
             if kind == "sprint" and gain <= min(mp_left * SCALE, here):
                 continue  # a sprint must beat walking
@@ -337,10 +319,11 @@ class SurvivorBot:
                 continue  # limited teleports only where they beat the walk
             if wary and left > 0 and self.risky(landing):
                 penalty += 2  # keep away from a hunter we know of, unless the goal is there
-            options.append((-gain, penalty, self.rng.random(), _step(kind, landing, arg)))
-        options.sort(key=lambda o: o[:3])
-        for _, _, _, step in options:
-            if d.add(step):
+            # Sorted by (gain, penalty, a draw); the option's place breaks a tie of the three, as a stable sort.
+            options.append((-gain, penalty, draw(), len(options), kind, landing, arg))
+        options.sort()
+        for _, _, _, _, kind, landing, arg in options:
+            if d.add(survivor_step(kind, landing, arg)):
                 return True
         return False
 

@@ -24,7 +24,7 @@ from sheetgm.core.context import (
     Illegal,
     downed_mp,
 )
-from sheetgm.core.state import HUNTER_STAGE, Player
+from sheetgm.core.state import HUNTER, HUNTER_STAGE, Player
 from sheetgm.core.steps import (
     SURVIVOR,
     Attack,
@@ -65,11 +65,13 @@ def normalise(p: Player, step: Step) -> Step:
 
 def do_step(ctx: Ctx, p: Player, b: Budget, step: Step) -> None:
     """One step by p, through the rule of its kind; raises Illegal (nothing changed) where it cannot be played."""
-    step = normalise(p, step)
-    if p.is_hunter != (ctx.stage == HUNTER_STAGE):
+    if isinstance(step, UseItem):
+        step = normalise(p, step)
+    camp = p.camp
+    if (camp == HUNTER) != (ctx.stage == HUNTER_STAGE):
         raise Illegal("err.rule.not_your_stage")
     kind = step.kind
-    if kind.camp is not None and kind.camp != p.camp:
+    if kind.camp is not None and kind.camp != camp:
         raise Illegal("err.rule.survivor_only" if kind.camp == SURVIVOR else "err.rule.hunter_only")
     _RULES[kind.name](ctx, p, b, step)
 

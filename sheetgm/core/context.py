@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from sheetgm.core.board import Edge, Tile, distance, edge_key, tile_name
+from sheetgm.core.board import EDGE_BOARD, EDGE_OPEN, Edge, Tile, distance, edge_key, tile_name
 from sheetgm.core.events import Event
 from sheetgm.core.state import ELIMINATED, HUNTER_STAGE, Player, State
 from sheetgm.core.steps import POTIONS
@@ -81,32 +81,47 @@ class Ctx:
              **params: Any) -> None:
         if self.dry:
             return
-        readers = (self._reader(to[0]),) if len(to) == 1 else tuple(sorted({self._reader(s) for s in to}))
+        if not to:
+            readers: tuple[int, ...] = ()
+        elif len(to) == 1:  # _reader spelt out for the one reader most events have
+            p = self.state.players.get(to[0])
+            robot_of = p.flags.get("robot_of") if p is not None else None
+            readers = (to[0] if robot_of is None else int(robot_of),)
+        else:
+            readers = tuple(sorted({self._reader(s) for s in to}))
         if not _FAST_EVENT:
             self.events.append(Event(kind=kind, night=self.state.night, stage=self.stage, params=params,
                                      public=public, to=readers, actor=actor))
             return
-        # Event(...) field by field, without the frozen dataclass's __init__ (hundreds of events a night).
+        # Event(...) field by field, without the frozen dataclass's __init__ (hundreds of events a night), each
+        # stored in the new instance's dict (cheaper than an update from keywords).
         event = object.__new__(Event)
-        event.__dict__.update(kind=kind, night=self.state.night, stage=self.stage, params=params, public=public,
-                              to=readers, actor=actor)
+        d = event.__dict__
+        d["kind"] = kind
+        d["night"] = self.state.night
+        d["stage"] = self.stage
+        d["params"] = params
+        d["public"] = public
+        d["to"] = readers
+        d["actor"] = actor
         self.events.append(event)
 
     def _reader(self, seat: int) -> int:
         """What happens to the robot is told to the Mechanic who runs it."""
         p = self.state.players.get(seat)
-        return int(p.flags["robot_of"]) if p is not None and p.is_robot else seat
+        robot_of = p.flags.get("robot_of") if p is not None else None  # Player.is_robot spelt out
+        return int(robot_of) if robot_of is not None else seat
 
     # -- board with runtime boards --------------------------------------------
     def edge(self, a: Tile, b: Tile) -> Edge:
         kind = self.state.board.edge(a, b)
-        if kind is Edge.OPEN and edge_key(a, b) in self.state.boards:
-            return Edge.BOARD
+        if kind is EDGE_OPEN and edge_key(a, b) in self.state.boards:
+            return EDGE_BOARD
         return kind
 
     def sight(self, a: Tile, b: Tile) -> bool:
         """Line of sight between adjacent tiles (R-SENSE-2): only an open edge."""
-        return self.edge(a, b) is Edge.OPEN
+        return self.edge(a, b) is EDGE_OPEN
 
     # -- noise (R-SENSE-4) ------------------------------------------------------
     def noise(self, tile: Tile, cause: str, actor: int | None) -> None:

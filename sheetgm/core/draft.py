@@ -3,7 +3,9 @@
 A dry step runs the resolver's own rule (``act.do_step``) with ``Ctx.dry``: it
 changes only what the player can see change (her piece, her robot, boards,
 traps, the passages she finds), and a ``Draft`` saves exactly that before a
-try and puts it back after. The checker (``check.review_order``), the legal
+try it will not keep and puts it back after; a step that is illegal raises
+before it changes anything but the budget, so a try that keeps a legal step
+saves only the budget (``add``). The checker (``check.review_order``), the legal
 next steps (sheet dropdowns, bots) and ``budget_of`` all work this way:
 ``Draft.on(state, seat)`` plays on the caller's state itself and leaves it as
 it found it, so checking a stage of N orders costs N orders, not N copies of
@@ -18,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
-from sheetgm.core.board import Edge, Tile
+from sheetgm.core.board import EDGE_OBSTACLE, Tile
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
 from sheetgm.core.resolve import night_reset, start_night
@@ -90,9 +92,9 @@ class Draft:
     ``play`` adds a step as the checker would (an illegal move still lands, so
     that the next steps are judged from there); ``legal`` tests one step
     without keeping it; ``add`` keeps it only if it is legal; ``legal_steps``
-    tests every candidate. Each try saves and restores what a dry step may
+    tests every candidate. ``legal`` saves and restores what a dry step may
     change (the player, the Mechanic's robot, boards, traps, passages found and by whom)
-    instead of copying the state. The bots write a whole order on one Draft."""
+    instead of copying the state; ``add`` saves only the budget. The bots write a whole order on one Draft."""
 
     def __init__(self, state: State, seat: int, shared: State | None = None) -> None:
         """``shared``: ``Draft.shared_copy(state)``, that the drafts of the players due in this stage
@@ -181,27 +183,31 @@ class Draft:
 
     def legal(self, step: Step) -> bool:
         """Whether the step may come next; nothing of it is kept."""
-        return self._attempt(step, keep=False)
-
-    def add(self, step: Step) -> bool:
-        """Add the step if it may come next (True); otherwise leave the draft as it was (False)."""
-        return self._attempt(step, keep=True)
-
-    def _attempt(self, step: Step, keep: bool) -> bool:
         saved, budget = self._save(), dict(self.budget.__dict__)
-        ok = False
         try:
             do_step(self.ctx, self.p, self.budget, step)
-            ok = True
+            return True
         except Illegal:
-            pass
+            return False
         finally:
-            if not (ok and keep):
-                self._restore(saved)
-                self.budget.__dict__.update(budget)
-        if ok and keep:
-            self.steps.append(step)
-        return ok
+            self._restore(saved)
+            self.budget.__dict__.update(budget)
+
+    def add(self, step: Step) -> bool:
+        """Add the step if it may come next (True); otherwise leave the draft as it was (False).
+
+        Nothing is saved but the budget: a step that raises ``Illegal`` has changed nothing else (``do_step``'s
+        contract, which the checker's ``_judge`` relies on too; tests/test_check_in_place.py holds every rule
+        to it), and a legal one is kept."""
+        budget = self.budget
+        was = dict(budget.__dict__)
+        try:
+            do_step(self.ctx, self.p, budget, step)
+        except Illegal:
+            budget.__dict__.update(was)
+            return False
+        self.steps.append(step)
+        return True
 
     def legal_steps(self) -> list[Step]:
         return [c for c in candidates(self.state, self.p) if self.legal(c)]
@@ -238,7 +244,7 @@ def candidates(st: State, p: Player) -> list[Step]:
     if partner is not None:
         other = partner.ends[1] if partner.ends[0] == here else partner.ends[0]
         out.append(Move(other))
-    obstacles = [n for n in nbrs if st.board.edge(here, n) is Edge.OBSTACLE]
+    obstacles = [n for n in nbrs if st.board.edge(here, n) is EDGE_OBSTACLE]
     out += [Cross(n) for n in obstacles] + [Vault(n) for n in obstacles]
     if p.is_survivor:
         out += [Search(), Crack(), Escape(), Dismantle(None)]

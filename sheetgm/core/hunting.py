@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sheetgm.core.board import DIRECTIONS, Edge, Tile, adjacent, distance, edge_key, edge_name, tile_name
+from sheetgm.core.board import (
+    DIRECTIONS,
+    EDGE_BOARD,
+    EDGE_OPEN,
+    EDGE_WALL,
+    Tile,
+    adjacent,
+    distance,
+    edge_key,
+    edge_name,
+    tile_name,
+)
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.moves import relocate
 from sheetgm.core.state import Player
@@ -69,9 +80,9 @@ def block(ctx: Ctx, p: Player, b: Budget, a: Tile | None, to: Tile) -> None:
     if not (st.board.in_bounds(frm) and st.board.in_bounds(to) and adjacent(frm, to)):
         raise Illegal("err.rule.not_adjacent", frm=tile_name(frm), tile=tile_name(to))
     kind = ctx.edge(frm, to)
-    if kind is Edge.BOARD:
+    if kind is EDGE_BOARD:
         raise Illegal("err.rule.board_exists", edge=edge_name(edge_key(frm, to)))
-    if kind is not Edge.OPEN:
+    if kind is not EDGE_OPEN:
         raise Illegal("err.rule.block_not_open", edge=edge_name(edge_key(frm, to)))
     if st.board.touches_flat(frm, to):
         raise Illegal("err.rule.block_flat", edge=edge_name(edge_key(frm, to)))
@@ -153,7 +164,7 @@ def chain_claw(ctx: Ctx, p: Player, direction: str) -> list[Player]:
     cur = p.pos
     for _ in range(2):
         nxt = (cur[0] + dx, cur[1] + dy)
-        if not st.board.in_bounds(nxt) or st.board.edge(cur, nxt) is Edge.WALL:
+        if not st.board.in_bounds(nxt) or st.board.edge(cur, nxt) is EDGE_WALL:
             break
         line.append(nxt)
         cur = nxt
@@ -168,7 +179,7 @@ def chain_claw(ctx: Ctx, p: Player, direction: str) -> list[Player]:
     cur = p.pos
     for _ in range(3):
         nxt = (cur[0] + dx, cur[1] + dy)
-        if not st.board.in_bounds(nxt) or st.board.edge(cur, nxt) is Edge.WALL:
+        if not st.board.in_bounds(nxt) or st.board.edge(cur, nxt) is EDGE_WALL:
             break
         relocate(ctx, p, nxt, how="chain")
         cur = nxt
@@ -181,6 +192,6 @@ def chain_check(ctx: Ctx, p: Player, direction: str) -> None:
     cur = p.pos
     for _ in range(2):
         nxt = (cur[0] + dx, cur[1] + dy)
-        if not ctx.state.board.in_bounds(nxt) or ctx.state.board.edge(cur, nxt) is Edge.WALL:
+        if not ctx.state.board.in_bounds(nxt) or ctx.state.board.edge(cur, nxt) is EDGE_WALL:
             raise Illegal("err.rule.chain_wall", direction=direction)
         cur = nxt

@@ -8,9 +8,20 @@ are not recorded in dry mode.
 
 from __future__ import annotations
 
-from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
+from sheetgm.core.board import (
+    EDGE_BOARD,
+    EDGE_OBSTACLE,
+    EDGE_OPEN,
+    EDGE_WALL,
+    Edge,
+    Tile,
+    adjacent,
+    edge_key,
+    edge_name,
+    tile_name,
+)
 from sheetgm.core.context import Budget, Ctx, Held, Illegal, known_passage
-from sheetgm.core.state import Player
+from sheetgm.core.state import HUNTER, Player
 
 
 def leave_check(p: Player, b: Budget) -> None:
@@ -23,26 +34,32 @@ def leave_check(p: Player, b: Budget) -> None:
 
 def step_cost(ctx: Ctx, p: Player, to: Tile) -> tuple[int, Edge | None]:
     """MP cost and edge kind of a plain move step from p's tile to ``to``; raises Illegal."""
+    # Every step of every order comes here, in the checker and the resolver: the board's tables are read
+    # directly (in_bounds, adjacent, Ctx.edge and same_flat_region spelt out).
     st = ctx.state
+    board = st.board
     here = p.pos
-    if not st.board.in_bounds(to):
+    x, y = to
+    if not (0 <= x < board.width and 0 <= y < board.height):
         raise Illegal("err.rule.off_map", tile=tile_name(to))
     if to == here:
         raise Illegal("err.rule.same_tile", tile=tile_name(to))
-    if not adjacent(here, to):
+    if abs(x - here[0]) + abs(y - here[1]) != 1:
         if known_passage(st, p, here, to):
             return 1, None
         raise Illegal("err.rule.not_adjacent", frm=tile_name(here), tile=tile_name(to))
-    kind = ctx.edge(here, to)
-    if kind is Edge.WALL:
+    kind = board.edge_kinds.get((here, to), EDGE_WALL)
+    if kind is EDGE_OPEN:
+        boards = st.boards
+        if boards and ((here, to) if here <= to else (to, here)) in boards:
+            if not p.is_hunter:
+                raise Illegal("err.rule.board", frm=tile_name(here), tile=tile_name(to))
+            return 1, EDGE_BOARD
+        region = board.flat_region.get(here)
+        return (0 if region is not None and region == board.flat_region.get(to) else 1), kind
+    if kind is EDGE_WALL:
         raise Illegal("err.rule.wall", frm=tile_name(here), tile=tile_name(to))
-    if kind is Edge.OBSTACLE:
-        raise Illegal("err.rule.obstacle", frm=tile_name(here), tile=tile_name(to))
-    if kind is Edge.BOARD and not p.is_hunter:
-        raise Illegal("err.rule.board", frm=tile_name(here), tile=tile_name(to))
-    if kind is Edge.OPEN and st.board.same_flat_region(here, to):
-        return 0, kind
-    return 1, kind
+    raise Illegal("err.rule.obstacle", frm=tile_name(here), tile=tile_name(to))
 
 
 def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) -> None:
@@ -59,7 +76,7 @@ def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) 
     else:
         b.mp -= cost
     frm = p.pos
-    if kind is Edge.BOARD:
+    if kind is EDGE_BOARD:
         ctx.state.boards.discard(edge_key(frm, to))
         ctx.emit("board_broken", public=True, actor=p.seat, edge=edge_name(edge_key(frm, to)))
     relocate(ctx, p, to, how="force" if paid_by_ap else "move")
@@ -73,7 +90,7 @@ def cross(ctx: Ctx, p: Player, b: Budget, to: Tile, *, by_vault: bool) -> None:
         raise Illegal("err.rule.off_map", tile=tile_name(to))
     if not adjacent(p.pos, to):
         raise Illegal("err.rule.not_adjacent", frm=tile_name(p.pos), tile=tile_name(to))
-    if ctx.edge(p.pos, to) is not Edge.OBSTACLE:
+    if ctx.edge(p.pos, to) is not EDGE_OBSTACLE:
         raise Illegal("err.rule.no_obstacle", frm=tile_name(p.pos), tile=tile_name(to))
     mp = ap = 0
     if by_vault:
@@ -110,11 +127,12 @@ def relocate(ctx: Ctx, p: Player, to: Tile, how: str) -> None:
     (R-ROLE-BANE), discovery for hunters (R-SENSE-1)."""
     frm = p.pos
     p.pos = to
-    ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(frm), tile=tile_name(to), how=how)
-    if frm != to:
-        spring_trap(ctx, p)
-    if p.is_hunter:
+    if not ctx.dry:
+        ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(frm), tile=tile_name(to), how=how)
+    if p.camp == HUNTER:
         discover(ctx, p)
+    elif frm != to and to in ctx.state.traps:
+        spring_trap(ctx, p)
 
 
 def spring_trap(ctx: Ctx, p: Player) -> None:
@@ -131,6 +149,8 @@ def spring_trap(ctx: Ctx, p: Player) -> None:
 
 def discover(ctx: Ctx, hunter: Player) -> None:
     """R-SENSE-1: every survivor on the hunter's tile is found (dark does not hide)."""
+    if ctx.dry:
+        return  # nothing but events, which a dry context does not keep
     for s in ctx.state.at(hunter.pos, "survivor"):
         ctx.emit("discovered", to=(hunter.seat,), actor=hunter.seat, alias=s.alias, tile=tile_name(s.pos),
                  robot=s.is_robot)

@@ -13,7 +13,7 @@ import random
 from collections import deque
 from collections.abc import Iterable
 
-from sheetgm.core.board import Board, Edge, Tile, edge_key, parse_tile, tile_name
+from sheetgm.core.board import EDGE_WALL, Board, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.errors import StateError
 from sheetgm.core.state import Passage, Player, State
@@ -29,7 +29,7 @@ def path_lengths(board: Board, start: Tile) -> dict[Tile, int]:
     while queue:
         cur = queue.popleft()
         for n in board.neighbours(cur):
-            if n not in seen and board.edge(cur, n) is not Edge.WALL:
+            if n not in seen and board.edge(cur, n) is not EDGE_WALL:
                 seen[n] = seen[cur] + 1
                 queue.append(n)
     return seen

@@ -50,10 +50,17 @@ def start_night(ctx: Ctx) -> None:
 
 def night_reset(p: Player) -> None:
     """What a new night clears on one piece (the checker applies it to the piece it plays alone)."""
-    p.escaping = False
-    p.stunned = False
-    for flag in ("held", "brew", "pray", "attacked_tonight"):
-        p.flags.pop(flag, None)
+    if p.escaping:
+        p.escaping = False
+    if p.stunned:
+        p.stunned = False
+    flags = p.flags
+    if flags:
+        for flag in _NIGHT_FLAGS:
+            flags.pop(flag, None)
+
+
+_NIGHT_FLAGS = ("held", "brew", "pray", "attacked_tonight")
 
 
 def fear_check(ctx: Ctx, seat: int) -> None:

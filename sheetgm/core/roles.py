@@ -9,7 +9,7 @@ briefing extras in ``brief``).
 from __future__ import annotations
 
 from sheetgm.core import passages
-from sheetgm.core.board import DIRECTIONS, Edge, Tile, adjacent, compass, distance, tile_name
+from sheetgm.core.board import DIRECTIONS, EDGE_OPEN, Tile, adjacent, compass, distance, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.hunting import end_stealth
 from sheetgm.core.moves import leave_check, relocate, spring_trap, step_cost, teleport_check
@@ -180,7 +180,7 @@ def _dash(ctx: Ctx, p: Player, b: Budget, step: Skill) -> None:
     cur = p.pos
     while True:
         nxt = (cur[0] + dx, cur[1] + dy)
-        if not ctx.state.board.in_bounds(nxt) or ctx.edge(cur, nxt) is not Edge.OPEN:
+        if not ctx.state.board.in_bounds(nxt) or ctx.edge(cur, nxt) is not EDGE_OPEN:
             break
         path.append(nxt)
         cur = nxt

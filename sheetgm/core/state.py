@@ -18,7 +18,7 @@ import copy
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, cast
+from typing import Any
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.errors import StateError
@@ -90,14 +90,15 @@ class Player:
 
     def copy(self) -> Player:
         """A true copy: new ``items``, ``uses`` and ``flags`` (see ``_PLAYER_DEEP`` for other fields)."""
-        d = dict(self.__dict__)
+        d = self.__dict__.copy()
         d.pop("_where", None)
-        d["items"] = list(self.items)
-        d["uses"] = dict(self.uses)
-        flags = self.flags
+        d["items"] = d["items"][:]
+        d["uses"] = d["uses"].copy()
+        flags = d["flags"]
         d["flags"] = _copy_values(flags) if flags else {}
-        for name in _PLAYER_DEEP:
-            d[name] = copy.deepcopy(d[name])
+        if _PLAYER_DEEP:
+            for name in _PLAYER_DEEP:
+                d[name] = copy.deepcopy(d[name])
         dup = object.__new__(Player)
         object.__setattr__(dup, "__dict__", d)
         return dup
@@ -200,7 +201,8 @@ class State:
     # -- queries -----------------------------------------------------------
     def copy(self) -> State:
         """A true copy for everything a resolution mutates; the frozen board is shared."""
-        d = {k: v for k, v in self.__dict__.items() if k != "_where"}
+        d = self.__dict__.copy()
+        d.pop("_where", None)
         d["players"] = Seats({seat: p.copy() for seat, p in self.players.items()})
         d["boards"] = set(self.boards)
         d["traps"] = dict(self.traps)
@@ -223,7 +225,7 @@ class State:
 
     def _located(self) -> Where:
         where = self.__dict__.get("_where")
-        players = cast(Seats, self.players)
+        players: Seats = self.players  # type: ignore[assignment]  # always a Seats (__setattr__); no cast() call
         if where is None or where.players is not players or where.changes != players.changes:
             where = Where(players)
             self.__dict__["_where"] = where
@@ -245,7 +247,8 @@ class State:
 
     def at(self, tile: Tile, camp: str | None = None) -> list[Player]:
         where = self.__dict__.get("_where")  # _located() inlined: this runs thousands of times a night
-        if where is None or where.players is not self.players or where.changes != cast(Seats, self.players).changes:
+        players = self.players
+        if where is None or where.players is not players or where.changes != players.changes:
             where = self._located()
         return [p for p in where.tiles.get(tile, ()) if p.status == IN_PLAY and (camp is None or p.camp == camp)]
 
@@ -382,7 +385,14 @@ def alias_key(alias: str) -> str:
 
 
 def _frozen(v: Any) -> bool:
-    return type(v) in _ATOMIC or (type(v) is tuple and all(_frozen(x) for x in v))
+    if type(v) in _ATOMIC:
+        return True
+    if type(v) is not tuple:
+        return False
+    for x in v:  # a tile, a passage's ends: tuples of scalars, tested without a call for each
+        if type(x) not in _ATOMIC and not _frozen(x):
+            return False
+    return True
 
 
 def _dup(v: Any) -> Any:
@@ -397,10 +407,11 @@ def _dup(v: Any) -> Any:
 
 def _copy_values(d: dict[Any, Any]) -> dict[Any, Any]:
     """A new dict whose mutable values are true copies (options and flags hold scalars in practice)."""
-    for v in d.values():
+    out = d.copy()
+    for k, v in d.items():
         if type(v) not in _ATOMIC:
-            return {k: _dup(v) for k, v in d.items()}
-    return dict(d)
+            out[k] = _dup(v)
+    return out
 
 
 def _copy_record(obj: Any) -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheetgm.core.board import Edge, Tile, adjacent, edge_key, edge_name, tile_name
+from sheetgm.core.board import EDGE_BOARD, Tile, adjacent, edge_key, edge_name, tile_name
 from sheetgm.core.context import Budget, Ctx, Illegal
 from sheetgm.core.state import Player
 from sheetgm.core.steps import ITEMS, DayStep, Give
@@ -156,7 +156,7 @@ def dismantle(ctx: Ctx, p: Player, b: Budget, to: Tile | None) -> None:
         if p.pos not in st.traps:
             raise Illegal("err.rule.no_trap", tile=tile_name(p.pos))
     else:
-        if not adjacent(p.pos, to) or ctx.edge(p.pos, to) is not Edge.BOARD:
+        if not adjacent(p.pos, to) or ctx.edge(p.pos, to) is not EDGE_BOARD:
             raise Illegal("err.rule.no_board", frm=tile_name(p.pos), tile=tile_name(to))
     spend_ap(p, b)
     if to is None:
