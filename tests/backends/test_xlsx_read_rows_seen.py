@@ -98,17 +98,21 @@ def test_a_content_is_taken_exactly_when_the_whole_content_pattern_takes_it(seed
     assert taken > 50 and refused > 50  # both sides exercised
 
 
-def test_the_rows_held_are_bounded_by_their_characters(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(xlsx_read, "_ROWS_HELD", [0, 200])
-    xlsx_read._ROWS_SEEN.clear()
-    rng = random.Random(3)
+@pytest.mark.parametrize(("seen", "held", "seed"), [("_ROWS_SEEN", "_ROWS_HELD", 3), ("_CELLS_SEEN", "_CELLS_HELD", 4)])
+def test_the_rows_kept_are_bounded_by_their_characters(monkeypatch: pytest.MonkeyPatch, seen: str, held: str,
+                                                        seed: int) -> None:
+    """Both memos of rows (the shapes checked, the cells parsed) hold at most their budget of characters."""
+    monkeypatch.setattr(xlsx_read, held, [0, 200])
+    memo = getattr(xlsx_read, seen)
+    memo.clear()
+    rng = random.Random(seed)
     for _ in range(100):
         xml = _content(rng)
         want = _read(xml, False)
         assert _read(xml, False) == want
-        held = sum(map(len, xlsx_read._ROWS_SEEN))
-        assert held == xlsx_read._ROWS_HELD[0] and (held <= 200 or len(xlsx_read._ROWS_SEEN) == 1)
-    assert xlsx_read._ROWS_SEEN  # rows held still
+        total = sum(map(len, memo))
+        assert total == getattr(xlsx_read, held)[0] and (total <= 200 or len(memo) == 1)
+    assert memo  # rows held still
 
 
 def test_each_reader_gets_cells_of_its_own() -> None:
@@ -122,16 +126,3 @@ def test_each_reader_gets_cells_of_its_own() -> None:
     assert {rc: (c.kind, c.value, c.style) for rc, c in again.items()} == want
     assert want == {(0, 2): ("s", "x & y", 0), (0, 1): ("", "", 3), (1, 2): ("s", "x & y", 0), (1, 1): ("", "", 3)}
     assert "".join(rows[r] for r in sorted(rows)) == xml
-
-
-def test_the_rows_of_cells_held_are_bounded_by_their_characters(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(xlsx_read, "_CELLS_HELD", [0, 200])
-    xlsx_read._CELLS_SEEN.clear()
-    rng = random.Random(4)
-    for _ in range(100):
-        xml = _content(rng)
-        want = _read(xml, False)
-        assert _read(xml, False) == want
-        held = sum(map(len, xlsx_read._CELLS_SEEN))
-        assert held == xlsx_read._CELLS_HELD[0] and (held <= 200 or len(xlsx_read._CELLS_SEEN) == 1)
-    assert xlsx_read._CELLS_SEEN

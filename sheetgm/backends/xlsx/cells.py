@@ -224,7 +224,7 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
     elif isinstance(op, port.ClearRange):
         for rc in _held(sheet, rng):
             cell = sheet.cells[rc]
-            if (cell.kind or cell.value or cell.formula is not None or cell.extra):
+            if cell.kind or cell.value or cell.formula is not None or cell.extra:
                 if cell.formula is not None:
                     _unshare(sheet, cell)
                 cell.kind, cell.value, cell.formula, cell.sst, cell.extra = "", "", None, -1, ""
