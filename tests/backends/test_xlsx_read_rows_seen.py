@@ -62,8 +62,9 @@ def _read(xml: str, lazy: bool) -> tuple[bool, object]:
     source = xlsx_read.Part("x", b"", 0, 0) if lazy else None
     took = xlsx_read._read_our_cells(xml, sheet, budget, source, 0, len(xml))  # type: ignore[arg-type]
     last = sheet.pending.last if sheet.pending is not None else None
+    measured = sheet.pending.measured if sheet.pending is not None else None  # the extent worked out as read
     cells = {rc: (c.kind, c.value, c.style) for rc, c in sheet._cells.items()}
-    return took, (cells, sheet.rows, last, budget.cells)
+    return took, (cells, sheet.rows, last, budget.cells, measured)
 
 
 def _expected(xml: str, lazy: bool) -> object:
@@ -75,8 +76,9 @@ def _expected(xml: str, lazy: bool) -> object:
     xlsx_read._read_cells(rows, sheet, [], budget, False)
     numbers = [int(n) for n, _ in _HEAD.findall(xml)]
     if lazy and numbers and numbers[0] >= 1 and numbers == sorted(set(numbers)):
-        return {}, sheet.rows, numbers[-1] - 1, max(xml.count("<c "), len(numbers))
-    return {rc: (c.kind, c.value, c.style) for rc, c in sheet.cells.items()}, sheet.rows, None, budget.cells
+        # the extent as the whole text measures it (what a save asked for before it was worked out as read)
+        return {}, sheet.rows, numbers[-1] - 1, max(xml.count("<c "), len(numbers)), xlsx_read._extent(xml)
+    return {rc: (c.kind, c.value, c.style) for rc, c in sheet.cells.items()}, sheet.rows, None, budget.cells, None
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -121,7 +121,11 @@ class Pending:
     def row_texts(self) -> dict[int, str]:
         """Each row's XML as read, by its row (0-based)."""
         if self._rows is None:
-            self._rows = {int(m.group(1)) - 1: m.group(0) for m in _ROW.finditer(self.text())}
+            # every row has the writer's shape (checked as read, or made by it): cut at each end tag, no text or
+            # value of those shapes holds one, each starting '<row r="'
+            pieces = self.text().split("</row>")
+            pieces.pop()
+            self._rows = {int(piece[8:piece.index('"', 8)]) - 1: piece + "</row>" for piece in pieces}
         return self._rows
 
     def forget(self) -> None:

@@ -530,7 +530,7 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
         return False  # something after the last row
     dims: dict[int, dict[str, str]] = {}
     numbers: list[int] = []
-    count = 0
+    count = rows = cols = 0
     held = _ROWS_SEEN
     for piece in pieces:
         known = held.get(piece)
@@ -539,16 +539,21 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
             if known is None:
                 return False  # another shape: an XML parser judges
             _hold(held, _ROWS_HELD, piece, known)
-        number, attrs, cells = known
+        number, attrs, cells, last = known
         numbers.append(number)
         count += cells
         if attrs:
             dims[number - 1] = dict(attrs)
+        if last[0] > rows:
+            rows = last[0]
+        if last[1] > cols:
+            cols = last[1]
     if lazy is not None and numbers:
         if numbers[0] >= 1 and all(a < b for a, b in zip(numbers, numbers[1:], strict=False)):
             budget.add_cells(max(count, len(numbers)))
             sheet.rows.update(dims)
-            sheet.pending = Pending(lazy, start, end, numbers[-1] - 1, _pending_cells, _extent)
+            # (the extent a save asks for, as ``_extent`` measures it: worked out here, from each row's last cell)
+            sheet.pending = Pending(lazy, start, end, numbers[-1] - 1, _pending_cells, _extent, (rows, cols))
             return True
     found, sizes = _our_cells(xml)
     for n in sizes:
@@ -559,12 +564,13 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
 
 
 # A row of the writer's shapes (its text without "</row>") -> its number, its attributes but the number and
-# spans, its cells: the same rows recur in every player's workbook (160 players: 27,287 rows, 2,210 distinct).
-_ROWS_SEEN: dict[str, tuple[int, tuple[tuple[str, str], ...], int]] = {}
+# spans, its cells, and the row and column (1-based) of its last cell ((0, 0) for none): the same rows recur in
+# every player's workbook (160 players: 27,287 rows, 2,210 distinct).
+_ROWS_SEEN: dict[str, tuple[int, tuple[tuple[str, str], ...], int, tuple[int, int]]] = {}
 _ROWS_HELD = [0, 8_000_000]  # the characters of the rows held, at most
 
 
-def _our_row(piece: str) -> tuple[int, tuple[tuple[str, str], ...], int] | None:
+def _our_row(piece: str) -> tuple[int, tuple[tuple[str, str], ...], int, tuple[int, int]] | None:
     """A row's number, kept attributes and cells, if it has the writer's shape and holds only the entities the
     writer makes (its attributes none); None if not."""
     shape = _OUR_ROW_OPEN.fullmatch(piece)
@@ -580,7 +586,7 @@ def _our_row(piece: str) -> tuple[int, tuple[tuple[str, str], ...], int] | None:
         if len(attrs) != attr_text.count("=") or "r" in attrs:
             return None  # an attribute written twice (the number too): the parser refuses it
         attrs.pop("spans", None)
-    return int(shape.group(1)), tuple(attrs.items()), piece.count("<c ")
+    return int(shape.group(1)), tuple(attrs.items()), piece.count("<c "), _extent(piece + "</row>")
 
 
 def _extent(xml: str) -> tuple[int, int]:
