@@ -336,12 +336,30 @@ def check_ops(ops: Sequence[Op], cell_limit: int | None = None) -> list[list[A1]
     """Every op well-formed, and with ``cell_limit`` no value longer than a cell holds; returns each
     op's parsed ranges (``op_ranges``) for the caller to use."""
     found = []
+    seen, one = _CHECKED, _ONE_RANGE
     for op in ops:
+        if type(op) in one:  # a format op of a map: the same objects in every player's ops (the sheets layer)
+            known = seen.get(id(op))
+            if known is not None and known[0] is op:
+                found.append(known[1])
+                continue
+            ranges = op_ranges(op)
+            if len(seen) >= 8192:
+                seen.clear()
+            seen[id(op)] = (op, ranges)  # (the op kept: its id names no other op while it is here)
+            found.append(ranges)
+            continue
         ranges = op_ranges(op)
         if cell_limit is not None and isinstance(op, SetValues):
             check_lengths(ranges[0].tab, values_area(op, ranges[0]), op.rows, cell_limit)
         found.append(ranges)
     return found
+
+
+# An op of one range (never changed: frozen) checked once per process while it lives, by its identity: a stage's
+# map formats are one tuple of ops shared by every player's ops, hundreds of them (hashing them would cost more).
+# The lists handed out are shared: callers only read them.
+_CHECKED: dict[int, tuple[Op, list[A1]]] = {}
 
 
 def check_lengths(tab: str, area: A1, rows: Sequence[Sequence[str]], limit: int) -> None:

@@ -13,6 +13,7 @@ every formatted cell); anything else is applied op by op (``cells.apply``, ``cel
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import is_
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1
@@ -44,6 +45,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
     runs: list[tuple[int, xlsx_cells.Plan, Box]] = []
     heights: list[tuple[port.ResizeRows, A1]] = []
     k, n, start, tab = i, len(ops), -1, first.tab
+    known: tuple[int, int, xlsx_cells.Plan] | None = None  # a run seen before: where it starts and ends, its plan
     while k <= n:  # one pass over the ops (a map is hundreds), a run of formats closed by the next other op
         op = ops[k] if k < n else None
         kind = type(op)
@@ -54,12 +56,20 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
                 return i  # an open range: op by op
             if start < 0:
                 start = k
+                seen = _RUNS.get(id(op))
+                if seen is not None and rng.tab == seen[1] and _same(seen[0], ops, k):
+                    known = (k, k + len(seen[0]), seen[2])
+                    k += len(seen[0])  # the same ops as before (every player's map): bounded, on this tab
+                    continue
             k += 1
             continue
         if start >= 0:
-            plan = xlsx_cells._format_plan(tuple(ops[start:k]))
+            if known is not None and known[:2] == (start, k):
+                plan = known[2]
+            else:
+                plan = _plan(tuple(ops[start:k]), tab)
             runs.append((start, plan, _info(plan)[0]))
-            start = -1
+            start, known = -1, None
         if not inside:
             break
         if isinstance(op, port.SetValues):
@@ -176,6 +186,26 @@ def _info(plan: xlsx_cells.Plan) -> tuple[Box, ByRow]:
         box = (min(rows), max(rows) + 1, min(cols), max(cols) + 1)
         found = _INFO[id(plan)] = (plan, box, {r: tuple(row) for r, row in rows.items()})
     return found[1], found[2]
+
+
+# A run of format ops (a stage's map formats: one tuple of ops the sheets layer makes once, in every player's
+# ops) by its first op's identity -> the run, its tab, its plan: the run found again without looking at each op
+# or hashing them all. The ops are kept: their ids name no other op while they are here.
+_RUNS: dict[int, tuple[tuple[port.Op, ...], str, xlsx_cells.Plan]] = {}
+
+
+def _plan(run: tuple[port.Op, ...], tab: str) -> xlsx_cells.Plan:
+    plan = xlsx_cells._format_plan(run)
+    if len(_RUNS) >= 32:
+        _RUNS.clear()
+    _RUNS[id(run[0])] = (run, tab, plan)
+    return plan
+
+
+def _same(run: tuple[port.Op, ...], ops: Sequence[port.Op], k: int) -> bool:
+    """Whether ``ops`` from ``k`` on are the very ops of ``run`` (compared by identity, in C)."""
+    end = k + len(run)
+    return end <= len(ops) and all(map(is_, run, ops[k:end]))
 
 
 def _meet(a: Box, b: Box) -> bool:

@@ -1,0 +1,48 @@
+"""``port.check_ops`` checks an op of one range once per process while it lives (``port._CHECKED``, by its
+identity: a stage's map formats are the same objects in every player's ops): the ranges it hands out are those
+``op_ranges`` finds, a malformed op is refused every time, and the memo stays bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from sheetgm.backends import port
+from sheetgm.backends.errors import BackendError
+
+
+def _ops(n: int, tab: str = "Map") -> list[port.Op]:
+    out: list[port.Op] = []
+    for i in range(n):
+        cell = f"'{tab}'!{'ABCDEFGH'[i % 8]}{i // 8 + 1}"
+        out += [port.SetBackground(cell, "#ffe599"), port.SetBold(cell), port.SetBorders(cell, ("outer",), "thick")]
+    return out
+
+
+def test_the_same_ops_checked_again_give_the_ranges_op_ranges_finds() -> None:
+    ops = _ops(40)
+    mixed = [*ops, port.SetValues("'Map'!A1", (("x",),)), *ops, *_ops(40, "Other")]
+    first = port.check_ops(mixed, port.XLSX_CELL_LIMIT)
+    again = port.check_ops(mixed, port.XLSX_CELL_LIMIT)
+    assert first == again == [port.op_ranges(op) for op in mixed]
+    assert {r[0].tab for r in first[-120:]} == {"Other"}
+
+
+def test_an_equal_op_of_another_identity_and_a_new_op_get_their_own_ranges() -> None:
+    for i in range(3000):  # ops made and dropped: an id may come back, with another op behind it
+        op = port.SetBold(f"'T{i % 7}'!A{i + 1}")
+        assert port.check_ops([op]) == [port.op_ranges(op)]
+    twin = port.SetBold("'T1'!A2")
+    assert port.check_ops([twin])[0][0].start_row == 1 and port.check_ops([twin])[0][0].tab == "T1"
+
+
+def test_a_malformed_op_is_refused_every_time() -> None:
+    bad = port.SetBold("'Map'!A1:")
+    for _ in range(2):
+        with pytest.raises(BackendError):
+            port.check_ops([*_ops(2), bad])
+
+
+def test_the_memo_is_bounded() -> None:
+    ops = _ops(3000)  # 9,000 ops alive at once
+    assert port.check_ops(ops) == [port.op_ranges(op) for op in ops]
+    assert 0 < len(port._CHECKED) <= 8192
