@@ -16,13 +16,13 @@ lets a whole stage fit in a fraction of a second (``read.py``).
 from __future__ import annotations
 
 import re
-import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from operator import itemgetter
 from typing import NamedTuple
 
+from sheetgm.backends.xlsx.deflate import inflate
 from sheetgm.backends.xlsx.package import Part
 from sheetgm.backends.xlsx.styles import Styles
 from sheetgm.backends.xlsx.xmlkit import Skeleton
@@ -113,7 +113,7 @@ class Pending:
 
     def text(self) -> str:
         if self._text is None:
-            data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
+            data = self.source.data if self.source.raw is None else inflate(self.source.raw)
             assert data is not None
             self._text = data[self.start:self.end].decode("utf-8") + self.tail
         return self._text
@@ -298,7 +298,7 @@ def _text(part: Part | None) -> str | None:
     """A part's XML as read, from its compressed bytes."""
     if part is None:
         return None
-    data = part.data if part.raw is None else zlib.decompress(part.raw, -15)
+    data = part.data if part.raw is None else inflate(part.raw)
     return data.decode("utf-8") if data is not None else None
 
 
