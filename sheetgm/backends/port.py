@@ -32,6 +32,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import is_
 from typing import cast
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
@@ -335,31 +336,44 @@ def values_area(op: SetValues, rng: A1) -> A1:
 def check_ops(ops: Sequence[Op], cell_limit: int | None = None) -> list[list[A1]]:
     """Every op well-formed, and with ``cell_limit`` no value longer than a cell holds; returns each
     op's parsed ranges (``op_ranges``) for the caller to use."""
-    found = []
-    seen, one = _CHECKED, _ONE_RANGE
-    for op in ops:
-        if type(op) in one:  # a format op of a map: the same objects in every player's ops (the sheets layer)
-            known = seen.get(id(op))
-            if known is not None and known[0] is op:
-                found.append(known[1])
+    found: list[list[A1]] = []
+    one, runs, n, k = _ONE_RANGE, _CHECKED, len(ops), 0
+    while k < n:
+        op = ops[k]
+        if type(op) in one:  # a run of ops of one range (a map's formats: the same objects for every player)
+            run = runs.get(id(op))
+            if run is not None and same_ops(run[0], ops, k):
+                found += run[1]
+                k += len(run[0])
                 continue
-            ranges = op_ranges(op)
-            if len(seen) >= 8192:
-                seen.clear()
-            seen[id(op)] = (op, ranges)  # (the op kept: its id names no other op while it is here)
-            found.append(ranges)
+            start = k
+            while k < n and type(ops[k]) in one:
+                found.append(op_ranges(ops[k]))
+                k += 1
+            if k - start >= 32:
+                if len(runs) >= 64:
+                    runs.clear()
+                runs[id(op)] = (tuple(ops[start:k]), found[start:k])
             continue
         ranges = op_ranges(op)
         if cell_limit is not None and isinstance(op, SetValues):
             check_lengths(ranges[0].tab, values_area(op, ranges[0]), op.rows, cell_limit)
         found.append(ranges)
+        k += 1
     return found
 
 
-# An op of one range (never changed: frozen) checked once per process while it lives, by its identity: a stage's
-# map formats are one tuple of ops shared by every player's ops, hundreds of them (hashing them would cost more).
-# The lists handed out are shared: callers only read them.
-_CHECKED: dict[int, tuple[Op, list[A1]]] = {}
+# A long run of ops of one range (frozen: never changed) checked once per process while it lives, found again by
+# its first op's identity: a stage's map formats are one tuple of ops in every player's ops, hundreds of them
+# (hashing them would cost more than checking them). The ops are kept: their ids name no other op while here.
+# The ranges handed out are shared: callers only read them.
+_CHECKED: dict[int, tuple[tuple[Op, ...], list[list[A1]]]] = {}
+
+
+def same_ops(run: tuple[Op, ...], ops: Sequence[Op], k: int) -> bool:
+    """Whether ``ops`` from ``k`` on are the very ops of ``run`` (compared by identity, in C)."""
+    end = k + len(run)
+    return end <= len(ops) and all(map(is_, run, ops[k:end]))
 
 
 def check_lengths(tab: str, area: A1, rows: Sequence[Sequence[str]], limit: int) -> None:

@@ -1,8 +1,11 @@
-"""``port.check_ops`` checks an op of one range once per process while it lives (``port._CHECKED``, by its
-identity: a stage's map formats are the same objects in every player's ops): the ranges it hands out are those
-``op_ranges`` finds, a malformed op is refused every time, and the memo stays bounded."""
+"""``port.check_ops`` checks a long run of ops of one range once per process while it lives (``port._CHECKED``,
+by its first op's identity: a stage's map formats are the same objects in every player's ops): the ranges it
+hands out are those ``op_ranges`` finds, for the run found again, longer or shorter, a malformed op is refused
+every time, and the memo stays bounded."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +30,15 @@ def test_the_same_ops_checked_again_give_the_ranges_op_ranges_finds() -> None:
     assert {r[0].tab for r in first[-120:]} == {"Other"}
 
 
+def test_a_run_found_again_longer_shorter_or_cut_gives_each_op_its_ranges() -> None:
+    run = _ops(40)
+    value = port.SetValues("'Map'!A1", (("x",),))
+    for ops in ([*run, value], [*run, value], [*run, *_ops(5, "B"), value], run[:-7], [value, *run[3:]],
+                [*run[:50], value, *run[50:]], [*run, *run], list(reversed(run))):
+        assert port.check_ops(ops) == [port.op_ranges(op) for op in ops]
+    assert any(memo[0][0] is run[0] for memo in port._CHECKED.values())
+
+
 def test_an_equal_op_of_another_identity_and_a_new_op_get_their_own_ranges() -> None:
     for i in range(3000):  # ops made and dropped: an id may come back, with another op behind it
         op = port.SetBold(f"'T{i % 7}'!A{i + 1}")
@@ -43,6 +55,23 @@ def test_a_malformed_op_is_refused_every_time() -> None:
 
 
 def test_the_memo_is_bounded() -> None:
-    ops = _ops(3000)  # 9,000 ops alive at once
+    ops = _ops(3000)  # one run of 9,000 ops
     assert port.check_ops(ops) == [port.op_ranges(op) for op in ops]
-    assert 0 < len(port._CHECKED) <= 8192
+    for i in range(100):
+        assert port.check_ops(_ops(12 + i % 3, f"T{i}"))[0][0].tab == f"T{i}"
+    assert 0 < len(port._CHECKED) <= 64
+
+
+def test_an_op_on_a_tab_made_only_after_it_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    from sheetgm.backends.errors import MissingTabError
+    from sheetgm.backends.xlsx.gateway import XlsxGateway
+
+    gw = XlsxGateway(tmp_path)
+    gw.create("p", "t", ["A"])
+    before = gw.path("p").read_bytes()
+    for ops in ([port.SetValues("New!A1", [["x"]]), port.AddTab("New")], [port.SetBold("Gone!A1")]):
+        with pytest.raises(MissingTabError):
+            gw.write("p", [*_ops(3, "A"), *ops])
+        assert gw.path("p").read_bytes() == before
+    gw.write("p", [*_ops(3, "A"), port.AddTab("New"), port.SetValues("New!A1", [["x"]])])
+    assert gw.read("p", ["New!A1"]) == {"New!A1": [["x"]]}

@@ -13,7 +13,6 @@ every formatted cell); anything else is applied op by op (``cells.apply``, ``cel
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import is_
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1
@@ -57,7 +56,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
             if start < 0:
                 start = k
                 seen = _RUNS.get(id(op))
-                if seen is not None and rng.tab == seen[1] and _same(seen[0], ops, k):
+                if seen is not None and rng.tab == seen[1] and port.same_ops(seen[0], ops, k):
                     known = (k, k + len(seen[0]), seen[2])
                     k += len(seen[0])  # the same ops as before (every player's map): bounded, on this tab
                     continue
@@ -200,12 +199,6 @@ def _plan(run: tuple[port.Op, ...], tab: str) -> xlsx_cells.Plan:
         _RUNS.clear()
     _RUNS[id(run[0])] = (run, tab, plan)
     return plan
-
-
-def _same(run: tuple[port.Op, ...], ops: Sequence[port.Op], k: int) -> bool:
-    """Whether ``ops`` from ``k`` on are the very ops of ``run`` (compared by identity, in C)."""
-    end = k + len(run)
-    return end <= len(ops) and all(map(is_, run, ops[k:end]))
 
 
 def _meet(a: Box, b: Box) -> bool:
