@@ -32,6 +32,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import is_
 from typing import cast
 
@@ -377,6 +378,8 @@ def same_ops(run: tuple[Op, ...], ops: Sequence[Op], k: int) -> bool:
 
 
 def check_lengths(tab: str, area: A1, rows: Sequence[Sequence[str]], limit: int) -> None:
+    if max(map(len, chain.from_iterable(rows)), default=0) <= limit:
+        return  # (the usual op, every value measured in C)
     for i, row in enumerate(rows):
         if not row or max(map(len, row)) <= limit:  # (the usual row, measured in C)
             continue

@@ -389,6 +389,9 @@ def set_width(sheet: Sheet, c: int, width: float) -> None:
     n = c + 1
     for i, col in enumerate(sheet.cols):
         if col.min <= n <= col.max:
+            attrs = col.attrs
+            if col.min == col.max and attrs.get("width") == repr(width) and attrs.get("customWidth") == "1":
+                return  # already so (a stage's map sets the same widths again): the same Col it would make
             pieces = [Col(col.min, n - 1, dict(col.attrs))] if col.min < n else []
             pieces.append(Col(n, n, {**col.attrs, "width": repr(width), "customWidth": "1"}))
             pieces += [Col(n + 1, col.max, dict(col.attrs))] if n < col.max else []

@@ -74,7 +74,8 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
         if isinstance(op, port.SetValues):
             area = port.values_area(op, rng)
             assert area.end_row is not None and area.end_col is not None
-            if any("\n" in text or ILLEGAL.search(text) for text in map("".join, op.rows)):
+            text = "".join(map("".join, op.rows))  # (the whole op's texts looked at in C, at once)
+            if "\n" in text or ILLEGAL.search(text):
                 return i
             values.append((k, op, (area.start_row, area.end_row, area.start_col, area.end_col)))
         elif isinstance(op, port.ResizeRows):
