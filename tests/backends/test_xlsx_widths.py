@@ -1,0 +1,30 @@
+"""A column width set again as it is leaves the sheet's columns as setting it made them (``cells.set_width``
+passes over a single column already so): a range of columns is still split, a width that differs still set."""
+
+from __future__ import annotations
+
+from sheetgm.backends.xlsx.book import Col, Sheet
+from sheetgm.backends.xlsx.cells import set_width
+
+
+def _cols(sheet: Sheet) -> list[tuple[int, int, dict[str, str]]]:
+    return [(c.min, c.max, c.attrs) for c in sheet.cols]
+
+
+def test_a_width_set_again_leaves_the_columns_as_they_are() -> None:
+    sheet = Sheet("Map", cols=[Col(1, 3, {"style": "2", "width": repr(44 / 7), "customWidth": "1"})])
+    set_width(sheet, 1, 44 / 7)  # inside a range of columns holding that width already: split all the same
+    assert _cols(sheet) == [(1, 1, {"style": "2", "width": repr(44 / 7), "customWidth": "1"}),
+                            (2, 2, {"style": "2", "width": repr(44 / 7), "customWidth": "1"}),
+                            (3, 3, {"style": "2", "width": repr(44 / 7), "customWidth": "1"})]
+    before = _cols(sheet)
+    for c in range(3):
+        set_width(sheet, c, 44 / 7)
+    assert _cols(sheet) == before
+    set_width(sheet, 1, 5.0)
+    assert _cols(sheet)[1] == (2, 2, {"style": "2", "width": "5.0", "customWidth": "1"})
+    sheet.cols[0].attrs["customWidth"] = "0"  # the width, but not said to be custom: set
+    set_width(sheet, 0, 44 / 7)
+    assert _cols(sheet)[0] == (1, 1, {"style": "2", "width": repr(44 / 7), "customWidth": "1"})
+    set_width(sheet, 5, 2.0)
+    assert _cols(sheet)[-1] == (6, 6, {"width": "2.0", "customWidth": "1"})
