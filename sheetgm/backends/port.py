@@ -51,12 +51,23 @@ _SIDE_GROUPS = {"outer": ("top", "bottom", "left", "right"), "all": BORDER_SIDES
 
 def _strs(values: Iterable[object]) -> tuple[str, ...]:
     found = tuple(values)
-    if set(map(type, found)) <= _TEXT:  # texts already (a map is thousands of them): checked in C
+    seen = _TEXT_ROWS
+    if seen.get(id(found)) is found:
         return cast(tuple[str, ...], found)
+    if set(map(type, found)) <= _TEXT:  # texts already (a map is thousands of them): checked in C
+        texts = cast(tuple[str, ...], found)
+        if found is values and len(texts) >= 8 and sum(map(len, texts)) <= 4096:  # (a map's row: kept small)
+            if len(seen) >= 1024:
+                seen.clear()
+            seen[id(found)] = found
+        return texts
     return tuple("" if v is None else str(v) for v in found)
 
 
 _TEXT = {str}
+# Tuples of texts seen, by identity (kept, so that their ids name no other tuple while here): the rows of a map
+# without marks are the same tuples in every player's ops (``sheets/mapcells.py``), looked at once.
+_TEXT_ROWS: dict[int, tuple[object, ...]] = {}
 
 
 @dataclass(frozen=True)

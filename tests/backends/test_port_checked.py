@@ -75,3 +75,17 @@ def test_an_op_on_a_tab_made_only_after_it_is_refused_before_anything_is_written
         assert gw.path("p").read_bytes() == before
     gw.write("p", [*_ops(3, "A"), port.AddTab("New"), port.SetValues("New!A1", [["x"]])])
     assert gw.read("p", ["New!A1"]) == {"New!A1": [["x"]]}
+
+
+def test_a_row_of_texts_seen_before_is_taken_as_it_is_and_other_values_become_texts() -> None:
+    row = tuple(f"t{i}" for i in range(12))
+    first, again = port.SetValues("A!A1", (row,)), port.SetValues("A!A2", (row,))
+    assert first.rows[0] is row and again.rows[0] is row and port._TEXT_ROWS.get(id(row)) is row
+    mixed = ("a", 1, None, 2.5, *row)
+    assert port.SetValues("A!A1", (mixed,)).rows[0] == ("a", "1", "", "2.5", *row)
+    assert port.SetValues("A!A1", [list(row)]).rows[0] == row
+    long = tuple("x" * 1000 for _ in range(8))  # too long to be kept
+    assert port.SetValues("A!A1", (long,)).rows[0] is long and id(long) not in port._TEXT_ROWS
+    for i in range(3000):  # bounded
+        port.SetValues("A!A1", (tuple(f"{i}-{j}" for j in range(8)),))
+    assert len(port._TEXT_ROWS) <= 1024
