@@ -8,6 +8,7 @@ import io
 import random
 import shutil
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -353,5 +354,9 @@ def test_the_same_format_ops_in_several_workbooks_make_what_the_ops_one_by_one_m
         assert held is not None
         if n != 4:  # (there the shared run resets a cell of ``more`` to no style: op by op)
             assert held.pending is not None and f"block {n}" in held.pending.tail  # written as XML
+            assert held.pending.styles is not None  # known as read and made, the same as a look in the text finds
+            looked = replace(held.pending, styles=None)
+            assert all(held.pending.holds_style([s]) == looked.holds_style([s]) for s in range(40))
+            assert held.pending.holds_style(range(40)) and not held.pending.holds_style([999])
         _same(lazy, whole, monkeypatch)
     assert len(planned) == len(cases) - 1  # the second workbook's run found again by the identity of its ops

@@ -101,6 +101,9 @@ class Pending:
     # Rows parsed one by one since (``Sheet.take``): their cells are the sheet's, their XML in ``row_xml``.
     taken: set[int] = field(default_factory=set)
     tail: str = ""  # new rows written after them as XML, not as cells (``fresh.py``)
+    # Each N of the ' s="N"' its text holds (the cells' styles), worked out as its rows were read and made; None
+    # for not known (then ``holds_style`` looks in the text)
+    styles: frozenset[str] | None = None
     # Kept from their first use to the end of the save (``forget``): the text, each row's XML (``row_texts``).
     _text: str | None = None
     _rows: dict[int, str] | None = None
@@ -134,11 +137,13 @@ class Pending:
 
     def holds_style(self, styles: Iterable[int]) -> bool:
         """Whether a cell of these rows has one of ``styles``."""
-        wanted = [f' s="{s}"' for s in styles]
+        wanted = [str(s) for s in styles]
         if not wanted:
             return False
+        if self.styles is not None:  # (known as read and made: the text not inflated for it)
+            return any(n in self.styles for n in wanted)
         text = self.text()
-        return any(w in text for w in wanted)
+        return any(f' s="{n}"' in text for n in wanted)
 
 
 @dataclass(eq=False)

@@ -18,6 +18,7 @@ from sheetgm.backends import port
 from sheetgm.backends.a1 import A1
 from sheetgm.backends.xlsx import cells as xlsx_cells
 from sheetgm.backends.xlsx.book import Book, Cell, Sheet
+from sheetgm.backends.xlsx.read import style_marks
 from sheetgm.backends.xlsx.sheetxml import made_row
 from sheetgm.backends.xlsx.xmlkit import ILLEGAL
 
@@ -27,7 +28,7 @@ Box = tuple[int, int, int, int]  # rows and columns, 0-based, ends excluded
 ByRow = dict[int, tuple[tuple[int, int], ...]]  # a plan's cells row by row: (column, its group's index)
 Styled = tuple[xlsx_cells.Plan, tuple[int, ...], ByRow]  # a plan, its groups' styles in this workbook, by row
 # (row, heights, values over it, (plan, styles) over it) -> (its XML, its last column with a cell or -1)
-_MADE: dict[tuple[object, ...], tuple[str, int]] = {}
+_MADE: dict[tuple[object, ...], tuple[str, int, frozenset[str]]] = {}  # (and the ' s="N"' it holds)
 _PLANS: dict[int, xlsx_cells.Plan] = {}  # the plans whose id is in a key of _MADE, kept so that no id is reused
 
 
@@ -129,11 +130,14 @@ def _append(sheet: Sheet, top: int, end: int, values: list[tuple[int, port.SetVa
         if made is None:
             for plan, _found, _rows in here:
                 _PLANS[id(plan)] = plan
-            made = _MADE[key] = _row(r, over, here, dim)
-        xml, col = made
+            xml, col = _row(r, over, here, dim)
+            made = _MADE[key] = (xml, col, style_marks(xml))
+        xml, col, marks = made
         if xml:
             out.append(xml)
             last = r
+            if p.styles is not None and not marks <= p.styles:
+                p.styles |= marks
         if col >= 0:
             rows, cols = r + 1, max(cols, col + 1)
         if dim:
