@@ -121,6 +121,12 @@ class Pending:
             self._text = data[self.start:self.end].decode("utf-8") + self.tail
         return self._text
 
+    def raw_rows(self) -> bytes:
+        """The rows' XML as UTF-8: the bytes the file held (the text was read from them), then the new ones."""
+        data = self.source.data if self.source.raw is None else inflate(self.source.raw)
+        assert data is not None
+        return data[self.start:self.end] + self.tail.encode("utf-8")
+
     def row_texts(self) -> dict[int, str]:
         """Each row's XML as read, by its row (0-based)."""
         if self._rows is None:
@@ -158,7 +164,8 @@ class _SheetFields:
     protection: dict[str, str] | None = None
     validations: list[Validation] = field(default_factory=list)
     notes: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)  # cell -> (text, author)
-    written: str | None = None  # the sheet's XML as last written; None: changed since (or as read: see source)
+    written: str | bytes | None = None  # the sheet's XML as last written (``sheet_bytes``); None: changed since (or
+    # as read: see source)
     row_xml: dict[int, str] = field(default_factory=dict)  # 0-based row -> its <row> XML as last written
     # The sheet's XML (``written``, else ``source``, inflated only when needed: a workbook held between reading
     # and writing keeps its compressed bytes, not its text) was made by sheetgm's writer: its rows can be kept.
@@ -278,6 +285,8 @@ class Sheet(_SheetFields):
             self.written, self.rows_in_written, self.source = None, False, None
             return
         xml = self.written if self.written is not None else _text(self.source)
+        if isinstance(xml, bytes):
+            xml = xml.decode("utf-8")
         if self.rows_in_written and xml is not None:
             self.row_xml = self._written_rows(xml)
         self.written, self.rows_in_written, self.source = None, False, None

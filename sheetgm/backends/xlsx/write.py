@@ -21,7 +21,7 @@ from sheetgm.backends.xlsx import xmlkit
 from sheetgm.backends.xlsx.book import RANK, Book, Rel, Sheet
 from sheetgm.backends.xlsx.deflate import deflate
 from sheetgm.backends.xlsx.package import Part, rels_path, resolve_target
-from sheetgm.backends.xlsx.sheetxml import ROOT, comments_xml, legacy_xml, sheet_xml, vml_xml
+from sheetgm.backends.xlsx.sheetxml import ROOT, comments_xml, legacy_xml, sheet_bytes, vml_xml
 
 _CT_MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 _TYPES = {
@@ -118,7 +118,7 @@ class _Plan:
             self.parts.append((sheet.part, sheet.source))
         else:
             if sheet.written is None or legacy is not None:
-                sheet.written = sheet_xml(sheet, legacy)
+                sheet.written = sheet_bytes(sheet, legacy)
             self.parts.append((sheet.part, sheet.written))
         self.types.setdefault("/" + sheet.part, _TYPES["sheet"])
         self.parts += new_notes
