@@ -65,3 +65,26 @@ def test_deflate_and_inflate_give_back_every_byte(engine: str, monkeypatch: pyte
     for data in [b"", b"a", "门".encode() * 5000, rng.randbytes(70_000), b"<row/>" * 40_000]:
         packed = deflate.deflate(data)
         assert zlib.decompress(packed, -15) == data and deflate.inflate(packed) == data
+
+
+@pytest.mark.parametrize("engine", ["isal", "zlib"])
+def test_a_file_is_read_alike_by_either_inflater_and_a_damaged_part_refused(
+        tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sheetgm.backends.errors import UnreadableFileError
+
+    path = _save(tmp_path / "made", 1)
+    want = XlsxGateway(path.parent).view(KEY)
+    if engine == "zlib":
+        monkeypatch.setattr(deflate, "_fast", None)
+    elif deflate._fast is None:
+        pytest.skip("isal not installed")
+    assert XlsxGateway(path.parent).view(KEY) == want
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as z:
+        info = z.getinfo("xl/worksheets/sheet2.xml")
+    at = info.header_offset + 30 + len(info.filename) + len(info.extra) + 40
+    data[at:at + 16] = b"\xff" * 16  # the Map tab's deflated bytes broken
+    path.write_bytes(bytes(data))
+    with pytest.raises(UnreadableFileError) as err:
+        XlsxGateway(path.parent).view(KEY)
+    assert err.value.code == "err.backend.file.damaged"
