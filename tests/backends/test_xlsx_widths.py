@@ -28,3 +28,30 @@ def test_a_width_set_again_leaves_the_columns_as_they_are() -> None:
     assert _cols(sheet)[0] == (1, 1, {"style": "2", "width": repr(44 / 7), "customWidth": "1"})
     set_width(sheet, 5, 2.0)
     assert _cols(sheet)[-1] == (6, 6, {"width": "2.0", "customWidth": "1"})
+
+
+def test_resize_columns_makes_the_columns_setting_each_width_in_turn_makes() -> None:
+    import copy
+    import random
+
+    from sheetgm.backends import port
+    from sheetgm.backends.a1 import parse_range
+    from sheetgm.backends.xlsx.book import Book
+    from sheetgm.backends.xlsx.cells import PX_PER_CHAR, apply
+
+    rng = random.Random(5)
+    for _ in range(200):
+        cols, at = [], 1
+        for _ in range(rng.randint(0, 6)):
+            span = rng.choice([0, 0, 1, 3])
+            width = rng.choice([repr(44 / 7), repr(50 / 7), "9"])
+            cols.append(Col(at, at + span, {"width": width, "customWidth": rng.choice(["1", "0"])}))
+            at += span + rng.randint(1, 2)
+        sheet = Sheet("Map", cols=cols)
+        alone = copy.deepcopy(sheet)
+        a, b = sorted(rng.sample(range(12), 2))
+        op = port.ResizeColumns(f"Map!{'ABCDEFGHIJKL'[a]}:{'ABCDEFGHIJKL'[b]}", rng.choice([44, 50]))
+        apply(Book("t", [sheet]), sheet, op, parse_range(op.range))
+        for c in range(a, b + 1):
+            set_width(alone, c, op.width / PX_PER_CHAR)
+        assert _cols(sheet) == _cols(alone)
