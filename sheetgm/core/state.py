@@ -434,7 +434,7 @@ _SCALARS = (str, int, float, bool, type(None))
 def _plain(value: Any) -> Any:
     """What ``dataclasses.asdict`` makes of a field's value, made directly for what a player holds (texts,
     numbers, lists, dicts, tuples): ``asdict``'s generic recursion made ``to_dict`` four times slower (each
-    stage's journal entry and each check's memo hold a state)."""
+    stage's journal entry holds a state)."""
     kind = type(value)
     if kind in _SCALARS:
         return value
