@@ -55,3 +55,18 @@ def test_resize_columns_makes_the_columns_setting_each_width_in_turn_makes() -> 
         for c in range(a, b + 1):
             set_width(alone, c, op.width / PX_PER_CHAR)
         assert _cols(sheet) == _cols(alone)
+
+
+def test_the_cols_element_is_made_from_the_columns_as_they_are_now() -> None:
+    from sheetgm.backends.xlsx import sheetxml, xmlkit
+
+    def plain(sheet: Sheet) -> str:
+        return "<cols>" + "".join(f'<col min="{c.min}" max="{c.max}"{xmlkit.attrs(c.attrs)}/>'
+                                  for c in sorted(sheet.cols, key=lambda c: c.min)) + "</cols>"
+
+    sheet = Sheet("Map", cols=[Col(3, 3, {"width": "5.0", "customWidth": "1"}), Col(1, 2, {"style": "4"})])
+    assert sheetxml._cols(sheet) == plain(sheet)
+    sheet.cols[0].attrs["width"] = 'a"b'  # changed in place: made again, escaped
+    assert sheetxml._cols(sheet) == plain(sheet) and "a&quot;b" in sheetxml._cols(sheet)
+    set_width(sheet, 0, 7.0)
+    assert sheetxml._cols(sheet) == plain(sheet)

@@ -64,9 +64,7 @@ def sheet_xml(sheet: Sheet, legacy: str | None = None, splice: str = "") -> str:
     if not any(name == "sheetFormatPr" for _rank, name, _xml in sheet.kept):
         made.append((RANK["sheetFormatPr"], "", _FORMAT_PR))
     if sheet.cols:
-        cols_in_order = sorted(sheet.cols, key=lambda c: c.min)
-        body = "".join(f'<col min="{c.min}" max="{c.max}"{xmlkit.attrs(c.attrs)}/>' for c in cols_in_order)
-        made.append((RANK["cols"], "", f"<cols>{body}</cols>"))
+        made.append((RANK["cols"], "", _cols(sheet)))
     made.append((RANK["sheetData"], "", _data(sheet, splice)))
     if sheet.protection is not None:
         made.append((RANK["sheetProtection"], "", f"<sheetProtection{xmlkit.attrs(sheet.protection)}/>"))
@@ -87,6 +85,23 @@ def sheet_xml(sheet: Sheet, legacy: str | None = None, splice: str = "") -> str:
             made.append((RANK["legacyDrawing"], "legacyDrawing", legacy_xml(root, legacy)))
     body = "".join(xml for _rank, _name, xml in sorted([*kept, *made], key=_rank_of))
     return f"{root}{body}{_end(root)}"
+
+
+_COLS: dict[tuple[tuple[int, int, tuple[tuple[str, str], ...]], ...], str] = {}  # a sheet's columns -> <cols>
+
+
+def _cols(sheet: Sheet) -> str:
+    """The <cols> element, made once per process for each set of columns (a stage's map sets the same widths in
+    every player's tabs)."""
+    key = tuple([(c.min, c.max, tuple(c.attrs.items())) for c in sheet.cols])
+    found = _COLS.get(key)
+    if found is None:
+        cols_in_order = sorted(sheet.cols, key=lambda c: c.min)
+        body = "".join(f'<col min="{c.min}" max="{c.max}"{xmlkit.attrs(c.attrs)}/>' for c in cols_in_order)
+        if len(_COLS) >= 256:
+            _COLS.clear()
+        found = _COLS[key] = f"<cols>{body}</cols>"
+    return found
 
 
 def legacy_xml(root: str, rid: str) -> str:
