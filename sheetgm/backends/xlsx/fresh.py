@@ -95,7 +95,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
         return i  # values over formatted cells
     styled: list[Styled] = []
     for _k, plan, _box in runs:  # the styles, made in the order restyle_run makes them
-        found = tuple(book.styles.derive_all(0, changes) for changes, _cells in plan)
+        found = book.styles.derive_each(0, plan)
         if 0 in found:
             return i  # a formatted cell without a style: it counts in the sheet's extent, not in its XML
         styled.append((plan, found, _info(plan)[1]))
