@@ -56,7 +56,7 @@ def _strs(values: Iterable[object]) -> tuple[str, ...]:
         return cast(tuple[str, ...], found)
     if set(map(type, found)) <= _TEXT:  # texts already (a map is thousands of them): checked in C
         texts = cast(tuple[str, ...], found)
-        if found is values and len(texts) >= 8 and sum(map(len, texts)) <= 4096:  # (a map's row: kept small)
+        if found is values and len(texts) >= 8 and sum(map(len, texts)) <= _KEPT_CHARS:  # (a map's row: small)
             if len(seen) >= 1024:
                 seen.clear()
             seen[id(found)] = found
@@ -68,6 +68,7 @@ _TEXT = {str}
 # Tuples of texts seen, by identity (kept, so that their ids name no other tuple while here): the rows of a map
 # without marks are the same tuples in every player's ops (``sheets/mapcells.py``), looked at once.
 _TEXT_ROWS: dict[int, tuple[object, ...]] = {}
+_KEPT_CHARS = 4096
 
 
 @dataclass(frozen=True)
@@ -389,8 +390,9 @@ def same_ops(run: tuple[Op, ...], ops: Sequence[Op], k: int) -> bool:
 
 
 def check_lengths(tab: str, area: A1, rows: Sequence[Sequence[str]], limit: int) -> None:
-    if max(map(len, chain.from_iterable(rows)), default=0) <= limit:
-        return  # (the usual op, every value measured in C)
+    seen = _TEXT_ROWS if limit >= _KEPT_CHARS else {}  # (a row kept there holds 4,096 characters at most: fits)
+    if max(map(len, chain.from_iterable(row for row in rows if seen.get(id(row)) is not row)), default=0) <= limit:
+        return  # (the usual op, every other value measured in C)
     for i, row in enumerate(rows):
         if not row or max(map(len, row)) <= limit:  # (the usual row, measured in C)
             continue

@@ -89,3 +89,17 @@ def test_a_row_of_texts_seen_before_is_taken_as_it_is_and_other_values_become_te
     for i in range(3000):  # bounded
         port.SetValues("A!A1", (tuple(f"{i}-{j}" for j in range(8)),))
     assert len(port._TEXT_ROWS) <= 1024
+
+
+def test_a_row_kept_as_seen_is_still_measured_against_a_smaller_limit() -> None:
+    from sheetgm.backends.errors import CellTooLongError
+
+    row = tuple("x" * 30 for _ in range(10))
+    op = port.SetValues("A!A1", (row,))
+    assert port._TEXT_ROWS.get(id(op.rows[0])) is op.rows[0]
+    port.check_ops([op], 40)
+    with pytest.raises(CellTooLongError):
+        port.check_ops([op], 20)
+    long = port.SetValues("A!A1", (("y" * 40_000,),))
+    with pytest.raises(CellTooLongError):
+        port.check_ops([long], port.XLSX_CELL_LIMIT)
