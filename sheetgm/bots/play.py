@@ -8,6 +8,7 @@ from typing import Any
 
 from sheetgm.bots.hunter import hunter_order
 from sheetgm.bots.intel import Intel
+from sheetgm.bots.paths import Fields
 from sheetgm.bots.survivor import Team, survivor_order, team_of
 from sheetgm.core.board import Board
 from sheetgm.core.check import Draft, legal_steps
@@ -36,20 +37,22 @@ class Table:
 
     def __init__(self) -> None:
         self.intel = {SURVIVOR: Intel(SURVIVOR), HUNTER: Intel(HUNTER)}
-        self._stage: tuple[State, State, Team | None] | None = None  # the state, its dry copy, the team
+        # The state, its dry copy, its cost fields, the team.
+        self._stage: tuple[State, State, Fields, Team | None] | None = None
 
     def order(self, state: State, seat: int, rng: random.Random) -> Order:
         p = state.players[seat]
         if not p.in_play or state.over():
             return Order()
         if self._stage is None or self._stage[0] is not state:
-            self._stage = (state, Draft.shared_copy(state), None)  # one dry copy for every bot of the stage
-        _, dry, team = self._stage
+            # One dry copy and one set of cost fields for every bot of the stage.
+            self._stage = (state, Draft.shared_copy(state), Fields(state), None)
+        _, dry, fields, team = self._stage
         if p.is_hunter:
-            return hunter_order(state, seat, rng, self.intel[HUNTER], dry)
+            return hunter_order(state, seat, rng, self.intel[HUNTER], dry, fields)
         if team is None:
-            team = team_of(state, self.intel[SURVIVOR])  # agreed once per stage
-            self._stage = (state, dry, team)
+            team = team_of(state, self.intel[SURVIVOR], fields)  # agreed once per stage
+            self._stage = (state, dry, fields, team)
         return survivor_order(state, seat, rng, self.intel[SURVIVOR], team, dry)
 
     def learn(self, state: State, events: Sequence[Event]) -> None:
