@@ -31,8 +31,8 @@ def fingerprints(map_name: str, seeds: range) -> dict[str, str]:
     h = hashlib.sha256()
 
     def recording(fn: Any) -> Any:
-        def wrapper(state: Any, orders: dict[int, Any], seed: int) -> Any:
-            new, events = fn(state, orders, seed)
+        def wrapper(state: Any, orders: dict[int, Any], seed: int, **kwargs: Any) -> Any:
+            new, events = fn(state, orders, seed, **kwargs)
             h.update(repr(sorted(orders.items())).encode())
             h.update(json.dumps([e.to_dict() for e in events], sort_keys=True, ensure_ascii=False).encode())
             h.update(new.to_json().encode())

@@ -10,7 +10,7 @@ import pytest
 from sheetgm.bots import bot_order, hunter_view, play_game, random_order, roster_for, scaled_options
 from sheetgm.bots.hunter import HunterBot
 from sheetgm.bots.paths import cost_field, points
-from sheetgm.bots.play import play_night
+from sheetgm.bots.play import Table, play_night
 from sheetgm.bots.survivor import SurvivorBot, team_of
 from sheetgm.core.act import do_step
 from sheetgm.core.board import parse_tile, tile_name
@@ -309,3 +309,43 @@ def test_the_bots_play_the_same_games_when_every_try_is_saved_and_undone(
     monkeypatch.setattr(Draft, "add", add_with_undo)
     assert games() == fast
     assert tries[False] > 10 and tries[True] > 200, tries
+
+
+@pytest.mark.parametrize("map_name", ["standard", "teach"])
+def test_a_stage_resolved_on_the_bots_dry_copy_is_the_stage_resolved_on_a_new_copy(
+        map_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Table.handoff`` gives the resolver the stage's dry copy once every draft on it is released: the games
+    are step for step those resolved on a new copy of the state, and the state a stage starts from is unchanged."""
+    board = ready_map(map_name)
+    handed = Counter[bool]()
+    handoff = Table.handoff
+
+    def counted(self: Table, state: State) -> State | None:
+        fresh = handoff(self, state)
+        handed[fresh is not None] += 1
+        return fresh
+
+    def games() -> list[tuple[str, list[dict[str, object]]]]:
+        out = []
+        for seed in range(6):
+            st, events = play_game(board, roster_for(board), seed)
+            out.append((st.digest(), [e.to_dict() for e in events]))
+        return out
+
+    monkeypatch.setattr(Table, "handoff", counted)
+    on_dry_copies = games()
+    assert handed[True] > 20
+    monkeypatch.setattr(Table, "handoff", lambda self, state: None)
+    assert games() == on_dry_copies
+    monkeypatch.undo()
+
+    st = new_game(board, roster_for(board), 5)
+    before = st.to_json()
+    table = Table()
+    orders = {p.seat: table.order(st, p.seat, random.Random(1)) for p in st.survivors()}
+    fresh = table.handoff(st)
+    assert fresh is not None and fresh is not st and table.handoff(st) is None
+    mine, events = resolve_survivor_stage(st, orders, 5, fresh=fresh)
+    assert mine is fresh and st.to_json() == before
+    theirs, their_events = resolve_survivor_stage(st, orders, 5)
+    assert mine.to_json() == theirs.to_json() and events == their_events

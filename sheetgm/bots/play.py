@@ -55,6 +55,12 @@ class Table:
             self._stage = (state, dry, fields, team)
         return survivor_order(state, seat, rng, self.intel[SURVIVOR], team, dry)
 
+    def handoff(self, state: State) -> State | None:
+        """The stage's dry copy of ``state``, every draft on it released, for its resolution to take
+        (``resolve_*_stage(fresh=...)``): the resolver need not copy the state again. None: no bot wrote."""
+        stage, self._stage = self._stage, None
+        return stage[1] if stage is not None and stage[0] is state else None
+
     def learn(self, state: State, events: Sequence[Event]) -> None:
         for intel in self.intel.values():
             intel.learn(state, events)
@@ -112,11 +118,13 @@ def play_night(state: State, seed: int, bot: Bot, rng: random.Random,
     """Both stages of one night: survivors' orders, then hunters' orders on the stage's result
     (``table``: bots that learn from each stage's events)."""
     orders = {p.seat: bot(state, p.seat, rng) for p in state.survivors()}
-    state, events = resolve_survivor_stage(state, orders, seed)
+    fresh = table.handoff(state) if table is not None else None
+    state, events = resolve_survivor_stage(state, orders, seed, fresh=fresh)
     if table is not None:
         table.learn(state, events)
     orders = {h.seat: bot(state, h.seat, rng) for h in state.hunters()}
-    state, more = resolve_hunter_stage(state, orders, seed)
+    fresh = table.handoff(state) if table is not None else None
+    state, more = resolve_hunter_stage(state, orders, seed, fresh=fresh)
     if table is not None:
         table.learn(state, more)
     return state, events + more
