@@ -122,6 +122,7 @@ class Team:
     full_chests: tuple[Tile, ...]
     final_push: bool
     fields: Fields  # the stage's cost fields (the state does not change while the survivors write)
+    downed_at: frozenset[Tile]  # where a Downed survivor piece lies
 
 
 def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> Team:
@@ -132,7 +133,8 @@ def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> 
         if rescuer is not None:
             rescuers[d.seat] = rescuer.seat
     return Team(danger, generator_plan(state, danger), rescuers, tuple(_full_chests(state)), final_push(state),
-                fields if fields is not None else Fields(state))
+                fields if fields is not None else Fields(state),
+                frozenset(s.pos for s in state.survivors(robots=True) if s.downed))
 
 
 def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
@@ -227,7 +229,8 @@ class SurvivorBot:
         tries: list[Step] = []
         if self.purpose == ESCAPE and here in state.board.gates:
             tries.append(Escape())
-        tries += [Heal(f.alias) for f in state.at(here, "survivor") if f.downed and f.seat != p.seat]
+        if here in self.team.downed_at:
+            tries += [Heal(f.alias) for f in state.at(here, "survivor") if f.downed and f.seat != p.seat]
         if "revolver" in self.items:
             tries += [UseItem("revolver", h.pos) for h in state.hunters() if distance(h.pos, here) <= 1]
         if self.purpose == CRACK and here in self.targets:
