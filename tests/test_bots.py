@@ -9,7 +9,7 @@ import pytest
 
 from sheetgm.bots import bot_order, hunter_view, play_game, random_order, roster_for, scaled_options
 from sheetgm.bots.hunter import HunterBot
-from sheetgm.bots.paths import cost_field, points
+from sheetgm.bots.paths import Fields, cost_field, points
 from sheetgm.bots.play import Table, play_night
 from sheetgm.bots.survivor import SurvivorBot, team_of
 from sheetgm.core.act import do_step
@@ -270,8 +270,11 @@ def test_cost_fields_are_shortest_paths_with_boards_and_passages() -> None:
     rng = random.Random(3)
     for _ in range(12):
         targets = [st.board.tile_list[rng.randrange(len(st.board.tile_list))] for _ in range(rng.randint(1, 3))]
+        fields = Fields(st)  # a stage's fields: each state of the loop is another stage's
         for seat in (1, 2, 9, 10):
-            assert cost_field(st, st.players[seat], targets) == reference_field(st, seat, targets)
+            want = reference_field(st, seat, targets)
+            assert cost_field(st, st.players[seat], targets) == want
+            assert fields(st.players[seat], targets) == want and fields(st.players[seat], tuple(targets)) == want
         if st.passages:
             st.passages[0].discovered = not st.passages[0].discovered
 

@@ -137,15 +137,16 @@ class Fields:
     def __init__(self, state: State) -> None:
         self.state = state
         self.boards = frozenset(state.boards) if state.boards else frozenset()
-        self._links: dict[int, tuple[tuple[Tile, Tile], ...]] = {}
+        self._movers: dict[int, tuple[str, tuple[tuple[Tile, Tile], ...]]] = {}  # seat -> kind, passages
         self._known: dict[tuple[str, tuple[tuple[Tile, Tile], ...], tuple[Tile, ...]], _Field] = {}
 
     def __call__(self, mover: Player, targets: Iterable[Tile]) -> _Field:
-        """The same field as ``cost_field(state, mover, targets)``."""
-        links = self._links.get(mover.seat)
-        if links is None:
-            links = self._links[mover.seat] = _passage_links(self.state, mover)
-        kind = _kind(mover)
+        """The same field as ``cost_field(state, mover, targets)`` (``mover``: a player of this state, or the
+        same player on a dry copy of it)."""
+        known = self._movers.get(mover.seat)
+        if known is None:
+            known = self._movers[mover.seat] = (_kind(mover), _passage_links(self.state, mover))
+        kind, links = known
         goal = targets if type(targets) is tuple else tuple(targets)
         key = (kind, links, goal)
         fld = self._known.get(key)
