@@ -253,9 +253,11 @@ class SurvivorBot:
         state, here = self.state, self.pos
         if state.keys_on.get(here):
             return True
-        things = list(state.lying.get(here, []))
-        if here in state.board.chests and state.chests.get(here):
-            things.append(state.chests[here] or "")
+        lying = state.lying.get(here)
+        chest = state.chests.get(here) if here in state.board.chests else None
+        if not (lying or chest):
+            return False  # (most tiles: nothing to weigh)
+        things = [*(lying or ()), *([chest] if chest else [])]
         return any(Ctx.fits(self.p, [*self.items, t]) for t in things if t)
 
     def retarget(self, purpose: str, targets: list[Tile]) -> None:
@@ -285,23 +287,23 @@ class SurvivorBot:
         return any(self.draft.add(survivor_step("move", t, None)) for t in moves)
 
     # -- movement ----------------------------------------------------------------------
-    def movement_options(self) -> list[SurvivorWalk]:
+    def movement_options(self) -> Sequence[SurvivorWalk]:
         """Every movement step from here as (landing, mp, ap, preference penalty, kind, argument), as the
         bot prices it; the steps themselves are made only for the landings worth trying."""
         return self._movement_options()[0]
 
-    def _movement_options(self) -> tuple[list[SurvivorWalk], bool]:
+    def _movement_options(self) -> tuple[Sequence[SurvivorWalk], bool]:
         """The options and whether one of the map's options from here is a plain walk."""
         state, p, here = self.state, self.p, self.pos
         items = self.items
         walks, has_walk = survivor_walks(state.board, here, p.role == "mercenary")
-        later = survivor_extras(state.board, here, p.role == "athlete", "wings" in items,
-                                "doorkey" in items or p.role == "priestess")
+        athlete, wings, doorkey = p.role == "athlete", "wings" in items, "doorkey" in items or p.role == "priestess"
+        later = survivor_extras(state.board, here, athlete, wings, doorkey) if athlete or wings or doorkey else ()
         passage = state.passage_at(here)
         if passage is not None and passage.known_to(p):  # only the passages she found herself (RUL-36)
             landing = passage.ends[1] if passage.ends[0] == here else passage.ends[0]
             return [*walks, (landing, 1, 0, 0, "move", None), *later], has_walk
-        return [*walks, *later], has_walk
+        return (walks if not later else [*walks, *later]), has_walk
 
     def movement(self) -> bool:
         fld, d, pos = self.fld, self.draft, self.pos
