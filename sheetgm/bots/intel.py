@@ -41,8 +41,8 @@ class Intel:
         mine = {p.seat for p in state.players.values() if p.camp == self.camp}
         kinds = _SURVIVOR_KINDS if self.camp == "survivor" else _HUNTER_KINDS
         fact = self._survivor_fact if self.camp == "survivor" else self._hunter_fact
-        for e in events:
-            if e.kind in kinds and not mine.isdisjoint(e.to):
+        for e in [e for e in events if e.kind in kinds]:  # (a few of a stage's events)
+            if not mine.isdisjoint(e.to):
                 fact(state, e)
         oldest = state.night - MEMORY
         if any(n < oldest for n in self.seen.values()):
