@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -352,3 +356,23 @@ def test_a_stage_resolved_on_the_bots_dry_copy_is_the_stage_resolved_on_a_new_co
     assert mine is fresh and st.to_json() == before
     theirs, their_events = resolve_survivor_stage(st, orders, 5)
     assert mine.to_json() == theirs.to_json() and events == their_events
+
+
+def test_the_fingerprint_script_names_the_games_that_differ(tmp_path: Path) -> None:
+    """benchmarks/bots_fingerprint.py, which proves a change plays the same games: the same tree agrees with itself,
+    and a game whose fingerprint differs is named."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bots_fingerprint.py"
+    prints = tmp_path / "prints.json"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(script), *args, "--games", "2", "--teach", "1"],
+                              capture_output=True, text=True, timeout=120)
+
+    assert run("--write", str(prints)).returncode == 0
+    written = json.loads(prints.read_text(encoding="utf-8"))
+    assert sorted(written) == ["standard/1", "standard/2", "teach/1"]
+    same = run("--check", str(prints))
+    assert same.returncode == 0 and "the same 3 games" in same.stdout
+    prints.write_text(json.dumps({**written, "standard/2": "0" * 64}), encoding="utf-8")
+    differ = run("--check", str(prints))
+    assert differ.returncode == 1 and "1 of 3 games differ: standard/2" in differ.stdout
