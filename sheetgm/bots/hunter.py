@@ -44,6 +44,7 @@ from sheetgm.core.steps import Attack, Block, Gaze, Listen, Order, Skill, Step
 MAX_STEPS = 12
 BLOCK_CHANCE = 0.25
 TRAP_CHANCE = 0.5
+_ATTACK, _GAZE, _LISTEN = Attack(), Gaze(), Listen()  # steps are frozen values: made once
 LONG_SIGHT = 10  # tiles seen along the four lines above which a hunter gazes rather than listens
 
 
@@ -211,7 +212,7 @@ class HunterBot:
                 if any(t in seen for t in line) and (here == self.target or self.target in line):
                     tries.append(Attack(direction=direction))
         if here == self.target and self.likely:
-            tries.append(Attack())
+            tries.append(_ATTACK)
         for step in tries:
             if d.add(step):
                 self.attacked = True
@@ -299,7 +300,7 @@ class HunterBot:
             if not (h.role == "ripper" and h.stealth) and not any(type(s) in _SENSING for s in d.steps):
                 # Who is around, for tomorrow's chase: along the lines of sight where they are long, else within 3.
                 long = _sight(state.board, self.pos) > LONG_SIGHT
-                tries.append(Gaze() if long else Listen())
+                tries.append(_GAZE if long else _LISTEN)
         return any(d.add(step) for step in tries)
 
 

@@ -53,6 +53,7 @@ RESCUE = "rescue"
 LOOT = "loot"
 WAIT = "wait"
 SILENT = ("magician", "gardener")
+_CRACK, _SEARCH, _ESCAPE = Crack(), Search(), Escape()  # steps are frozen values: made once
 
 
 def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]:
@@ -228,19 +229,19 @@ class SurvivorBot:
         here = self.pos
         tries: list[Step] = []
         if self.purpose == ESCAPE and here in state.board.gates:
-            tries.append(Escape())
+            tries.append(_ESCAPE)
         if here in self.team.downed_at:
             tries += [Heal(f.alias) for f in state.at(here, "survivor") if f.downed and f.seat != p.seat]
         if "revolver" in self.items:
             tries += [UseItem("revolver", h.pos) for h in state.hunters() if distance(h.pos, here) <= 1]
         if self.purpose == CRACK and here in self.targets:
-            if "jammer" in self.items and d.legal(Crack()):
+            if "jammer" in self.items and d.legal(_CRACK):
                 d.add(UseItem("jammer"))  # tonight no hunter hears the crack from afar
-            tries.append(Crack())
+            tries.append(_CRACK)
         if (here not in self.targets or self.purpose in (WAIT, LOOT)) \
                 and (points(self.fld, here) > d.budget.mp or self.purpose in (WAIT, ESCAPE, LOOT)) \
                 and self.worth_searching():  # (the cheap tests first: it changes nothing)
-            tries.append(Search())
+            tries.append(_SEARCH)
         for step in tries:
             if d.add(step):
                 self.noisy = isinstance(step, (Crack, Heal)) or (isinstance(step, Search) and p.role not in SILENT)
