@@ -47,7 +47,7 @@ def tile_name(tile: Tile) -> str:
 def parse_tile(text: str) -> Tile | None:
     """``"C4"`` → ``(2, 3)``; None when the text is not a tile name (short texts memoised: the bots read back
     every tile their events name)."""
-    return _parse_short(text) if len(text) <= 8 else _parse_tile(text)
+    return _parse_short(text) if type(text) is str and len(text) <= 8 else _parse_tile(text)
 
 
 @lru_cache(maxsize=8192)
