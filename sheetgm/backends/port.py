@@ -32,6 +32,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import is_
 from typing import cast
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
@@ -49,12 +51,24 @@ _SIDE_GROUPS = {"outer": ("top", "bottom", "left", "right"), "all": BORDER_SIDES
 
 def _strs(values: Iterable[object]) -> tuple[str, ...]:
     found = tuple(values)
-    if set(map(type, found)) <= _TEXT:  # texts already (a map is thousands of them): checked in C
+    seen = _TEXT_ROWS
+    if seen.get(id(found)) is found:
         return cast(tuple[str, ...], found)
+    if set(map(type, found)) <= _TEXT:  # texts already (a map is thousands of them): checked in C
+        texts = cast(tuple[str, ...], found)
+        if found is values and len(texts) >= 8 and sum(map(len, texts)) <= _KEPT_CHARS:  # (a map's row: small)
+            if len(seen) >= 1024:
+                seen.clear()
+            seen[id(found)] = found
+        return texts
     return tuple("" if v is None else str(v) for v in found)
 
 
 _TEXT = {str}
+# Tuples of texts seen, by identity (kept, so that their ids name no other tuple while here): the rows of a map
+# without marks are the same tuples in every player's ops (``sheets/mapcells.py``), looked at once.
+_TEXT_ROWS: dict[int, tuple[object, ...]] = {}
+_KEPT_CHARS = 4096
 
 
 @dataclass(frozen=True)
@@ -335,16 +349,50 @@ def values_area(op: SetValues, rng: A1) -> A1:
 def check_ops(ops: Sequence[Op], cell_limit: int | None = None) -> list[list[A1]]:
     """Every op well-formed, and with ``cell_limit`` no value longer than a cell holds; returns each
     op's parsed ranges (``op_ranges``) for the caller to use."""
-    found = []
-    for op in ops:
+    found: list[list[A1]] = []
+    one, runs, n, k = _ONE_RANGE, _CHECKED, len(ops), 0
+    while k < n:
+        op = ops[k]
+        if type(op) in one:  # a run of ops of one range (a map's formats: the same objects for every player)
+            run = runs.get(id(op))
+            if run is not None and same_ops(run[0], ops, k):
+                found += run[1]
+                k += len(run[0])
+                continue
+            start = k
+            while k < n and type(ops[k]) in one:
+                found.append(op_ranges(ops[k]))
+                k += 1
+            if k - start >= 32:
+                if len(runs) >= 64:
+                    runs.clear()
+                runs[id(op)] = (tuple(ops[start:k]), found[start:k])
+            continue
         ranges = op_ranges(op)
         if cell_limit is not None and isinstance(op, SetValues):
             check_lengths(ranges[0].tab, values_area(op, ranges[0]), op.rows, cell_limit)
         found.append(ranges)
+        k += 1
     return found
 
 
+# A long run of ops of one range (frozen: never changed) checked once per process while it lives, found again by
+# its first op's identity: a stage's map formats are one tuple of ops in every player's ops, hundreds of them
+# (hashing them would cost more than checking them). The ops are kept: their ids name no other op while here.
+# The ranges handed out are shared: callers only read them.
+_CHECKED: dict[int, tuple[tuple[Op, ...], list[list[A1]]]] = {}
+
+
+def same_ops(run: tuple[Op, ...], ops: Sequence[Op], k: int) -> bool:
+    """Whether ``ops`` from ``k`` on are the very ops of ``run`` (compared by identity, in C)."""
+    end = k + len(run)
+    return end <= len(ops) and all(map(is_, run, ops[k:end]))
+
+
 def check_lengths(tab: str, area: A1, rows: Sequence[Sequence[str]], limit: int) -> None:
+    seen = _TEXT_ROWS if limit >= _KEPT_CHARS else {}  # (a row kept there holds 4,096 characters at most: fits)
+    if max(map(len, chain.from_iterable(row for row in rows if seen.get(id(row)) is not row)), default=0) <= limit:
+        return  # (the usual op, every other value measured in C)
     for i, row in enumerate(rows):
         if not row or max(map(len, row)) <= limit:  # (the usual row, measured in C)
             continue

@@ -71,7 +71,9 @@ def tile_text(board: Board, t: Tile, lang: str, passages: Iterable[Tile] = ()) -
 @lru_cache(maxsize=64)
 def _tile_texts(board: Board, lang: str, passages: frozenset[Tile]) -> tuple[tuple[str, ...], ...]:
     """Each tile's own text, row by row (the same for most maps of a game: what a player knows changes slowly)."""
-    return tuple(tuple(tile_text(board, (c, r), lang, passages) for c in range(board.width))
+    features = _feature_texts(board, lang)  # (looked up once: the board is long to hash)
+    mark = render(lang, "sheet.map.passage")
+    return tuple(tuple(features.get((c, r), "") + (mark if (c, r) in passages else "") for c in range(board.width))
                  for r in range(board.height))
 
 

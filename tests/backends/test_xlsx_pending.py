@@ -8,11 +8,13 @@ import io
 import random
 import shutil
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from sheetgm.backends import port
+from sheetgm.backends.xlsx import fresh
 from sheetgm.backends.xlsx import read as xlsx_read
 from sheetgm.backends.xlsx.gateway import XlsxGateway
 
@@ -324,3 +326,37 @@ def test_any_ops_over_new_rows_make_the_file_the_ops_one_by_one_make(tmp_path: P
                 m.setattr(xlsx_read, "LAZY_ABOVE", above)
                 gw.write(KEY, ops)
         _same(lazy, whole, monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_same_format_ops_in_several_workbooks_make_what_the_ops_one_by_one_make(
+        tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage's map formats are one tuple of ops in every player's ops: a run found again by the identity of its
+    ops (``fresh._RUNS``) is written as the ops make it, and so is a run that holds more, or fewer, of them."""
+    rng = random.Random(seed)
+    shared = tuple(_map_block(random.Random(seed), 45, PLAIN)[3:])  # widths, heights, formats: the same objects
+    more = [port.SetBackground("Map!B47", "#cccccc"), port.SetBorders("Map!C48:D48", ("outer",), "double")]
+    cases = [list(shared), list(shared), [*shared, *more], list(shared[:-3]), [*more, *shared], list(shared)]
+    planned: list[int] = []
+    plan = fresh._plan
+    monkeypatch.setattr(fresh, "_plan", lambda run, tab: planned.append(len(run)) or plan(run, tab))
+    for n, formats in enumerate(cases):
+        folder, _rng = _made(tmp_path / f"w{n}", seed)
+        lazy, whole = _two(tmp_path / f"w{n}", folder)
+        values = [port.SetValues("Map!A45", [[f"block {n}"]]),
+                  port.SetValues("Map!A46:J58", [[rng.choice(PLAIN) for _ in range(10)] for _ in range(13)])]
+        ops = [*values, *formats, *_protect()]
+        for gw, above in ((lazy, xlsx_read.LAZY_ABOVE), (whole, 1 << 40)):
+            with monkeypatch.context() as m:
+                m.setattr(xlsx_read, "LAZY_ABOVE", above)
+                gw.write(KEY, ops)
+        held = lazy._books[KEY][2].sheet("Map")
+        assert held is not None
+        if n != 4:  # (there the shared run resets a cell of ``more`` to no style: op by op)
+            assert held.pending is not None and f"block {n}" in held.pending.tail  # written as XML
+            assert held.pending.styles is not None  # known as read and made, the same as a look in the text finds
+            looked = replace(held.pending, styles=None)
+            assert all(held.pending.holds_style([s]) == looked.holds_style([s]) for s in range(40))
+            assert held.pending.holds_style(range(40)) and not held.pending.holds_style([999])
+        _same(lazy, whole, monkeypatch)
+    assert len(planned) == len(cases) - 1  # the second workbook's run found again by the identity of its ops

@@ -62,8 +62,9 @@ def _read(xml: str, lazy: bool) -> tuple[bool, object]:
     source = xlsx_read.Part("x", b"", 0, 0) if lazy else None
     took = xlsx_read._read_our_cells(xml, sheet, budget, source, 0, len(xml))  # type: ignore[arg-type]
     last = sheet.pending.last if sheet.pending is not None else None
+    measured = sheet.pending.measured if sheet.pending is not None else None  # the extent worked out as read
     cells = {rc: (c.kind, c.value, c.style) for rc, c in sheet._cells.items()}
-    return took, (cells, sheet.rows, last, budget.cells)
+    return took, (cells, sheet.rows, last, budget.cells, measured)
 
 
 def _expected(xml: str, lazy: bool) -> object:
@@ -75,8 +76,9 @@ def _expected(xml: str, lazy: bool) -> object:
     xlsx_read._read_cells(rows, sheet, [], budget, False)
     numbers = [int(n) for n, _ in _HEAD.findall(xml)]
     if lazy and numbers and numbers[0] >= 1 and numbers == sorted(set(numbers)):
-        return {}, sheet.rows, numbers[-1] - 1, max(xml.count("<c "), len(numbers))
-    return {rc: (c.kind, c.value, c.style) for rc, c in sheet.cells.items()}, sheet.rows, None, budget.cells
+        # the extent as the whole text measures it (what a save asked for before it was worked out as read)
+        return {}, sheet.rows, numbers[-1] - 1, max(xml.count("<c "), len(numbers)), xlsx_read._extent(xml)
+    return {rc: (c.kind, c.value, c.style) for rc, c in sheet.cells.items()}, sheet.rows, None, budget.cells, None
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -126,3 +128,26 @@ def test_each_reader_gets_cells_of_its_own() -> None:
     assert {rc: (c.kind, c.value, c.style) for rc, c in again.items()} == want
     assert want == {(0, 2): ("s", "x & y", 0), (0, 1): ("", "", 3), (1, 2): ("s", "x & y", 0), (1, 1): ("", "", 3)}
     assert "".join(rows[r] for r in sorted(rows)) == xml
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_styles_a_lazy_sheet_holds_are_those_its_text_holds(seed: int) -> None:
+    """``Pending.styles``, worked out as the rows are read: whether the rows hold a style is what a look in their
+    text finds (a text that reads ' s="7"', or ' s="07"', counts there too)."""
+    from dataclasses import replace
+
+    rng = random.Random(seed)
+    cells = [*CELLS, '<c r="F{r}" t="inlineStr"><is><t>say s="7" or s="07"</t></is></c>', '<c r="G{r}" s="12"/>']
+    for _ in range(200):
+        rows = [f'<row r="{n}"{rng.choice(ATTRS)}>'
+                + "".join(rng.choice(cells).format(r=n) for _ in range(rng.randint(0, 4))) + "</row>"
+                for n in range(1, rng.randint(2, 6))]
+        xml = "".join(rows)
+        sheet, budget = Sheet("Map"), xlsx_read._Budget(LIMITS)
+        source = xlsx_read.Part("x", None, 0, len(xml), xml.encode())
+        assert xlsx_read._read_our_cells(xml, sheet, budget, source, 0, len(xml.encode()))
+        p = sheet.pending
+        assert p is not None and p.styles is not None
+        looked = replace(p, styles=None)  # the same rows, their text looked in
+        for wanted in ([2], [3], [7], [12], [1, 12], [0], []):
+            assert p.holds_style(wanted) == looked.holds_style(wanted) == any(f' s="{n}"' in xml for n in wanted)

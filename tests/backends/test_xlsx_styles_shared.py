@@ -73,3 +73,24 @@ def test_a_copy_that_changed_otherwise_does_not_take_another_copys_result() -> N
     unlocked.xfs[0] = unlocked.xfs[0].replace("/>", '><protection locked="0"/></xf>')
     unlocked._parsed.clear()
     assert unlocked.lock_default() and unlocked.line is None  # changed in place: leaves the line
+
+
+def test_a_plan_worked_out_by_one_copy_is_replayed_by_the_others_as_each_change_would_make_it() -> None:
+    """``derive_each``: a stage's map plan (one object for every player) worked out once per line; the copies
+    after it, and a copy on another line, end with the formats and tables working each change out makes."""
+    plan = tuple((changes, ((0, 0),)) for changes in MAP_FORMATS)
+    other = tuple((changes, ((1, 1),)) for changes in reversed(MAP_FORMATS))
+    steps = [(0, plan), (0, other), (1, plan), (1, other), (0, plan)]
+    shared = _table().share()
+    copies = [shared.copy() for _ in range(3)]
+    copies[2].derive(0, ("bold", True))  # on another line
+    for t in copies:
+        alone = _table()
+        if t is copies[2]:
+            alone.derive(0, ("bold", True))
+        for xf, p in steps:
+            want = tuple(alone.derive_all(xf, changes) for changes, _cells in p)
+            assert t.derive_each(xf, p) == want
+            assert t.xml() == alone.xml() and t.version == alone.version
+    assert copies[0].line is copies[1].line and copies[0].xml() == copies[1].xml() != copies[2].xml()
+    assert shared.line is not None and any(hit[0] is plan for hit in shared.line.each.values())  # worked out once

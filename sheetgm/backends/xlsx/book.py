@@ -16,13 +16,13 @@ lets a whole stage fit in a fraction of a second (``read.py``).
 from __future__ import annotations
 
 import re
-import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from operator import itemgetter
 from typing import NamedTuple
 
+from sheetgm.backends.xlsx.deflate import inflate
 from sheetgm.backends.xlsx.package import Part
 from sheetgm.backends.xlsx.styles import Styles
 from sheetgm.backends.xlsx.xmlkit import Skeleton
@@ -101,6 +101,9 @@ class Pending:
     # Rows parsed one by one since (``Sheet.take``): their cells are the sheet's, their XML in ``row_xml``.
     taken: set[int] = field(default_factory=set)
     tail: str = ""  # new rows written after them as XML, not as cells (``fresh.py``)
+    # Each N of the ' s="N"' its text holds (the cells' styles), worked out as its rows were read and made; None
+    # for not known (then ``holds_style`` looks in the text)
+    styles: frozenset[str] | None = None
     # Kept from their first use to the end of the save (``forget``): the text, each row's XML (``row_texts``).
     _text: str | None = None
     _rows: dict[int, str] | None = None
@@ -113,15 +116,25 @@ class Pending:
 
     def text(self) -> str:
         if self._text is None:
-            data = self.source.data if self.source.raw is None else zlib.decompress(self.source.raw, -15)
+            data = self.source.data if self.source.raw is None else inflate(self.source.raw)
             assert data is not None
             self._text = data[self.start:self.end].decode("utf-8") + self.tail
         return self._text
 
+    def raw_rows(self) -> bytes:
+        """The rows' XML as UTF-8: the bytes the file held (the text was read from them), then the new ones."""
+        data = self.source.data if self.source.raw is None else inflate(self.source.raw)
+        assert data is not None
+        return data[self.start:self.end] + self.tail.encode("utf-8")
+
     def row_texts(self) -> dict[int, str]:
         """Each row's XML as read, by its row (0-based)."""
         if self._rows is None:
-            self._rows = {int(m.group(1)) - 1: m.group(0) for m in _ROW.finditer(self.text())}
+            # every row has the writer's shape (checked as read, or made by it): cut at each end tag, no text or
+            # value of those shapes holds one, each starting '<row r="'
+            pieces = self.text().split("</row>")
+            pieces.pop()
+            self._rows = {int(piece[8:piece.index('"', 8)]) - 1: piece + "</row>" for piece in pieces}
         return self._rows
 
     def forget(self) -> None:
@@ -130,11 +143,13 @@ class Pending:
 
     def holds_style(self, styles: Iterable[int]) -> bool:
         """Whether a cell of these rows has one of ``styles``."""
-        wanted = [f' s="{s}"' for s in styles]
+        wanted = [str(s) for s in styles]
         if not wanted:
             return False
+        if self.styles is not None:  # (known as read and made: the text not inflated for it)
+            return any(n in self.styles for n in wanted)
         text = self.text()
-        return any(w in text for w in wanted)
+        return any(f' s="{n}"' in text for n in wanted)
 
 
 @dataclass(eq=False)
@@ -149,7 +164,8 @@ class _SheetFields:
     protection: dict[str, str] | None = None
     validations: list[Validation] = field(default_factory=list)
     notes: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)  # cell -> (text, author)
-    written: str | None = None  # the sheet's XML as last written; None: changed since (or as read: see source)
+    written: str | bytes | None = None  # the sheet's XML as last written (``sheet_bytes``); None: changed since (or
+    # as read: see source)
     row_xml: dict[int, str] = field(default_factory=dict)  # 0-based row -> its <row> XML as last written
     # The sheet's XML (``written``, else ``source``, inflated only when needed: a workbook held between reading
     # and writing keeps its compressed bytes, not its text) was made by sheetgm's writer: its rows can be kept.
@@ -269,6 +285,8 @@ class Sheet(_SheetFields):
             self.written, self.rows_in_written, self.source = None, False, None
             return
         xml = self.written if self.written is not None else _text(self.source)
+        if isinstance(xml, bytes):
+            xml = xml.decode("utf-8")
         if self.rows_in_written and xml is not None:
             self.row_xml = self._written_rows(xml)
         self.written, self.rows_in_written, self.source = None, False, None
@@ -294,7 +312,7 @@ def _text(part: Part | None) -> str | None:
     """A part's XML as read, from its compressed bytes."""
     if part is None:
         return None
-    data = part.data if part.raw is None else zlib.decompress(part.raw, -15)
+    data = part.data if part.raw is None else inflate(part.raw)
     return data.decode("utf-8") if data is not None else None
 
 

@@ -246,8 +246,13 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
         sheet.frozen = (op.rows, 0)
     elif isinstance(op, port.ResizeColumns):
         sheet.touch_outside_rows()
+        width = op.width / PX_PER_CHAR
+        text = repr(width)
+        single = {col.min: col.attrs for col in sheet.cols if col.min == col.max}  # (a column set alone)
         for c in range(rng.start_col, rng.end_col if rng.end_col is not None else model.GRID_COLS):
-            set_width(sheet, c, op.width / PX_PER_CHAR)
+            attrs = single.get(c + 1)
+            if attrs is None or attrs.get("width") != text or attrs.get("customWidth") != "1":
+                set_width(sheet, c, width)  # (what it passes over when already so, passed over here at once)
     elif isinstance(op, port.ResizeRows):
         height = _num(op.height * PT_PER_PX)
         for r in range(rng.start_row, rng.end_row if rng.end_row is not None else model.GRID_ROWS):
@@ -389,6 +394,9 @@ def set_width(sheet: Sheet, c: int, width: float) -> None:
     n = c + 1
     for i, col in enumerate(sheet.cols):
         if col.min <= n <= col.max:
+            attrs = col.attrs
+            if col.min == col.max and attrs.get("width") == repr(width) and attrs.get("customWidth") == "1":
+                return  # already so (a stage's map sets the same widths again): the same Col it would make
             pieces = [Col(col.min, n - 1, dict(col.attrs))] if col.min < n else []
             pieces.append(Col(n, n, {**col.attrs, "width": repr(width), "customWidth": "1"}))
             pieces += [Col(n + 1, col.max, dict(col.attrs))] if n < col.max else []

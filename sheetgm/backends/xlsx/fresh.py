@@ -18,6 +18,7 @@ from sheetgm.backends import port
 from sheetgm.backends.a1 import A1
 from sheetgm.backends.xlsx import cells as xlsx_cells
 from sheetgm.backends.xlsx.book import Book, Cell, Sheet
+from sheetgm.backends.xlsx.read import style_marks
 from sheetgm.backends.xlsx.sheetxml import made_row
 from sheetgm.backends.xlsx.xmlkit import ILLEGAL
 
@@ -27,7 +28,7 @@ Box = tuple[int, int, int, int]  # rows and columns, 0-based, ends excluded
 ByRow = dict[int, tuple[tuple[int, int], ...]]  # a plan's cells row by row: (column, its group's index)
 Styled = tuple[xlsx_cells.Plan, tuple[int, ...], ByRow]  # a plan, its groups' styles in this workbook, by row
 # (row, heights, values over it, (plan, styles) over it) -> (its XML, its last column with a cell or -1)
-_MADE: dict[tuple[object, ...], tuple[str, int]] = {}
+_MADE: dict[tuple[object, ...], tuple[str, int, frozenset[str]]] = {}  # (and the ' s="N"' it holds)
 _PLANS: dict[int, xlsx_cells.Plan] = {}  # the plans whose id is in a key of _MADE, kept so that no id is reused
 
 
@@ -44,6 +45,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
     runs: list[tuple[int, xlsx_cells.Plan, Box]] = []
     heights: list[tuple[port.ResizeRows, A1]] = []
     k, n, start, tab = i, len(ops), -1, first.tab
+    known: tuple[int, int, xlsx_cells.Plan] | None = None  # a run seen before: where it starts and ends, its plan
     while k <= n:  # one pass over the ops (a map is hundreds), a run of formats closed by the next other op
         op = ops[k] if k < n else None
         kind = type(op)
@@ -54,18 +56,27 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
                 return i  # an open range: op by op
             if start < 0:
                 start = k
+                seen = _RUNS.get(id(op))
+                if seen is not None and rng.tab == seen[1] and port.same_ops(seen[0], ops, k):
+                    known = (k, k + len(seen[0]), seen[2])
+                    k += len(seen[0])  # the same ops as before (every player's map): bounded, on this tab
+                    continue
             k += 1
             continue
         if start >= 0:
-            plan = xlsx_cells._format_plan(tuple(ops[start:k]))
+            if known is not None and known[:2] == (start, k):
+                plan = known[2]
+            else:
+                plan = _plan(tuple(ops[start:k]), tab)
             runs.append((start, plan, _info(plan)[0]))
-            start = -1
+            start, known = -1, None
         if not inside:
             break
         if isinstance(op, port.SetValues):
             area = port.values_area(op, rng)
             assert area.end_row is not None and area.end_col is not None
-            if any("\n" in text or ILLEGAL.search(text) for text in map("".join, op.rows)):
+            text = "".join(map("".join, op.rows))  # (the whole op's texts looked at in C, at once)
+            if "\n" in text or ILLEGAL.search(text):
                 return i
             values.append((k, op, (area.start_row, area.end_row, area.start_col, area.end_col)))
         elif isinstance(op, port.ResizeRows):
@@ -84,7 +95,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
         return i  # values over formatted cells
     styled: list[Styled] = []
     for _k, plan, _box in runs:  # the styles, made in the order restyle_run makes them
-        found = tuple(book.styles.derive_all(0, changes) for changes, _cells in plan)
+        found = book.styles.derive_each(0, plan)
         if 0 in found:
             return i  # a formatted cell without a style: it counts in the sheet's extent, not in its XML
         styled.append((plan, found, _info(plan)[1]))
@@ -119,11 +130,14 @@ def _append(sheet: Sheet, top: int, end: int, values: list[tuple[int, port.SetVa
         if made is None:
             for plan, _found, _rows in here:
                 _PLANS[id(plan)] = plan
-            made = _MADE[key] = _row(r, over, here, dim)
-        xml, col = made
+            xml, col = _row(r, over, here, dim)
+            made = _MADE[key] = (xml, col, style_marks(xml))
+        xml, col, marks = made
         if xml:
             out.append(xml)
             last = r
+            if p.styles is not None and not marks <= p.styles:
+                p.styles |= marks
         if col >= 0:
             rows, cols = r + 1, max(cols, col + 1)
         if dim:
@@ -176,6 +190,20 @@ def _info(plan: xlsx_cells.Plan) -> tuple[Box, ByRow]:
         box = (min(rows), max(rows) + 1, min(cols), max(cols) + 1)
         found = _INFO[id(plan)] = (plan, box, {r: tuple(row) for r, row in rows.items()})
     return found[1], found[2]
+
+
+# A run of format ops (a stage's map formats: one tuple of ops the sheets layer makes once, in every player's
+# ops) by its first op's identity -> the run, its tab, its plan: the run found again without looking at each op
+# or hashing them all. The ops are kept: their ids name no other op while they are here.
+_RUNS: dict[int, tuple[tuple[port.Op, ...], str, xlsx_cells.Plan]] = {}
+
+
+def _plan(run: tuple[port.Op, ...], tab: str) -> xlsx_cells.Plan:
+    plan = xlsx_cells._format_plan(run)
+    if len(_RUNS) >= 32:
+        _RUNS.clear()
+    _RUNS[id(run[0])] = (run, tab, plan)
+    return plan
 
 
 def _meet(a: Box, b: Box) -> bool:

@@ -245,7 +245,7 @@ class XlsxGateway(port.Gateway):
         return [row for row in found if row[0]]
 
     def _store(self, book: Book, records: list[list[str]], password: str | None = None,
-               protecting: bool = False) -> None:
+               protecting: bool = False, before: list[list[str]] | None = None) -> None:
         """Write the records; with ``protecting`` (a write that protects or unprotects), put every recorded
         protection in force in the file (``lock.py``) and lift the ones removed, a person's own left alone."""
         meta = book.sheet(META_TAB)
@@ -253,7 +253,8 @@ class XlsxGateway(port.Gateway):
             meta = Sheet(META_TAB)
             book.sheets.append(meta)
         meta.state = "hidden"
-        before = self._records(book)
+        if before is None:  # (the records as they stand, read by the caller already or now)
+            before = self._records(book)
         if before != records:
             meta.cells = {(r, c): Cell("s", v) for r, row in enumerate(records) for c, v in enumerate(row) if v}
             meta.touch()
@@ -338,6 +339,8 @@ class XlsxGateway(port.Gateway):
     def _check_tabs(key: str, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]]) -> None:
         """Every op's tab exists (or an earlier AddTab makes it): so applying the ops cannot stop half-way."""
         names = {s.name for s in book.sheets if not s.name.startswith(META_TAB)}
+        if {found[0].tab for found in ranges if found} <= names:
+            return  # every tab there already (a stage's ops: hundreds, on a few tabs)
         for op, found in zip(ops, ranges, strict=True):
             if isinstance(op, port.AddTab):
                 names.add(op.name)
@@ -388,7 +391,7 @@ class XlsxGateway(port.Gateway):
 
     def _apply(self, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]], password: str | None,
                protecting: bool) -> None:
-        records = self._records(book)
+        records = before = self._records(book)  # (``records`` made anew below, never changed in place)
         formats, n, i = xlsx_cells.FORMAT_OPS, len(ops), 0
         while i < n:
             op, found = ops[i], ranges[i]
@@ -412,7 +415,7 @@ class XlsxGateway(port.Gateway):
                                     "\n".join(format_range(u) for u in found[1:])])
             else:
                 xlsx_cells.apply(book, self._sheet(book, found[0]), op, found[0])
-        self._store(book, records, password, protecting)
+        self._store(book, records, password, protecting, before)
 
     def protections(self, key: str) -> list[port.Protection]:
         """What each tab's protection in the file enforces, with the editors and description recorded for it

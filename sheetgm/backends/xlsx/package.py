@@ -23,6 +23,7 @@ import zlib
 from dataclasses import dataclass
 
 from sheetgm.backends.errors import UnreadableFileError
+from sheetgm.backends.xlsx.deflate import inflater
 
 MiB = 1 << 20
 
@@ -231,7 +232,7 @@ class Package:
                         chunks.append(piece)
                 crc = info.CRC
         else:
-            unzip = zlib.decompressobj(-15)
+            unzip = inflater()  # (ISA-L's where installed: ~2x zlib's)
             rest = raw
             while True:
                 piece = unzip.decompress(rest, _CHUNK)

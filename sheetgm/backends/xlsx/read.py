@@ -14,6 +14,7 @@ import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TypeVar, cast
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
 from xml.parsers import expat
@@ -528,10 +529,7 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
     pieces = xml.split("</row>")
     if pieces.pop():
         return False  # something after the last row
-    dims: dict[int, dict[str, str]] = {}
-    numbers: list[int] = []
-    count = 0
-    held = _ROWS_SEEN
+    held, seen = _ROWS_SEEN, []
     for piece in pieces:
         known = held.get(piece)
         if known is None:
@@ -539,16 +537,19 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
             if known is None:
                 return False  # another shape: an XML parser judges
             _hold(held, _ROWS_HELD, piece, known)
-        number, attrs, cells = known
-        numbers.append(number)
-        count += cells
-        if attrs:
-            dims[number - 1] = dict(attrs)
+        seen.append(known)
+    numbers = list(map(itemgetter(0), seen))
+    dims = {known[0] - 1: dict(known[1]) for known in seen if known[1]}
     if lazy is not None and numbers:
         if numbers[0] >= 1 and all(a < b for a, b in zip(numbers, numbers[1:], strict=False)):
-            budget.add_cells(max(count, len(numbers)))
+            budget.add_cells(max(sum(map(itemgetter(2), seen)), len(numbers)))
             sheet.rows.update(dims)
-            sheet.pending = Pending(lazy, start, end, numbers[-1] - 1, _pending_cells, _extent)
+            # what a save asks for, worked out here from each row's: the extent (as ``_extent`` measures it) and
+            # the styles the rows hold
+            lasts = list(map(itemgetter(3), seen))
+            extent = (max(map(itemgetter(0), lasts)), max(map(itemgetter(1), lasts)))
+            styles = frozenset().union(*map(itemgetter(4), seen))
+            sheet.pending = Pending(lazy, start, end, numbers[-1] - 1, _pending_cells, _extent, extent, styles=styles)
             return True
     found, sizes = _our_cells(xml)
     for n in sizes:
@@ -559,12 +560,15 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
 
 
 # A row of the writer's shapes (its text without "</row>") -> its number, its attributes but the number and
-# spans, its cells: the same rows recur in every player's workbook (160 players: 27,287 rows, 2,210 distinct).
-_ROWS_SEEN: dict[str, tuple[int, tuple[tuple[str, str], ...], int]] = {}
+# spans, its cells, the row and column (1-based) of its last cell ((0, 0) for none), and each N of the ' s="N"'
+# it holds (``Pending.styles``): the same rows recur in every player's workbook (160 players: 27,287 rows, 2,210
+# distinct).
+_ROWS_SEEN: dict[str, tuple[int, tuple[tuple[str, str], ...], int, tuple[int, int], frozenset[str]]] = {}
+_STYLE_MARK = re.compile(r' s="([0-9]+)"')
 _ROWS_HELD = [0, 8_000_000]  # the characters of the rows held, at most
 
 
-def _our_row(piece: str) -> tuple[int, tuple[tuple[str, str], ...], int] | None:
+def _our_row(piece: str) -> tuple[int, tuple[tuple[str, str], ...], int, tuple[int, int], frozenset[str]] | None:
     """A row's number, kept attributes and cells, if it has the writer's shape and holds only the entities the
     writer makes (its attributes none); None if not."""
     shape = _OUR_ROW_OPEN.fullmatch(piece)
@@ -580,7 +584,13 @@ def _our_row(piece: str) -> tuple[int, tuple[tuple[str, str], ...], int] | None:
         if len(attrs) != attr_text.count("=") or "r" in attrs:
             return None  # an attribute written twice (the number too): the parser refuses it
         attrs.pop("spans", None)
-    return int(shape.group(1)), tuple(attrs.items()), piece.count("<c ")
+    return (int(shape.group(1)), tuple(attrs.items()), piece.count("<c "), _extent(piece + "</row>"),
+            style_marks(piece))
+
+
+def style_marks(xml: str) -> frozenset[str]:
+    """Each N of the ' s="N"' in ``xml``, as written (what ``Pending.holds_style`` would find in its text)."""
+    return frozenset(_STYLE_MARK.findall(xml))
 
 
 def _extent(xml: str) -> tuple[int, int]:

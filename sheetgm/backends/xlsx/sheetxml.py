@@ -40,20 +40,32 @@ def letters(col: int) -> str:
     return found
 
 
-def sheet_xml(sheet: Sheet, legacy: str | None = None) -> str:
+_SPLICE = "\x00rows\x00"  # where the rows as read go (no XML holds a NUL)
+
+
+def sheet_bytes(sheet: Sheet, legacy: str | None = None) -> str | bytes:
+    """``sheet_xml``, as UTF-8 where the rows as read are all kept: their bytes as the file held them go in as
+    they are, not decoded and encoded again (a player's Map history, ~150 kB a save)."""
+    p = sheet.pending
+    if p is None or p.taken:
+        return sheet_xml(sheet, legacy)
+    before, after = sheet_xml(sheet, legacy, _SPLICE).split(_SPLICE)
+    return b"".join((before.encode("utf-8"), p.raw_rows(), after.encode("utf-8")))
+
+
+def sheet_xml(sheet: Sheet, legacy: str | None = None, splice: str = "") -> str:
     """The sheet's XML: the elements it models made from it, every other element as it was written, in the
     schema's order. ``legacy``: the relationship id of the notes' drawing when the notes are written anew
-    ("" for no notes any more), None when the notes' parts are kept as they are (with their element)."""
+    ("" for no notes any more), None when the notes' parts are kept as they are (with their element).
+    ``splice``: written in place of the rows as read (``sheet_bytes``), when none of them was taken."""
     rows, cols = sheet.extent()
     made: list[tuple[float, str, str]] = [(RANK["dimension"], "", f'<dimension ref="A1:{letters(cols - 1)}{rows}"/>'),
                                           (RANK["sheetViews"], "", _views(sheet))]
     if not any(name == "sheetFormatPr" for _rank, name, _xml in sheet.kept):
         made.append((RANK["sheetFormatPr"], "", _FORMAT_PR))
     if sheet.cols:
-        cols_in_order = sorted(sheet.cols, key=lambda c: c.min)
-        body = "".join(f'<col min="{c.min}" max="{c.max}"{xmlkit.attrs(c.attrs)}/>' for c in cols_in_order)
-        made.append((RANK["cols"], "", f"<cols>{body}</cols>"))
-    made.append((RANK["sheetData"], "", _data(sheet)))
+        made.append((RANK["cols"], "", _cols(sheet)))
+    made.append((RANK["sheetData"], "", _data(sheet, splice)))
     if sheet.protection is not None:
         made.append((RANK["sheetProtection"], "", f"<sheetProtection{xmlkit.attrs(sheet.protection)}/>"))
     if sheet.validations:
@@ -73,6 +85,23 @@ def sheet_xml(sheet: Sheet, legacy: str | None = None) -> str:
             made.append((RANK["legacyDrawing"], "legacyDrawing", legacy_xml(root, legacy)))
     body = "".join(xml for _rank, _name, xml in sorted([*kept, *made], key=_rank_of))
     return f"{root}{body}{_end(root)}"
+
+
+_COLS: dict[tuple[tuple[int, int, tuple[tuple[str, str], ...]], ...], str] = {}  # a sheet's columns -> <cols>
+
+
+def _cols(sheet: Sheet) -> str:
+    """The <cols> element, made once per process for each set of columns (a stage's map sets the same widths in
+    every player's tabs)."""
+    key = tuple([(c.min, c.max, tuple(c.attrs.items())) for c in sheet.cols])
+    found = _COLS.get(key)
+    if found is None:
+        cols_in_order = sorted(sheet.cols, key=lambda c: c.min)
+        body = "".join(f'<col min="{c.min}" max="{c.max}"{xmlkit.attrs(c.attrs)}/>' for c in cols_in_order)
+        if len(_COLS) >= 256:
+            _COLS.clear()
+        found = _COLS[key] = f"<cols>{body}</cols>"
+    return found
 
 
 def legacy_xml(root: str, rid: str) -> str:
@@ -101,8 +130,9 @@ def _views(sheet: Sheet) -> str:
     return f"<sheetViews><sheetView{xmlkit.attrs(sheet.view)}>{pane}</sheetView></sheetViews>"
 
 
-def _data(sheet: Sheet) -> str:
-    """The sheet's cells; a row's XML is kept in ``sheet.row_xml`` and made again only when the row changed."""
+def _data(sheet: Sheet, splice: str = "") -> str:
+    """The sheet's cells; a row's XML is kept in ``sheet.row_xml`` and made again only when the row changed.
+    ``splice``: in place of the rows as read, when none of them was taken."""
     kept, pending = sheet.row_xml, sheet.pending
     last = pending.last if pending is not None else -1  # the rows as read and not parsed: written as they were
     taken = pending.taken if pending is not None else set()  # of them, those parsed one by one since
@@ -116,7 +146,7 @@ def _data(sheet: Sheet) -> str:
     if pending is None:
         head = ""
     elif not taken:
-        head = pending.text()
+        head = splice or pending.text()
     else:  # the rows as read, each row taken as it is now (gone if it holds nothing any more), in order
         rows = {r: xml for r, xml in pending.row_texts().items() if r not in taken}
         rows.update((r, kept[r]) for r in taken if r in kept)

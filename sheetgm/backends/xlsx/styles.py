@@ -67,12 +67,14 @@ class Line:
     them is known to the others: 160 players' workbooks of a game hold a few distinct tables, and each stage
     makes the same map formats in each (``Styles.derive_all``)."""
 
-    __slots__ = ("next", "known")
+    __slots__ = ("next", "known", "each")
 
     def __init__(self) -> None:
         self.next: dict[tuple[str, str], Line] = {}  # an entry added -> the line after it
         # (xf, changes) -> (the new format, the entries it adds in order)
         self.known: dict[tuple[int, tuple[tuple[object, ...], ...]], tuple[int, tuple[tuple[str, str], ...]]] = {}
+        # (xf, a plan's identity) -> (the plan, kept, its formats, the entries they add in order): ``derive_each``
+        self.each: dict[tuple[int, int], tuple[object, tuple[int, ...], tuple[tuple[str, str], ...]]] = {}
 
     def after(self, group: str, item: str) -> Line:
         found = self.next.get((group, item))
@@ -265,14 +267,39 @@ class Styles:
                 for group, item in added:
                     self._add(group, item)
             else:
-                self._added = []
+                outer, self._added = self._added, []
                 found = xf
                 for change in changes:
                     found = self.derive(found, change)
                 if line is not None and self.line is not None:
                     line.known[key] = (found, tuple(self._added))
-                self._added = None
+                if outer is not None:  # (inside ``derive_each``: its entries are these too)
+                    outer.extend(self._added)
+                self._added = outer
             self._derived_all[key] = found
+        return found
+
+    def derive_each(self, xf: int, plan: tuple[tuple[tuple[tuple[object, ...], ...], object], ...]) -> tuple[int, ...]:
+        """``derive_all(xf, changes)`` for each ``(changes, _)`` of ``plan``, in turn. A shared table's copies at
+        one ``Line`` work a plan out once (a stage's map formats, the same plan object for every player: known by
+        its identity, the plan kept), the others add its entries in turn."""
+        line = self.line
+        if line is not None:
+            hit = line.each.get((xf, id(plan)))
+            if hit is not None and hit[0] is plan:
+                for group, item in hit[2]:
+                    self._add(group, item)
+                return hit[1]
+        added: list[tuple[str, str]] = []
+        self._added = added
+        try:
+            found = tuple(self.derive_all(xf, changes) for changes, _cells in plan)
+        finally:
+            self._added = None
+        if line is not None and self.line is not None:
+            if len(line.each) >= 64:
+                line.each.clear()
+            line.each[(xf, id(plan))] = (plan, found, tuple(added))
         return found
 
     def _add(self, group: str, item: str) -> int:

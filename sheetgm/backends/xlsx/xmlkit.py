@@ -55,7 +55,17 @@ def text(value: str) -> str:
 
 
 def attr(value: str) -> str:
-    return value.translate(_ATTR)
+    found = _ATTRS_SEEN.get(value)
+    if found is None:
+        found = value.translate(_ATTR)
+        if len(value) <= 256:  # (a column's width, a password's hash: the same few recur in every sheet)
+            if len(_ATTRS_SEEN) >= 4096:
+                _ATTRS_SEEN.clear()
+            _ATTRS_SEEN[value] = found
+    return found
+
+
+_ATTRS_SEEN: dict[str, str] = {}  # an attribute's value -> as written (translate with a table is slow)
 
 
 def attrs(items: dict[str, str]) -> str:
