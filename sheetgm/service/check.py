@@ -40,6 +40,8 @@ READ_EXCERPT = 40  # characters of the order text quoted back to the player with
 
 @dataclass
 class PlayerCheck:
+    """One player's order as a check found it."""
+
     seat: int
     alias: str
     state: str  # ok | problems | empty | unticked | unreadable | late
@@ -54,6 +56,8 @@ class PlayerCheck:
 
 @dataclass
 class CheckReport:
+    """What a check found of every order due, and what it warned of."""
+
     stage: str
     players: list[PlayerCheck]
     warnings: list[str]

@@ -64,6 +64,8 @@ def _digest(*parts: object) -> str:
 
 @dataclass
 class Memo:
+    """What the last check read and judged of a workbook (short keys: one cell holds it)."""
+
     v: str = ""
     c: str = ""
     j: str = ""

@@ -106,6 +106,8 @@ def expected_key(row: int) -> str:
 
 @dataclass(frozen=True)
 class Entry:
+    """One row of the journal: a stage resolved, its hashes, seed, status and state."""
+
     key: str
     status: str
     orders_hash: str

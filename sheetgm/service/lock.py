@@ -140,6 +140,8 @@ def _held_here(fd: int) -> LockedError:
 
 @dataclass(frozen=True)
 class Held:
+    """The game lock taken: its token and the journal and archive read with it."""
+
     token: str
     entries: list[Entry]  # the journal as read back with the token: the state the run goes on from
     archive: list[list[str]]  # the Orders archive's rows (the tool's stamps, stamps.py), read back with it
@@ -222,6 +224,8 @@ def unlocks_range(lang: str) -> str:
 
 @dataclass
 class UnlockReport:
+    """What `sheetgm unlock` cleared, and whose lock it was."""
+
     cleared: bool
     holder: str
     since: str

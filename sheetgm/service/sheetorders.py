@@ -42,6 +42,8 @@ TRANSIENT = (NetworkError, QuotaError)
 
 @dataclass
 class SheetOrder:
+    """A player's order as read from their Orders tab, with what was wrong with the sheet."""
+
     seat: int
     row: int
     text: str = ""
@@ -228,6 +230,8 @@ def read_player(game: Game, seat: int, night: int, stage: str, archived: Mapping
 
 @dataclass
 class Judged:
+    """An order reviewed: what to use, its problems, and the notes that are not problems."""
+
     order: Order  # the order to use: nothing when the text could not be read
     problems: list[str]  # every problem, in the language asked for
     notes: list[str]  # steps that depend on what the night brings (not problems, RUL-27)

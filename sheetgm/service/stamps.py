@@ -72,6 +72,8 @@ def fingerprint(text: str) -> str:
 
 @dataclass(frozen=True)
 class Truth:
+    """What the director's archive says of a seat's order: its stamp, its last look, its verdict."""
+
     stamp: str = ""  # ISO time the order was first seen complete with the text ``stamped``
     stamped: str = ""
     checked: str = ""  # the last check before the deadline that read this seat
