@@ -550,7 +550,7 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
             sheet.rows.update(dims)
             sheet.pending = Pending(lazy, start, end, numbers[-1] - 1, _pending_cells, _extent)
             return True
-    found, sizes = _our_cells(xml)
+    found, sizes = _our_cells(xml, pieces=pieces)
     for n in sizes:
         budget.add_cells(n)
     sheet.cells.update(found)
@@ -606,13 +606,15 @@ def _pending_cells(xml: str) -> tuple[dict[tuple[int, int], Cell], dict[int, str
     return _our_cells(xml, rows)[0], rows
 
 
-def _our_cells(xml: str, rows: dict[int, str] | None = None) -> tuple[dict[tuple[int, int], Cell], list[int]]:
+def _our_cells(xml: str, rows: dict[int, str] | None = None, pieces: list[str] | None = None
+               ) -> tuple[dict[tuple[int, int], Cell], list[int]]:
     """The cells of rows of the writer's shapes, checked (``_read_our_cells``), and the cells each row counts for
-    the budget; each row's XML into ``rows``, if given."""
+    the budget; each row's XML into ``rows``, if given. ``pieces``: ``xml`` cut at each "</row>" already, without
+    the empty piece after the last (the same strings again: their hashes are not computed twice)."""
     found: dict[tuple[int, int], Cell] = {}
     counts: list[int] = []
     seen = _CELLS_SEEN
-    for piece in xml.split("</row>")[:-1]:
+    for piece in xml.split("</row>")[:-1] if pieces is None else pieces:
         known = seen.get(piece)
         if known is None:
             known = _row_cells(piece)
