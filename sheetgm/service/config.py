@@ -140,7 +140,7 @@ class InvalidConfigError(ConfigError):
         return render(lang, self.code, path=self.params["path"], detail="; ".join(lines))
 
 
-_AT = re.compile(r"\(at line (\d+), column (\d+)\)|line (\d+) column (\d+)")
+_AT = r"\(at line (\d+), column (\d+)\)|line (\d+) column (\d+)"  # (compiled when a file does not parse)
 
 
 def load_config(path: Path) -> GameConfig:
@@ -160,10 +160,10 @@ def load_config(path: Path) -> GameConfig:
     except OSError as exc:
         raise ConfigError(path=str(file), detail=exc.strerror or type(exc).__name__) from None
     except ValueError as exc:  # TOML or JSON syntax: where, and the parser's own words
-        m = _AT.search(str(exc))
+        m = re.search(_AT, str(exc))
         line, col = (m.group(1) or m.group(3), m.group(2) or m.group(4)) if m else ("?", "?")
         raise ConfigError("err.cfg.syntax", path=str(file), line=line, col=col,
-                          detail=_AT.sub("", str(exc)).strip(" :")) from None
+                          detail=re.sub(_AT, "", str(exc)).strip(" :")) from None
     cfg, plain = _validated(data, str(file))
     by_bytes = kept_for_bytes(file, raw)
     if by_bytes is not None:

@@ -50,9 +50,10 @@ _V, _F, _IS = xmlkit.m("v"), xmlkit.m("f"), xmlkit.m("is")
 _SST, _SI, _SHEET_DATA_TAG, _ROW_TAG = xmlkit.m("sst"), xmlkit.m("si"), xmlkit.m("sheetData"), xmlkit.m("row")
 _KNOWN_CELL = frozenset({"r", "s", "t"})
 _CELL_EXTRAS = (b" vm=", b" cm=", b" ph=")  # a picture or data type in the cell, a dynamic array, phonetics shown
-# Cell and row elements, and string items, counted before a part is parsed (what parsing it would cost).
-_CELL_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|row)(?=[\s/>])")
-_SI_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])")
+# Cell and row elements, and string items, counted before a large part is parsed (what parsing it would cost);
+# compiled (re's cache) only when a part is that large.
+_CELL_START = rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|row)(?=[\s/>])"
+_SI_START = rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])"
 
 
 def read_book(data: bytes, limits: Limits = LIMITS) -> Book:
@@ -304,7 +305,7 @@ def _streamed(data: bytes, container: str, item: str) -> Iterator[Element]:
 
 def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
     no_doctype(data, path)
-    if len(data) > _ESTIMATE_ABOVE and len(_SI_START.findall(data)) > limits.strings:  # counted before parsing
+    if len(data) > _ESTIMATE_ABOVE and len(re.findall(_SI_START, data)) > limits.strings:  # counted before parsing
         raise refuse("too_many_strings", limit=limits.strings)
     out: list[str] = []
     for si in _elements(data, _SST, _SI):
@@ -337,7 +338,7 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
     _apply(layout, sheet)
     skel = layout.skeleton
     if cells[1] - cells[0] > _ESTIMATE_ABOVE:  # what parsing a large sheet would cost, counted before it is paid
-        budget.add_cells(len(_CELL_START.findall(data, cells[0], cells[1])), estimate=True)
+        budget.add_cells(len(re.compile(_CELL_START).findall(data, cells[0], cells[1])), estimate=True)
     if ours and data.startswith(b"<sheetData>", cells[0]) and data.endswith(b"</sheetData>", 0, cells[1]):
         start, end = cells[0] + 11, cells[1] - 12
         if _read_our_cells(data[start:end].decode("utf-8"), sheet, budget,

@@ -110,7 +110,7 @@ def run_text(el: Element | None) -> str:
 def unescape(text: str) -> str:
     """A spreadsheet string's ``_xHHHH_`` escapes as the characters they stand for (ECMA-376 ST_Xstring:
     "_x000D_" a carriage return, "_x005F_" the underscore that keeps a literal "_x0041_" from being one)."""
-    return _ESCAPED.sub(_char, text)
+    return re.sub(_ESCAPED, _char, text)
 
 
 def escape(text: str, controls: bool = True) -> str:
@@ -118,7 +118,7 @@ def escape(text: str, controls: bool = True) -> str:
     character XML cannot hold (a control character a cell read from a file holds) is written as its escape
     (``controls=False``: dropped, as in the texts sheetgm writes)."""
     if "_x" in text:
-        text = _LITERAL_ESCAPE.sub(r"_x005F_\1", text)
+        text = re.sub(_LITERAL_ESCAPE, r"_x005F_\1", text)
     return ILLEGAL.sub(_escaped, text) if controls and ILLEGAL.search(text) else text
 
 
@@ -130,8 +130,8 @@ def _char(found: re.Match[str]) -> str:
     return chr(int(found.group(1), 16))
 
 
-_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
-_LITERAL_ESCAPE = re.compile(r"_(x[0-9A-Fa-f]{4}_)")
+_ESCAPED = r"_x([0-9A-Fa-f]{4})_"  # (compiled, in re's cache, when a text holds "_x")
+_LITERAL_ESCAPE = r"_(x[0-9A-Fa-f]{4}_)"
 
 
 def _t(el: Element) -> str:
