@@ -15,12 +15,12 @@ and ``digest()`` gives the hash that ``verify`` compares stage by stage.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
+from sheetgm.core.digests import sha256_hex
 from sheetgm.core.errors import StateError
 from sheetgm.core.seating import Seats, Where
 
@@ -381,7 +381,7 @@ class State:
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     def digest(self) -> str:
-        return hashlib.sha256(self.to_json().encode("utf-8")).hexdigest()[:16]
+        return sha256_hex(self.to_json().encode("utf-8"))[:16]
 
 
 _ATOMIC = (int, str, bool, float, type(None))

@@ -29,7 +29,6 @@ its bytes (configfile.kept_for_bytes), so that a command reads it back without p
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import time
@@ -40,6 +39,7 @@ from typing import Any
 
 import sheetgm
 from sheetgm.core.cachedir import cache_dir, keep_json
+from sheetgm.core.digests import blake2b
 from sheetgm.core.texts import has, render
 from sheetgm.service.config_rules import pydantic_message
 from sheetgm.service.configfile import CODE, find_config, kept_for_bytes, kept_validated, read_config_bytes
@@ -211,7 +211,7 @@ def _kept_file(data: Any) -> Path | None:
         text = json.dumps(data, sort_keys=True, default=_iso, ensure_ascii=False)
     except (TypeError, ValueError):
         return None
-    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16)
+    digest = blake2b(text.encode("utf-8"), digest_size=16)
     digest.update(sheetgm.__version__.encode())
     package = Path(__file__).parent.parent
     try:

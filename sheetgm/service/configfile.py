@@ -8,7 +8,6 @@ modification time can miss a quick rewrite). Callers must not change the data th
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -17,6 +16,7 @@ from typing import Any
 
 import sheetgm
 from sheetgm.core.cachedir import cache_dir
+from sheetgm.core.digests import blake2b
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.texts import LANGS
 from sheetgm.service.errors import NoConfigError
@@ -84,7 +84,7 @@ def kept_for_bytes(file: Path, raw: bytes) -> Path | None:
     if code is None:
         return None
     how = b"json" if file.suffix == ".json" else b"toml"
-    digest = hashlib.blake2b(b"%s\0%s\0" % (how, sys.implementation.cache_tag.encode()), digest_size=16)
+    digest = blake2b(b"%s\0%s\0" % (how, sys.implementation.cache_tag.encode()), digest_size=16)
     digest.update(b"%d\0" % len(raw))
     digest.update(raw)
     digest.update(code)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 import time
 from collections.abc import Iterator
@@ -169,7 +168,7 @@ def take_lock(game: Game, cells: list[str], holder: str) -> Held:
     token, who, since = _cells(cells)[:3]
     if not lock_is_free(game, cells, holder):
         raise LockedError(holder=who or "-", since=shown(since, game.voice, game.cfg.timezone) if since else "-")
-    mine = secrets.token_hex(8)
+    mine = os.urandom(8).hex()  # secrets.token_hex(8) is this; importing secrets loads OpenSSL (hmac)
     lang = game.lang
     try:
         since = game.now().isoformat(timespec="seconds")

@@ -15,7 +15,6 @@ network or quota failure is different: it passes, so it stops the whole run
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from sheetgm.backends.errors import BackendError, MissingTabError, NetworkError, QuotaError
 from sheetgm.backends.port import Op
 from sheetgm.core.check import Problem
+from sheetgm.core.digests import sha256_hex
 from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
@@ -97,7 +97,7 @@ def note_id(name: str, params: Mapping[str, object], tab: list[list[str]]) -> st
 
 
 def fingerprint(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_hex(text.encode("utf-8"))
 
 
 def is_tick(text: str) -> bool:
