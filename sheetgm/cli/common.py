@@ -6,7 +6,6 @@ the script's fast path (cli/fast.py) runs the scheduled commands without Typer a
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sys
@@ -146,19 +145,6 @@ def serve(game: Path, as_json: bool, call: Callable[[Game, Progress], R], descri
         with progress(lang, key, count(g)) as step:
             return call(g, step)
 
-    with imports_set_aside():
-        rep = attempt(lang, run)
-        emit(as_json, rep.to_dict() if data is None else data(rep), describe(lang, rep))  # type: ignore[attr-defined]
+    rep = attempt(lang, run)
+    emit(as_json, rep.to_dict() if data is None else data(rep), describe(lang, rep))  # type: ignore[attr-defined]
     return rep
-
-
-@contextmanager
-def imports_set_aside() -> Iterator[None]:
-    """The objects made so far (mostly the ~100,000 the command's imports made, which live as long as the
-    process) left out of the garbage collector's passes while the command runs, and put back after it (a test's
-    process runs many commands): each pass then looks at what the command itself made. ~7 ms of a check."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()

@@ -4,18 +4,12 @@ imports neither Typer nor publishing's code; `resolve` needs publishing, and sti
 
 from __future__ import annotations
 
-import gc
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
-import pytest
 from cli_games import cli_game
-from script_runner import run_script
 from svc_helpers import write_order
-
-from sheetgm.service import check as check_service
 
 SCRIPT = """
 import atexit, sys
@@ -43,26 +37,3 @@ def test_a_check_and_a_resolve_import_only_what_they_use(tmp_path: Path) -> None
         assert _loaded(g.folder, tmp_path / "cache", "check") == []
         assert _loaded(g.folder, tmp_path / "cache", "resolve", "--dry-run") == ["sheetgm.service.publish"]
         assert _loaded(g.folder, tmp_path / "cache", "resolve") == ["sheetgm.service.publish"]  # locking too
-
-
-def test_a_command_runs_with_its_imports_set_aside_from_the_collector_and_puts_them_back(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """While the command runs, what the process made before it is frozen (not scanned by each collection);
-    after it, nothing stays frozen: a process that runs many commands (a test's) leaks nothing."""
-    seen: list[int] = []
-    real = check_service.check
-
-    def watched(*args: Any, **kwargs: Any) -> Any:
-        seen.append(gc.get_freeze_count())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(check_service, "check", watched)
-    with cli_game("xlsx", tmp_path / "g") as g:
-        write_order(g.open(), 1, "搜索")
-        assert gc.get_freeze_count() == 0
-        done = run_script(["check", "--game", str(g.folder)], env={"SHEETGM_LANG": "en"})
-        assert done.exit_code == 0, done.output
-        refused = run_script(["check", "--game", str(tmp_path / "none")], env={"SHEETGM_LANG": "en"})
-        assert refused.exit_code == 1
-    assert len(seen) == 1 and seen[0] > 10_000
-    assert gc.get_freeze_count() == 0
