@@ -14,13 +14,13 @@ from cli_games import cli_game
 from script_runner import run_script
 from svc_helpers import write_order
 
-from sheetgm.cli.main import main
+from sheetgm.cli.main import COLLECT_EVERY, main
 
 SCRIPT = """
 import atexit, sys
 WATCHED = ("typer", "pydantic", "tomllib", "hashlib", "hmac", "secrets", "sheetgm.service.publish")
 atexit.register(lambda: print("loaded:", *[m for m in WATCHED if m in sys.modules], file=sys.stderr))
-from sheetgm.cli.main import main
+from sheetgm.cli.main import COLLECT_EVERY, main
 sys.argv[0] = "sheetgm"
 main()
 """
@@ -46,21 +46,23 @@ def test_a_check_and_a_resolve_import_only_what_they_use(tmp_path: Path) -> None
 
 def test_the_script_leaves_its_objects_to_the_shutdown_and_a_caller_s_command_line_does_not(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run as the script (its own command line), a scheduled command freezes what it holds before the interpreter
-    shuts down (its last collection then scans nothing); called with a command line (a test, a caller), nothing
-    stays frozen in the caller's process."""
+    """Run as the script (its own command line), a scheduled command collects garbage less often and freezes what
+    it holds before the interpreter shuts down (its last collection then scans nothing); called with a command line
+    (a test, a caller), the caller's collector is left as it was."""
     with cli_game("xlsx", tmp_path / "g") as g:
         write_order(g.open(), 1, "搜索")
         assert gc.get_freeze_count() == 0
+        thresholds = gc.get_threshold()
         assert run_script(["check", "--game", str(g.folder)], env={"SHEETGM_LANG": "en"}).exit_code == 0
-        assert gc.get_freeze_count() == 0
+        assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
         monkeypatch.setattr(sys, "argv", ["sheetgm", "status", "--game", str(g.folder)])
         monkeypatch.setenv("SHEETGM_LANG", "en")
         try:
             main()
-            assert gc.get_freeze_count() > 10_000
+            assert gc.get_freeze_count() > 10_000 and gc.get_threshold() == COLLECT_EVERY
         finally:
             gc.unfreeze()
+            gc.set_threshold(*thresholds)
 
 
 def test_a_script_s_check_writes_every_workbook_in_full(tmp_path: Path) -> None:
