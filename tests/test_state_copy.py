@@ -217,3 +217,29 @@ def test_a_draft_leaves_the_state_and_a_shared_copy_as_it_found_them() -> None:
     assert shared.to_json() == before and st.to_json() == before
     assert_index_true(shared)
     assert legal_steps(st, 1) == Draft(st, 1).legal_steps()
+
+
+def test_to_dict_writes_each_player_as_asdict_would_and_shares_nothing() -> None:
+    """State.to_dict makes each player's record without ``asdict``: the same values, equal and of the same types
+    (a tuple stays a tuple; a set or a dataclass in flags becomes what asdict makes of it), sharing no list or
+    dict with the state."""
+    st = rich_state()
+    p = st.players[1]
+    card = Card(seat=2, colour="red", reason="x", night=2)
+    p.flags.update({"set": {3, 1}, "card": card, "f": 0.5, "n": None})
+    rng = random.Random(5)
+    for _ in range(6):  # nested lists in tuples in lists, in every player
+        for q in st.players.values():
+            q.flags.setdefault("tried", []).append((rng.randrange(9), [rng.random() > 0.5]))
+    got = st.to_dict()["players"]
+    want = [{**dataclasses.asdict(q), "pos": got[i]["pos"]} for i, (_, q) in enumerate(sorted(st.players.items()))]
+
+    def typed(v: Any) -> Any:
+        if isinstance(v, dict):
+            return ("dict", sorted((repr(k), typed(x)) for k, x in v.items()))
+        if isinstance(v, (list, tuple, set)):
+            return (type(v).__name__, [typed(x) for x in v])
+        return (type(v).__name__, v)
+
+    assert typed(got) == typed(want) and got[0]["flags"]["card"] == dataclasses.asdict(card)
+    assert not mutable_ids(got) & mutable_ids(st)

@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from sheetgm.core.board import Board, EdgeKey, Tile, col_name, tile_name
 from sheetgm.core.observe import name
 from sheetgm.core.texts import render
 from sheetgm.render.fonts import FontChoice, FontLike, find_font
+from sheetgm.render.png import encode_rgb
 from sheetgm.render.views import FULL, PLAYER, MapView, Piece, Trail
 
 LEGEND_TILES = 5
@@ -110,6 +111,12 @@ def tile_kind(board: Board, t: Tile) -> str | None:
 def player_colour(p: Piece | Trail) -> str:
     palette = HUNTER_PALETTE if p.camp == "hunter" else PALETTE
     return palette[(p.seat - 1) % len(palette)]
+
+
+_BLANK = (int(BACKGROUND[1:3], 16), int(BACKGROUND[3:5], 16), int(BACKGROUND[5:7], 16))
+# The legend's key lines as drawn on a blank map, by board, geometry, language, font, keys and top (None: they
+# reach outside their box, so they are drawn on each map).
+_KEYS: dict[tuple[Board, Geometry, str, FontChoice, tuple[str, ...], float], Image.Image | None] = {}
 
 
 class _Canvas:
@@ -208,8 +215,9 @@ class _Canvas:
 class _Painter(_Canvas):
     """One map: the ground of its board (drawn once per process), then what the view shows."""
 
-    def __init__(self, board: Board, view: MapView, geo: Geometry, lang: str, font: FontChoice) -> None:
-        super().__init__(board, geo, lang, font, _ground(board, geo, lang, font).copy())
+    def __init__(self, board: Board, view: MapView, geo: Geometry, lang: str, font: FontChoice,
+                 img: Image.Image | None = None) -> None:
+        super().__init__(board, geo, lang, font, _ground(board, geo, lang, font).copy() if img is None else img)
         self.view = view
 
     def alias(self, p: Piece | Trail) -> str:
@@ -366,14 +374,49 @@ class _Painter(_Canvas):
             "winner": render(lang, "render.winner", camp=name(lang, "word", pr.winner)),  # hunters, survivors, draw
             "noise_of": render(lang, "render.noise_of", night=v.noise_night),
         }
-        for kind, key in legend_lines(v):
-            if kind == "key":
-                self.swatch(key, x0, y, step)
-                self.fit((x0 + s * 0.75, y + step / 2), render(lang, f"render.key.{key}"), 0.24, TEXT, room - s * 0.75)
-            elif kind != "gap":
+        lines = legend_lines(v)
+        keys = tuple(key for kind, key in lines if kind == "key")
+        for kind, _key in lines[:len(lines) - len(keys)]:
+            if kind != "gap":
                 bold = kind in ("title", "view")
                 self.fit((x0, y + step / 2), texts[kind], 0.26 if bold else 0.23, TEXT if bold else FAINT, room)
             y += step
+        self.keys(keys, x0, y, step, room)
+
+    def keys(self, keys: tuple[str, ...], x0: int, y: float, step: float, room: float) -> None:
+        """The legend's swatches and their names from ``y`` down: the same on every map of a view kind, so
+        drawn once per process on a blank picture and pasted, where that is provably the same picture (what
+        they cover is blank here, and all they draw lies within it); drawn here otherwise."""
+        box = (x0, math.floor(y), self.geo.width, self.geo.height)
+        made = _KEYS.get((self.board, self.geo, self.lang, self.font, keys, y), False)
+        if made is False:
+            made = self._keys_apart(keys, x0, y, step, room, box)
+        if made is not None and self.img.crop(box).getcolors(1) == [((box[2] - box[0]) * (box[3] - box[1]), _BLANK)]:
+            self.img.paste(made, box[:2])
+        else:
+            self.keys_drawn(keys, x0, y, step, room)
+
+    def keys_drawn(self, keys: tuple[str, ...], x0: int, y: float, step: float, room: float) -> None:
+        for key in keys:
+            self.swatch(key, x0, y, step)
+            self.fit((x0 + self.s * 0.75, y + step / 2), render(self.lang, f"render.key.{key}"), 0.24, TEXT,
+                     room - self.s * 0.75)
+            y += step
+
+    def _keys_apart(self, keys: tuple[str, ...], x0: int, y: float, step: float, room: float,
+                    box: tuple[int, int, int, int]) -> Image.Image | None:
+        """The key lines drawn on a blank map (the same coordinates: no rounding can differ), cut to ``box``;
+        None where any of it falls outside the box."""
+        blank = _Painter(self.board, self.view, self.geo, self.lang, self.font,
+                         Image.new("RGB", (self.geo.width, self.geo.height), BACKGROUND))
+        blank.keys_drawn(keys, x0, y, step, room)
+        drawn = ImageChops.difference(blank.img, Image.new("RGB", blank.img.size, BACKGROUND)).getbbox()
+        inside = drawn is None or (drawn[0] >= box[0] and drawn[1] >= box[1])
+        made = blank.img.crop(box) if inside else None
+        if len(_KEYS) >= 64:
+            _KEYS.clear()
+        _KEYS[(self.board, self.geo, self.lang, self.font, keys, y)] = made
+        return made
 
     def swatch(self, key: str, x: float, y: float, step: float) -> None:
         s = self.s
@@ -418,11 +461,9 @@ class _Painter(_Canvas):
         return self.img
 
     def png(self) -> bytes:
-        """zlib level 1: half the encoding time of Pillow's default (6) for files about 7 % larger (level 3 took
-        a quarter longer than 1 for 2 % less)."""
-        buf = io.BytesIO()
-        self.paint().save(buf, "PNG", compress_level=1)
-        return buf.getvalue()
+        """zlib level 1: half the encoding time of level 6 for files about 7 % larger (level 3 took a quarter
+        longer than 1 for 2 % less); rows filtered "Up" rather than Pillow's adaptive choice (``render/png.py``)."""
+        return encode_rgb(self.paint(), 1)
 
 
 @lru_cache(maxsize=4)

@@ -19,11 +19,24 @@ from sheetgm.sheets import layout
 Row = tuple[str, str, str]  # kind (title, para, head, section, example, gap), column A, column B
 
 
-@cache
 def _section(lang: str, prefix: str) -> tuple[tuple[str, str], ...]:
     """(name, text) of every template under ``prefix.``, in the templates' order (the same for every player of a
     language: worked out once, not for each of a game's workbooks)."""
-    return tuple((k[len(prefix) + 1:], v) for k, v in table(lang).items() if k.startswith(prefix + "."))
+    return _sections(lang).get(prefix, ())
+
+
+@cache
+def _sections(lang: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Every "guide." template under each of its prefixes, in one pass over the templates (a pass a prefix was
+    most of a workbook's tab)."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for key, text in table(lang).items():
+        if key.startswith("guide."):
+            dot = key.find(".")
+            while dot != -1:
+                found.setdefault(key[:dot], []).append((key[dot + 1:], text))
+                dot = key.find(".", dot + 1)
+    return {prefix: tuple(rows) for prefix, rows in found.items()}
 
 
 def _examples(lang: str, part: str) -> list[Row]:

@@ -146,6 +146,40 @@ def test_a_workbook_another_gateway_created_keeps_its_record(tmp_path: Path) -> 
     assert json.loads((tmp_path / FILES).read_text("utf-8")) == {"player-3": "03-小明.xlsx", "player-4": "04-小红.xlsx"}
 
 
+def test_a_batch_records_the_workbooks_it_creates_once_before_their_files(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[str] = []
+    replace = xlsx._replace
+
+    def logged(path: Path, data: bytes) -> os.stat_result:
+        written.append(path.name)
+        return replace(path, data)
+
+    monkeypatch.setattr(xlsx, "_replace", logged)
+    (tmp_path / FILES).write_text('{"director": "d.xlsx"}', "utf-8")  # already recorded: kept
+    gw = XlsxGateway(tmp_path, names={f"player-{i}": f"0{i}-小{i}" for i in range(1, 4)})
+    with gw.batch():
+        for i in range(1, 4):
+            gw.create(f"player-{i}", f"p{i}", ["Orders"])
+        assert gw.path("player-2").name == "02-小2.xlsx" and gw.exists("player-2")  # known inside the batch
+        assert json.loads((tmp_path / FILES).read_text("utf-8")) == {"director": "d.xlsx"} and not written
+    assert written == [FILES, "01-小1.xlsx", "02-小2.xlsx", "03-小3.xlsx"]
+    assert json.loads((tmp_path / FILES).read_text("utf-8")) == {
+        "director": "d.xlsx", "player-1": "01-小1.xlsx", "player-2": "02-小2.xlsx", "player-3": "03-小3.xlsx"}
+    assert XlsxGateway(tmp_path).view("player-3").title == "p3"
+
+
+def test_a_failed_batch_records_nothing_it_created(tmp_path: Path) -> None:
+    gw = XlsxGateway(tmp_path, names={"player-1": "01-a"})
+    with pytest.raises(RuntimeError), gw.batch():
+        gw.create("player-1", "p1", ["Orders"])
+        raise RuntimeError("stop")
+    assert not (tmp_path / FILES).exists() and not list(tmp_path.glob("*.xlsx"))
+    assert not gw.exists("player-1")
+    gw.create("player-1", "p1", ["Orders"])  # outside a batch: recorded at once
+    assert json.loads((tmp_path / FILES).read_text("utf-8")) == {"player-1": "01-a.xlsx"}
+
+
 def test_a_folder_made_before_names_keeps_its_files(tmp_path: Path) -> None:
     XlsxGateway(tmp_path).create("player-3", "old", ["Orders"])
     gw = XlsxGateway(tmp_path, names={"player-3": "03-小明"})

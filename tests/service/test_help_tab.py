@@ -12,10 +12,11 @@ from sheetgm.backends.xlsx.gateway import XlsxGateway
 from sheetgm.cli.app import app
 from sheetgm.core.observe import name
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
-from sheetgm.core.texts import render
+from sheetgm.core.texts import render, table
 from sheetgm.notation.orders import parse_order
 from sheetgm.service.game import open_game, player_key
 from sheetgm.service.journal import latest, read_director
+from sheetgm.sheets import helptab
 from sheetgm.sheets.helptab import help_rows
 
 ROLES = [("survivor", r) for r in SURVIVOR_ROLES] + [("hunter", r) for r in HUNTER_ROLES]
@@ -77,3 +78,14 @@ def test_the_tab_in_each_workbook_matches_its_player_and_its_examples_read(tmp_p
             parse_order(order)
     protected = {pr.description for pr in gw.protections(player_key(1))}
     assert "sheetgm:help" in protected and "sheetgm:maps" in protected
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_section_is_every_template_under_its_prefix_in_order(lang: str) -> None:
+    """The sections are indexed in one pass: the same as looking each prefix up through all the templates."""
+    keys = [k for k in table(lang) if k.startswith("guide.")]
+    prefixes = {k[:i] for k in keys for i, ch in enumerate(k) if ch == "."} | {"guide.ex.nobody", "guide"}
+    assert {"guide.ex.survivor", "guide.intro", "guide.errors"} <= prefixes
+    for prefix in prefixes:
+        want = tuple((k[len(prefix) + 1:], v) for k, v in table(lang).items() if k.startswith(prefix + "."))
+        assert helptab._section(lang, prefix) == want, prefix

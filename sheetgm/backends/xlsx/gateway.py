@@ -89,6 +89,7 @@ class XlsxGateway(port.Gateway):
         self.folder = Path(folder)
         self.names = dict(names or {})  # key -> suggested file name (without .xlsx) for workbooks to create
         self._files: dict[str, str] | None = None
+        self._unrecorded: dict[str, str] = {}  # inside a batch: names of workbooks created, recorded at the flush
         self._books: dict[str, tuple[tuple[int, int, int], Path, Book]] = {}
         self._failed: dict[str, tuple[tuple[int, int, int], Path, UnreadableFileError]] = {}
         self._dirty: dict[str, None] = {}  # inside a batch: workbooks changed and not saved yet, in order
@@ -111,6 +112,7 @@ class XlsxGateway(port.Gateway):
             if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
                 raise FileError(path=str(record), detail="not a map of workbook keys to file names")
             self._files = {k: v for k, v in data.items() if "/" not in v and "\\" not in v}
+            self._files.update(self._unrecorded)
         return self._files
 
     def path(self, key: str) -> Path:
@@ -131,10 +133,18 @@ class XlsxGateway(port.Gateway):
         return name
 
     def _record(self, key: str, path: Path) -> None:
+        """Record the workbook's file name: now, or inside a batch once at its flush, before any file is saved
+        (a game's creation records every workbook in one write, not one write a workbook)."""
         files = self._recorded()
         if path.name == f"{key}.xlsx" or files.get(key) == path.name:
             return
         files[key] = path.name
+        if self._depth:
+            self._unrecorded[key] = path.name
+        else:
+            self._write_record(files)
+
+    def _write_record(self, files: dict[str, str]) -> None:
         text = json.dumps(files, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
         _replace(self.folder / FILES, text.encode("utf-8"))
 
@@ -302,8 +312,13 @@ class XlsxGateway(port.Gateway):
                 self._drop()
 
     def _flush(self) -> None:
-        """Save every workbook the batch changed, once, in the order they were first changed."""
+        """Save every workbook the batch changed, once, in the order they were first changed, after the record
+        of the names of those it created (a file is never left without its record)."""
         try:
+            if self._unrecorded:
+                self._files = None  # read again, with the names to record: another process may have added some
+                self._write_record(self._recorded())
+                self._unrecorded.clear()
             for key in list(self._dirty):
                 self._save(key, self._books[key][2])
                 del self._dirty[key]
@@ -315,6 +330,9 @@ class XlsxGateway(port.Gateway):
         for key in self._dirty:
             self._books.pop(key, None)
         self._dirty.clear()
+        if self._unrecorded:  # the record on disk never had them
+            self._unrecorded.clear()
+            self._files = None
 
     @staticmethod
     def _check_tabs(key: str, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]]) -> None:

@@ -1,0 +1,38 @@
+"""An RGB picture as a PNG, every row with the "Up" filter.
+
+Pillow's encoder tries the five PNG filters on every row and keeps the best (adaptive filtering): on a stage
+map that choice is two thirds of the encoding. A map is mostly flat colour and horizontal runs, where "Up" (each
+byte less the byte above it) does as well: the files come out the same size, in less than half the time. The
+filtered rows are made in C (``ImageChops.subtract_modulo`` of the picture and the picture one row down), the
+rest is the format's three chunks (PNG specification, sections 5.3, 9.2, 11.2).
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+from PIL import Image, ImageChops
+
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_UP = b"\x02"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def encode_rgb(img: Image.Image, level: int = 1) -> bytes:
+    """The PNG of ``img`` (mode RGB, 8 bits a channel, not interlaced), compressed at zlib ``level``."""
+    if img.mode != "RGB":
+        raise ValueError(f"encode_rgb takes an RGB picture, not {img.mode}")
+    width, height = img.size
+    above = Image.new("RGB", img.size)  # row 0's "above" is zeros (the filter's rule for the first row)
+    if height > 1:
+        above.paste(img.crop((0, 0, width, height - 1)), (0, 1))
+    filtered = ImageChops.subtract_modulo(img, above).tobytes()
+    stride = width * 3
+    rows = b"".join(_UP + filtered[i:i + stride] for i in range(0, len(filtered), stride))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, level))
+            + _chunk(b"IEND", b""))
