@@ -78,9 +78,13 @@ def code_bytes() -> bytes | None:
 def kept_for_bytes(file: Path, raw: bytes) -> Path | None:
     """Where config.py keeps the validated form of a config file whose bytes are ``raw`` (beside the form it keeps
     under a hash of the parsed data): named by a hash of the bytes, of how they are parsed (TOML or JSON, by this
-    Python) and of the validating code. A command reads it back without parsing TOML (whose import alone costs
-    ~3 ms). None if the code cannot be read."""
+    Python, by this module's code) and of the validating code. A command reads it back without parsing TOML
+    (whose import alone costs ~3 ms). None if the code cannot be read."""
     code = code_bytes()
+    try:
+        reader = Path(__file__).read_bytes()
+    except OSError:
+        return None
     if code is None:
         return None
     how = b"json" if file.suffix == ".json" else b"toml"
@@ -88,6 +92,7 @@ def kept_for_bytes(file: Path, raw: bytes) -> Path | None:
     digest.update(b"%d\0" % len(raw))
     digest.update(raw)
     digest.update(code)
+    digest.update(reader)
     return cache_dir() / "configs" / "files" / f"{digest.hexdigest()}.json"
 
 

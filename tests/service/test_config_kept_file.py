@@ -116,3 +116,15 @@ def test_a_cache_that_cannot_be_written_costs_only_parsing(tmp_path: Path, monke
     folder = _game(tmp_path, TOML + ROSTER)
     assert load_config(folder).name == "g" and load_config(folder).seed == 3
     assert declared_lang(folder) == "en"
+
+
+def test_the_name_covers_the_bytes_how_they_are_read_and_the_code(cache: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    toml, as_json = tmp_path / "game.toml", tmp_path / "game.json"
+    names = {configfile.kept_for_bytes(toml, b"a"), configfile.kept_for_bytes(toml, b"b"),
+             configfile.kept_for_bytes(as_json, b"a")}
+    monkeypatch.setattr(configfile, "code_bytes", lambda: b"another version of the validating code")
+    names.add(configfile.kept_for_bytes(toml, b"a"))
+    assert len(names) == 4 and None not in names
+    monkeypatch.setattr(configfile, "code_bytes", lambda: None)
+    assert configfile.kept_for_bytes(toml, b"a") is None  # the code cannot be read: nothing is kept or read back
