@@ -12,20 +12,14 @@ from _operator import _compare_digest
 from collections.abc import Callable
 from typing import Any, cast
 
-try:  # CPython 3.11; 3.12 names the module _sha2
+try:  # CPython 3.11 (3.12 merged these modules into one: there, hashlib's)
     from _sha256 import sha256 as _sha256  # type: ignore[import-not-found,unused-ignore]
 except ImportError:  # pragma: no cover - another Python
-    try:
-        from _sha2 import sha256 as _sha256  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        from hashlib import sha256 as _sha256
-try:  # as for SHA-256
+    from hashlib import sha256 as _sha256
+try:
     from _sha512 import sha512 as _sha512  # type: ignore[import-not-found,unused-ignore]
 except ImportError:  # pragma: no cover - another Python
-    try:
-        from _sha2 import sha512 as _sha512  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        from hashlib import sha512 as _sha512
+    from hashlib import sha512 as _sha512
 try:
     from _blake2 import blake2b as _blake2b
 except ImportError:  # pragma: no cover - another Python
