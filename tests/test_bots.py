@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from sheetgm.bots import bot_order, hunter_view, play_game, random_order, roster_for, scaled_options
 from sheetgm.bots.hunter import HunterBot
-from sheetgm.bots.paths import cost_field, points
-from sheetgm.bots.play import play_night
+from sheetgm.bots.paths import Fields, cost_field, points
+from sheetgm.bots.play import Table, play_night
 from sheetgm.bots.survivor import SurvivorBot, team_of
 from sheetgm.core.act import do_step
 from sheetgm.core.board import parse_tile, tile_name
@@ -270,8 +274,11 @@ def test_cost_fields_are_shortest_paths_with_boards_and_passages() -> None:
     rng = random.Random(3)
     for _ in range(12):
         targets = [st.board.tile_list[rng.randrange(len(st.board.tile_list))] for _ in range(rng.randint(1, 3))]
+        fields = Fields(st)  # a stage's fields: each state of the loop is another stage's
         for seat in (1, 2, 9, 10):
-            assert cost_field(st, st.players[seat], targets) == reference_field(st, seat, targets)
+            want = reference_field(st, seat, targets)
+            assert cost_field(st, st.players[seat], targets) == want
+            assert fields(st.players[seat], targets) == want and fields(st.players[seat], tuple(targets)) == want
         if st.passages:
             st.passages[0].discovered = not st.passages[0].discovered
 
@@ -309,3 +316,63 @@ def test_the_bots_play_the_same_games_when_every_try_is_saved_and_undone(
     monkeypatch.setattr(Draft, "add", add_with_undo)
     assert games() == fast
     assert tries[False] > 10 and tries[True] > 200, tries
+
+
+@pytest.mark.parametrize("map_name", ["standard", "teach"])
+def test_a_stage_resolved_on_the_bots_dry_copy_is_the_stage_resolved_on_a_new_copy(
+        map_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Table.handoff`` gives the resolver the stage's dry copy once every draft on it is released: the games
+    are step for step those resolved on a new copy of the state, and the state a stage starts from is unchanged."""
+    board = ready_map(map_name)
+    handed = Counter[bool]()
+    handoff = Table.handoff
+
+    def counted(self: Table, state: State) -> State | None:
+        fresh = handoff(self, state)
+        handed[fresh is not None] += 1
+        return fresh
+
+    def games() -> list[tuple[str, list[dict[str, object]]]]:
+        out = []
+        for seed in range(6):
+            st, events = play_game(board, roster_for(board), seed)
+            out.append((st.digest(), [e.to_dict() for e in events]))
+        return out
+
+    monkeypatch.setattr(Table, "handoff", counted)
+    on_dry_copies = games()
+    assert handed[True] > 20
+    monkeypatch.setattr(Table, "handoff", lambda self, state: None)
+    assert games() == on_dry_copies
+    monkeypatch.undo()
+
+    st = new_game(board, roster_for(board), 5)
+    before = st.to_json()
+    table = Table()
+    orders = {p.seat: table.order(st, p.seat, random.Random(1)) for p in st.survivors()}
+    fresh = table.handoff(st)
+    assert fresh is not None and fresh is not st and table.handoff(st) is None
+    mine, events = resolve_survivor_stage(st, orders, 5, fresh=fresh)
+    assert mine is fresh and st.to_json() == before
+    theirs, their_events = resolve_survivor_stage(st, orders, 5)
+    assert mine.to_json() == theirs.to_json() and events == their_events
+
+
+def test_the_fingerprint_script_names_the_games_that_differ(tmp_path: Path) -> None:
+    """benchmarks/bots_fingerprint.py, which proves a change plays the same games: the same tree agrees with itself,
+    and a game whose fingerprint differs is named."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bots_fingerprint.py"
+    prints = tmp_path / "prints.json"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(script), *args, "--games", "2", "--teach", "1"],
+                              capture_output=True, text=True, timeout=120)
+
+    assert run("--write", str(prints)).returncode == 0
+    written = json.loads(prints.read_text(encoding="utf-8"))
+    assert sorted(written) == ["standard/1", "standard/2", "teach/1"]
+    same = run("--check", str(prints))
+    assert same.returncode == 0 and "the same 3 games" in same.stdout
+    prints.write_text(json.dumps({**written, "standard/2": "0" * 64}), encoding="utf-8")
+    differ = run("--check", str(prints))
+    assert differ.returncode == 1 and "1 of 3 games differ: standard/2" in differ.stdout

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, per_map, points
+from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, per_map, points
 from sheetgm.bots.walks import HunterWalk, hunter_step, hunter_walks
 from sheetgm.core.board import DIRECTIONS, EDGE_OPEN, EDGE_WALL, Board, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
@@ -44,6 +44,7 @@ from sheetgm.core.steps import Attack, Block, Gaze, Listen, Order, Skill, Step
 MAX_STEPS = 12
 BLOCK_CHANCE = 0.25
 TRAP_CHANCE = 0.5
+_ATTACK, _GAZE, _LISTEN = Attack(), Gaze(), Listen()  # steps are frozen values: made once
 LONG_SIGHT = 10  # tiles seen along the four lines above which a hunter gazes rather than listens
 
 
@@ -116,11 +117,12 @@ def _patrol_pick(seat: int, half_night: int, size: int) -> int:
 
 
 def pick_target(state: State, h: Player, view: View, reach: int, rng: random.Random,
-                memory: list[Tile] | None = None) -> tuple[Tile, bool]:
-    """The tile to go to and whether a survivor is likely there (worth an attack)."""
+                memory: list[Tile] | None = None, fields: Fields | None = None) -> tuple[Tile, bool]:
+    """The tile to go to and whether a survivor is likely there (worth an attack); ``fields``: the stage's
+    cost fields (none: made for this call)."""
     if not (view.seen or view.noise or memory):
         return _patrol(state, h), False
-    fld = cost_field(state, h, [h.pos])
+    fld = (fields if fields is not None else Fields(state))(h, (h.pos,))
     known = [t for t in view.seen if points(fld, t) <= reach]
     if known:
         best = min(known, key=lambda t: (-view.seen[t], cost(fld, t), rng.random()))
@@ -162,15 +164,16 @@ class HunterBot:
     """Writes one hunter's order for the hunter stage."""
 
     def __init__(self, state: State, seat: int, rng: random.Random, intel: Intel | None,
-                 shared: State | None) -> None:
+                 shared: State | None, fields: Fields | None = None) -> None:
         self.state, self.rng = state, rng
+        fields = fields if fields is not None else Fields(state)
         self.h = state.players[seat]
         self.draft = Draft(state, seat, shared)
         self.view = hunter_view(state, self.h)
         memory = intel.recent(state.night) if intel is not None else []
         b = self.draft.budget
-        self.target, self.likely = pick_target(state, self.h, self.view, b.mp + b.ap - 1, rng, memory)
-        self.fld = cost_field(state, self.h, [self.target])
+        self.target, self.likely = pick_target(state, self.h, self.view, b.mp + b.ap - 1, rng, memory, fields)
+        self.fld = fields(self.h, (self.target,))
         self.attacked = False
 
     @property
@@ -209,7 +212,7 @@ class HunterBot:
                 if any(t in seen for t in line) and (here == self.target or self.target in line):
                     tries.append(Attack(direction=direction))
         if here == self.target and self.likely:
-            tries.append(Attack())
+            tries.append(_ATTACK)
         for step in tries:
             if d.add(step):
                 self.attacked = True
@@ -297,7 +300,7 @@ class HunterBot:
             if not (h.role == "ripper" and h.stealth) and not any(type(s) in _SENSING for s in d.steps):
                 # Who is around, for tomorrow's chase: along the lines of sight where they are long, else within 3.
                 long = _sight(state.board, self.pos) > LONG_SIGHT
-                tries.append(Gaze() if long else Listen())
+                tries.append(_GAZE if long else _LISTEN)
         return any(d.add(step) for step in tries)
 
 
@@ -305,6 +308,7 @@ _SENSING = (Listen, Gaze)  # a hunter gazes or listens once a night (the bot's c
 
 
 def hunter_order(state: State, seat: int, rng: random.Random, intel: Intel | None = None,
-                 shared: State | None = None) -> Order:
-    """``shared``: a dry copy of the state the stage's drafts take turns on (see ``Draft``)."""
-    return HunterBot(state, seat, rng, intel, shared).write()
+                 shared: State | None = None, fields: Fields | None = None) -> Order:
+    """``shared``: a dry copy of the state the stage's drafts take turns on (see ``Draft``); ``fields``: the
+    stage's cost fields (``paths.Fields(state)``, shared by its bots)."""
+    return HunterBot(state, seat, rng, intel, shared, fields).write()

@@ -40,15 +40,14 @@ class Intel:
         """Read a resolved stage's events (``state`` is the state after it)."""
         mine = {p.seat for p in state.players.values() if p.camp == self.camp}
         kinds = _SURVIVOR_KINDS if self.camp == "survivor" else _HUNTER_KINDS
-        for e in events:
-            if e.kind not in kinds or not mine.intersection(e.to):
-                continue
-            if self.camp == "survivor":
-                self._survivor_fact(state, e)
-            else:
-                self._hunter_fact(state, e)
-        for t in [t for t, n in self.seen.items() if n < state.night - MEMORY]:
-            del self.seen[t]
+        fact = self._survivor_fact if self.camp == "survivor" else self._hunter_fact
+        for e in [e for e in events if e.kind in kinds]:  # (a few of a stage's events)
+            if not mine.isdisjoint(e.to):
+                fact(state, e)
+        oldest = state.night - MEMORY
+        if any(n < oldest for n in self.seen.values()):
+            for t in [t for t, n in self.seen.items() if n < oldest]:
+                del self.seen[t]
 
     def _survivor_fact(self, state: State, e: Event) -> None:
         me = state.players.get(e.actor) if e.actor is not None else None

@@ -110,11 +110,14 @@ def cost_field(state: State, mover: Player, targets: Iterable[Tile]) -> dict[Til
     """Dijkstra from every target at once; tiles that cannot reach a target are absent.
 
     The returned dict is shared with the cache: read it, do not change it."""
-    board = state.board
     kind = _kind(mover)
-    links = _passage_links(state, mover)
     # A board costs a hunter what an open edge does (boards never touch flat tiles, R-MAP-6).
     boards = frozenset(state.boards) if kind != "hunter" and state.boards else frozenset()
+    return _field(state.board, kind, boards, _passage_links(state, mover), targets)
+
+
+def _field(board: Board, kind: str, boards: frozenset[EdgeKey], links: tuple[tuple[Tile, Tile], ...],
+           targets: Iterable[Tile]) -> _Field:
     goal = tuple(sorted(set(targets)))
     (tiles, index, adjacency), cache = _tables(board)
     key = (kind, boards, links, goal)
@@ -125,6 +128,32 @@ def cost_field(state: State, mover: Player, targets: Iterable[Tile]) -> dict[Til
         fld = _dijkstra(tiles, index, adjacency[kind], boards, links, goal)
         cache[key] = fld
     return fld
+
+
+class Fields:
+    """``cost_field`` for the bots of one stage, on a state that does not change while they write: the boards,
+    each mover's passages and each field asked for are worked out once (the survivors share most fields)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.boards = frozenset(state.boards) if state.boards else frozenset()
+        self._movers: dict[int, tuple[str, tuple[tuple[Tile, Tile], ...]]] = {}  # seat -> kind, passages
+        self._known: dict[tuple[str, tuple[tuple[Tile, Tile], ...], tuple[Tile, ...]], _Field] = {}
+
+    def __call__(self, mover: Player, targets: Iterable[Tile]) -> _Field:
+        """The same field as ``cost_field(state, mover, targets)`` (``mover``: a player of this state, or the
+        same player on a dry copy of it)."""
+        known = self._movers.get(mover.seat)
+        if known is None:
+            known = self._movers[mover.seat] = (_kind(mover), _passage_links(self.state, mover))
+        kind, links = known
+        goal = targets if type(targets) is tuple else tuple(targets)
+        key = (kind, links, goal)
+        fld = self._known.get(key)
+        if fld is None:
+            boards = self.boards if kind != "hunter" else frozenset()
+            fld = self._known[key] = _field(self.state.board, kind, boards, links, goal)
+        return fld
 
 
 def _dijkstra(tiles: tuple[Tile, ...], index: dict[Tile, int], adjacency: _Adjacency,

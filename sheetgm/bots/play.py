@@ -8,6 +8,7 @@ from typing import Any
 
 from sheetgm.bots.hunter import hunter_order
 from sheetgm.bots.intel import Intel
+from sheetgm.bots.paths import Fields
 from sheetgm.bots.survivor import Team, survivor_order, team_of
 from sheetgm.core.board import Board
 from sheetgm.core.check import Draft, legal_steps
@@ -36,21 +37,29 @@ class Table:
 
     def __init__(self) -> None:
         self.intel = {SURVIVOR: Intel(SURVIVOR), HUNTER: Intel(HUNTER)}
-        self._stage: tuple[State, State, Team | None] | None = None  # the state, its dry copy, the team
+        # The state, its dry copy, its cost fields, the team.
+        self._stage: tuple[State, State, Fields, Team | None] | None = None
 
     def order(self, state: State, seat: int, rng: random.Random) -> Order:
         p = state.players[seat]
         if not p.in_play or state.over():
             return Order()
         if self._stage is None or self._stage[0] is not state:
-            self._stage = (state, Draft.shared_copy(state), None)  # one dry copy for every bot of the stage
-        _, dry, team = self._stage
+            # One dry copy and one set of cost fields for every bot of the stage.
+            self._stage = (state, Draft.shared_copy(state), Fields(state), None)
+        _, dry, fields, team = self._stage
         if p.is_hunter:
-            return hunter_order(state, seat, rng, self.intel[HUNTER], dry)
+            return hunter_order(state, seat, rng, self.intel[HUNTER], dry, fields)
         if team is None:
-            team = team_of(state, self.intel[SURVIVOR])  # agreed once per stage
-            self._stage = (state, dry, team)
+            team = team_of(state, self.intel[SURVIVOR], fields)  # agreed once per stage
+            self._stage = (state, dry, fields, team)
         return survivor_order(state, seat, rng, self.intel[SURVIVOR], team, dry)
+
+    def handoff(self, state: State) -> State | None:
+        """The stage's dry copy of ``state``, every draft on it released, for its resolution to take
+        (``resolve_*_stage(fresh=...)``): the resolver need not copy the state again. None: no bot wrote."""
+        stage, self._stage = self._stage, None
+        return stage[1] if stage is not None and stage[0] is state else None
 
     def learn(self, state: State, events: Sequence[Event]) -> None:
         for intel in self.intel.values():
@@ -109,11 +118,13 @@ def play_night(state: State, seed: int, bot: Bot, rng: random.Random,
     """Both stages of one night: survivors' orders, then hunters' orders on the stage's result
     (``table``: bots that learn from each stage's events)."""
     orders = {p.seat: bot(state, p.seat, rng) for p in state.survivors()}
-    state, events = resolve_survivor_stage(state, orders, seed)
+    fresh = table.handoff(state) if table is not None else None
+    state, events = resolve_survivor_stage(state, orders, seed, fresh=fresh)
     if table is not None:
         table.learn(state, events)
     orders = {h.seat: bot(state, h.seat, rng) for h in state.hunters()}
-    state, more = resolve_hunter_stage(state, orders, seed)
+    fresh = table.handoff(state) if table is not None else None
+    state, more = resolve_hunter_stage(state, orders, seed, fresh=fresh)
     if table is not None:
         table.learn(state, more)
     return state, events + more

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, UNREACHABLE, cost, cost_field, per_map, points
+from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, per_map, points
 from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, survivor_walks
 from sheetgm.core.board import Board, Tile, distance
 from sheetgm.core.check import Draft
@@ -53,6 +53,7 @@ RESCUE = "rescue"
 LOOT = "loot"
 WAIT = "wait"
 SILENT = ("magician", "gardener")
+_CRACK, _SEARCH, _ESCAPE = Crack(), Search(), Escape()  # steps are frozen values: made once
 
 
 def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]:
@@ -119,18 +120,22 @@ class Team:
     danger: list[Tile]
     plan: dict[int, Tile]
     rescuers: dict[int, int]  # Downed survivor's seat -> the seat of the friend who comes to heal her
-    full_chests: list[Tile]
+    full_chests: tuple[Tile, ...]
     final_push: bool
+    fields: Fields  # the stage's cost fields (the state does not change while the survivors write)
+    downed_at: frozenset[Tile]  # where a Downed survivor piece lies
 
 
-def team_of(state: State, intel: Intel | None) -> Team:
+def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> Team:
     danger = intel.recent(state.night) if intel is not None else []
     rescuers = {}
     for d in state.survivors():
         rescuer = rescuer_of(state, d) if d.downed else None
         if rescuer is not None:
             rescuers[d.seat] = rescuer.seat
-    return Team(danger, generator_plan(state, danger), rescuers, _full_chests(state), final_push(state))
+    return Team(danger, generator_plan(state, danger), rescuers, tuple(_full_chests(state)), final_push(state),
+                fields if fields is not None else Fields(state),
+                frozenset(s.pos for s in state.survivors(robots=True) if s.downed))
 
 
 def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
@@ -144,9 +149,9 @@ def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> 
         return RESCUE, [min(mine, key=lambda d: (distance(d.pos, p.pos), d.seat)).pos]
     if state.progress >= int(state.opt("crack_target")):
         return ESCAPE, sorted(state.board.gates)
-    chests = team.full_chests if not p.items else []
+    chests = team.full_chests if not p.items else ()
     if chests and not team.final_push:
-        fld = cost_field(state, p, chests)
+        fld = team.fields(p, chests)
         if points(fld, p.pos) <= LOOT_REACH:
             return LOOT, [min(chests, key=lambda t: (distance(t, p.pos), t[1], t[0]))]
     return CRACK, [team.plan[p.seat]]
@@ -182,7 +187,7 @@ class SurvivorBot:
         self.danger = list(team.danger)
         self._risky: frozenset[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
-        self.fld = cost_field(state, self.p, self.targets)
+        self.fld = team.fields(self.p, self.targets)
         self.noisy = self.stepped_off = False
 
     # -- what the draft says ---------------------------------------------------------
@@ -224,18 +229,19 @@ class SurvivorBot:
         here = self.pos
         tries: list[Step] = []
         if self.purpose == ESCAPE and here in state.board.gates:
-            tries.append(Escape())
-        tries += [Heal(f.alias) for f in state.at(here, "survivor") if f.downed and f.seat != p.seat]
+            tries.append(_ESCAPE)
+        if here in self.team.downed_at:
+            tries += [Heal(f.alias) for f in state.at(here, "survivor") if f.downed and f.seat != p.seat]
         if "revolver" in self.items:
             tries += [UseItem("revolver", h.pos) for h in state.hunters() if distance(h.pos, here) <= 1]
         if self.purpose == CRACK and here in self.targets:
-            if "jammer" in self.items and d.legal(Crack()):
+            if "jammer" in self.items and d.legal(_CRACK):
                 d.add(UseItem("jammer"))  # tonight no hunter hears the crack from afar
-            tries.append(Crack())
+            tries.append(_CRACK)
         if (here not in self.targets or self.purpose in (WAIT, LOOT)) \
                 and (points(self.fld, here) > d.budget.mp or self.purpose in (WAIT, ESCAPE, LOOT)) \
                 and self.worth_searching():  # (the cheap tests first: it changes nothing)
-            tries.append(Search())
+            tries.append(_SEARCH)
         for step in tries:
             if d.add(step):
                 self.noisy = isinstance(step, (Crack, Heal)) or (isinstance(step, Search) and p.role not in SILENT)
@@ -248,14 +254,16 @@ class SurvivorBot:
         state, here = self.state, self.pos
         if state.keys_on.get(here):
             return True
-        things = list(state.lying.get(here, []))
-        if here in state.board.chests and state.chests.get(here):
-            things.append(state.chests[here] or "")
+        lying = state.lying.get(here)
+        chest = state.chests.get(here) if here in state.board.chests else None
+        if not (lying or chest):
+            return False  # (most tiles: nothing to weigh)
+        things = [*(lying or ()), *([chest] if chest else [])]
         return any(Ctx.fits(self.p, [*self.items, t]) for t in things if t)
 
     def retarget(self, purpose: str, targets: list[Tile]) -> None:
         self.purpose, self.targets = purpose, targets
-        self.fld = cost_field(self.state, self.p, targets)
+        self.fld = self.team.fields(self.p, targets)
 
     # -- after a noisy action ------------------------------------------------------------
     def final_dash(self) -> bool:
@@ -277,22 +285,26 @@ class SurvivorBot:
         crowded = {s.pos for s in state.survivors() if s.seat != self.p.seat}
         moves = [n for n in state.board.neighbour_map[here] if n not in state.traps]
         moves.sort(key=lambda t: (t in crowded, self.risky(t), cost(self.fld, t), self.rng.random()))
-        return any(self.draft.add(Move(t)) for t in moves)
+        return any(self.draft.add(survivor_step("move", t, None)) for t in moves)
 
     # -- movement ----------------------------------------------------------------------
-    def movement_options(self) -> list[SurvivorWalk]:
+    def movement_options(self) -> Sequence[SurvivorWalk]:
         """Every movement step from here as (landing, mp, ap, preference penalty, kind, argument), as the
         bot prices it; the steps themselves are made only for the landings worth trying."""
+        return self._movement_options()[0]
+
+    def _movement_options(self) -> tuple[Sequence[SurvivorWalk], bool]:
+        """The options and whether one of the map's options from here is a plain walk."""
         state, p, here = self.state, self.p, self.pos
         items = self.items
-        walks, _ = survivor_walks(state.board, here, p.role == "mercenary")
-        later = survivor_extras(state.board, here, p.role == "athlete", "wings" in items,
-                                "doorkey" in items or p.role == "priestess")
+        walks, has_walk = survivor_walks(state.board, here, p.role == "mercenary")
+        athlete, wings, doorkey = p.role == "athlete", "wings" in items, "doorkey" in items or p.role == "priestess"
+        later = survivor_extras(state.board, here, athlete, wings, doorkey) if athlete or wings or doorkey else ()
         passage = state.passage_at(here)
         if passage is not None and passage.known_to(p):  # only the passages she found herself (RUL-36)
             landing = passage.ends[1] if passage.ends[0] == here else passage.ends[0]
-            return [*walks, (landing, 1, 0, 0, "move", None), *later]
-        return [*walks, *later]
+            return [*walks, (landing, 1, 0, 0, "move", None), *later], has_walk
+        return (walks if not later else [*walks, *later]), has_walk
 
     def movement(self) -> bool:
         fld, d, pos = self.fld, self.draft, self.pos
@@ -305,8 +317,8 @@ class SurvivorBot:
         escape = self.purpose == ESCAPE
         draw = self.rng.random
         options: list[tuple[int, int, float, int, str, Tile, object]] = []
-        has_walk = survivor_walks(self.state.board, pos, self.p.role == "mercenary")[1]
-        for landing, mp, ap, penalty, kind, arg in self.movement_options():
+        walks, has_walk = self._movement_options()
+        for landing, mp, ap, penalty, kind, arg in walks:
             left = fld.get(landing, UNREACHABLE)
             gain = here - left
             if gain <= 0 or mp > mp_left or ap > ap_left:

@@ -45,7 +45,17 @@ def tile_name(tile: Tile) -> str:
 
 
 def parse_tile(text: str) -> Tile | None:
-    """``"C4"`` → ``(2, 3)``; None when the text is not a tile name."""
+    """``"C4"`` → ``(2, 3)``; None when the text is not a tile name (short texts memoised: the bots read back
+    every tile their events name)."""
+    return _parse_short(text) if type(text) is str and len(text) <= 8 else _parse_tile(text)
+
+
+@lru_cache(maxsize=8192)
+def _parse_short(text: str) -> Tile | None:
+    return _parse_tile(text)
+
+
+def _parse_tile(text: str) -> Tile | None:
     m = _TILE_RE.match(text.strip())
     if not m:
         return None

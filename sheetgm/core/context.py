@@ -15,6 +15,7 @@ from sheetgm.core.steps import POTIONS
 
 # Ctx.emit fills an Event's fields itself while they are exactly these (a new field falls back to Event(...)).
 _FAST_EVENT = tuple(f.name for f in fields(Event)) == ("kind", "night", "stage", "params", "public", "to", "actor")
+_new = object.__new__
 JAMMER_REACH = 3  # R-ITEM-JAMMER: hunters learn no noise farther than this while jammed
 
 
@@ -87,8 +88,8 @@ class Ctx:
             readers: tuple[int, ...] = ()
         elif len(to) == 1:  # _reader spelt out for the one reader most events have
             p = self.state.players.get(to[0])
-            robot_of = p.flags.get("robot_of") if p is not None else None
-            readers = (to[0] if robot_of is None else int(robot_of),)
+            robot_of = p.flags.get("robot_of") if p is not None and p.flags else None
+            readers = (to if type(to) is tuple else (to[0],)) if robot_of is None else (int(robot_of),)
         else:
             readers = tuple(sorted({self._reader(s) for s in to}))
         if not _FAST_EVENT:
@@ -97,7 +98,7 @@ class Ctx:
             return
         # Event(...) field by field, without the frozen dataclass's __init__ (hundreds of events a night), each
         # stored in the new instance's dict (cheaper than an update from keywords).
-        event = object.__new__(Event)
+        event = _new(Event)
         d = event.__dict__
         d["kind"] = kind
         d["night"] = self.state.night

@@ -80,11 +80,14 @@ def fear_check(ctx: Ctx, seat: int) -> None:
 
 
 def resolve_survivor_stage(
-    state: State, orders: Mapping[int, Order], seed: int, priority: Sequence[int] | None = None
+    state: State, orders: Mapping[int, Order], seed: int, priority: Sequence[int] | None = None, *,
+    fresh: State | None = None,
 ) -> tuple[State, list[Event]]:
+    """``fresh``: a copy of ``state`` that its maker gives up, as ``Draft.shared_copy(state)`` made it (the bots'
+    dry copy, every draft on it released): resolved in place of a new copy (the night's resets are idempotent)."""
     if state.stage != SURVIVOR_STAGE:
         raise StageError(f"the survivor stage is not due (stage is {state.stage})")
-    st = state.copy()
+    st = state.copy() if fresh is None else fresh
     ctx = Ctx(st, stage_rng(seed, st.night, SURVIVOR_STAGE), SURVIVOR_STAGE)
     ctx.emit("stage_start", public=True, stage_name=SURVIVOR_STAGE)
     start_night(ctx)
@@ -115,11 +118,13 @@ def resolve_survivor_stage(
 
 
 def resolve_hunter_stage(
-    state: State, orders: Mapping[int, Order], seed: int, priority: Sequence[int] | None = None
+    state: State, orders: Mapping[int, Order], seed: int, priority: Sequence[int] | None = None, *,
+    fresh: State | None = None,
 ) -> tuple[State, list[Event]]:
+    """``fresh``: as for ``resolve_survivor_stage`` (``Draft.shared_copy`` of the hunter stage's state)."""
     if state.stage != HUNTER_STAGE:
         raise StageError(f"the hunter stage is not due (stage is {state.stage})")
-    st = state.copy()
+    st = state.copy() if fresh is None else fresh
     ctx = Ctx(st, stage_rng(seed, st.night, HUNTER_STAGE), HUNTER_STAGE)
     ctx.emit("stage_start", public=True, stage_name=HUNTER_STAGE)
     for seat in priority_order(st, priority, "hunter"):

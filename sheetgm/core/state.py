@@ -217,7 +217,8 @@ class State:
         d["chests"] = dict(self.chests)
         d["lying"] = {t: list(items) for t, items in self.lying.items()}
         d["keys_on"] = dict(self.keys_on)
-        d["passages"] = [_copy_record(p) for p in self.passages]
+        d["passages"] = [_copy_passage(p) for p in self.passages] if _FAST_PASSAGE else \
+            [_copy_record(p) for p in self.passages]
         d["cracked_tonight"] = dict(self.cracked_tonight)
         d["noise"] = list(self.noise)
         d["cards"] = [_copy_record(c) for c in self.cards]
@@ -429,6 +430,17 @@ def _copy_record(obj: Any) -> Any:
     dup.__dict__.update(_copy_values(obj.__dict__))
     return dup
 
+
+def _copy_passage(pa: Passage) -> Passage:
+    """``_copy_record`` spelt out for a Passage while its fields are the known ones (a copy a stage)."""
+    d = pa.__dict__.copy()
+    d["known_by"] = d["known_by"][:]
+    dup = object.__new__(Passage)
+    object.__setattr__(dup, "__dict__", d)
+    return dup
+
+
+_FAST_PASSAGE = tuple(f.name for f in fields(Passage)) == ("ends", "owner", "discovered", "known_by")
 
 # Fields that copy() above does not copy by hand: mutable ones are deep-copied, so a field added
 # later is a true copy without anyone remembering to come here.
