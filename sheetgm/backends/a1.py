@@ -22,6 +22,8 @@ _LOOKS_LIKE_CELL = re.compile(r"^([A-Za-z]{1,3}\d+|[Rr]\d*[Cc]\d*)$")
 
 @dataclass(frozen=True)
 class A1:
+    """A range in A1 notation, 0-based and end-exclusive; an end of None runs to the tab's edge."""
+
     tab: str
     start_row: int = 0
     start_col: int = 0

@@ -19,6 +19,8 @@ GRID_ROWS, GRID_COLS = 1000, 26  # a new Google tab's grid
 
 @dataclass
 class Cell:
+    """A cell of the memory model: its value and format."""
+
     value: str = ""
     background: str | None = None
     bold: bool = False
@@ -29,6 +31,8 @@ class Cell:
 
 @dataclass
 class Sheet:
+    """A tab of the memory model: its cells, validations, frozen rows and sizes."""
+
     name: str
     sheet_id: int
     cells: dict[tuple[int, int], Cell] = field(default_factory=dict)
@@ -61,6 +65,8 @@ class Sheet:
 
 @dataclass
 class Protected:
+    """A protected range of the memory model, with its editors."""
+
     id: int
     range: A1
     editors: tuple[str, ...]
@@ -71,6 +77,8 @@ class Protected:
 
 @dataclass
 class Book:
+    """A workbook of the memory model: its tabs, protections and sharing."""
+
     title: str
     sheets: list[Sheet] = field(default_factory=list)
     protected: list[Protected] = field(default_factory=list)

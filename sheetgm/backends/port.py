@@ -73,6 +73,8 @@ _KEPT_CHARS = 4096
 
 @dataclass(frozen=True)
 class SetValues:
+    """Write texts into a range, row by row, from its top left cell."""
+
     range: str
     rows: Sequence[Sequence[str]]  # stored as tuples
 
@@ -89,6 +91,8 @@ class ClearRange:
 
 @dataclass(frozen=True)
 class SetBackground:
+    """Fill a range with a colour, or remove its fill."""
+
     range: str
     rgb: str | None  # "#RRGGBB"; None removes the fill
 
@@ -102,6 +106,8 @@ class SetBackground:
 
 @dataclass(frozen=True)
 class SetBold:
+    """Make a range's text bold, or not."""
+
     range: str
     bold: bool = True
 
@@ -151,18 +157,24 @@ class SetNote:
 
 @dataclass(frozen=True)
 class FreezeRows:
+    """Keep a tab's first rows in view as it scrolls."""
+
     tab: str
     rows: int
 
 
 @dataclass(frozen=True)
 class ResizeColumns:
+    """Set the width of a range's columns, in pixels."""
+
     range: str  # e.g. "Map!A:P"
     width: int  # pixels
 
 
 @dataclass(frozen=True)
 class ResizeRows:
+    """Set the height of a range's rows, in pixels."""
+
     range: str  # e.g. "Map!1:12"
     height: int  # pixels
 
@@ -199,6 +211,8 @@ class Unprotect:
 
 @dataclass(frozen=True)
 class AddTab:
+    """Add a tab at the end of the workbook."""
+
     name: str
 
 
@@ -210,6 +224,8 @@ Op = (
 
 @dataclass(frozen=True)
 class Validation:
+    """A dropdown's choices, whether other text is refused, and its help."""
+
     choices: tuple[str, ...]
     strict: bool = True
     help: str = ""
@@ -265,6 +281,8 @@ class TabView:
 
 @dataclass(frozen=True)
 class WorkbookView:
+    """What a workbook shows: its title and each tab as read."""
+
     title: str
     tabs: tuple[TabView, ...]
 

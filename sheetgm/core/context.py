@@ -71,6 +71,8 @@ def lift_downed_limits(p: Player, b: Budget) -> None:
 
 @dataclass
 class Ctx:
+    """What a stage's resolution carries from step to step: the state, the dice, the events so far."""
+
     state: State
     rng: random.Random
     stage: str

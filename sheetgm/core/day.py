@@ -20,6 +20,8 @@ from sheetgm.core.steps import Give, Order
 
 @dataclass(frozen=True, eq=False)
 class Gift:
+    """An item or the key handed from one survivor to another by day."""
+
     giver: Player
     receiver: Player
     item: str  # an item id or "key"

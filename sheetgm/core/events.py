@@ -15,6 +15,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Event:
+    """Something that happened in a stage, with who may see it."""
+
     kind: str
     night: int
     stage: str

@@ -57,6 +57,8 @@ class StepPreview:
 
 @dataclass(frozen=True)
 class Preview:
+    """Where an order would take its player and what it would cost, as far as they can know."""
+
     seat: int
     start: Tile
     mp: int  # the points her action starts with

@@ -16,6 +16,8 @@ from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
 
 @dataclass(frozen=True)
 class SeatSpec:
+    """A seat as the config declares it: alias, and camp and role if chosen."""
+
     alias: str
     camp: str | None = None  # "survivor" | "hunter"; None: drawn with the role (R-SETUP-2)
     role: str | None = None  # None: dealt from the pool

@@ -15,12 +15,12 @@ and ``digest()`` gives the hash that ``verify`` compares stage by stage.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
+from sheetgm.core.digests import sha256_hex
 from sheetgm.core.errors import StateError
 from sheetgm.core.seating import Seats, Where
 
@@ -57,6 +57,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 
 @dataclass
 class Player:
+    """One seat at the table: who plays it, their camp and role, and where they stand."""
+
     seat: int
     alias: str
     camp: str
@@ -128,6 +130,8 @@ class Player:
 
 @dataclass
 class Passage:
+    """A secret passage between two tiles: laid by a Master Assassin or drawn on the map."""
+
     ends: EdgeKey
     owner: int | None = None  # seat of the Master Assassin who laid it; None: map-defined
     discovered: bool = False  # found by a survivor (the director's view)
@@ -158,6 +162,8 @@ def _known_by(raw: dict[str, Any], players: dict[int, Player]) -> list[int]:
 
 @dataclass
 class Card:
+    """A penalty card a director gave a seat (blue, yellow or red) and why."""
+
     seat: int
     colour: str  # blue | yellow | red
     reason: str
@@ -168,6 +174,8 @@ class Card:
 
 @dataclass
 class State:
+    """The whole game at one moment: the board, every seat, the night and stage."""
+
     board: Board
     players: dict[int, Player]  # always a Seats: State.__setattr__ makes it one
     night: int = 1
@@ -375,7 +383,7 @@ class State:
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     def digest(self) -> str:
-        return hashlib.sha256(self.to_json().encode("utf-8")).hexdigest()[:16]
+        return sha256_hex(self.to_json().encode("utf-8"))[:16]
 
 
 _ATOMIC = (int, str, bool, float, type(None))

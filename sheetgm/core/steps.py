@@ -70,12 +70,16 @@ class Cross:
 
 @dataclass(frozen=True)
 class Search:
+    """Search the tile for an item, the key, or whatever is there."""
+
     kind: ClassVar[Kind] = Kind("search", SURVIVOR)
     what: str | None = None  # an item id, "key", or None for "whatever is there"
 
 
 @dataclass(frozen=True)
 class Crack:
+    """Work on the generator of the tile."""
+
     kind: ClassVar[Kind] = Kind("crack", SURVIVOR)
 
 
@@ -89,6 +93,8 @@ class Vault:
 
 @dataclass(frozen=True)
 class Heal:
+    """Heal a survivor on the same tile."""
+
     kind: ClassVar[Kind] = Kind("heal", SURVIVOR)
     target: str  # alias
     mode: str | None = None  # "downed" | "fear" | None: downed if downed, else fear
@@ -96,17 +102,23 @@ class Heal:
 
 @dataclass(frozen=True)
 class Dismantle:
+    """Dismantle the trap here, or the board on the edge towards ``to``."""
+
     kind: ClassVar[Kind] = Kind("dismantle", SURVIVOR)
     to: Tile | None = None  # the board on the edge towards this tile; None: the trap here
 
 
 @dataclass(frozen=True)
 class Escape:
+    """Leave through an open gate."""
+
     kind: ClassVar[Kind] = Kind("escape", SURVIVOR)
 
 
 @dataclass(frozen=True)
 class Attack:
+    """Attack the survivors within reach."""
+
     kind: ClassVar[Kind] = Kind("attack", HUNTER)
     direction: str | None = None  # Bane's chain claw: N/E/S/W
     at: Tile | None = None  # Ripper's mist blade target
@@ -123,22 +135,30 @@ class Block:
 
 @dataclass(frozen=True)
 class Gaze:
+    """Sense survivors along the straight lines from the hunter's tile (R-ACT-GAZE)."""
+
     kind: ClassVar[Kind] = Kind("gaze", HUNTER)
 
 
 @dataclass(frozen=True)
 class Listen:
+    """Sense survivors near the hunter's tile (R-ACT-LISTEN)."""
+
     kind: ClassVar[Kind] = Kind("listen", HUNTER)
 
 
 @dataclass(frozen=True)
 class Force:
+    """The hunter's Force: one tile towards ``to`` for 1 AP."""
+
     kind: ClassVar[Kind] = Kind("force", HUNTER)
     to: Tile
 
 
 @dataclass(frozen=True)
 class UseItem:
+    """Use an item carried, on a tile if it needs one."""
+
     kind: ClassVar[Kind] = Kind("use", SURVIVOR)
     item: str
     target: Tile | None = None  # revolver, wings, bottle, doorkey
@@ -147,12 +167,16 @@ class UseItem:
 
 @dataclass(frozen=True)
 class Drop:
+    """Put down an item carried."""
+
     kind: ClassVar[Kind] = Kind("drop", SURVIVOR)
     item: str
 
 
 @dataclass(frozen=True)
 class Skill:
+    """Use a role's skill, on tiles if it needs them."""
+
     kind: ClassVar[Kind] = Kind("skill")
     skill: str
     tiles: tuple[Tile, ...] = ()

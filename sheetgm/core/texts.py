@@ -15,13 +15,13 @@ be read or written is passed over.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from sheetgm.core.cachedir import cache_dir, keep_json
+from sheetgm.core.digests import blake2b
 
 LANGS = ("zh", "en")
 
@@ -44,7 +44,7 @@ def table(lang: str) -> dict[str, str]:
     folder = templates_dir() / "texts" / lang
     files = [(e.name, e.read_bytes()) for e in sorted(folder.iterdir(), key=lambda e: e.name)
              if e.name.endswith(".toml")]
-    digest = hashlib.blake2b(digest_size=16)
+    digest = blake2b(digest_size=16)
     for name, data in files:
         digest.update(b"%s\0%d\0%s" % (name.encode(), len(data), data))
     kept = cache_dir() / f"texts-{lang}-{digest.hexdigest()}.json"

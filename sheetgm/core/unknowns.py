@@ -48,6 +48,8 @@ Explained = tuple[str, dict[str, str], bool]  # (the note, its own parameters, w
 
 @dataclass
 class Unknowns:
+    """What an order depends on that its player cannot know yet (searches, gifts...)."""
+
     searches: list[tuple[int, Tile, str | None]] = field(default_factory=list)  # (piece, tile, what) not yet used
     gifts: list[str] = field(default_factory=list)  # items given away in the day: the receiver may have no room
     chain: bool = False  # after the chain claw, where the Bane stands is unknown

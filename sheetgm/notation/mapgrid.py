@@ -26,6 +26,8 @@ _INT_RE = re.compile(r"^[0-9]{1,4}$")
 
 @dataclass
 class Row:
+    """One line of a map's grid: its tokens with their columns and the edges between them."""
+
     line: int
     tokens: list[tuple[str, int]]  # (token, 0-based start)
     edges: list[str | None]  # between token i and i+1

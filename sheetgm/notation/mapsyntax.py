@@ -68,6 +68,8 @@ class Source:
 
 @dataclass
 class _Parsed:
+    """What a map file's header and legend say, before the grid is checked."""
+
     name: str | None = None
     title: str = ""
     items: tuple[str, ...] = ()

@@ -128,6 +128,8 @@ def _expect(code: str, expected: str, **params: Any) -> _Problem:
 
 @dataclass
 class _Segment:
+    """One numbered step of an order's text, split into words."""
+
     number: int
     text: str
     tokens: list[str]

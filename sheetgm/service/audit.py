@@ -34,6 +34,8 @@ OWNING = ("owner", "organizer", "fileOrganizer")
 
 @dataclass
 class BookAudit:
+    """What one workbook's sharing and protections allow."""
+
     key: str
     sharing: list[tuple[str, str]] = field(default_factory=list)  # grantee (address, domain or "anyone"), role
     protections: list[tuple[str, list[str], str]] = field(default_factory=list)  # range, editors, description
@@ -43,6 +45,8 @@ class BookAudit:
 
 @dataclass
 class AuditReport:
+    """What the audit found in every workbook."""
+
     books: list[BookAudit]
     notes: list[str] = field(default_factory=list)  # what the checks cannot show (local files: no password)
 

@@ -29,7 +29,6 @@ from sheetgm.service import checkmemo, deadlines, news, stamps, table, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.journal import Entry, latest
 from sheetgm.service.lock import folder_lock
-from sheetgm.service.publish import results_repairs
 from sheetgm.service.sheetorders import SheetOrder, orders_of, read_player, review
 from sheetgm.service.upkeep import upkeep_ops
 from sheetgm.sheets import layout, player
@@ -40,6 +39,8 @@ READ_EXCERPT = 40  # characters of the order text quoted back to the player with
 
 @dataclass
 class PlayerCheck:
+    """One player's order as a check found it."""
+
     seat: int
     alias: str
     state: str  # ok | problems | empty | unticked | unreadable | late
@@ -54,6 +55,8 @@ class PlayerCheck:
 
 @dataclass
 class CheckReport:
+    """What a check found of every order due, and what it warned of."""
+
     stage: str
     players: list[PlayerCheck]
     warnings: list[str]
@@ -288,7 +291,10 @@ def _upkeep(game: Game, seat: int, sheet: SheetOrder, entries: list[Entry], warn
     the player is told of it (rows restored: once, as they are then there again)."""
     lang = game.seat_lang(seat)
     ops, told, _tab = upkeep_ops(game, seat, sheet, entries, "", warnings)
-    ops += results_repairs(game, "", seat, entries, sheet, warnings) if sheet.results_missing else []
+    if sheet.results_missing:  # rare: publishing's code (and the rollback's it uses) is imported only then
+        from sheetgm.service.publish import results_repairs
+
+        ops += results_repairs(game, "", seat, entries, sheet, warnings)
     if not ops and not sheet.repairs:
         return [], []
     return [*ops, *layout.player_protections(lang, game.editors()),

@@ -32,7 +32,6 @@ could leave an order unseen before the deadline, and so late.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -42,6 +41,7 @@ from typing import Any
 from sheetgm import __version__
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Op, SetValues
+from sheetgm.core.digests import sha256_hex
 from sheetgm.core.others import brought
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
@@ -59,11 +59,13 @@ FORMAT = 2  # bump when what a memo means changes: every check then reads every 
 
 def _digest(*parts: object) -> str:
     text = json.dumps(parts, ensure_ascii=False, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return sha256_hex(text.encode("utf-8"))[:16]
 
 
 @dataclass
 class Memo:
+    """What the last check read and judged of a workbook (short keys: one cell holds it)."""
+
     v: str = ""
     c: str = ""
     j: str = ""

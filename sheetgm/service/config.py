@@ -23,12 +23,12 @@ Every command reads the config, and importing pydantic and building the models c
 interpreter's start (issue 14). So what the models accept is kept as plain frozen records, and the validated
 form of a config is kept in the user's cache folder under a hash of the file's bytes and of the code that
 validates it: a config already validated on this machine is read back without pydantic, and any change to the
-file or to sheetgm is validated again. Refusals are never kept.
+file or to sheetgm is validated again. Refusals are never kept. A game's config file is also kept under a hash of
+its bytes (configfile.kept_for_bytes), so that a command reads it back without parsing TOML either.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import time
@@ -39,9 +39,10 @@ from typing import Any
 
 import sheetgm
 from sheetgm.core.cachedir import cache_dir, keep_json
+from sheetgm.core.digests import blake2b
 from sheetgm.core.texts import has, render
 from sheetgm.service.config_rules import pydantic_message
-from sheetgm.service.configfile import find_config, read_config
+from sheetgm.service.configfile import CODE, find_config, kept_for_bytes, kept_validated, read_config_bytes
 from sheetgm.service.errors import ConfigError
 
 _EVERY = re.compile(r"^(?:day|([1-7]) ?days?)$")
@@ -139,32 +140,50 @@ class InvalidConfigError(ConfigError):
         return render(lang, self.code, path=self.params["path"], detail="; ".join(lines))
 
 
-_AT = re.compile(r"\(at line (\d+), column (\d+)\)|line (\d+) column (\d+)")
+_AT = r"\(at line (\d+), column (\d+)\)|line (\d+) column (\d+)"  # (compiled when a file does not parse)
 
 
 def load_config(path: Path) -> GameConfig:
+    """The game's config file validated: read back as kept when this machine validated the very same bytes (no
+    TOML parsed), else parsed and validated (``parse_config``), then kept under a hash of its bytes too."""
     file = find_config(path)
+    plain = kept_validated(file)
+    if plain is not None:
+        try:
+            return from_plain(plain)
+        except (TypeError, KeyError, ValueError, AttributeError):
+            pass  # a kept file that is not one: parsed and validated again, and kept anew
     try:
-        data = read_config(file)
+        raw, data = read_config_bytes(file)
     except UnicodeDecodeError:
         raise ConfigError("err.cfg.encoding", path=str(file)) from None
     except OSError as exc:
         raise ConfigError(path=str(file), detail=exc.strerror or type(exc).__name__) from None
     except ValueError as exc:  # TOML or JSON syntax: where, and the parser's own words
-        m = _AT.search(str(exc))
+        m = re.search(_AT, str(exc))
         line, col = (m.group(1) or m.group(3), m.group(2) or m.group(4)) if m else ("?", "?")
         raise ConfigError("err.cfg.syntax", path=str(file), line=line, col=col,
-                          detail=_AT.sub("", str(exc)).strip(" :")) from None
-    return parse_config(data, str(file))
+                          detail=re.sub(_AT, "", str(exc)).strip(" :")) from None
+    cfg, plain = _validated(data, str(file))
+    by_bytes = kept_for_bytes(file, raw)
+    if by_bytes is not None:
+        _keep(by_bytes, plain)
+    return cfg
 
 
 def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
     """The config ``data`` (as read from game.toml) validated: from the cache when this machine has validated
     the same data with the same code, else by the models (and then kept)."""
+    return _validated(data, where)[0]
+
+
+def _validated(data: dict[str, Any], where: str) -> tuple[GameConfig, dict[str, Any]]:
+    """``parse_config``, with the validated form in JSON (as kept)."""
     kept = _kept_file(data)
     if kept is not None:
         try:
-            return from_plain(json.loads(kept.read_text("utf-8")))
+            plain = json.loads(kept.read_text("utf-8"))
+            return from_plain(plain), plain
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             pass  # none kept yet, or a kept file that is not one: validate
     from pydantic import ValidationError
@@ -179,12 +198,10 @@ def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
     cfg = from_plain(plain)
     if kept is not None:
         _keep(kept, plain)
-    return cfg
+    return cfg, plain
 
 
-# the modules whose code decides what validation accepts (relative to the sheetgm package)
-_CODE = ("service/config.py", "service/config_model.py", "service/config_rules.py", "core/state.py", "core/steps.py",
-         "notation/order_format.py", "notation/vocab.py", "sheets/stages.py")
+_CODE = CODE  # the modules whose code decides what validation accepts (relative to the sheetgm package)
 
 
 def _kept_file(data: Any) -> Path | None:
@@ -194,7 +211,7 @@ def _kept_file(data: Any) -> Path | None:
         text = json.dumps(data, sort_keys=True, default=_iso, ensure_ascii=False)
     except (TypeError, ValueError):
         return None
-    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16)
+    digest = blake2b(text.encode("utf-8"), digest_size=16)
     digest.update(sheetgm.__version__.encode())
     package = Path(__file__).parent.parent
     try:

@@ -38,6 +38,8 @@ def workbook_names(cfg: GameConfig) -> dict[str, str]:
 
 @dataclass
 class Game:
+    """An open game: its folder, config, board and the gateway to its workbooks."""
+
     folder: Path
     cfg: GameConfig
     board: Board

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 import re
 import zlib
@@ -29,6 +28,7 @@ from typing import Any
 from sheetgm.backends.a1 import col_letters
 from sheetgm.backends.port import CELL_LIMIT, SetValues
 from sheetgm.core.board import Board
+from sheetgm.core.digests import sha256_hex
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
@@ -91,7 +91,7 @@ def unpack(text: str) -> Any:
 
 def digest(data: Any) -> str:
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return sha256_hex(text.encode("utf-8"))[:16]
 
 
 def entry_hash(state: State, events: Sequence[Event]) -> str:
@@ -106,6 +106,8 @@ def expected_key(row: int) -> str:
 
 @dataclass(frozen=True)
 class Entry:
+    """One row of the journal: a stage resolved, its hashes, seed, status and state."""
+
     key: str
     status: str
     orders_hash: str

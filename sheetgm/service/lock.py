@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 import time
 from collections.abc import Iterator
@@ -140,6 +139,8 @@ def _held_here(fd: int) -> LockedError:
 
 @dataclass(frozen=True)
 class Held:
+    """The game lock taken: its token and the journal and archive read with it."""
+
     token: str
     entries: list[Entry]  # the journal as read back with the token: the state the run goes on from
     archive: list[list[str]]  # the Orders archive's rows (the tool's stamps, stamps.py), read back with it
@@ -167,7 +168,7 @@ def take_lock(game: Game, cells: list[str], holder: str) -> Held:
     token, who, since = _cells(cells)[:3]
     if not lock_is_free(game, cells, holder):
         raise LockedError(holder=who or "-", since=shown(since, game.voice, game.cfg.timezone) if since else "-")
-    mine = secrets.token_hex(8)
+    mine = os.urandom(8).hex()  # secrets.token_hex(8) is this; importing secrets loads OpenSSL (hmac)
     lang = game.lang
     try:
         since = game.now().isoformat(timespec="seconds")
@@ -222,6 +223,8 @@ def unlocks_range(lang: str) -> str:
 
 @dataclass
 class UnlockReport:
+    """What `sheetgm unlock` cleared, and whose lock it was."""
+
     cleared: bool
     holder: str
     since: str

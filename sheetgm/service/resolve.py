@@ -61,6 +61,8 @@ class Action(StrEnum):
 
 @dataclass
 class ResolveReport:
+    """What a resolve did: the stage, what it wrote and what it warned of."""
+
     stage: str
     action: Action
     public_log: str = ""

@@ -51,6 +51,8 @@ OLD_COL = "D"  # public Log: the superseded text of a corrected line (C holds th
 
 @dataclass
 class RollbackReport:
+    """What a rollback superseded and republished."""
+
     stage: str
     reason: str
     superseded: list[str]  # journal keys marked superseded, in play order

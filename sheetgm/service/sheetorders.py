@@ -15,7 +15,6 @@ network or quota failure is different: it passes, so it stops the whole run
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from sheetgm.backends.errors import BackendError, MissingTabError, NetworkError, QuotaError
 from sheetgm.backends.port import Op
 from sheetgm.core.check import Problem
+from sheetgm.core.digests import sha256_hex
 from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
@@ -42,6 +42,8 @@ TRANSIENT = (NetworkError, QuotaError)
 
 @dataclass
 class SheetOrder:
+    """A player's order as read from their Orders tab, with what was wrong with the sheet."""
+
     seat: int
     row: int
     text: str = ""
@@ -95,7 +97,7 @@ def note_id(name: str, params: Mapping[str, object], tab: list[list[str]]) -> st
 
 
 def fingerprint(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_hex(text.encode("utf-8"))
 
 
 def is_tick(text: str) -> bool:
@@ -228,6 +230,8 @@ def read_player(game: Game, seat: int, night: int, stage: str, archived: Mapping
 
 @dataclass
 class Judged:
+    """An order reviewed: what to use, its problems, and the notes that are not problems."""
+
     order: Order  # the order to use: nothing when the text could not be read
     problems: list[str]  # every problem, in the language asked for
     notes: list[str]  # steps that depend on what the night brings (not problems, RUL-27)

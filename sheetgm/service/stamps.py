@@ -43,11 +43,11 @@ director is told whose orders were read only after the deadline.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sheetgm.backends.port import Op, SetValues
+from sheetgm.core.digests import sha256_hex
 from sheetgm.core.texts import render
 from sheetgm.notation.times import parse
 from sheetgm.service.game import DIRECTOR, Game, config_range
@@ -67,11 +67,13 @@ AFTER = (FALLBACK, SEEN, LATE)  # the verdicts of an order changed after the las
 
 
 def fingerprint(text: str) -> str:
-    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:12]
+    return sha256_hex(text.strip().encode("utf-8"))[:12]
 
 
 @dataclass(frozen=True)
 class Truth:
+    """What the director's archive says of a seat's order: its stamp, its last look, its verdict."""
+
     stamp: str = ""  # ISO time the order was first seen complete with the text ``stamped``
     stamped: str = ""
     checked: str = ""  # the last check before the deadline that read this seat

@@ -26,6 +26,8 @@ from sheetgm.sheets.stages import stage_key
 
 @dataclass
 class StatusReport:
+    """Where a game stands: the stage due, its deadline, who has submitted."""
+
     game: str
     backend: str
     due: str | None  # the stage to resolve next; None when the game is over

@@ -28,6 +28,8 @@ LAST_ROW = 60  # the rows the tab's write covers: every seat, the heading and th
 
 @dataclass(frozen=True)
 class SeatRow:
+    """One seat's line of the director's table."""
+
     seat: int
     alias: str
     lang: str

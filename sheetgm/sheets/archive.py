@@ -11,6 +11,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class ArchivedOrder:
+    """A stage's order as the director's archive keeps it: as read, as used, and its stamps."""
+
     text: str = ""  # the order as read (cut to what a cell keeps, limits.kept_order)
     used: str = ""  # the order carried out, in its canonical text ("" for none)
     problems: tuple[str, ...] = ()  # in the player's language

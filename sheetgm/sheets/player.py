@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Iterable, Sequence
 
 from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
 from sheetgm.core import passages
 from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
+from sheetgm.core.digests import same_text
 from sheetgm.core.events import Event
 from sheetgm.core.observe import name, status_words
 from sheetgm.core.preview import Preview
@@ -39,7 +39,7 @@ def edited_rows(rows: list[list[str]], secret: str, workbook: str) -> list[int]:
     bad = []
     for i, raw in enumerate(rows, 2):
         cells = list(raw) + ["", "", ""]
-        if (cells[0] or cells[1] or cells[2]) and not hmac.compare_digest(
+        if (cells[0] or cells[1] or cells[2]) and not same_text(
                 results_seal(secret, workbook, cells[0], cells[1]), cells[2]):
             bad.append(i)
     return bad

@@ -31,6 +31,8 @@ SHOWN_ROWS = 5  # rows named in one note; the rest are counted
 
 @dataclass
 class Located:
+    """An Orders row found for a stage: its number, its cells and what to tell of it."""
+
     row: int
     cells: list[str]
     notes: list[str] = field(default_factory=list)  # the player's language

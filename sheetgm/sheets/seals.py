@@ -9,17 +9,16 @@ seat's is known for what it is and is neither read nor written as that seat.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
+
+from sheetgm.core.digests import hmac_sha256_hex, same_text
 
 SEAL_CHARS = 16
 _TOKEN = re.compile(r"\b(player-[0-9]{1,4})/([0-9a-f]{16})\b")
 
 
 def seal(secret: str, *parts: str) -> str:
-    return hmac.new(secret.encode("utf-8"), "\x1f".join(parts).encode("utf-8"), hashlib.sha256).hexdigest()[
-        :SEAL_CHARS]
+    return hmac_sha256_hex(secret.encode("utf-8"), "\x1f".join(parts).encode("utf-8"))[:SEAL_CHARS]
 
 
 def results_seal(secret: str, workbook: str, key: str, text: str) -> str:
@@ -37,4 +36,4 @@ def identity_of(text: str, secret: str, game: str) -> tuple[str | None, bool]:
     if found is None:
         return None, False
     key = found.group(1)
-    return key, hmac.compare_digest(found.group(2), seal(secret, "identity", game, key))
+    return key, same_text(found.group(2), seal(secret, "identity", game, key))

@@ -66,6 +66,8 @@ class Cell:
 
 @dataclass
 class Col:
+    """A run of columns with the same width or format."""
+
     min: int  # 1-based, inclusive
     max: int
     attrs: dict[str, str]  # width, customWidth, style, hidden...
@@ -73,6 +75,8 @@ class Col:
 
 @dataclass
 class Validation:
+    """A sheet's dropdown or input rule as written in the file."""
+
     sqref: str
     attrs: dict[str, str]
     formula1: str | None = None
@@ -154,6 +158,8 @@ class Pending:
 
 @dataclass(eq=False)
 class _SheetFields:
+    """The fields of a `Sheet` (its behaviour is in the class below)."""
+
     name: str
     state: str = "visible"
     cells: Cells = field(default_factory=dict)  # 0-based (row, col)
@@ -318,6 +324,8 @@ def _text(part: Part | None) -> str | None:
 
 @dataclass(eq=False)
 class Book:
+    """A workbook as read from its file, or made anew, and what a save keeps of it."""
+
     title: str
     sheets: list[Sheet]
     styles: Styles = field(default_factory=Styles)

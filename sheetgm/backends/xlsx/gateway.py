@@ -70,7 +70,7 @@ from sheetgm.backends.xlsx.write import write_book
 META_TAB = "_sheetgm"
 FILES = "files.json"
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]+')
+_UNSAFE = r'[\x00-\x1f\x7f<>:"/\\|?*]+'  # (compiled when a workbook is created)
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 RECORD_COLS = 5  # kind, range or email, editors or role, description, open ranges (one a line)
 
@@ -78,7 +78,7 @@ RECORD_COLS = 5  # kind, range or email, editors or role, description, open rang
 def safe_name(name: str) -> str:
     """A file name stem that every common file system accepts: no separators, reserved characters or
     names, no leading or trailing dots and spaces, at most 80 characters. Letters of any script stay."""
-    stem = _UNSAFE.sub("_", unicodedata.normalize("NFC", name)).strip(" .")[:80].strip(" .")
+    stem = re.sub(_UNSAFE, "_", unicodedata.normalize("NFC", name)).strip(" .")[:80].strip(" .")
     if not stem or stem.split(".")[0].lower() in _RESERVED:
         stem = f"_{stem}"
     return stem

@@ -21,10 +21,10 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
-import hashlib
 import struct
 
 from sheetgm.backends.port import LOCK_GAME, LOCK_NONE, LOCK_OTHER
+from sheetgm.core.digests import constructor
 
 LOCK_WEAK = "weak"  # the old 16-bit hash: anyone can find a password that lifts it
 ALGORITHM = "SHA-512"
@@ -60,7 +60,7 @@ def password_hash(password: str, salt: str, spin: int, algorithm: str = ALGORITH
         return None
     if name is None or not 0 <= spin <= MAX_SPIN:
         return None
-    make, pack = getattr(hashlib, name), struct.Struct("<I").pack  # the named constructor: hashlib.new is slower
+    make, pack = constructor(name), struct.Struct("<I").pack  # the named constructor: hashlib.new is slower
     digest = make(raw_salt + password.encode("utf-16-le")).digest()
     for i in range(spin):
         digest = make(digest + pack(i)).digest()
@@ -70,7 +70,8 @@ def password_hash(password: str, salt: str, spin: int, algorithm: str = ALGORITH
 def _salt(password: str) -> str:
     """One salt per password: every tab and file of a game hashes alike, so the hash is worked out once per
     process and a file written again keeps the same bytes."""
-    return base64.b64encode(hashlib.sha256(b"sheetgm xlsx lock\0" + password.encode("utf-8")).digest()[:16]).decode()
+    return base64.b64encode(constructor("sha256")(b"sheetgm xlsx lock\0" + password.encode("utf-8")).digest()[:16]
+                            ).decode()
 
 
 def lock_attrs(password: str, prefix: str = "") -> dict[str, str]:

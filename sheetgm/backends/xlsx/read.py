@@ -51,9 +51,10 @@ _V, _F, _IS = xmlkit.m("v"), xmlkit.m("f"), xmlkit.m("is")
 _SST, _SI, _SHEET_DATA_TAG, _ROW_TAG = xmlkit.m("sst"), xmlkit.m("si"), xmlkit.m("sheetData"), xmlkit.m("row")
 _KNOWN_CELL = frozenset({"r", "s", "t"})
 _CELL_EXTRAS = (b" vm=", b" cm=", b" ph=")  # a picture or data type in the cell, a dynamic array, phonetics shown
-# Cell and row elements, and string items, counted before a part is parsed (what parsing it would cost).
-_CELL_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|row)(?=[\s/>])")
-_SI_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])")
+# Cell and row elements, and string items, counted before a large part is parsed (what parsing it would cost);
+# compiled (re's cache) only when a part is that large.
+_CELL_START = rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|row)(?=[\s/>])"
+_SI_START = rb"<(?:[A-Za-z_][\w.-]*:)?si(?=[\s/>])"
 
 
 def read_book(data: bytes, limits: Limits = LIMITS) -> Book:
@@ -305,7 +306,7 @@ def _streamed(data: bytes, container: str, item: str) -> Iterator[Element]:
 
 def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
     no_doctype(data, path)
-    if len(data) > _ESTIMATE_ABOVE and len(_SI_START.findall(data)) > limits.strings:  # counted before parsing
+    if len(data) > _ESTIMATE_ABOVE and len(re.findall(_SI_START, data)) > limits.strings:  # counted before parsing
         raise refuse("too_many_strings", limit=limits.strings)
     out: list[str] = []
     for si in _elements(data, _SST, _SI):
@@ -338,7 +339,7 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
     _apply(layout, sheet)
     skel = layout.skeleton
     if cells[1] - cells[0] > _ESTIMATE_ABOVE:  # what parsing a large sheet would cost, counted before it is paid
-        budget.add_cells(len(_CELL_START.findall(data, cells[0], cells[1])), estimate=True)
+        budget.add_cells(len(re.compile(_CELL_START).findall(data, cells[0], cells[1])), estimate=True)
     if ours and data.startswith(b"<sheetData>", cells[0]) and data.endswith(b"</sheetData>", 0, cells[1]):
         start, end = cells[0] + 11, cells[1] - 12
         if _read_our_cells(data[start:end].decode("utf-8"), sheet, budget,
@@ -551,7 +552,7 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
             styles = frozenset().union(*map(itemgetter(4), seen))
             sheet.pending = Pending(lazy, start, end, numbers[-1] - 1, _pending_cells, _extent, extent, styles=styles)
             return True
-    found, sizes = _our_cells(xml)
+    found, sizes = _our_cells(xml, pieces=pieces)
     for n in sizes:
         budget.add_cells(n)
     sheet.cells.update(found)
@@ -616,13 +617,15 @@ def _pending_cells(xml: str) -> tuple[dict[tuple[int, int], Cell], dict[int, str
     return _our_cells(xml, rows)[0], rows
 
 
-def _our_cells(xml: str, rows: dict[int, str] | None = None) -> tuple[dict[tuple[int, int], Cell], list[int]]:
+def _our_cells(xml: str, rows: dict[int, str] | None = None, pieces: list[str] | None = None
+               ) -> tuple[dict[tuple[int, int], Cell], list[int]]:
     """The cells of rows of the writer's shapes, checked (``_read_our_cells``), and the cells each row counts for
-    the budget; each row's XML into ``rows``, if given."""
+    the budget; each row's XML into ``rows``, if given. ``pieces``: ``xml`` cut at each "</row>" already, without
+    the empty piece after the last (the same strings again: their hashes are not computed twice)."""
     found: dict[tuple[int, int], Cell] = {}
     counts: list[int] = []
     seen = _CELLS_SEEN
-    for piece in xml.split("</row>")[:-1]:
+    for piece in xml.split("</row>")[:-1] if pieces is None else pieces:
         known = seen.get(piece)
         if known is None:
             known = _row_cells(piece)
