@@ -17,7 +17,7 @@ from sheetgm.bots.paths import Fields, cost_field, points
 from sheetgm.bots.play import Table, play_night
 from sheetgm.bots.survivor import SurvivorBot, team_of
 from sheetgm.core.act import do_step
-from sheetgm.core.board import parse_tile, tile_name
+from sheetgm.core.board import Board, parse_tile, tile_name
 from sheetgm.core.check import Draft, check_order, legal_steps
 from sheetgm.core.context import Illegal
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_stage, resolve_survivor_stage
@@ -283,6 +283,15 @@ def test_cost_fields_are_shortest_paths_with_boards_and_passages() -> None:
             st.passages[0].discovered = not st.passages[0].discovered
 
 
+def _six_games(board: Board) -> list[tuple[str, list[dict[str, object]]]]:
+    """Six bot games on ``board``, each as its final state's digest and every event."""
+    out = []
+    for seed in range(6):
+        st, events = play_game(board, roster_for(board), seed)
+        out.append((st.digest(), [e.to_dict() for e in events]))
+    return out
+
+
 @pytest.mark.parametrize("map_name", ["standard", "teach"])
 def test_the_bots_play_the_same_games_when_every_try_is_saved_and_undone(
         map_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -290,14 +299,7 @@ def test_the_bots_play_the_same_games_when_every_try_is_saved_and_undone(
     step for step those of an add that saves the player, robot, boards, traps and passages and puts them back."""
     board = ready_map(map_name)
 
-    def games() -> list[tuple[str, list[dict[str, object]]]]:
-        out = []
-        for seed in range(6):
-            st, events = play_game(board, roster_for(board), seed)
-            out.append((st.digest(), [e.to_dict() for e in events]))
-        return out
-
-    fast = games()
+    fast = _six_games(board)
     tries = Counter[bool]()
 
     def add_with_undo(self: Draft, step: Step) -> bool:
@@ -314,7 +316,7 @@ def test_the_bots_play_the_same_games_when_every_try_is_saved_and_undone(
         return True
 
     monkeypatch.setattr(Draft, "add", add_with_undo)
-    assert games() == fast
+    assert _six_games(board) == fast
     assert tries[False] > 10 and tries[True] > 200, tries
 
 
@@ -332,18 +334,11 @@ def test_a_stage_resolved_on_the_bots_dry_copy_is_the_stage_resolved_on_a_new_co
         handed[fresh is not None] += 1
         return fresh
 
-    def games() -> list[tuple[str, list[dict[str, object]]]]:
-        out = []
-        for seed in range(6):
-            st, events = play_game(board, roster_for(board), seed)
-            out.append((st.digest(), [e.to_dict() for e in events]))
-        return out
-
     monkeypatch.setattr(Table, "handoff", counted)
-    on_dry_copies = games()
+    on_dry_copies = _six_games(board)
     assert handed[True] > 20
     monkeypatch.setattr(Table, "handoff", lambda self, state: None)
-    assert games() == on_dry_copies
+    assert _six_games(board) == on_dry_copies
     monkeypatch.undo()
 
     st = new_game(board, roster_for(board), 5)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 CACHE_ENV = "SHEETGM_CACHE_DIR"
 
@@ -33,4 +35,17 @@ def keep_json(file: Path, data: object) -> bool:
         os.replace(part, file)
         return True
     except (OSError, RuntimeError):
+        return False
+
+
+def keep_marshal(file: Path, data: Any) -> bool:
+    """Write ``data`` with ``marshal`` to ``file`` in the cache, whole then renamed into place; False when it
+    cannot be written (the caller goes on without it)."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        part = file.with_name(f"{file.name}.{os.getpid()}.part")
+        part.write_bytes(marshal.dumps(data))
+        os.replace(part, file)
+        return True
+    except (OSError, RuntimeError, ValueError):
         return False

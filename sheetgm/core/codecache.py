@@ -16,13 +16,12 @@ import atexit
 import builtins
 import dataclasses
 import marshal
-import os
 import sys
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
-from sheetgm.core.cachedir import cache_dir
+from sheetgm.core.cachedir import cache_dir, keep_marshal
 
 LIMIT = 4000  # sources kept; past it the table starts again from what this process used
 
@@ -67,15 +66,7 @@ def save() -> bool:
     if not _added:
         return False
     keep = _codes if len(_codes) <= LIMIT else {s: c for s, c in _codes.items() if s in _used}
-    file = table_file()
-    try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        part = file.with_name(f"{file.name}.{os.getpid()}.part")
-        part.write_bytes(marshal.dumps(keep))
-        os.replace(part, file)
-    except (OSError, RuntimeError, ValueError):
-        return False
-    return True
+    return keep_marshal(table_file(), keep)
 
 
 def install() -> None:

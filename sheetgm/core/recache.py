@@ -14,12 +14,11 @@ from __future__ import annotations
 import atexit
 import importlib
 import marshal
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from sheetgm.core.cachedir import cache_dir
+from sheetgm.core.cachedir import cache_dir, keep_marshal
 
 _sre: Any
 _compiler: Any
@@ -122,15 +121,7 @@ def save() -> bool:
     if not _added:
         return False
     keep = _table if len(_table) <= LIMIT else {k: v for k, v in _table.items() if k in _used}
-    file = table_file()
-    try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        part = file.with_name(f"{file.name}.{os.getpid()}.part")
-        part.write_bytes(marshal.dumps(keep))
-        os.replace(part, file)
-    except (OSError, RuntimeError, ValueError):
-        return False
-    return True
+    return keep_marshal(table_file(), keep)
 
 
 def install() -> None:
