@@ -15,13 +15,13 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
 from xml.parsers import expat
 
 from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import xmlkit
+from sheetgm.backends.xlsx import kept, xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Pending, Rel, Sheet, Validation
 from sheetgm.backends.xlsx.package import (
     LIMITS,
@@ -192,7 +192,13 @@ def _styles(data: bytes) -> Styles:
     if found is None:
         if len(_STYLES) >= 16:
             _STYLES.clear()
-        found = _STYLES[data] = Styles.parse(data).share()
+        plain = kept.get("styles", data)
+        if plain is None:
+            found = Styles.parse(data)
+            kept.note("styles", data, found.plain())
+        else:
+            found = Styles.from_plain(plain)
+        _STYLES[data] = found.share()
     return found.copy()
 
 
@@ -375,9 +381,33 @@ def _layout(rest: bytes) -> _Layout:
     """The layout of a sheet's XML without its cells, parsed once per distinct text in this process."""
     found = _LAYOUTS.get(rest)
     if found is None:
-        found = _parse_layout(rest)
+        plain = kept.get("layout", rest)
+        if plain is None:
+            found = _parse_layout(rest)
+            kept.note("layout", rest, _plain_layout(found))
+        else:
+            found = _layout_of(plain)
         _hold(_LAYOUTS, _LAYOUTS_HELD, rest, found)
     return found
+
+
+def _plain_layout(layout: _Layout) -> tuple[object, ...]:
+    """A layout as plain data (``kept``), made again by ``_layout_of``."""
+    skel = layout.skeleton
+    return ((skel.root, skel.end, tuple(skel.children)), tuple(layout.kept),
+            tuple((c.min, c.max, tuple(c.attrs.items())) for c in layout.cols),
+            None if layout.view is None else tuple(layout.view.items()), layout.frozen,
+            None if layout.protection is None else tuple(layout.protection.items()),
+            tuple((v.sqref, tuple(v.attrs.items()), v.formula1, v.formula2) for v in layout.validations),
+            layout.legacy)
+
+
+def _layout_of(plain: tuple[Any, ...]) -> _Layout:
+    (root, end, children), kept_xml, cols, view, frozen, protection, validations, legacy = plain
+    return _Layout(xmlkit.Skeleton(root, end, list(children)), list(kept_xml),
+                   [Col(low, high, dict(attrs)) for low, high, attrs in cols], None if view is None else dict(view),
+                   frozen, None if protection is None else dict(protection),
+                   [Validation(sqref, dict(attrs), f1, f2) for sqref, attrs, f1, f2 in validations], legacy)
 
 
 def _hold(memo: dict[K, V], held: list[int], key: K, value: V) -> None:
@@ -534,9 +564,12 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
     for piece in pieces:
         known = held.get(piece)
         if known is None:
-            known = _our_row(piece)
+            known = kept.get("row", piece)
             if known is None:
-                return False  # another shape: an XML parser judges
+                known = _our_row(piece)
+                if known is None:
+                    return False  # another shape: an XML parser judges
+                kept.note("row", piece, known)
             _hold(held, _ROWS_HELD, piece, known)
         seen.append(known)
     numbers = list(map(itemgetter(0), seen))
@@ -628,7 +661,10 @@ def _our_cells(xml: str, rows: dict[int, str] | None = None, pieces: list[str] |
     for piece in xml.split("</row>")[:-1] if pieces is None else pieces:
         known = seen.get(piece)
         if known is None:
-            known = _row_cells(piece)
+            known = kept.get("cells", piece)
+            if known is None:
+                known = _row_cells(piece)
+                kept.note("cells", piece, known)
             _hold(seen, _CELLS_HELD, piece, known)
         row, cells = known
         if rows is not None:

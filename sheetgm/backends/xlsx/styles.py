@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from xml.etree.ElementTree import Element, fromstring
 
 from sheetgm.backends.xlsx.xmlkit import (
@@ -161,6 +161,19 @@ class Styles:
             return tree
         for nf in fromstring(groups["numFmts"]) if "numFmts" in groups else []:
             st.num_fmts[int(nf.get("numFmtId", "0"))] = nf.get("formatCode", "")
+        return st
+
+    def plain(self) -> tuple[object, ...]:
+        """What ``parse`` read, as plain data (``kept``): ``from_plain`` makes the same table of it."""
+        return (self.root, self.head, self.names, tuple(self.tail), tuple(self.num_fmts.items()), tuple(self.fonts),
+                tuple(self.fills), tuple(self.borders), tuple(self.xfs))
+
+    @classmethod
+    def from_plain(cls, plain: tuple[Any, ...]) -> Styles:
+        st = cls()
+        st.root, st.head, st.names, tail, num_fmts, fonts, fills, borders, xfs = plain
+        st.tail, st.num_fmts, st.fonts, st.fills = list(tail), dict(num_fmts), list(fonts), list(fills)
+        st.borders, st.xfs = list(borders), list(xfs)
         return st
 
     @classmethod

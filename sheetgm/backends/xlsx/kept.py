@@ -1,0 +1,189 @@
+"""What reading and writing workbooks work out from their text, kept across commands in the cache folder.
+
+A game's workbooks hold the same sheet layouts, style tables and rows from one command to the next; parsing them
+again is ~15 ms of every ``check`` and ``resolve`` of a 10-player game (issue 14). The reader's and the writer's
+per-process memos (``read.py``, ``sheetxml.py``) look here before they parse: a table in the cache folder
+(``marshal``) of plain results (str, bytes, int, float, tuples, frozensets), each kept as its own marshal bytes
+(made into objects only when used) under a BLAKE2b digest of the section and the exact text parsed (keys of whole
+texts cost more to load than what they save), the table stamped with a digest of the parsing code and a CRC of its
+bytes. What is taken from it is what parsing that text gives; a table that cannot be read (cut, damaged, written
+by other code) is ignored and written anew.
+
+What one run parses and no later run sees again (a check's status rows, new each time) must not make the table
+grow, nor have it rewritten at every run: an entry enters the table only when a run parses a text the previous
+run parsed too. Each run notes the digests of what it parsed (``seen``, a small file of its own, written when
+they change); the table is rewritten only when it gains an entry, keeping first what that run used, then older
+entries while they stay under ``LIMIT`` bytes.
+"""
+
+from __future__ import annotations
+
+import atexit
+import marshal
+import sys
+import zlib
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any, cast
+
+from sheetgm import __version__
+from sheetgm.core.cachedir import cache_dir, keep_marshal
+from sheetgm.core.digests import blake2b
+
+try:  # the interpreter's own BLAKE2b (core/digests.py: without hashlib), called straight for each text
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - another Python
+    from hashlib import blake2b as _blake2b
+
+LIMIT = 2_000_000  # bytes of kept results, at most (loading the table costs ~1 ms a megabyte)
+SEEN_LIMIT = 100_000  # digests noted by one run, at most
+_FORMAT = 4
+# The modules whose code decides what is kept (relative to the sheetgm package): a change to one of them and the
+# table is another's.
+CODE = ("backends/a1.py", "backends/xlsx/book.py", "backends/xlsx/kept.py", "backends/xlsx/read.py",
+        "backends/xlsx/sheetxml.py", "backends/xlsx/styles.py", "backends/xlsx/xmlkit.py")
+
+_table: dict[bytes, bytes] | None = None  # digest -> marshal bytes; None: not loaded yet in this process
+_seen: frozenset[bytes] = frozenset()
+_fresh: dict[tuple[str, Hashable], Any] = {}  # what this process parsed itself: (section, text) -> result
+_used: set[bytes] = set()  # the digests this process took from the table
+_code = b""  # the digest of the parsing code the loaded table was checked against (b"": none, nothing kept)
+_TEXTS: dict[str, bytes] = {}  # a text -> its digest, in this process
+_fresh_size = [0]  # the characters of its texts: past LIMIT a long-lived process notes no more
+
+
+def code_digest() -> bytes:
+    """A digest of sheetgm's version and of the bytes of the modules in CODE."""
+    package = Path(__file__).parent.parent.parent
+    digest = blake2b(__version__.encode(), digest_size=16)
+    for name in CODE:
+        digest.update((package / name).read_bytes())
+    return bytes(digest.digest())
+
+
+def table_file() -> Path:
+    return cache_dir() / f"xlsx-kept.{sys.implementation.cache_tag}-{marshal.version}.marshal"
+
+
+def seen_file() -> Path:
+    return cache_dir() / f"xlsx-seen.{sys.implementation.cache_tag}-{marshal.version}.marshal"
+
+
+def digest(section: str, key: Hashable) -> bytes | None:
+    """``section`` and a digest of ``key`` (a text, or a tuple marshal writes); None for any other key."""
+    if type(key) is str:  # a row's text is looked up for its number and shape, then for its cells: hashed once
+        text = _TEXTS.get(key)
+        if text is None:
+            if len(_TEXTS) >= 20_000:
+                _TEXTS.clear()
+            text = _TEXTS[key] = _blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16, person=b"s").digest()
+    elif type(key) is bytes:
+        text = _blake2b(key, digest_size=16, person=b"b").digest()
+    else:
+        try:  # marshal refuses a subclass (an enum, a str of another type) and writes a bool as no int
+            data = marshal.dumps(cast(Any, key), 2)  # version 2: no references, so equal keys give equal bytes
+        except ValueError:
+            return None
+        text = _blake2b(data, digest_size=16, person=b"m").digest()
+    return b"%s:%s" % (section.encode(), text)
+
+
+def get(section: str, key: Hashable) -> Any:
+    """The kept result of parsing ``key`` (a text) for ``section``, or None."""
+    table = _table if _table is not None else _load()
+    if not table:
+        return None
+    found = digest(section, key)
+    kept = table.get(found) if found is not None else None
+    if kept is None:
+        return None
+    _used.add(cast(bytes, found))
+    return marshal.loads(kept)
+
+
+def note(section: str, key: Hashable, value: Any) -> None:
+    """``value``, parsed by this process from ``key``: a candidate for the table (plain data only)."""
+    _fresh_size[0] += len(key) if isinstance(key, (str, bytes)) else 64
+    if _fresh_size[0] <= LIMIT:
+        _fresh[(section, key)] = value
+
+
+def _read(file: Path) -> Any:
+    """What ``file`` holds, if it is whole and was written by this code: None otherwise."""
+    try:
+        form, code, crc, payload = marshal.loads(file.read_bytes())
+        if form != _FORMAT or code != _code or type(payload) is not bytes or zlib.crc32(payload) != crc:
+            return None
+        return marshal.loads(payload)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+
+
+def _load() -> dict[bytes, bytes]:
+    global _table, _seen, _code
+    _table = {}
+    atexit.register(save)
+    try:
+        _code = code_digest()
+    except OSError:  # the code cannot be read: nothing is taken from or written to the cache
+        return _table
+    table, seen = _read(table_file()), _read(seen_file())
+    if isinstance(table, dict) and all(type(k) is bytes and type(v) is bytes for k, v in table.items()):
+        _table = table
+    if isinstance(seen, frozenset):
+        _seen = seen
+    return _table
+
+
+def save() -> tuple[bool, bool]:
+    """Keep what this run parsed that the previous run parsed too, and note the digests of the rest; whether the
+    table and the list of digests were written."""
+    if _table is None or not _code:
+        return False, False
+    promoted: dict[bytes, bytes] = {}
+    noted: set[bytes] = set()
+    for (section, key), value in _fresh.items():
+        found = digest(section, key)
+        if found is None:
+            continue
+        if found in _seen:
+            try:
+                promoted[found] = marshal.dumps(value)  # what marshal writes it gives back, of the same types
+            except ValueError:
+                continue
+        elif len(noted) < SEEN_LIMIT:
+            noted.add(found)
+    wrote_table = bool(promoted) and _keep(table_file(), _merged(promoted))
+    seen = frozenset(noted)
+    wrote_seen = seen != _seen and _keep(seen_file(), seen)
+    return wrote_table, wrote_seen
+
+
+def _merged(promoted: dict[bytes, bytes]) -> dict[bytes, bytes]:
+    """The table with ``promoted`` added: what this run used and added first, older entries while under LIMIT."""
+    table = _table or {}
+    out = {key: table[key] for key in _used if key in table}
+    out.update(promoted)
+    size = sum(map(len, out.values()))
+    for key, value in table.items():
+        if key not in out:
+            size += len(value)
+            if size > LIMIT:
+                break
+            out[key] = value
+    return out
+
+
+def _keep(file: Path, data: Any) -> bool:
+    payload = marshal.dumps(data)
+    return keep_marshal(file, (_FORMAT, _code, zlib.crc32(payload), payload))
+
+
+def reset() -> None:
+    """Forget what this process loaded, parsed and used (the next lookup loads the table again): for tests."""
+    global _table, _seen, _code
+    _table, _seen, _code = None, frozenset(), b""
+    _fresh.clear()
+    _used.clear()
+    _fresh_size[0] = 0
+    atexit.unregister(save)
