@@ -23,6 +23,7 @@ import marshal
 import sys
 import zlib
 from collections.abc import Hashable
+from itertools import chain
 from pathlib import Path
 from typing import Any, cast
 
@@ -137,8 +138,9 @@ def _load() -> dict[bytes, bytes]:
 
 def save() -> tuple[bool, bool]:
     """Keep what this run parsed that the previous run parsed too, and note the digests of the rest; whether the
-    table and the list of digests were written."""
-    if _table is None or not _code:
+    table and the list of digests were written (a second call writes nothing new)."""
+    global _seen, _table
+    if _table is None or not _code or not _fresh:  # nothing parsed (since the last save): the digests stay
         return False, False
     promoted: dict[bytes, bytes] = {}
     noted: set[bytes] = set()
@@ -153,19 +155,25 @@ def save() -> tuple[bool, bool]:
                 continue
         elif len(noted) < SEEN_LIMIT:
             noted.add(found)
-    wrote_table = bool(promoted) and _keep(table_file(), _merged(promoted))
+    _fresh.clear()
+    wrote_table = False
+    if promoted:
+        _table = _merged(promoted)
+        _used.update(promoted.keys() & _table.keys())
+        wrote_table = _keep(table_file(), _table)
     seen = frozenset(noted)
     wrote_seen = seen != _seen and _keep(seen_file(), seen)
+    _seen = seen
     return wrote_table, wrote_seen
 
 
 def _merged(promoted: dict[bytes, bytes]) -> dict[bytes, bytes]:
-    """The table with ``promoted`` added: what this run used and added first, older entries while under LIMIT."""
+    """The table with ``promoted`` added: what this run used, then what it adds, then older entries, while their
+    bytes stay under LIMIT."""
     table = _table or {}
-    out = {key: table[key] for key in _used if key in table}
-    out.update(promoted)
-    size = sum(map(len, out.values()))
-    for key, value in table.items():
+    out: dict[bytes, bytes] = {}
+    size = 0
+    for key, value in chain(((k, table[k]) for k in _used if k in table), promoted.items(), table.items()):
         if key not in out:
             size += len(value)
             if size > LIMIT:
