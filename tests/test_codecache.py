@@ -102,3 +102,37 @@ def test_an_unwritable_cache_costs_only_the_compile(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("SHEETGM_CACHE_DIR", str(blocker / "sub"))  # a folder under a file cannot be made
     monkeypatch.setattr(codecache, "_added", True)
     assert codecache.save() is False
+
+
+# A class defined outside sheetgm, without a docstring (dataclasses then asks inspect for its signature).
+ELSEWHERE = r"""
+import json, sys
+first = sys.argv[1]
+if first == "inspect":
+    import inspect
+if first != "none":
+    import sheetgm, sheetgm.cli.main, sheetgm.service.check, sheetgm.service.resolve
+import dataclasses
+before = "inspect" in sys.modules
+@dataclasses.dataclass
+class C:
+    a: int
+    b: "str" = "x"
+print(json.dumps({"before": before, "doc": C.__doc__, "init": repr(C.__init__.__annotations__),
+                  "real": dataclasses.inspect is sys.modules["inspect"] and hasattr(sys.modules["inspect"], "stack")}))
+"""
+
+
+@pytest.mark.parametrize("first", ["sheetgm", "inspect"])
+def test_dataclasses_without_inspect_make_the_same_classes(first: str, tmp_path: Path) -> None:
+    def run(first: str) -> dict[str, object]:
+        env = dict(os.environ, SHEETGM_CACHE_DIR=str(tmp_path))
+        done = subprocess.run([sys.executable, "-c", ELSEWHERE, first], env=env, capture_output=True, text=True,
+                              check=True)
+        out: dict[str, object] = json.loads(done.stdout)
+        return out
+
+    native, ours = run("none"), run(first)
+    assert ours["before"] is (first == "inspect")  # sheetgm's commands import no inspect (~5 ms)
+    assert native["doc"] == "C(a: int, b: 'str' = 'x')" and native["real"] is True
+    assert (ours["doc"], ours["init"], ours["real"]) == (native["doc"], native["init"], native["real"])

@@ -14,14 +14,46 @@ from __future__ import annotations
 
 import atexit
 import builtins
-import dataclasses
 import marshal
 import sys
 from pathlib import Path
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
 from sheetgm.core.cachedir import cache_dir, keep_marshal
+
+
+class _LateInspect(ModuleType):
+    """What ``dataclasses`` holds as ``inspect`` until it first uses it (``inspect.signature``, for a class without
+    a docstring): then the real module, imported and handed to ``dataclasses`` in its place."""
+
+    def __getattr__(self, name: str) -> Any:
+        if sys.modules.get("inspect") is self:
+            del sys.modules["inspect"]
+        import inspect
+
+        setattr(sys.modules.get("dataclasses", self), "inspect", inspect)  # noqa: B010 (a module typed as ModuleType)
+        return getattr(inspect, name)
+
+
+def _dataclasses() -> ModuleType:
+    """``dataclasses``, imported without ``inspect`` when this process has imported neither: ``inspect`` and what
+    it imports (``ast``, ``dis``, ``tokenize``, ``linecache``) are ~5 ms of every command, for a function that
+    ``dataclasses`` calls only for a class without a docstring (sheetgm's have one)."""
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        import dataclasses
+
+        return dataclasses
+    late = sys.modules["inspect"] = _LateInspect("inspect")
+    try:
+        import dataclasses
+    finally:
+        if sys.modules.get("inspect") is late:
+            del sys.modules["inspect"]
+    return dataclasses
+
+
+dataclasses = _dataclasses()
 
 LIMIT = 4000  # sources kept; past it the table starts again from what this process used
 
@@ -58,6 +90,8 @@ def cached_exec(source: Any, globals: dict[str, Any] | None = None, locals: Any 
             _added = True
         _used.add(source)
         source = code
+    elif isinstance(source, str):  # compiled as dataclasses' own exec compiles it, not under this module's flags
+        source = compile(source, "<string>", "exec", dont_inherit=True)
     builtins.exec(source, globals, locals)
 
 
@@ -74,5 +108,5 @@ def install() -> None:
     if getattr(dataclasses, "exec", None) is cached_exec:
         return
     _codes.update(load())
-    dataclasses.exec = cached_exec  # type: ignore[attr-defined]
+    setattr(dataclasses, "exec", cached_exec)  # noqa: B010 (a module typed as ModuleType)
     atexit.register(save)
