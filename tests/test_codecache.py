@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,9 +55,9 @@ def _fingerprint(how: str, cache: Path) -> dict[str, object]:
 def test_the_classes_are_those_dataclasses_makes_with_a_cold_warm_or_damaged_table(tmp_path: Path) -> None:
     native = _fingerprint("native", tmp_path / "none")
     assert native["installed"] is False and len(native["classes"]) > 80  # type: ignore[arg-type]
-    assert not list((tmp_path / "none").glob("dataclass-code.*"))  # without the table none is written
+    assert not list((tmp_path / "none").glob("dataclass-methods.*"))  # without the table none is written
     cold = _fingerprint("cached", tmp_path / "c")
-    table = next((tmp_path / "c").glob("dataclass-code.*.marshal"))
+    table = next((tmp_path / "c").glob("dataclass-methods.*.marshal"))
     kept = marshal.loads(table.read_bytes())
     assert len(kept) > 300 and all(isinstance(k, str) and k.startswith("def __create_fn__(") for k in kept)
     warm = _fingerprint("cached", tmp_path / "c")
@@ -136,3 +137,26 @@ def test_dataclasses_without_inspect_make_the_same_classes(first: str, tmp_path:
     assert ours["before"] is (first == "inspect")  # sheetgm's commands import no inspect (~5 ms)
     assert native["doc"] == "C(a: int, b: 'str' = 'x')" and native["real"] is True
     assert (ours["doc"], ours["init"], ours["real"]) == (native["doc"], native["init"], native["real"])
+
+
+def test_the_table_keeps_what_a_run_used_first_and_is_bounded(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHEETGM_CACHE_DIR", str(tmp_path))
+    sources = [f"def __create_fn__():\n def f(self): return {i}\n return f" for i in range(6)]
+    old = {s: marshal.dumps(compile(s, "<string>", "exec", dont_inherit=True)) for s in sources[:4]}
+    old[sources[3]] = b"not code"  # damaged: compiled again, and kept right
+    monkeypatch.setattr(codecache, "_table", old)
+    monkeypatch.setattr(codecache, "_codes", {})
+    monkeypatch.setattr(codecache, "_used", set())
+    monkeypatch.setattr(codecache, "_added", False)
+    monkeypatch.setattr(codecache, "LIMIT", 4)
+    ours = {"__name__": "sheetgm.x"}
+    for i in (3, 4, 5):  # one kept (damaged), two new
+        ns: dict[str, Any] = {}
+        codecache.cached_exec(sources[i], ours, ns)
+        assert ns["__create_fn__"]()(None) == i
+    assert codecache.save() is True
+    kept = codecache.load()
+    assert set(list(kept)[:3]) == {sources[i] for i in (3, 4, 5)}  # what this run used, first
+    assert len(kept) == 4 and list(kept)[3] in sources[:3]  # then one kept before, up to LIMIT
+    assert all(isinstance(marshal.loads(data), type(compile("1", "x", "eval"))) for data in kept.values())
