@@ -105,7 +105,7 @@ def test_cold_warm_damaged_read_alike(game: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cold = _read_all(game, cache)
     assert cold["used"] == 0 and cold["saved"] == [False, True]  # the digests noted, nothing kept yet
-    assert set(cold["fresh"]) == {"layout", "styles", "row", "cells", "wrow"}
+    assert set(cold["fresh"]) == {"layout", "styles", "sheet", "row", "cells", "wrow"}
     second = _read_all(game, cache)
     assert second["saved"][0] is True  # parsed again: kept
     files = sorted(cache.glob("xlsx-kept.*"))
