@@ -46,6 +46,10 @@ for file in sorted(Path(sys.argv[1]).rglob("*.xlsx")):
                                sorted(sheet.rows.items()), lazy,
                                [(at, c.kind, c.value, c.style, c.formula, c.sst, c.extra)
                                 for at, c in sorted(sheet.cells.items())])).encode())
+    styles = book.styles  # formats derived from the table's entries (their borders, fonts, fills parsed and made)
+    made = [styles.derive(styles.derive(styles.derive(i, ("border", side, "medium")), ("bold", True)),
+                          ("fill", "#aabbcc")) for i in range(len(styles.xfs)) for side in ("top", "left")]
+    described.update(repr((made, [styles.xf(i) for i in made], [styles.look(i) for i in made], styles.xml())).encode())
     for sheet in book.sheets:
         for (r, c), cell in list(sheet.cells.items())[::7]:
             sheet.cells[(r, c)] = Cell("s", cell.value + "!", cell.style)
@@ -105,7 +109,8 @@ def test_cold_warm_damaged_read_alike(game: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cold = _read_all(game, cache)
     assert cold["used"] == 0 and cold["saved"] == [False, True]  # the digests noted, nothing kept yet
-    assert set(cold["fresh"]) == {"layout", "styles", "sheet", "row", "cells", "wrow"}
+    assert set(cold["fresh"]) == {"layout", "styles", "sheet", "row", "cells", "wrow", "xf", "with_side",
+                                  "with_bold", "sides"}
     second = _read_all(game, cache)
     assert second["saved"][0] is True  # parsed again: kept
     files = sorted(cache.glob("xlsx-kept.*"))
