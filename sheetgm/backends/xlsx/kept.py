@@ -12,8 +12,8 @@ by other code) is ignored and written anew.
 What one run parses and no later run sees again (a check's status rows, new each time) must not make the table
 grow, nor have it rewritten at every run: an entry enters the table only when a run parses a text the previous
 run parsed too. Each run notes the digests of what it parsed (``seen``, a small file of its own, written when
-they change); the table is rewritten only when it gains an entry, keeping first what that run used, then older
-entries while they stay under ``LIMIT`` bytes.
+they change); the table is rewritten only when it gains an entry, keeping what that run used and added, then
+what the run that wrote it before used and added (a past night's rows fall out), under ``LIMIT`` bytes.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ import atexit
 import marshal
 import sys
 import zlib
-from collections.abc import Hashable
-from itertools import chain
+from collections.abc import Hashable, Iterable
+from itertools import islice
 from pathlib import Path
 from typing import Any, cast
 
 from sheetgm import __version__
-from sheetgm.core.cachedir import cache_dir, keep_marshal
+from sheetgm.core.cachedir import cache_dir, keep_bytes
 from sheetgm.core.digests import blake2b
 
 try:  # the interpreter's own BLAKE2b (core/digests.py: without hashlib), called straight for each text
@@ -38,7 +38,8 @@ except ImportError:  # pragma: no cover - another Python
 
 LIMIT = 2_000_000  # bytes of kept results, at most (loading the table costs ~1 ms a megabyte)
 SEEN_LIMIT = 100_000  # digests noted by one run, at most
-_FORMAT = 4
+_MARK = b"sgk5"  # the format of the files
+_HEAD = 24  # the mark, the code's digest (16 bytes), the CRC-32 of what follows
 # The modules whose code decides what is kept (relative to the sheetgm package): a change to one of them and the
 # table is another's.
 CODE = ("backends/a1.py", "backends/xlsx/book.py", "backends/xlsx/kept.py", "backends/xlsx/read.py",
@@ -50,6 +51,7 @@ _fresh: dict[tuple[str, Hashable], Any] = {}  # what this process parsed itself:
 _used: set[bytes] = set()  # the digests this process took from the table
 _code = b""  # the digest of the parsing code the loaded table was checked against (b"": none, nothing kept)
 _TEXTS: dict[str, bytes] = {}  # a text -> its digest, in this process
+_recent = [0]  # the entries leading the table that the run which wrote it used or added
 _fresh_size = [0]  # the characters of its texts: past LIMIT a long-lived process notes no more
 
 
@@ -110,13 +112,18 @@ def note(section: str, key: Hashable, value: Any) -> None:
 
 
 def _read(file: Path) -> Any:
-    """What ``file`` holds, if it is whole and was written by this code: None otherwise."""
+    """What ``file`` holds, if it is whole and was written by this code: None otherwise. A file is the format's
+    mark, the code's digest, a CRC-32 of the rest and the rest (marshal), read in place."""
     try:
-        form, code, crc, payload = marshal.loads(file.read_bytes())
-        if form != _FORMAT or code != _code or type(payload) is not bytes or zlib.crc32(payload) != crc:
-            return None
+        data = file.read_bytes()
+    except OSError:
+        return None
+    payload = memoryview(data)[_HEAD:]
+    if data[:4] != _MARK or data[4:20] != _code or int.from_bytes(data[20:_HEAD], "big") != zlib.crc32(payload):
+        return None
+    try:
         return marshal.loads(payload)
-    except (OSError, ValueError, EOFError, TypeError):
+    except (ValueError, EOFError, TypeError):
         return None
 
 
@@ -128,9 +135,10 @@ def _load() -> dict[bytes, bytes]:
         _code = code_digest()
     except OSError:  # the code cannot be read: nothing is taken from or written to the cache
         return _table
-    table, seen = _read(table_file()), _read(seen_file())
-    if isinstance(table, dict) and all(type(k) is bytes and type(v) is bytes for k, v in table.items()):
-        _table = table
+    kept, seen = _read(table_file()), _read(seen_file())
+    if isinstance(kept, tuple) and len(kept) == 2 and type(kept[0]) is int and isinstance(kept[1], dict) and \
+            all(type(k) is bytes and type(v) is bytes for k, v in kept[1].items()):
+        _recent[0], _table = kept
     if isinstance(seen, frozenset):
         _seen = seen
     return _table
@@ -158,39 +166,50 @@ def save() -> tuple[bool, bool]:
     _fresh.clear()
     wrote_table = False
     if promoted:
-        _table = _merged(promoted)
+        _table, _recent[0] = _merged(promoted)
         _used.update(promoted.keys() & _table.keys())
-        wrote_table = _keep(table_file(), _table)
+        wrote_table = _keep(table_file(), (_recent[0], _table))
     seen = frozenset(noted)
     wrote_seen = seen != _seen and _keep(seen_file(), seen)
     _seen = seen
     return wrote_table, wrote_seen
 
 
-def _merged(promoted: dict[bytes, bytes]) -> dict[bytes, bytes]:
-    """The table with ``promoted`` added: what this run used, then what it adds, then older entries, while their
-    bytes stay under LIMIT."""
+def _merged(promoted: dict[bytes, bytes]) -> tuple[dict[bytes, bytes], int]:
+    """The table with ``promoted`` added, and how many of its entries lead it as this run's: what this run used
+    and what it adds, then what the run that wrote the table last used and added (older entries are dropped),
+    while their bytes stay under LIMIT."""
     table = _table or {}
     out: dict[bytes, bytes] = {}
     size = 0
-    for key, value in chain(((k, table[k]) for k in _used if k in table), promoted.items(), table.items()):
-        if key not in out:
-            size += len(value)
-            if size > LIMIT:
-                break
-            out[key] = value
-    return out
+
+    def add(entries: Iterable[tuple[bytes, bytes]]) -> bool:
+        nonlocal size
+        for key, value in entries:
+            if key not in out:
+                size += len(value)
+                if size > LIMIT:
+                    return False
+                out[key] = value
+        return True
+
+    whole = add((k, table[k]) for k in _used if k in table) and add(promoted.items())
+    mine = len(out)
+    if whole:
+        add(islice(table.items(), _recent[0]))
+    return out, mine
 
 
 def _keep(file: Path, data: Any) -> bool:
     payload = marshal.dumps(data)
-    return keep_marshal(file, (_FORMAT, _code, zlib.crc32(payload), payload))
+    return keep_bytes(file, b"".join((_MARK, _code, zlib.crc32(payload).to_bytes(4, "big"), payload)))
 
 
 def reset() -> None:
     """Forget what this process loaded, parsed and used (the next lookup loads the table again): for tests."""
     global _table, _seen, _code
     _table, _seen, _code = None, frozenset(), b""
+    _recent[0] = 0
     _fresh.clear()
     _used.clear()
     _fresh_size[0] = 0
