@@ -41,11 +41,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 FLOOR = "import typer, pydantic"
-# The command line as the `sheetgm` script starts it, in any layout (cli/main.py; cli/app.py or cli.py before),
-# its program name the script's from the start (as the console script's path is while it imports); the child
-# prints its own peak memory (kB) on stderr's last line.
+# The command line as the `sheetgm` script starts it, in any layout (cli/main.py; cli/app.py or cli.py before);
+# the child prints its own peak memory (kB) on stderr's last line.
 CLI = """import atexit, resource, sys
-sys.argv[0] = "sheetgm"
 atexit.register(lambda: print("maxrss", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr))
 try:
     from sheetgm.cli.main import main

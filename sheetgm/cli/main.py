@@ -7,9 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from sheetgm import COLLECT_EVERY  # the garbage collector's thresholds in the script's process (~3 ms of a check)
-
-__all__ = ["COLLECT_EVERY", "main"]
+COLLECT_EVERY = (20_000, 20, 20)  # the garbage collector's thresholds in the script's process (~3 ms of a check)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -76,19 +76,3 @@ def test_a_script_s_check_writes_every_workbook_in_full(tmp_path: Path) -> None:
         again = run_script(["check", "--game", str(g.folder), "--json"], env={"SHEETGM_LANG": "en"})
         assert again.exit_code == 0, again.output
         assert '"ok"' in again.stdout
-
-
-def test_the_script_s_collector_thresholds_are_set_before_its_imports(tmp_path: Path) -> None:
-    """A process whose program is the `sheetgm` script collects less often from its first import on; any other
-    process importing sheetgm keeps its own collector as it was."""
-    shown = "import gc\nfrom sheetgm.cli.main import main\nprint(*gc.get_threshold())\n"
-    found = {}
-    for name in ("sheetgm", "other"):
-        (tmp_path / name).write_text(shown, "utf-8")
-        done = subprocess.run([sys.executable, str(tmp_path / name)], capture_output=True, text=True, check=True,
-                              env={"PATH": "", "SHEETGM_CACHE_DIR": str(tmp_path / "cache")}, timeout=120)
-        found[name] = tuple(map(int, done.stdout.split()))
-    plain = subprocess.run([sys.executable, "-c", "import gc; print(*gc.get_threshold())"], capture_output=True,
-                           text=True, check=True, timeout=60).stdout
-    assert found["sheetgm"] == COLLECT_EVERY
-    assert found["other"] == tuple(map(int, plain.split())) != COLLECT_EVERY
