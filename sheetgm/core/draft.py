@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
-from sheetgm.core.board import EDGE_OBSTACLE, Tile
+from sheetgm.core.board import EDGE_OBSTACLE, EDGE_OPEN, Tile
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
 from sheetgm.core.resolve import night_reset, start_night
@@ -200,6 +200,12 @@ class Draft:
         contract, which the checker's ``_judge`` relies on too; tests/test_check_in_place.py holds every rule
         to it), and a legal one is kept."""
         budget = self.budget
+        if type(step) is Move:
+            fast = self._plain_move(step.to)
+            if fast is not None:
+                if fast:
+                    self.steps.append(step)
+                return fast
         was = dict(budget.__dict__)
         try:
             do_step(self.ctx, self.p, budget, step)
@@ -211,6 +217,26 @@ class Draft:
 
     def legal_steps(self) -> list[Step]:
         return [c for c in candidates(self.state, self.p) if self.legal(c)]
+
+    def _plain_move(self, to: Tile) -> bool | None:
+        """``moves.move`` in dry mode for the commonest step of all, a Move over an open edge without a board to
+        a tile without a trap, played here without the rule's calls: True (played), False (too few MP: nothing
+        changed); None for every other case, which ``do_step`` plays (tests/test_bots.py compares the games)."""
+        p, b, st = self.p, self.budget, self.state
+        here = p.pos
+        if b.escaped or (p.flags and p.flags.get("held")) or abs(to[0] - here[0]) + abs(to[1] - here[1]) != 1:
+            return None
+        board = st.board
+        if board.edge_kinds.get((here, to)) is not EDGE_OPEN or to in st.traps or \
+                (st.boards and ((here, to) if here <= to else (to, here)) in st.boards):
+            return None  # (an edge out of the map is no key of edge_kinds)
+        region = board.flat_region.get(here)
+        cost = 0 if region is not None and region == board.flat_region.get(to) else 1
+        if b.mp < cost:
+            return False
+        b.mp -= cost
+        p.pos = to  # dry: no event; a hunter discovers nobody in dry mode (moves.discover)
+        return True
 
 
 def _undo(p: Player, saved: Player) -> None:
