@@ -163,6 +163,10 @@ def final_push(state: State) -> bool:
     return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
 
 
+# id of a cost field -> (the field, (tile, mercenary) -> the walks from the tile that bring her closer, and whether
+# one of the map's options from the tile is a plain walk); see SurvivorBot._closer.
+_closer_memo: dict[int, tuple[dict[Tile, int], dict[tuple[Tile, bool],
+                                                  tuple[list[tuple[Tile, int, int, int, str, object, int]], bool]]]] = {}
 _risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
 
@@ -189,6 +193,7 @@ class SurvivorBot:
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = team.fields(self.p, self.targets)
         self.noisy = self.stepped_off = False
+        self._has_walk = True  # (set by _closer for the tile it prices)
 
     # -- what the draft says ---------------------------------------------------------
     @property
@@ -306,8 +311,38 @@ class SurvivorBot:
             return [*walks, (landing, 1, 0, 0, "move", None), *later], has_walk
         return (walks if not later else [*walks, *later]), has_walk
 
+    def _closer(self, fld: dict[Tile, int], pos: Tile, p: Player) -> list[tuple[Tile, int, int, int, str, object, int]]:
+        """The movement options from ``pos`` that bring her closer on ``fld``, in the options' order, each with its
+        landing's field value: the map's walks from a tile are the same for every survivor who meets the same field
+        there (kept per field while the field is kept), what she carries and the passage she knows added after."""
+        mercenary = p.role == "mercenary"
+        items = p.items
+        athlete, wings, doorkey = p.role == "athlete", "wings" in items, "doorkey" in items or p.role == "priestess"
+        passage = self.state.passage_at(pos)
+        plain = not (athlete or wings or doorkey) and (passage is None or not passage.known_to(p))
+        memo = _closer_memo.get(id(fld))
+        if memo is None or memo[0] is not fld:
+            if len(_closer_memo) > 4096:
+                _closer_memo.clear()
+            memo = _closer_memo[id(fld)] = (fld, {})
+        key = (pos, mercenary)
+        known = memo[1].get(key)
+        if known is None:
+            walks, has_walk = survivor_walks(self.state.board, pos, mercenary)
+            here = fld.get(pos, UNREACHABLE)
+            closer = [(*w, fld.get(w[0], UNREACHABLE)) for w in walks]
+            known = memo[1][key] = ([w for w in closer if here - w[6] > 0], has_walk)
+        self._has_walk = known[1]
+        if plain:
+            return known[0]
+        walks = self._movement_options()[0]  # (rare: the whole list, priced as before)
+        here = fld.get(pos, UNREACHABLE)
+        return [(*w, left) for w in walks if here - (left := fld.get(w[0], UNREACHABLE)) > 0]
+
     def movement(self) -> bool:
-        fld, d, pos = self.fld, self.draft, self.pos
+        fld, d = self.fld, self.draft
+        p = d.p
+        pos = p.pos
         here = fld.get(pos, UNREACHABLE)
         if here == 0:
             return False
@@ -317,17 +352,15 @@ class SurvivorBot:
         escape = self.purpose == ESCAPE
         draw = self.rng.random
         options: list[tuple[int, int, float, int, str, Tile, object]] = []
-        walks, has_walk = self._movement_options()
-        for landing, mp, ap, penalty, kind, arg in walks:
-            left = fld.get(landing, UNREACHABLE)
+        for landing, mp, ap, penalty, kind, arg, left in self._closer(fld, pos, p):
             gain = here - left
-            if gain <= 0 or mp > mp_left or ap > ap_left:
+            if mp > mp_left or ap > ap_left:
                 continue
             if ap and (not escape or reach <= mp_left + 1):
                 continue  # keep the action point for the goal
             if kind == "sprint" and gain <= min(mp_left * SCALE, here):
                 continue  # a sprint must beat walking
-            if penalty >= 2 and gain < 2 * SCALE and has_walk:
+            if penalty >= 2 and gain < 2 * SCALE and self._has_walk:
                 continue  # limited teleports only where they beat the walk
             if wary and left > 0 and self.risky(landing):
                 penalty += 2  # keep away from a hunter we know of, unless the goal is there
