@@ -124,6 +124,7 @@ class Team:
     final_push: bool
     fields: Fields  # the stage's cost fields (the state does not change while the survivors write)
     downed_at: frozenset[Tile]  # where a Downed survivor piece lies
+    places: tuple[tuple[int, Tile], ...] = ()  # (seat, tile) of every survivor in play, not robots
 
 
 def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> Team:
@@ -135,7 +136,8 @@ def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> 
             rescuers[d.seat] = rescuer.seat
     return Team(danger, generator_plan(state, danger), rescuers, tuple(_full_chests(state)), final_push(state),
                 fields if fields is not None else Fields(state),
-                frozenset(s.pos for s in state.survivors(robots=True) if s.downed))
+                frozenset(s.pos for s in state.survivors(robots=True) if s.downed),
+                tuple((s.seat, s.pos) for s in state.survivors()))
 
 
 def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
@@ -165,8 +167,8 @@ def final_push(state: State) -> bool:
 
 # id of a cost field -> (the field, (tile, mercenary) -> the walks from the tile that bring her closer, and whether
 # one of the map's options from the tile is a plain walk); see SurvivorBot._closer.
-_closer_memo: dict[int, tuple[dict[Tile, int], dict[tuple[Tile, bool],
-                                                  tuple[list[tuple[Tile, int, int, int, str, object, int]], bool]]]] = {}
+_Closer = tuple[Tile, int, int, int, str, object, int]  # a SurvivorWalk and its landing's field value
+_closer_memo: dict[int, tuple[dict[Tile, int], dict[tuple[Tile, bool], tuple[list[_Closer], bool]]]] = {}
 _risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
 
@@ -188,12 +190,13 @@ class SurvivorBot:
         self.state, self.rng, self.team = state, rng, team
         self.p = state.players[seat]
         self.draft = Draft(state, seat, shared)
-        self.danger = list(team.danger)
+        self.danger = team.danger  # (copied before the Map adds to it: extra)
         self._risky: frozenset[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = team.fields(self.p, self.targets)
         self.noisy = self.stepped_off = False
         self._has_walk = True  # (set by _closer for the tile it prices)
+        self._memo: tuple[dict[Tile, int], dict[tuple[Tile, bool], tuple[list[_Closer], bool]]] | None = None
 
     # -- what the draft says ---------------------------------------------------------
     @property
@@ -230,23 +233,26 @@ class SurvivorBot:
 
     # -- main actions ----------------------------------------------------------------
     def main_action(self) -> Step | None:
-        state, d, p = self.state, self.draft, self.p
-        here = self.pos
+        state, d, p, purpose, targets = self.state, self.draft, self.p, self.purpose, self.targets
+        here = d.p.pos
+        items = d.p.items
         tries: list[Step] = []
-        if self.purpose == ESCAPE and here in state.board.gates:
+        if purpose == ESCAPE and here in state.board.gates:
             tries.append(_ESCAPE)
         if here in self.team.downed_at:
             tries += [Heal(f.alias) for f in state.at(here, "survivor") if f.downed and f.seat != p.seat]
-        if "revolver" in self.items:
+        if items and "revolver" in items:
             tries += [UseItem("revolver", h.pos) for h in state.hunters() if distance(h.pos, here) <= 1]
-        if self.purpose == CRACK and here in self.targets:
-            if "jammer" in self.items and d.legal(_CRACK):
+        if purpose == CRACK and here in targets:
+            if "jammer" in items and d.legal(_CRACK):
                 d.add(UseItem("jammer"))  # tonight no hunter hears the crack from afar
             tries.append(_CRACK)
-        if (here not in self.targets or self.purpose in (WAIT, LOOT)) \
-                and (points(self.fld, here) > d.budget.mp or self.purpose in (WAIT, ESCAPE, LOOT)) \
+        if (here not in targets or purpose in (WAIT, LOOT)) \
+                and (self.fld.get(here, UNREACHABLE) // SCALE > d.budget.mp or purpose in (WAIT, ESCAPE, LOOT)) \
                 and self.worth_searching():  # (the cheap tests first: it changes nothing)
             tries.append(_SEARCH)
+        if not tries:
+            return None
         for step in tries:
             if d.add(step):
                 self.noisy = isinstance(step, (Crack, Heal)) or (isinstance(step, Search) and p.role not in SILENT)
@@ -256,7 +262,7 @@ class SurvivorBot:
         return None
 
     def worth_searching(self) -> bool:
-        state, here = self.state, self.pos
+        state, here = self.state, self.draft.p.pos
         if state.keys_on.get(here):
             return True
         lying = state.lying.get(here)
@@ -287,7 +293,9 @@ class SurvivorBot:
             decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t, SURVIVOR)]
             if decoys:
                 self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
-        crowded = {s.pos for s in state.survivors() if s.seat != self.p.seat}
+        seat = self.p.seat
+        crowded = {t for s, t in self.team.places if s != seat} if self.team.places else \
+            {s.pos for s in state.survivors() if s.seat != seat}
         moves = [n for n in state.board.neighbour_map[here] if n not in state.traps]
         moves.sort(key=lambda t: (t in crowded, self.risky(t), cost(self.fld, t), self.rng.random()))
         return any(self.draft.add(survivor_step("move", t, None)) for t in moves)
@@ -311,7 +319,7 @@ class SurvivorBot:
             return [*walks, (landing, 1, 0, 0, "move", None), *later], has_walk
         return (walks if not later else [*walks, *later]), has_walk
 
-    def _closer(self, fld: dict[Tile, int], pos: Tile, p: Player) -> list[tuple[Tile, int, int, int, str, object, int]]:
+    def _closer(self, fld: dict[Tile, int], pos: Tile, p: Player) -> list[_Closer]:
         """The movement options from ``pos`` that bring her closer on ``fld``, in the options' order, each with its
         landing's field value: the map's walks from a tile are the same for every survivor who meets the same field
         there (kept per field while the field is kept), what she carries and the passage she knows added after."""
@@ -320,11 +328,14 @@ class SurvivorBot:
         athlete, wings, doorkey = p.role == "athlete", "wings" in items, "doorkey" in items or p.role == "priestess"
         passage = self.state.passage_at(pos)
         plain = not (athlete or wings or doorkey) and (passage is None or not passage.known_to(p))
-        memo = _closer_memo.get(id(fld))
+        memo = self._memo
         if memo is None or memo[0] is not fld:
-            if len(_closer_memo) > 4096:
-                _closer_memo.clear()
-            memo = _closer_memo[id(fld)] = (fld, {})
+            memo = _closer_memo.get(id(fld))
+            if memo is None or memo[0] is not fld:
+                if len(_closer_memo) > 4096:
+                    _closer_memo.clear()
+                memo = _closer_memo[id(fld)] = (fld, {})
+            self._memo = memo
         key = (pos, mercenary)
         known = memo[1].get(key)
         if known is None:
@@ -335,9 +346,9 @@ class SurvivorBot:
         self._has_walk = known[1]
         if plain:
             return known[0]
-        walks = self._movement_options()[0]  # (rare: the whole list, priced as before)
+        every = self._movement_options()[0]  # (rare: the whole list, priced as before)
         here = fld.get(pos, UNREACHABLE)
-        return [(*w, left) for w in walks if here - (left := fld.get(w[0], UNREACHABLE)) > 0]
+        return [(*w, left) for w in every if here - (left := fld.get(w[0], UNREACHABLE)) > 0]
 
     def movement(self) -> bool:
         fld, d = self.fld, self.draft
@@ -390,7 +401,7 @@ class SurvivorBot:
         for step in tries:
             if d.add(step):
                 if step == UseItem("map"):
-                    self.danger += [h.pos for h in self.state.hunters() if not h.stealth]  # what the Map shows
+                    self.danger = [*self.danger, *(h.pos for h in self.state.hunters() if not h.stealth)]  # the Map
                     self._risky = None
                 return True
         return False
