@@ -32,8 +32,12 @@ def sense(ctx: Ctx, hunter: Player, tiles: Iterable[Tile], how: str) -> None:
 
 
 def around(ctx: Ctx, tile: Tile) -> list[Tile]:
-    """四周一格: the four neighbours with open edges (R-SENSE-2)."""
-    return [n for n in ctx.state.board.neighbours(tile) if ctx.sight(tile, n)]
+    """四周一格: the four neighbours with open edges (R-SENSE-2), no board on them (``Ctx.sight`` spelt out: every
+    briefing and every hunter bot's view asks)."""
+    st = ctx.state
+    kinds, boards = st.board.edge_kinds, st.boards
+    return [n for n in st.board.neighbour_map.get(tile, ())
+            if kinds.get((tile, n)) is EDGE_OPEN and not (boards and ((tile, n) if tile <= n else (n, tile)) in boards)]
 
 
 def lines_of_sight(ctx: Ctx, tile: Tile) -> list[Tile]:
