@@ -167,7 +167,8 @@ def final_push(state: State) -> bool:
 
 # id of a cost field -> (the field, (tile, mercenary) -> the walks from the tile that bring her closer, and whether
 # one of the map's options from the tile is a plain walk); see SurvivorBot._closer.
-_Closer = tuple[Tile, int, int, int, str, object, int]  # a SurvivorWalk and its landing's field value
+_Closer = tuple[Tile, int, int, int, str, object, int, Step]  # a SurvivorWalk, its landing's field value, its step
+_MORE_MOVES = ("athlete", "priestess")  # roles with moves of their own: sprints, the Door Key's skill
 _closer_memo: dict[int, tuple[dict[Tile, int], dict[tuple[Tile, bool], tuple[list[_Closer], bool]]]] = {}
 _risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
@@ -325,9 +326,10 @@ class SurvivorBot:
         there (kept per field while the field is kept), what she carries and the passage she knows added after."""
         mercenary = p.role == "mercenary"
         items = p.items
-        athlete, wings, doorkey = p.role == "athlete", "wings" in items, "doorkey" in items or p.role == "priestess"
-        passage = self.state.passage_at(pos)
-        plain = not (athlete or wings or doorkey) and (passage is None or not passage.known_to(p))
+        plain = not (p.role in _MORE_MOVES or (items and ("wings" in items or "doorkey" in items)))
+        if plain and self.state.passages:
+            passage = self.state.passage_at(pos)
+            plain = passage is None or not passage.known_to(p)
         memo = self._memo
         if memo is None or memo[0] is not fld:
             memo = _closer_memo.get(id(fld))
@@ -342,13 +344,15 @@ class SurvivorBot:
             walks, has_walk = survivor_walks(self.state.board, pos, mercenary)
             here = fld.get(pos, UNREACHABLE)
             closer = [(*w, fld.get(w[0], UNREACHABLE)) for w in walks]
-            known = memo[1][key] = ([w for w in closer if here - w[6] > 0], has_walk)
+            known = memo[1][key] = ([(*w, survivor_step(w[4], w[0], w[5])) for w in closer if here - w[6] > 0],
+                                    has_walk)
         self._has_walk = known[1]
         if plain:
             return known[0]
         every = self._movement_options()[0]  # (rare: the whole list, priced as before)
         here = fld.get(pos, UNREACHABLE)
-        return [(*w, left) for w in every if here - (left := fld.get(w[0], UNREACHABLE)) > 0]
+        return [(*w, left, survivor_step(w[4], w[0], w[5])) for w in every
+                if here - (left := fld.get(w[0], UNREACHABLE)) > 0]
 
     def movement(self) -> bool:
         fld, d = self.fld, self.draft
@@ -362,8 +366,8 @@ class SurvivorBot:
         wary = bool(self.danger) and not self.risky(pos)
         escape = self.purpose == ESCAPE
         draw = self.rng.random
-        options: list[tuple[int, int, float, int, str, Tile, object]] = []
-        for landing, mp, ap, penalty, kind, arg, left in self._closer(fld, pos, p):
+        options: list[tuple[int, int, float, int, Step]] = []
+        for landing, mp, ap, penalty, kind, _, left, step in self._closer(fld, pos, p):
             gain = here - left
             if mp > mp_left or ap > ap_left:
                 continue
@@ -376,10 +380,11 @@ class SurvivorBot:
             if wary and left > 0 and self.risky(landing):
                 penalty += 2  # keep away from a hunter we know of, unless the goal is there
             # Sorted by (gain, penalty, a draw); the option's place breaks a tie of the three, as a stable sort.
-            options.append((-gain, penalty, draw(), len(options), kind, landing, arg))
-        options.sort()
-        for _, _, _, _, kind, landing, arg in options:
-            if d.add(survivor_step(kind, landing, arg)):
+            options.append((-gain, penalty, draw(), len(options), step))
+        if len(options) > 1:
+            options.sort()
+        for option in options:
+            if d.add(option[4]):
                 return True
         return False
 
