@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, per_map, points
+from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, memo_of, per_map, points
 from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, survivor_walks
 from sheetgm.core.board import Board, Tile, distance
 from sheetgm.core.check import Draft
@@ -165,11 +165,8 @@ def final_push(state: State) -> bool:
     return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
 
 
-# id of a cost field -> (the field, (tile, mercenary) -> the walks from the tile that bring her closer, and whether
-# one of the map's options from the tile is a plain walk); see SurvivorBot._closer.
 _Closer = tuple[Tile, int, int, int, str, object, int, Step]  # a SurvivorWalk, its landing's field value, its step
 _MORE_MOVES = ("athlete", "priestess")  # roles with moves of their own: sprints, the Door Key's skill
-_closer_memo: dict[int, tuple[dict[Tile, int], dict[tuple[Tile, bool], tuple[list[_Closer], bool]]]] = {}
 _risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
 
@@ -197,7 +194,7 @@ class SurvivorBot:
         self.fld = team.fields(self.p, self.targets)
         self.noisy = self.stepped_off = False
         self._has_walk = True  # (set by _closer for the tile it prices)
-        self._memo: tuple[dict[Tile, int], dict[tuple[Tile, bool], tuple[list[_Closer], bool]]] | None = None
+        self._memo: tuple[dict[Tile, int], dict[object, object]] | None = None  # the field's (paths.memo_of)
 
     # -- what the draft says ---------------------------------------------------------
     @property
@@ -332,14 +329,9 @@ class SurvivorBot:
             plain = passage is None or not passage.known_to(p)
         memo = self._memo
         if memo is None or memo[0] is not fld:
-            memo = _closer_memo.get(id(fld))
-            if memo is None or memo[0] is not fld:
-                if len(_closer_memo) > 4096:
-                    _closer_memo.clear()
-                memo = _closer_memo[id(fld)] = (fld, {})
-            self._memo = memo
-        key = (pos, mercenary)
-        known = memo[1].get(key)
+            memo = self._memo = (fld, memo_of(fld))
+        key = ("survivor", pos, mercenary)
+        known: tuple[list[_Closer], bool] | None = memo[1].get(key)  # type: ignore[assignment]
         if known is None:
             walks, has_walk = survivor_walks(self.state.board, pos, mercenary)
             here = fld.get(pos, UNREACHABLE)

@@ -144,7 +144,7 @@ class Draft:
         st = self.state
         robot = st.players.get(self._robot_seat)
         return (self.p.copy(), robot.copy() if robot is not None else None, set(st.boards), dict(st.traps),
-                [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages])
+                [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages] if st.passages else [])
 
     def _restore(self, saved: _Saved) -> None:
         st, (player, robot_was, boards, traps, passages) = self.state, saved
@@ -158,8 +158,8 @@ class Draft:
             st.boards = boards
         if st.traps != traps:
             st.traps = traps
-        if len(st.passages) != len(passages) or any(pa.discovered != found or pa.known_by != known
-                                                    for pa, found, known in passages):
+        if (passages or st.passages) and (len(st.passages) != len(passages) or any(
+                pa.discovered != found or pa.known_by != known for pa, found, known in passages)):
             st.passages = [pa for pa, _, _ in passages]
             for pa, found, known in passages:
                 pa.discovered, pa.known_by = found, list(known)
