@@ -166,7 +166,15 @@ def final_push(state: State) -> bool:
 
 
 _Closer = tuple[Tile, int, int, int, str, object, int, Step]  # a SurvivorWalk, its landing's field value, its step
-_MORE_MOVES = ("athlete", "priestess")  # roles with moves of their own: sprints, the Door Key's skill
+
+
+def _closer_of(fld: dict[Tile, int], pos: Tile, walks: Sequence[SurvivorWalk]) -> list[_Closer]:
+    """The options of ``walks`` that bring her closer on ``fld`` than ``pos``, with their landings' values and steps."""
+    here = fld.get(pos, UNREACHABLE)
+    return [(*w, left, survivor_step(w[4], w[0], w[5]))
+            for w in walks if here - (left := fld.get(w[0], UNREACHABLE)) > 0]
+
+
 _risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
 
@@ -323,10 +331,12 @@ class SurvivorBot:
         there (kept per field while the field is kept), what she carries and the passage she knows added after."""
         mercenary = p.role == "mercenary"
         items = p.items
-        plain = not (p.role in _MORE_MOVES or (items and ("wings" in items or "doorkey" in items)))
-        if plain and self.state.passages:
-            passage = self.state.passage_at(pos)
-            plain = passage is None or not passage.known_to(p)
+        athlete = p.role == "athlete"
+        wings = bool(items) and "wings" in items
+        doorkey = (bool(items) and "doorkey" in items) or p.role == "priestess"
+        passage = self.state.passage_at(pos) if self.state.passages else None
+        if passage is not None and not passage.known_to(p):  # only the passages she found herself (RUL-36)
+            passage = None
         memo = self._memo
         if memo is None or memo[0] is not fld:
             memo = self._memo = (fld, memo_of(fld))
@@ -334,17 +344,22 @@ class SurvivorBot:
         known: tuple[list[_Closer], bool] | None = memo[1].get(key)  # type: ignore[assignment]
         if known is None:
             walks, has_walk = survivor_walks(self.state.board, pos, mercenary)
-            here = fld.get(pos, UNREACHABLE)
-            closer = [(*w, fld.get(w[0], UNREACHABLE)) for w in walks]
-            known = memo[1][key] = ([(*w, survivor_step(w[4], w[0], w[5])) for w in closer if here - w[6] > 0],
-                                    has_walk)
+            known = memo[1][key] = (_closer_of(fld, pos, walks), has_walk)
         self._has_walk = known[1]
-        if plain:
+        if passage is None and not (athlete or wings or doorkey):
             return known[0]
-        every = self._movement_options()[0]  # (rare: the whole list, priced as before)
-        here = fld.get(pos, UNREACHABLE)
-        return [(*w, left, survivor_step(w[4], w[0], w[5])) for w in every
-                if here - (left := fld.get(w[0], UNREACHABLE)) > 0]
+        out = list(known[0])
+        if passage is not None:
+            landing = passage.ends[1] if passage.ends[0] == pos else passage.ends[0]
+            out += _closer_of(fld, pos, ((landing, 1, 0, 0, "move", None),))
+        if athlete or wings or doorkey:
+            more = ("extras", pos, athlete, wings, doorkey)
+            extras: list[_Closer] | None = memo[1].get(more)  # type: ignore[assignment]
+            if extras is None:
+                extras = memo[1][more] = _closer_of(fld, pos, survivor_extras(self.state.board, pos, athlete, wings,
+                                                                              doorkey))
+            out += extras
+        return out
 
     def movement(self) -> bool:
         fld, d = self.fld, self.draft
