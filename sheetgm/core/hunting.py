@@ -42,12 +42,15 @@ def around(ctx: Ctx, tile: Tile) -> list[Tile]:
 
 def lines_of_sight(ctx: Ctx, tile: Tile) -> list[Tile]:
     """远眺: the four straight lines until a non-open edge or the border (R-ACT-GAZE)."""
+    st = ctx.state
+    kinds, boards = st.board.edge_kinds, st.boards  # (Ctx.sight spelt out; an edge off the map is no key)
     out: list[Tile] = []
     for dx, dy in DIRECTIONS.values():
         cur = tile
         while True:
             nxt = (cur[0] + dx, cur[1] + dy)
-            if not ctx.state.board.in_bounds(nxt) or not ctx.sight(cur, nxt):
+            if kinds.get((cur, nxt)) is not EDGE_OPEN or \
+                    (boards and ((cur, nxt) if cur <= nxt else (nxt, cur)) in boards):
                 break
             out.append(nxt)
             cur = nxt
