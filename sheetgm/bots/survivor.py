@@ -214,9 +214,13 @@ class SurvivorBot:
         return self.draft.p.items
 
     def risky(self, t: Tile) -> bool:
+        return t in (self._risky if self._risky is not None else self.risky_tiles())
+
+    def risky_tiles(self) -> frozenset[Tile]:
+        """The tiles within DANGER of a hunter she knows of (worked out when first asked)."""
         if self._risky is None:
             self._risky = _risky_tiles(self.state.board, tuple(self.danger))
-        return t in self._risky
+        return self._risky
 
     def write(self) -> Order:
         for _ in range(MAX_STEPS):
@@ -303,7 +307,9 @@ class SurvivorBot:
         crowded = {t for s, t in self.team.places if s != seat} if self.team.places else \
             {s.pos for s in state.survivors() if s.seat != seat}
         moves = [n for n in state.board.neighbour_map[here] if n not in state.traps]
-        moves.sort(key=lambda t: (t in crowded, self.risky(t), cost(self.fld, t), self.rng.random()))
+        fld, draw = self.fld, self.rng.random
+        risky = self._risky if self._risky is not None else self.risky_tiles()
+        moves.sort(key=lambda t: (t in crowded, t in risky, fld.get(t, UNREACHABLE), draw()))
         return any(self.draft.add(survivor_step("move", t, None)) for t in moves)
 
     # -- movement ----------------------------------------------------------------------
