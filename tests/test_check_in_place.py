@@ -114,10 +114,11 @@ def test_a_step_that_fails_in_dry_mode_changes_nothing_but_the_budget(map_name: 
 
 
 @pytest.mark.parametrize("map_name", ["standard", "teach"])
-def test_a_plain_move_added_without_the_rule_is_the_rule_s_move(map_name: str) -> None:
+def test_a_plain_move_played_without_the_rule_is_the_rule_s_move(map_name: str) -> None:
     """``Draft.add`` plays a Move over an open edge itself (``Draft._plain_move``, the bots' commonest try): each
     Move to every neighbour, the passage's far end and tiles farther off, from positions of bot games and after
-    random steps (boards, traps, Fear, a trap's hold, flat regions), leaves the draft exactly as ``do_step`` does."""
+    random steps (boards, traps, Fear, a trap's hold, flat regions), leaves the draft exactly as ``do_step`` does;
+    ``Draft.legal`` answers as the rule and leaves the draft as it was."""
     rng = random.Random(f"plain-move/{map_name}")
     fast = ruled = 0
     for seed in range(3):
@@ -152,4 +153,10 @@ def test_a_plain_move_added_without_the_rule_is_the_rule_s_move(map_name: str) -
                     assert got == want, where
                     assert mine.budget == theirs.budget, where
                     assert mine.state.to_json() == theirs.state.to_json(), where
+                    probe = Draft(st, seat)
+                    for step in before:
+                        probe.add(step)
+                    was, budget = probe.state.to_json(), dict(probe.budget.__dict__)
+                    assert probe.legal(move) == want, where
+                    assert probe.state.to_json() == was and probe.budget.__dict__ == budget, where
     assert fast > 100 and ruled > fast, (fast, ruled)

@@ -183,6 +183,14 @@ class Draft:
 
     def legal(self, step: Step) -> bool:
         """Whether the step may come next; nothing of it is kept."""
+        if type(step) is Move:
+            p, b = self.p, self.budget
+            here, mp = p.pos, b.mp
+            fast = self._plain_move(step.to)  # (changes only her tile and her MP: both put back)
+            if fast is not None:
+                if fast:
+                    p.pos, b.mp = here, mp
+                return fast
         saved, budget = self._save(), dict(self.budget.__dict__)
         try:
             do_step(self.ctx, self.p, self.budget, step)
