@@ -20,6 +20,7 @@ import pytest
 from cli_games import CliGame, cli_game
 from svc_helpers import write_order
 
+from sheetgm.backends.port import SetValues
 from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
 from sheetgm.service.journal import read_director
 
@@ -98,3 +99,27 @@ def test_one_typed_cell_in_the_director_or_public_workbook_never_crashes_a_comma
         assert "Traceback" not in result.output, (what, command)
         if result.exit_code:
             assert result.output.strip(), (what, command)
+
+
+@pytest.mark.parametrize("case", range(CASES // 5))
+def test_one_typed_cell_in_a_google_workbook_never_crashes_a_command(tmp_path: Path, case: int) -> None:
+    """The same on Google (the fake): a player types into any cell of any tab of their spreadsheet."""
+    rng = random.Random(2000 + case)
+    with cli_game("google", tmp_path / "game") as game:
+        g = game.open()
+        write_order(g, 1, "搜索")
+        assert game.run("resolve").exit_code == 0
+        before = {e.key for e in read_director(game.open())[0]}
+        gw = game.gateway()
+        key = player_key(rng.choice([1, 2, 3, 4]))
+        tab = rng.choice(gw.tabs(key))
+        value = rng.choice([v for v in VALUES if v is not None])
+        cell = f"'{tab}'!{'ABCDEFGHI'[rng.randint(0, 8)]}{rng.randint(1, 30)}"
+        text = value.isoformat() if isinstance(value, datetime.datetime) else str(value)
+        gw.write(key, [SetValues(cell, ((text[:5000],),))])
+        what = f"{key} {cell} = {text!r:.40}"
+        for command in ("check", "resolve", "status"):
+            result = game.run(command)
+            assert result.exception is None or isinstance(result.exception, SystemExit), (what, command, result.output)
+            assert "Traceback" not in result.output, (what, command)
+        assert before <= {e.key for e in read_director(game.open())[0]}, what
