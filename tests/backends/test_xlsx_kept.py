@@ -224,3 +224,12 @@ def test_what_two_writers_in_a_row_did_not_use_falls_out(fresh_kept: Path) -> No
         assert _run({text: text.upper()})[1][0] is True
     kept.reset()
     assert [kept.get("row", text) for text in ("night 1", "night 2", "night 3")] == [None, "NIGHT 2", "NIGHT 3"]
+
+
+def test_a_process_past_its_share_of_texts_neither_looks_up_nor_notes(fresh_kept: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kept, "LOOK_LIMIT", 10)  # a large game: hashing every text would cost more than it saves
+    for _ in range(2):
+        _run({"abcdef": "A", "ghijkl": "B"})  # 6 characters, then 12: past the limit
+    kept.reset()
+    assert kept.get("row", "abcdef") == "A" and kept._table is not None and len(kept._table) == 1

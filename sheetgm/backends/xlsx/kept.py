@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover - another Python
 
 LIMIT = 2_000_000  # bytes of kept results, at most (loading the table costs ~1 ms a megabyte)
 SEEN_LIMIT = 100_000  # digests noted by one run, at most
+LOOK_LIMIT = 2_000_000  # characters of the texts one process looks up (hashing them costs ~1.5 ms a megabyte)
 _MARK = b"sgk5"  # the format of the files
 _HEAD = 24  # the mark, the code's digest (16 bytes), the CRC-32 of what follows
 # The modules whose code decides what is kept (relative to the sheetgm package): a change to one of them and the
@@ -52,7 +53,7 @@ _used: set[bytes] = set()  # the digests this process took from the table
 _code = b""  # the digest of the parsing code the loaded table was checked against (b"": none, nothing kept)
 _TEXTS: dict[str, bytes] = {}  # a text -> its digest, in this process
 _recent = [0]  # the entries leading the table that the run which wrote it used or added
-_fresh_size = [0]  # the characters of its texts: past LIMIT a long-lived process notes no more
+_looked = [0]  # the characters of the texts this process looked up
 
 
 def code_digest() -> bytes:
@@ -94,8 +95,9 @@ def digest(section: str, key: Hashable) -> bytes | None:
 def get(section: str, key: Hashable) -> Any:
     """The kept result of parsing ``key`` (a text) for ``section``, or None."""
     table = _table if _table is not None else _load()
-    if not table:
-        return None
+    _looked[0] += len(key) if isinstance(key, (str, bytes)) else 64
+    if not table or _looked[0] > LOOK_LIMIT:
+        return None  # a large game: what is read past this is parsed, as without the table, and not noted
     found = digest(section, key)
     kept = table.get(found) if found is not None else None
     if kept is None:
@@ -105,9 +107,9 @@ def get(section: str, key: Hashable) -> Any:
 
 
 def note(section: str, key: Hashable, value: Any) -> None:
-    """``value``, parsed by this process from ``key``: a candidate for the table (plain data only)."""
-    _fresh_size[0] += len(key) if isinstance(key, (str, bytes)) else 64
-    if _fresh_size[0] <= LIMIT:
+    """``value``, parsed by this process from ``key`` after ``get`` found none: a candidate for the table (plain
+    data only), while this process looks texts up (past LOOK_LIMIT it notes none: the table stays the same)."""
+    if _looked[0] <= LOOK_LIMIT:
         _fresh[(section, key)] = value
 
 
@@ -212,5 +214,5 @@ def reset() -> None:
     _recent[0] = 0
     _fresh.clear()
     _used.clear()
-    _fresh_size[0] = 0
+    _looked[0] = 0
     atexit.unregister(save)
