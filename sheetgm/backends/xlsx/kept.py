@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - another Python
     from hashlib import blake2b as _blake2b
 
 LIMIT = 2_000_000  # bytes of kept results, at most (loading the table costs ~1 ms a megabyte)
-SEEN_LIMIT = 100_000  # digests noted by one run, at most
+SEEN_LIMIT = 20_000  # digests noted by one run, at most (the list is read by every run)
 LOOK_LIMIT = 2_000_000  # characters of the texts one process looks up (hashing them costs ~1.5 ms a megabyte)
 _MARK = b"sgk5"  # the format of the files
 _HEAD = 24  # the mark, the code's digest (16 bytes), the CRC-32 of what follows
