@@ -233,3 +233,15 @@ def test_a_process_past_its_share_of_texts_neither_looks_up_nor_notes(fresh_kept
         _run({"abcdef": "A", "ghijkl": "B"})  # 6 characters, then 12: past the limit
     kept.reset()
     assert kept.get("row", "abcdef") == "A" and kept._table is not None and len(kept._table) == 1
+
+
+def test_a_cache_that_cannot_be_written_costs_only_the_parsing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("SHEETGM_CACHE_DIR", str(blocker / "sub"))  # a folder under a file cannot be made
+    kept.reset()
+    try:
+        for _ in range(2):
+            assert _run({"a": "A"}) == ({}, (False, False))
+    finally:
+        kept.reset()

@@ -135,9 +135,11 @@ def _load() -> dict[bytes, bytes]:
     atexit.register(save)
     try:
         _code = code_digest()
-    except OSError:  # the code cannot be read: nothing is taken from or written to the cache
+        files = table_file(), seen_file()
+    except (OSError, RuntimeError):  # the code cannot be read, there is no cache folder: nothing is kept
+        _code = b""
         return _table
-    kept, seen = _read(table_file()), _read(seen_file())
+    kept, seen = _read(files[0]), _read(files[1])
     if isinstance(kept, tuple) and len(kept) == 2 and type(kept[0]) is int and isinstance(kept[1], dict) and \
             all(type(k) is bytes and type(v) is bytes for k, v in kept[1].items()):
         _recent[0], _table = kept
