@@ -40,6 +40,8 @@ for name, mod in sorted(sys.modules.items()):
                     methods[meth] = [code.co_code.hex(), repr(code.co_consts), code.co_names, code.co_varnames,
                                      code.co_filename, code.co_flags,
                                      sorted(map(str, (f.__annotations__ or {}).items()))]
+            methods["fields"] = [[f.name, str(f._field_type)] for f in dataclasses.fields(cls)]
+            methods["all_fields"] = [[k, str(f._field_type)] for k, f in cls.__dataclass_fields__.items()]
             out[f"{name}.{cls.__qualname__}"] = methods
 print(json.dumps({"classes": out, "installed": getattr(dataclasses, "exec", None) is not None}))
 """
@@ -160,3 +162,48 @@ def test_the_table_keeps_what_a_run_used_first_and_is_bounded(tmp_path: Path,
     assert set(list(kept)[:3]) == {sources[i] for i in (3, 4, 5)}  # what this run used, first
     assert len(kept) == 4 and list(kept)[3] in sources[:3]  # then one kept before, up to LIMIT
     assert all(isinstance(marshal.loads(data), type(compile("1", "x", "eval"))) for data in kept.values())
+
+
+def test_no_sheetgm_module_holds_classvar_initvar_or_kw_only_under_another_name() -> None:
+    """What lets ``codecache.is_type`` answer at once for an annotation naming none of the three: ``dataclasses``
+    looks the annotation's name up in the class's module, so another name for them would make a field a ClassVar."""
+    import dataclasses
+    import importlib
+    import pkgutil
+    import typing
+
+    import sheetgm
+
+    def marker(value: object) -> str | None:
+        if value is typing.ClassVar or getattr(value, "__origin__", None) is typing.ClassVar:
+            return "ClassVar"
+        if value is dataclasses.InitVar or type(value) is dataclasses.InitVar:
+            return "InitVar"
+        return "KW_ONLY" if value is dataclasses.KW_ONLY else None
+
+    seen = 0
+    for m in pkgutil.walk_packages(sheetgm.__path__, "sheetgm."):
+        if m.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(m.name)
+        seen += 1
+        for name, value in vars(module).items():
+            kind = marker(value)
+            assert kind is None or kind in name, (m.name, name, kind)
+    assert seen > 100
+
+
+def test_is_type_answers_as_dataclasses_does() -> None:
+    import dataclasses
+    import typing
+
+    from sheetgm.core.state import State
+
+    std = codecache._std_is_type
+    for annotation in ("int", "tuple[int, ...]", "ClassVar[int]", "typing.ClassVar[int]", "InitVar[str]",
+                       "dataclasses.InitVar[str]", "KW_ONLY", "  ClassVar", "dict[str, ClassVar]"):
+        for a_module, a_type, predicate in ((typing, typing.ClassVar, dataclasses._is_classvar),
+                                            (dataclasses, dataclasses.InitVar, dataclasses._is_initvar),
+                                            (dataclasses, dataclasses.KW_ONLY, dataclasses._is_kw_only)):
+            assert codecache.is_type(annotation, State, a_module, a_type, predicate) == std(
+                annotation, State, a_module, a_type, predicate), annotation

@@ -106,18 +106,27 @@ def holder() -> str:
     again takes its own stale lock over at once: ``SHEETGM_HOLDER`` if set; in GitHub Actions the
     repository's workflow (its runs of one game never overlap: see the workflow's concurrency group);
     otherwise the user on this machine."""
-    import getpass
-
     env = os.environ
     if env.get("SHEETGM_HOLDER", "").strip():
         return env["SHEETGM_HOLDER"].strip()
     if env.get("GITHUB_ACTIONS") == "true" and env.get("GITHUB_REPOSITORY"):
         return f"github-actions@{env['GITHUB_REPOSITORY']}/{env.get('GITHUB_WORKFLOW', '')}".rstrip("/")
+    return f"{_user()}@{_host()}"
+
+
+def _user() -> str:
+    """The user's login name as ``getpass.getuser()`` finds it (the first set of LOGNAME, USER, LNAME, USERNAME,
+    else the password database), without importing ``getpass``, whose import loads ``termios`` for a prompt
+    no command shows; ``sheetgm`` where neither names one."""
+    for name in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        if user := os.environ.get(name):
+            return user
     try:
-        user = getpass.getuser()
-    except (OSError, KeyError, ImportError):
-        user = "sheetgm"
-    return f"{user}@{_host()}"
+        import pwd
+
+        return pwd.getpwuid(os.getuid())[0]
+    except (OSError, KeyError, ImportError, AttributeError):  # no pwd (Windows), no os.getuid, no entry
+        return "sheetgm"
 
 
 def _host() -> str:

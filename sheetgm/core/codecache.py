@@ -124,7 +124,6 @@ def save() -> bool:
     return keep_marshal(table_file(), keep)
 
 
-_MARKERS = ("ClassVar", "InitVar", "KW_ONLY")
 _std_is_type = dataclasses._is_type
 
 
@@ -133,7 +132,8 @@ def is_type(annotation: str, cls: type, a_module: ModuleType, a_type: Any, is_ty
     class's module?), answered at once for a sheetgm class whose annotation names none of the three: no sheetgm
     module holds them under another name (``tests/test_codecache.py`` holds it). Three calls a field, each a
     pattern match and lookups: ~5 ms of every command's ~90 classes."""
-    if cls.__module__.startswith("sheetgm.") and not any(m in annotation for m in _MARKERS):
+    if "ClassVar" not in annotation and "InitVar" not in annotation and "KW_ONLY" not in annotation and (
+            cls.__module__.startswith("sheetgm.")):
         return False
     return bool(_std_is_type(annotation, cls, a_module, a_type, is_type_predicate))
 

@@ -1,6 +1,6 @@
 """What a scheduled command imports in a process of its own (issue 14): once the game's config has been validated
 on this machine, `check` parses no TOML, validates nothing with pydantic, loads no OpenSSL (hashlib, hmac) and
-imports neither Typer nor publishing's code; `resolve` needs publishing, and still no TOML, pydantic or Typer."""
+imports neither Typer, getpass nor publishing's code; `resolve` needs publishing, still no TOML, pydantic, Typer."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ from cli_games import cli_game
 from script_runner import run_script
 from svc_helpers import write_order
 
+from sheetgm.cli.common import _user
 from sheetgm.cli.main import COLLECT_EVERY, main
 
 SCRIPT = """
 import atexit, sys
-WATCHED = ("typer", "pydantic", "tomllib", "hashlib", "hmac", "secrets", "sheetgm.service.publish")
+WATCHED = ("typer", "pydantic", "tomllib", "hashlib", "hmac", "secrets", "getpass", "sheetgm.service.publish")
 atexit.register(lambda: print("loaded:", *[m for m in WATCHED if m in sys.modules], file=sys.stderr))
 from sheetgm.cli.main import COLLECT_EVERY, main
 sys.argv[0] = "sheetgm"
@@ -76,3 +77,16 @@ def test_a_script_s_check_writes_every_workbook_in_full(tmp_path: Path) -> None:
         again = run_script(["check", "--game", str(g.folder), "--json"], env={"SHEETGM_LANG": "en"})
         assert again.exit_code == 0, again.output
         assert '"ok"' in again.stdout
+
+
+@pytest.mark.parametrize("env", [{}, {"USERNAME": "u4"}, {"LNAME": "u3", "USERNAME": "u4"},
+                                 {"USER": "u2", "LNAME": "u3"}, {"LOGNAME": "u1", "USER": "u2"}, {"LOGNAME": ""}])
+def test_the_lock_holder_s_user_is_the_one_getpass_names(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import getpass
+
+    for name in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert _user() == getpass.getuser()
+    assert _user() == (next((v for v in env.values() if v), None) or getpass.getuser())
