@@ -13,6 +13,7 @@ every formatted cell); anything else is applied op by op (``cells.apply``, ``cel
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress, repeat
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1
@@ -105,9 +106,8 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
         for r in range(rng.start_row, rng.end_row or 0):
             dim = dims.setdefault(r, {})
             dim["ht"], dim["customHeight"] = height, "1"
-    for k in range(i, j):
-        if isinstance(ops[k], port.ResizeColumns):
-            xlsx_cells.apply(book, sheet, ops[k], ranges[k][0])
+    for k in compress(range(i, j), map(isinstance, ops[i:j], repeat(port.ResizeColumns))):  # (picked out in C)
+        xlsx_cells.apply(book, sheet, ops[k], ranges[k][0])
     _append(sheet, top, max(box[1] for box in boxes), values, styled, dims)
     return j
 
