@@ -382,6 +382,7 @@ class XlsxGateway(port.Gateway):
             return
         # (a stage's ops are ~1,000 of a few kinds: the protections picked out, and the kinds seen, in C)
         for op, found in compress(zip(ops, ranges, strict=True), map(isinstance, ops, repeat(port.Protect))):
+            assert isinstance(op, port.Protect)
             if not found[0].whole_tab:
                 raise OpError(op="Protect", detail=f"an .xlsx file protects whole tabs (leaving cells open), "
                                                    f"not part of one: {op.range}")
