@@ -67,9 +67,24 @@ def made(ref: str, cell: tuple[str, str, int]) -> str:
     return f'{ref}"{mark}{inline_end(text)}'
 
 
+# A row's XML and attributes -> ``study`` of it: a stage's ops write the player's numbers, then the map, over the
+# same first rows of the Current tab (a key holds a row's XML: a few kB).
+_STUDIED: dict[tuple[str, int, tuple[tuple[str, str], ...]], Study | None] = {}
+
+
 def study(xml: str, r: int, dims: dict[str, str] | None) -> Study | None:
     """Row ``r``'s start tag and cells, when its XML is exactly what the writer makes of them and of the row's
     attributes ``dims``; None if not. (A row is ~40 cells: looked at in C as far as can be.)"""
+    key = (xml, r, tuple(dims.items()) if dims else ())
+    if key in _STUDIED:
+        return _STUDIED[key]
+    if len(_STUDIED) >= 2048:
+        _STUDIED.clear()
+    found = _STUDIED[key] = _study(xml, r, dims)
+    return found
+
+
+def _study(xml: str, r: int, dims: dict[str, str] | None) -> Study | None:
     if not xml.endswith("</row>"):
         return None
     start = xml.find(">") + 1
