@@ -200,9 +200,10 @@ _RUNS: dict[int, tuple[tuple[port.Op, ...], str, xlsx_cells.Plan]] = {}
 
 def _plan(run: tuple[port.Op, ...], tab: str) -> xlsx_cells.Plan:
     plan = xlsx_cells._format_plan(run)
-    if len(_RUNS) >= 32:
-        _RUNS.clear()
-    _RUNS[id(run[0])] = (run, tab, plan)
+    if len(run) >= 32:  # (a short run, such as a title's bold, is no map's: it would push the map's run out)
+        if len(_RUNS) >= 32:
+            _RUNS.clear()
+        _RUNS[id(run[0])] = (run, tab, plan)
     return plan
 
 
