@@ -120,12 +120,24 @@ def _append(sheet: Sheet, top: int, end: int, values: list[tuple[int, port.SetVa
         _MADE.clear()
         _PLANS.clear()
     out, last, rows, cols = [], p.last, 0, 0
+    # what lies over each row, gathered op by op (a block is ~40 rows under two or three ops)
+    over_at: dict[int, list[tuple[int, Sequence[str]]]] = {}
+    for _k, op, box in values:
+        texts = op.rows
+        for r in range(box[0], box[1]):
+            i = r - box[0]
+            over_at.setdefault(r, []).append((box[2], texts[i] if i < len(texts) else ()))
+    here_at: dict[int, list[Styled]] = {}
+    marks_at: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+    for entry in styled:
+        for r in entry[2]:
+            here_at.setdefault(r, []).append(entry)
+            marks_at.setdefault(r, []).append((id(entry[0]), entry[1]))
     for r in range(top, end):
-        over = tuple((box[2], op.rows[r - box[0]] if r - box[0] < len(op.rows) else ())
-                     for _k, op, box in values if box[0] <= r < box[1])
-        here = [entry for entry in styled if r in entry[2]]
+        over = tuple(over_at.get(r, ()))
+        here = here_at.get(r, [])
         dim = dims.get(r)
-        key = (r, tuple(dim.items()) if dim else (), over, tuple((id(plan), found) for plan, found, _rows in here))
+        key = (r, tuple(dim.items()) if dim else (), over, tuple(marks_at.get(r, ())))
         made = _MADE.get(key)
         if made is None:
             for plan, _found, _rows in here:
@@ -200,10 +212,9 @@ _RUNS: dict[int, tuple[tuple[port.Op, ...], str, xlsx_cells.Plan]] = {}
 
 def _plan(run: tuple[port.Op, ...], tab: str) -> xlsx_cells.Plan:
     plan = xlsx_cells._format_plan(run)
-    if len(run) >= 32:  # (a short run, such as a title's bold, is no map's: it would push the map's run out)
-        if len(_RUNS) >= 32:
-            _RUNS.clear()
-        _RUNS[id(run[0])] = (run, tab, plan)
+    if len(_RUNS) >= 32:
+        _RUNS.clear()
+    _RUNS[id(run[0])] = (run, tab, plan)
     return plan
 
 
