@@ -35,27 +35,20 @@ class Study(NamedTuple):
     cells: list[Found]
 
 
-# A cell's XML after '<c r="' -> ``_study_piece``: the map's cells are the same in every player's rows, each distinct
-# one is looked at once.
-_PIECES: dict[str, tuple[int, int, Found | None]] = {}
+# A cell's XML after '<c r="' -> ``_piece``: the map's cells are the same in every player's rows, each distinct one
+# is looked at once.
+_PIECES: dict[str, tuple[int, int, Found]] = {}
 _PIECES_HELD = [0, 4_000_000]  # the characters of the pieces held, at most
 
 
-def _study_piece(piece: str) -> tuple[int, int, Found | None]:
-    """The piece's column (-1 where the writer would not make exactly this XML of the cell the reader makes of
-    it, or it is no cell of the writer's shapes), its row (1-based), that cell."""
-    quote = piece.find('"')
-    ref = piece[:quote] if quote > 0 else ""
-    head = ref.rstrip("0123456789")
-    digits = ref[len(head):]
-    if not head or not digits or not head.isascii() or not head.isupper():
-        return -1, 0, None
-    _row, cells = _row_cells('<row r="1">' + CELL_OPEN + piece)  # as the reader reads it
-    if len(cells) != 1:
-        return -1, 0, None  # a cell with no format and no text (the writer leaves it out), or not a cell
-    col, kind, text, style = cells[0]
+def _piece(piece: str, cell: tuple[int, str, str, int]) -> tuple[int, int, Found]:
+    """A piece's column (-1 where the writer would not make exactly this XML of the cell the reader makes of it),
+    its row (1-based, 0 for none) and that cell."""
+    col, kind, text, style = cell
+    ref = piece[:piece.find('"')]
+    digits = ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     found = (kind, text, style)
-    return (col if made(ref, found) == piece else -1), int(digits), found
+    return (col if made(ref, found) == piece else -1), (int(digits) if digits.isdigit() else 0), found
 
 
 def made(ref: str, cell: tuple[str, str, int]) -> str:
@@ -95,10 +88,13 @@ def _study(xml: str, r: int, dims: dict[str, str] | None) -> Study | None:
     if pieces.pop(0):
         return None
     known = list(map(_PIECES.get, pieces))
-    if None in known:
+    if None in known:  # cells not seen before (each once: the map's cells recur in every player's rows)
+        _row, cells = _row_cells(xml[:-6])  # the row as the reader reads it: one cell a piece, if it is the writer's
+        if len(cells) != len(pieces):
+            return None  # a cell of the plain format and no text (the writer leaves it out), or not a cell
         for i, found in enumerate(known):
             if found is None:
-                found = known[i] = _study_piece(pieces[i])
+                known[i] = found = _piece(pieces[i], cells[i])
                 _hold(_PIECES, _PIECES_HELD, pieces[i], found)
     seen = cast(list[tuple[int, int, Found]], known)
     cols = list(map(itemgetter(0), seen))
@@ -111,11 +107,6 @@ def _study(xml: str, r: int, dims: dict[str, str] | None) -> Study | None:
 
 def _texts(values: Sequence[str], width: int) -> list[str]:
     return [*values[:width], *([""] * (width - len(values)))]
-
-
-def _wanted(text: str) -> tuple[str, str]:
-    """A cell's kind and text where it holds ``text`` (a one-line text, or nothing: a format at most)."""
-    return ("s", text) if text else ("", "")
 
 
 def holds(row: Study, c0: int, values: Sequence[str], width: int) -> bool:
