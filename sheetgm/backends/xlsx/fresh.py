@@ -13,7 +13,6 @@ every formatted cell); anything else is applied op by op (``cells.apply``, ``cel
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress, repeat
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1
@@ -45,6 +44,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
     values: list[tuple[int, port.SetValues, Box]] = []
     runs: list[tuple[int, xlsx_cells.Plan, Box]] = []
     heights: list[tuple[port.ResizeRows, A1]] = []
+    widths: list[int] = []  # (the ops that set a column's width)
     k, n, start, tab = i, len(ops), -1, first.tab
     known: tuple[int, int, xlsx_cells.Plan] | None = None  # a run seen before: where it starts and ends, its plan
     while k <= n:  # one pass over the ops (a map is hundreds), a run of formats closed by the next other op
@@ -84,6 +84,8 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
             if rng.end_row is None:
                 return i
             heights.append((op, rng))
+        elif kind is port.ResizeColumns:
+            widths.append(k)
         k += 1
     j = k
     boxes = [box for _k, _op, box in values] + [box for _k, _plan, box in runs] + [
@@ -106,7 +108,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
         for r in range(rng.start_row, rng.end_row or 0):
             dim = dims.setdefault(r, {})
             dim["ht"], dim["customHeight"] = height, "1"
-    for k in compress(range(i, j), map(isinstance, ops[i:j], repeat(port.ResizeColumns))):  # (picked out in C)
+    for k in widths:
         xlsx_cells.apply(book, sheet, ops[k], ranges[k][0])
     _append(sheet, top, max(box[1] for box in boxes), values, styled, dims)
     return j
@@ -212,8 +214,11 @@ _RUNS: dict[int, tuple[tuple[port.Op, ...], str, xlsx_cells.Plan]] = {}
 
 def _plan(run: tuple[port.Op, ...], tab: str) -> xlsx_cells.Plan:
     plan = xlsx_cells._format_plan(run)
-    if len(_RUNS) >= 32:
+    if len(_RUNS) >= 32:  # (the long runs, a map's, kept: a run of a title's bold in every workbook pushed them out)
+        long = {key: seen for key, seen in _RUNS.items() if len(seen[0]) >= 32}
         _RUNS.clear()
+        if len(long) < 16:
+            _RUNS.update(long)
     _RUNS[id(run[0])] = (run, tab, plan)
     return plan
 
