@@ -17,10 +17,12 @@ from test_check_agrees import any_order, any_step, positions
 
 from sheetgm.bots import bot_order
 from sheetgm.core import check
+from sheetgm.core.act import do_step
 from sheetgm.core.check import Draft, Review, budget_of, candidates, legal_steps, review_order
+from sheetgm.core.context import Illegal
 from sheetgm.core.others import brought
 from sheetgm.core.state import HUNTER_STAGE, State
-from sheetgm.core.steps import Order
+from sheetgm.core.steps import Move, Order
 from sheetgm.core.unknowns import Unknowns
 
 
@@ -109,3 +111,52 @@ def test_a_step_that_fails_in_dry_mode_changes_nothing_but_the_budget(map_name: 
                             assert draft.budget.__dict__ == budget
                             failed += 1
     assert failed > 500 and kept > 200, (failed, kept)
+
+
+@pytest.mark.parametrize("map_name", ["standard", "teach"])
+def test_a_plain_move_played_without_the_rule_is_the_rule_s_move(map_name: str) -> None:
+    """``Draft.add`` plays a Move over an open edge itself (``Draft._plain_move``, the bots' commonest try): each
+    Move to every neighbour, the passage's far end and tiles farther off, from positions of bot games and after
+    random steps (boards, traps, Fear, a trap's hold, flat regions), leaves the draft exactly as ``do_step`` does;
+    ``Draft.legal`` answers as the rule and leaves the draft as it was."""
+    rng = random.Random(f"plain-move/{map_name}")
+    fast = ruled = 0
+    for seed in range(3):
+        for st in positions(map_name, seed, nights=5):
+            due = [p.seat for p in st.players.values() if p.in_play and not p.is_robot
+                   and p.is_hunter == (st.stage == HUNTER_STAGE)]
+            for seat in due:
+                before = [any_step(st, seat, rng) for _ in range(rng.randrange(3))]
+                here = st.players[seat].pos
+                targets = [*st.board.neighbour_map[here], *rng.sample(list(st.board.tiles()), 3)]
+                targets += [pa.ends[0] if pa.ends[1] == here else pa.ends[1] for pa in st.passages if here in pa.ends]
+                for to in targets:
+                    mine, theirs = Draft(st, seat), Draft(st, seat)
+                    for step in before:
+                        mine.add(step)
+                        theirs.add(step)
+                    move = Move(to)
+                    fast += mine._plain_move(to) is not None
+                    mine = Draft(st, seat)
+                    for step in before:
+                        mine.add(step)
+                    got = mine.add(move)
+                    budget = dict(theirs.budget.__dict__)
+                    try:
+                        do_step(theirs.ctx, theirs.p, theirs.budget, move)
+                        want = True
+                    except Illegal:
+                        theirs.budget.__dict__.update(budget)
+                        want = False
+                    ruled += 1
+                    where = f"{map_name}/{seed} N{st.night} {st.players[seat].alias} -> {to}"
+                    assert got == want, where
+                    assert mine.budget == theirs.budget, where
+                    assert mine.state.to_json() == theirs.state.to_json(), where
+                    probe = Draft(st, seat)
+                    for step in before:
+                        probe.add(step)
+                    was, budget = probe.state.to_json(), dict(probe.budget.__dict__)
+                    assert probe.legal(move) == want, where
+                    assert probe.state.to_json() == was and probe.budget.__dict__ == budget, where
+    assert fast > 100 and ruled > fast, (fast, ruled)

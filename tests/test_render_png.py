@@ -13,6 +13,7 @@ from PIL import Image
 
 from sheetgm.core.setup import SeatSpec, new_game
 from sheetgm.notation.mapfile import ready_map
+from sheetgm.render import png as png_module
 from sheetgm.render.draw import draw_image, draw_map
 from sheetgm.render.fonts import DEFAULT
 from sheetgm.render.png import SIGNATURE, encode_rgb
@@ -61,8 +62,18 @@ def _noise(width: int, height: int, seed: int) -> Image.Image:
     return Image.frombytes("RGB", (width, height), bytes(rng.randrange(256) for _ in range(width * height * 3)))
 
 
+@pytest.fixture(params=["isal", "zlib"])
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Either deflate: ISA-L's (installed with sheetgm) or zlib's (a platform without its wheel)."""
+    if request.param == "zlib":
+        monkeypatch.setattr(png_module, "_fast", None)
+    else:
+        assert png_module._fast is not None
+    return str(request.param)
+
+
 @pytest.mark.parametrize("size", [(1, 1), (1, 7), (9, 1), (17, 13)])
-def test_random_pictures_come_back_exactly(size: tuple[int, int]) -> None:
+def test_random_pictures_come_back_exactly(size: tuple[int, int], engine: str) -> None:
     img = _noise(*size, seed=size[0] * 31 + size[1])
     png = encode_rgb(img)
     assert decode(png) == (*size, img.tobytes())
@@ -70,7 +81,7 @@ def test_random_pictures_come_back_exactly(size: tuple[int, int]) -> None:
     assert back.mode == "RGB" and back.size == size and back.tobytes() == img.tobytes()
 
 
-def test_a_stage_map_is_the_picture_drawn() -> None:
+def test_a_stage_map_is_the_picture_drawn(engine: str) -> None:
     board = ready_map("standard")
     roster = [SeatSpec(f"S{i}", "survivor") for i in range(1, 9)] + [SeatSpec("H1", "hunter"), SeatSpec("H2", "hunter")]
     view = director_view(new_game(board, roster, seed=7))

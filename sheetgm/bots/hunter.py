@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, per_map, points
+from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, memo_of, per_map, points
 from sheetgm.bots.walks import HunterWalk, hunter_step, hunter_walks
 from sheetgm.core.board import DIRECTIONS, EDGE_OPEN, EDGE_WALL, Board, Tile, distance
 from sheetgm.core.brief import JAMMER_REACH
@@ -232,6 +232,25 @@ class HunterBot:
             out += [(t, False, 3, "appear") for t in self.view.noise if 0 < distance(t, here) <= 2]
         return out
 
+    def _closer(self, fld: dict[Tile, int], here: int) -> list[tuple[Tile, bool, int, str, int, Step]]:
+        """The movement options that bring him closer on ``fld`` (``here``: its value where he stands), in the options'
+        order, each with its landing's field value and its step: the map's walks from a tile kept with the field
+        (``paths.memo_of``), a passage he knows and the Ripper's appearances added after."""
+        pos, h = self.draft.p.pos, self.draft.p
+        memo = memo_of(fld)
+        key = ("hunter", pos)
+        known: list[tuple[Tile, bool, int, str, int, Step]] | None = memo.get(key)  # type: ignore[assignment]
+        if known is None:
+            priced = [(*w, fld.get(w[0], UNREACHABLE)) for w in hunter_walks(self.state.board, pos)]
+            known = [(*w, hunter_step(w[3], w[0])) for w in priced if w[4] < here]
+            memo[key] = known
+        passage = self.state.passage_at(pos) if self.state.passages else None
+        if (passage is None or not passage.known_to(h)) and not (h.role == "ripper" and h.stealth):
+            return known
+        more = self.movement_options()[len(hunter_walks(self.state.board, pos)):]  # (rare)
+        return known + [(*w, left, hunter_step(w[3], w[0])) for w in more
+                        if (left := fld.get(w[0], UNREACHABLE)) < here]
+
     def movement(self) -> bool:
         fld, d = self.fld, self.draft
         b = d.budget
@@ -250,11 +269,10 @@ class HunterBot:
         draw = self.rng.random
         # Sorted by (field value, paid with an action point, a draw); the option's place breaks a tie of the three.
         options: list[tuple[int, int, float, int, Step]] = []
-        for landing, uses_ap, mp, kind in self.movement_options():
-            left = fld.get(landing, UNREACHABLE)
-            if left >= here or (uses_ap and not spare_ap) or mp > mp_left:
+        for _, uses_ap, mp, _, left, step in self._closer(fld, here):
+            if (uses_ap and not spare_ap) or mp > mp_left:
                 continue
-            options.append((left, 1 if uses_ap else 0, draw(), len(options), hunter_step(kind, landing)))
+            options.append((left, 1 if uses_ap else 0, draw(), len(options), step))
         if not options and clown and b.ap >= 2:
             options = [(left, z, r, i, step) for i, (left, z, r, step) in enumerate(self.dashes(here))]
         options.sort()

@@ -201,6 +201,20 @@ def _dijkstra(tiles: tuple[Tile, ...], index: dict[Tile, int], adjacency: _Adjac
     return {tiles[i]: v for i, v in enumerate(dist) if v < UNREACHABLE}
 
 
+_memos: dict[int, tuple[_Field, dict[object, object]]] = {}
+
+
+def memo_of(field: _Field) -> dict[object, object]:
+    """A memo kept with a cost field while the field is kept, for what the bots derive from a field and a tile (the
+    walks that bring a piece closer): fields are shared by a stage's bots and cached across nights and games."""
+    entry = _memos.get(id(field))
+    if entry is None or entry[0] is not field:
+        if len(_memos) > 4096:
+            _memos.clear()
+        entry = _memos[id(field)] = (field, {})
+    return entry[1]
+
+
 def cost(field: dict[Tile, int], tile: Tile) -> int:
     """The field value of a tile (compare tiles with it)."""
     return field.get(tile, UNREACHABLE)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
-from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, per_map, points
+from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, memo_of, per_map, points
 from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, survivor_walks
 from sheetgm.core.board import Board, Tile, distance
 from sheetgm.core.check import Draft
@@ -124,6 +124,7 @@ class Team:
     final_push: bool
     fields: Fields  # the stage's cost fields (the state does not change while the survivors write)
     downed_at: frozenset[Tile]  # where a Downed survivor piece lies
+    places: tuple[tuple[int, Tile], ...] = ()  # (seat, tile) of every survivor in play, not robots
 
 
 def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> Team:
@@ -135,7 +136,8 @@ def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> 
             rescuers[d.seat] = rescuer.seat
     return Team(danger, generator_plan(state, danger), rescuers, tuple(_full_chests(state)), final_push(state),
                 fields if fields is not None else Fields(state),
-                frozenset(s.pos for s in state.survivors(robots=True) if s.downed))
+                frozenset(s.pos for s in state.survivors(robots=True) if s.downed),
+                tuple((s.seat, s.pos) for s in state.survivors()))
 
 
 def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
@@ -163,6 +165,16 @@ def final_push(state: State) -> bool:
     return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
 
 
+_Closer = tuple[Tile, int, int, int, str, object, int, Step]  # a SurvivorWalk, its landing's field value, its step
+
+
+def _closer_of(fld: dict[Tile, int], pos: Tile, walks: Sequence[SurvivorWalk]) -> list[_Closer]:
+    """The options of ``walks`` that bring her closer on ``fld`` than ``pos``, with their landings' values and steps."""
+    here = fld.get(pos, UNREACHABLE)
+    return [(*w, left, survivor_step(w[4], w[0], w[5]))
+            for w in walks if here - (left := fld.get(w[0], UNREACHABLE)) > 0]
+
+
 _risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
 
@@ -184,11 +196,13 @@ class SurvivorBot:
         self.state, self.rng, self.team = state, rng, team
         self.p = state.players[seat]
         self.draft = Draft(state, seat, shared)
-        self.danger = list(team.danger)
+        self.danger = team.danger  # (copied before the Map adds to it: extra)
         self._risky: frozenset[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = team.fields(self.p, self.targets)
         self.noisy = self.stepped_off = False
+        self._has_walk = True  # (set by _closer for the tile it prices)
+        self._memo: tuple[dict[Tile, int], dict[object, object]] | None = None  # the field's (paths.memo_of)
 
     # -- what the draft says ---------------------------------------------------------
     @property
@@ -200,9 +214,13 @@ class SurvivorBot:
         return self.draft.p.items
 
     def risky(self, t: Tile) -> bool:
+        return t in (self._risky if self._risky is not None else self.risky_tiles())
+
+    def risky_tiles(self) -> frozenset[Tile]:
+        """The tiles within DANGER of a hunter she knows of (worked out when first asked)."""
         if self._risky is None:
             self._risky = _risky_tiles(self.state.board, tuple(self.danger))
-        return t in self._risky
+        return self._risky
 
     def write(self) -> Order:
         for _ in range(MAX_STEPS):
@@ -225,23 +243,26 @@ class SurvivorBot:
 
     # -- main actions ----------------------------------------------------------------
     def main_action(self) -> Step | None:
-        state, d, p = self.state, self.draft, self.p
-        here = self.pos
+        state, d, p, purpose, targets = self.state, self.draft, self.p, self.purpose, self.targets
+        here = d.p.pos
+        items = d.p.items
         tries: list[Step] = []
-        if self.purpose == ESCAPE and here in state.board.gates:
+        if purpose == ESCAPE and here in state.board.gates:
             tries.append(_ESCAPE)
         if here in self.team.downed_at:
             tries += [Heal(f.alias) for f in state.at(here, "survivor") if f.downed and f.seat != p.seat]
-        if "revolver" in self.items:
+        if items and "revolver" in items:
             tries += [UseItem("revolver", h.pos) for h in state.hunters() if distance(h.pos, here) <= 1]
-        if self.purpose == CRACK and here in self.targets:
-            if "jammer" in self.items and d.legal(_CRACK):
+        if purpose == CRACK and here in targets:
+            if "jammer" in items and d.legal(_CRACK):
                 d.add(UseItem("jammer"))  # tonight no hunter hears the crack from afar
             tries.append(_CRACK)
-        if (here not in self.targets or self.purpose in (WAIT, LOOT)) \
-                and (points(self.fld, here) > d.budget.mp or self.purpose in (WAIT, ESCAPE, LOOT)) \
+        if (here not in targets or purpose in (WAIT, LOOT)) \
+                and (self.fld.get(here, UNREACHABLE) // SCALE > d.budget.mp or purpose in (WAIT, ESCAPE, LOOT)) \
                 and self.worth_searching():  # (the cheap tests first: it changes nothing)
             tries.append(_SEARCH)
+        if not tries:
+            return None
         for step in tries:
             if d.add(step):
                 self.noisy = isinstance(step, (Crack, Heal)) or (isinstance(step, Search) and p.role not in SILENT)
@@ -251,7 +272,7 @@ class SurvivorBot:
         return None
 
     def worth_searching(self) -> bool:
-        state, here = self.state, self.pos
+        state, here = self.state, self.draft.p.pos
         if state.keys_on.get(here):
             return True
         lying = state.lying.get(here)
@@ -282,9 +303,13 @@ class SurvivorBot:
             decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t, SURVIVOR)]
             if decoys:
                 self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
-        crowded = {s.pos for s in state.survivors() if s.seat != self.p.seat}
+        seat = self.p.seat
+        crowded = {t for s, t in self.team.places if s != seat} if self.team.places else \
+            {s.pos for s in state.survivors() if s.seat != seat}
         moves = [n for n in state.board.neighbour_map[here] if n not in state.traps]
-        moves.sort(key=lambda t: (t in crowded, self.risky(t), cost(self.fld, t), self.rng.random()))
+        fld, draw = self.fld, self.rng.random
+        risky = self._risky if self._risky is not None else self.risky_tiles()
+        moves.sort(key=lambda t: (t in crowded, t in risky, fld.get(t, UNREACHABLE), draw()))
         return any(self.draft.add(survivor_step("move", t, None)) for t in moves)
 
     # -- movement ----------------------------------------------------------------------
@@ -306,8 +331,46 @@ class SurvivorBot:
             return [*walks, (landing, 1, 0, 0, "move", None), *later], has_walk
         return (walks if not later else [*walks, *later]), has_walk
 
+    def _closer(self, fld: dict[Tile, int], pos: Tile, p: Player) -> list[_Closer]:
+        """The movement options from ``pos`` that bring her closer on ``fld``, in the options' order, each with its
+        landing's field value: the map's walks from a tile are the same for every survivor who meets the same field
+        there (kept per field while the field is kept), what she carries and the passage she knows added after."""
+        mercenary = p.role == "mercenary"
+        items = p.items
+        athlete = p.role == "athlete"
+        wings = bool(items) and "wings" in items
+        doorkey = (bool(items) and "doorkey" in items) or p.role == "priestess"
+        passage = self.state.passage_at(pos) if self.state.passages else None
+        if passage is not None and not passage.known_to(p):  # only the passages she found herself (RUL-36)
+            passage = None
+        memo = self._memo
+        if memo is None or memo[0] is not fld:
+            memo = self._memo = (fld, memo_of(fld))
+        key = ("survivor", pos, mercenary)
+        known: tuple[list[_Closer], bool] | None = memo[1].get(key)  # type: ignore[assignment]
+        if known is None:
+            walks, has_walk = survivor_walks(self.state.board, pos, mercenary)
+            known = memo[1][key] = (_closer_of(fld, pos, walks), has_walk)
+        self._has_walk = known[1]
+        if passage is None and not (athlete or wings or doorkey):
+            return known[0]
+        out = list(known[0])
+        if passage is not None:
+            landing = passage.ends[1] if passage.ends[0] == pos else passage.ends[0]
+            out += _closer_of(fld, pos, ((landing, 1, 0, 0, "move", None),))
+        if athlete or wings or doorkey:
+            more = ("extras", pos, athlete, wings, doorkey)
+            extras: list[_Closer] | None = memo[1].get(more)  # type: ignore[assignment]
+            if extras is None:
+                extras = memo[1][more] = _closer_of(fld, pos, survivor_extras(self.state.board, pos, athlete, wings,
+                                                                              doorkey))
+            out += extras
+        return out
+
     def movement(self) -> bool:
-        fld, d, pos = self.fld, self.draft, self.pos
+        fld, d = self.fld, self.draft
+        p = d.p
+        pos = p.pos
         here = fld.get(pos, UNREACHABLE)
         if here == 0:
             return False
@@ -316,26 +379,25 @@ class SurvivorBot:
         wary = bool(self.danger) and not self.risky(pos)
         escape = self.purpose == ESCAPE
         draw = self.rng.random
-        options: list[tuple[int, int, float, int, str, Tile, object]] = []
-        walks, has_walk = self._movement_options()
-        for landing, mp, ap, penalty, kind, arg in walks:
-            left = fld.get(landing, UNREACHABLE)
+        options: list[tuple[int, int, float, int, Step]] = []
+        for landing, mp, ap, penalty, kind, _, left, step in self._closer(fld, pos, p):
             gain = here - left
-            if gain <= 0 or mp > mp_left or ap > ap_left:
+            if mp > mp_left or ap > ap_left:
                 continue
             if ap and (not escape or reach <= mp_left + 1):
                 continue  # keep the action point for the goal
             if kind == "sprint" and gain <= min(mp_left * SCALE, here):
                 continue  # a sprint must beat walking
-            if penalty >= 2 and gain < 2 * SCALE and has_walk:
+            if penalty >= 2 and gain < 2 * SCALE and self._has_walk:
                 continue  # limited teleports only where they beat the walk
             if wary and left > 0 and self.risky(landing):
                 penalty += 2  # keep away from a hunter we know of, unless the goal is there
             # Sorted by (gain, penalty, a draw); the option's place breaks a tie of the three, as a stable sort.
-            options.append((-gain, penalty, draw(), len(options), kind, landing, arg))
-        options.sort()
-        for _, _, _, _, kind, landing, arg in options:
-            if d.add(survivor_step(kind, landing, arg)):
+            options.append((-gain, penalty, draw(), len(options), step))
+        if len(options) > 1:
+            options.sort()
+        for option in options:
+            if d.add(option[4]):
                 return True
         return False
 
@@ -357,7 +419,7 @@ class SurvivorBot:
         for step in tries:
             if d.add(step):
                 if step == UseItem("map"):
-                    self.danger += [h.pos for h in self.state.hunters() if not h.stealth]  # what the Map shows
+                    self.danger = [*self.danger, *(h.pos for h in self.state.hunters() if not h.stealth)]  # the Map
                     self._risky = None
                 return True
         return False

@@ -61,5 +61,7 @@ def hmac_sha256_hex(key: bytes, message: bytes) -> str:
 
 
 def same_text(a: str, b: str) -> bool:
-    """``hmac.compare_digest`` of two texts: in a time that does not tell where they differ."""
-    return bool(_compare_digest(a, b))
+    """``hmac.compare_digest`` of two texts' UTF-8 bytes: in a time that does not tell where they differ. As
+    bytes, because the texts compared come from cells a player can type in, and ``compare_digest`` refuses
+    non-ASCII ``str`` with a ``TypeError``."""
+    return bool(_compare_digest(a.encode(), b.encode()))

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
-from sheetgm.core.board import EDGE_OBSTACLE, Tile
+from sheetgm.core.board import EDGE_OBSTACLE, EDGE_OPEN, Tile
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.items import ITEM_RULES
 from sheetgm.core.resolve import night_reset, start_night
@@ -144,7 +144,7 @@ class Draft:
         st = self.state
         robot = st.players.get(self._robot_seat)
         return (self.p.copy(), robot.copy() if robot is not None else None, set(st.boards), dict(st.traps),
-                [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages])
+                [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages] if st.passages else [])
 
     def _restore(self, saved: _Saved) -> None:
         st, (player, robot_was, boards, traps, passages) = self.state, saved
@@ -158,8 +158,8 @@ class Draft:
             st.boards = boards
         if st.traps != traps:
             st.traps = traps
-        if len(st.passages) != len(passages) or any(pa.discovered != found or pa.known_by != known
-                                                    for pa, found, known in passages):
+        if (passages or st.passages) and (len(st.passages) != len(passages) or any(
+                pa.discovered != found or pa.known_by != known for pa, found, known in passages)):
             st.passages = [pa for pa, _, _ in passages]
             for pa, found, known in passages:
                 pa.discovered, pa.known_by = found, list(known)
@@ -183,6 +183,14 @@ class Draft:
 
     def legal(self, step: Step) -> bool:
         """Whether the step may come next; nothing of it is kept."""
+        if type(step) is Move:
+            p, b = self.p, self.budget
+            here, mp = p.pos, b.mp
+            fast = self._plain_move(step.to)  # (changes only her tile and her MP: both put back)
+            if fast is not None:
+                if fast:
+                    p.pos, b.mp = here, mp
+                return fast
         saved, budget = self._save(), dict(self.budget.__dict__)
         try:
             do_step(self.ctx, self.p, self.budget, step)
@@ -200,6 +208,12 @@ class Draft:
         contract, which the checker's ``_judge`` relies on too; tests/test_check_in_place.py holds every rule
         to it), and a legal one is kept."""
         budget = self.budget
+        if type(step) is Move:
+            fast = self._plain_move(step.to)
+            if fast is not None:
+                if fast:
+                    self.steps.append(step)
+                return fast
         was = dict(budget.__dict__)
         try:
             do_step(self.ctx, self.p, budget, step)
@@ -211,6 +225,26 @@ class Draft:
 
     def legal_steps(self) -> list[Step]:
         return [c for c in candidates(self.state, self.p) if self.legal(c)]
+
+    def _plain_move(self, to: Tile) -> bool | None:
+        """``moves.move`` in dry mode for the commonest step of all, a Move over an open edge without a board to
+        a tile without a trap, played here without the rule's calls: True (played), False (too few MP: nothing
+        changed); None for every other case, which ``do_step`` plays (tests/test_bots.py compares the games)."""
+        p, b, st = self.p, self.budget, self.state
+        here = p.pos
+        if b.escaped or (p.flags and p.flags.get("held")) or abs(to[0] - here[0]) + abs(to[1] - here[1]) != 1:
+            return None
+        board = st.board
+        if board.edge_kinds.get((here, to)) is not EDGE_OPEN or to in st.traps or \
+                (st.boards and ((here, to) if here <= to else (to, here)) in st.boards):
+            return None  # (an edge out of the map is no key of edge_kinds)
+        region = board.flat_region.get(here)
+        cost = 0 if region is not None and region == board.flat_region.get(to) else 1
+        if b.mp < cost:
+            return False
+        b.mp -= cost
+        p.pos = to  # dry: no event; a hunter discovers nobody in dry mode (moves.discover)
+        return True
 
 
 def _undo(p: Player, saved: Player) -> None:

@@ -32,18 +32,25 @@ def sense(ctx: Ctx, hunter: Player, tiles: Iterable[Tile], how: str) -> None:
 
 
 def around(ctx: Ctx, tile: Tile) -> list[Tile]:
-    """四周一格: the four neighbours with open edges (R-SENSE-2)."""
-    return [n for n in ctx.state.board.neighbours(tile) if ctx.sight(tile, n)]
+    """四周一格: the four neighbours with open edges (R-SENSE-2), no board on them (``Ctx.sight`` spelt out: every
+    briefing and every hunter bot's view asks)."""
+    st = ctx.state
+    kinds, boards = st.board.edge_kinds, st.boards
+    return [n for n in st.board.neighbour_map.get(tile, ())
+            if kinds.get((tile, n)) is EDGE_OPEN and not (boards and ((tile, n) if tile <= n else (n, tile)) in boards)]
 
 
 def lines_of_sight(ctx: Ctx, tile: Tile) -> list[Tile]:
     """远眺: the four straight lines until a non-open edge or the border (R-ACT-GAZE)."""
+    st = ctx.state
+    kinds, boards = st.board.edge_kinds, st.boards  # (Ctx.sight spelt out; an edge off the map is no key)
     out: list[Tile] = []
     for dx, dy in DIRECTIONS.values():
         cur = tile
         while True:
             nxt = (cur[0] + dx, cur[1] + dy)
-            if not ctx.state.board.in_bounds(nxt) or not ctx.sight(cur, nxt):
+            if kinds.get((cur, nxt)) is not EDGE_OPEN or \
+                    (boards and ((cur, nxt) if cur <= nxt else (nxt, cur)) in boards):
                 break
             out.append(nxt)
             cur = nxt

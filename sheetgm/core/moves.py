@@ -64,7 +64,8 @@ def step_cost(ctx: Ctx, p: Player, to: Tile) -> tuple[int, Edge | None]:
 
 def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) -> None:
     """A move step; ``paid_by_ap`` is the hunter's Force (强行[1])."""
-    leave_check(p, b)
+    if (p.flags and p.flags.get("held")) or b.escaped:
+        leave_check(p, b)  # (raises)
     cost, kind = step_cost(ctx, p, to)
     if paid_by_ap:
         if b.ap < 1:

@@ -11,7 +11,6 @@ import random
 from collections.abc import Mapping, Sequence
 
 from sheetgm.core.act import run_order
-from sheetgm.core.board import distance
 from sheetgm.core.brief import brief_all
 from sheetgm.core.context import Ctx
 from sheetgm.core.day import day_orders
@@ -72,7 +71,8 @@ def fear_check(ctx: Ctx, seat: int) -> None:
     hunters = st.hunters()
     near = st.board.within(p.pos, 2)
     if len(hunters) <= len(near):
-        frightened = any(distance(h.pos, p.pos) <= 2 for h in hunters if not h.stealth)
+        x, y = p.pos
+        frightened = any(abs(h.pos[0] - x) + abs(h.pos[1] - y) <= 2 for h in hunters if not h.stealth)
     else:  # many hunters (a big game): look at the tiles within 2 instead, so that a night stays linear
         frightened = any(not h.stealth for t in near for h in st.at(t, "hunter"))
     if frightened:

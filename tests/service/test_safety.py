@@ -128,6 +128,20 @@ def test_a_hand_edited_results_tab_is_named_and_restored(gw, tmp_path: Path) -> 
     assert cells(game, player_key(2), "'结果'!B2")[0][0] == original
 
 
+@pytest.mark.parametrize("seal", ["封印", "ａｂｃ１２３", "é"])
+def test_a_seal_cell_typed_over_in_any_script_is_named_and_restored(gw, tmp_path: Path, seal: str) -> None:
+    """A seal cell holding non-ASCII text (a player's own writing) is an edit like any other, not a crash."""
+    game = make_game(tmp_path, gw)
+    resolve(game)
+    resolve(game)
+    original = cells(game, player_key(2), "'结果'!A2:C2")[0]
+    gw.write(player_key(2), [SetValues("'结果'!C2", ((seal,),))])
+    rep = resolve(game)
+    assert rep.action == "resolved"
+    assert any("S2" in w and "结果!B2" in w for w in rep.warnings) is False  # the text is the journal's: resealed
+    assert cells(game, player_key(2), "'结果'!A2:C2")[0] == original
+
+
 def test_a_missing_workbook_is_named_and_does_not_block_the_others(tmp_path: Path) -> None:
     gw = MemoryGateway()
     game = make_game(tmp_path, gw)
