@@ -45,6 +45,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import compress, repeat
+from operator import attrgetter, itemgetter
 from pathlib import Path
 
 from sheetgm.backends import port
@@ -340,7 +341,7 @@ class XlsxGateway(port.Gateway):
     def _check_tabs(key: str, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]]) -> None:
         """Every op's tab exists (or an earlier AddTab makes it): so applying the ops cannot stop half-way."""
         names = {s.name for s in book.sheets if not s.name.startswith(META_TAB)}
-        if {found[0].tab for found in ranges if found} <= names:
+        if set(map(attrgetter("tab"), map(itemgetter(0), filter(None, ranges)))) <= names:  # (looked at in C)
             return  # every tab there already (a stage's ops: hundreds, on a few tabs)
         for op, found in zip(ops, ranges, strict=True):
             if isinstance(op, port.AddTab):

@@ -15,6 +15,7 @@ import re
 import struct
 import zlib
 from datetime import UTC, datetime
+from functools import lru_cache
 from xml.etree.ElementTree import ParseError, fromstring
 
 from sheetgm.backends.xlsx import xmlkit
@@ -295,7 +296,10 @@ def _structure_xml(book: Book) -> str | None:
     return f"<workbookProtection{xmlkit.attrs(book.structure)}/>"
 
 
+@lru_cache(maxsize=64)
 def _attrs_of(xml: str) -> dict[str, str] | None:
+    """The element's attributes (parsed once per process for each text: every save of every player's workbook
+    asks of the same lock; the caller only compares them)."""
     try:
         return xmlkit.plain_attrs(fromstring(xml))
     except ParseError:  # a prefixed element (its namespace declared on the root): written anew
