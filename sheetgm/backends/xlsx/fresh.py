@@ -45,6 +45,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
     runs: list[tuple[int, xlsx_cells.Plan, Box]] = []
     heights: list[tuple[port.ResizeRows, A1]] = []
     widths: list[int] = []  # (the ops that set a column's width)
+    texts = False  # (a value that is not blank)
     k, n, start, tab = i, len(ops), -1, first.tab
     known: tuple[int, int, xlsx_cells.Plan] | None = None  # a run seen before: where it starts and ends, its plan
     while k <= n:  # one pass over the ops (a map is hundreds), a run of formats closed by the next other op
@@ -79,6 +80,7 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
             text = "".join(map("".join, op.rows))  # (the whole op's texts looked at in C, at once)
             if "\n" in text or ILLEGAL.search(text):
                 return i
+            texts = texts or bool(text)
             values.append((k, op, (area.start_row, area.end_row, area.start_col, area.end_col)))
         elif isinstance(op, port.ResizeRows):
             if rng.end_row is None:
@@ -110,7 +112,8 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
             dim["ht"], dim["customHeight"] = height, "1"
     for k in widths:
         xlsx_cells.apply(book, sheet, ops[k], ranges[k][0])
-    _append(sheet, top, max(box[1] for box in boxes), values, styled, dims)
+    if texts or styled or dims:  # (blanks alone over rows that hold nothing, a Current tab's preview: no row made)
+        _append(sheet, top, max(box[1] for box in boxes), values, styled, dims)
     return j
 
 
