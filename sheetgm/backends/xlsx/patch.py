@@ -71,7 +71,7 @@ def study(xml: str, r: int, dims: dict[str, str] | None) -> Study | None:
     key = (xml, r, tuple(dims.items()) if dims else ())
     if key in _STUDIED:
         return _STUDIED[key]
-    if len(_STUDIED) >= 2048:
+    if len(_STUDIED) >= 256:  # (kept for the next ops of the same write: a few kB each)
         _STUDIED.clear()
     found = _STUDIED[key] = _study(xml, r, dims)
     return found
