@@ -1,13 +1,14 @@
 """How well the bots play: one table over many whole bot games, to compare a change to the bots' decisions.
 
-    python benchmarks/bots_quality.py [--games 300] [--teach 60]
+    python benchmarks/bots_quality.py [--games 300] [--teach 300]
 
 Games (``sheetgm.bots.play_game``, the purposeful bots) on the standard map (seeds 1..``--games``, which holds
-the seeds of ``bench_bots.py`` and ``bots_fingerprint.py``) and on the teaching map (seeds 1..``--teach``). Per
-map: the games each camp won (and draws), survivors escaped and eliminated per game, hunters' hits per game, the
-crack progress at the end (generators repaired), stages per game, and per stage's orders: those the checker
-refuses (``check_order`` before the stage is resolved: must be 0) and the idle ones (no step at all) of each
-camp. Only ``play_game`` and the module's two resolvers are used, so the same script measures an older tree:
+the seeds of ``bench_bots.py`` and ``bots_fingerprint.py``) and on the teaching map (seeds 1..``--teach``; its
+games vary more: with 60 a win share moves by ±6 points). Per map: the games each camp won (and draws),
+survivors escaped and eliminated per game, hunters' hits per game, the crack progress at the end (generators
+repaired), stages per game, and per stage's orders: those the checker refuses (``check_order`` before the stage
+is resolved: must be 0) and the idle ones (no step at all) of each camp.
+Only ``play_game`` and the module's two resolvers are used, so the same script measures an older tree:
 ``PYTHONPATH=/path/to/old/tree python bots_quality.py``.
 """
 
@@ -97,7 +98,8 @@ def table(name: str, c: Counter[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--games", type=int, default=300, help="games on the standard map (default 300)")
-    ap.add_argument("--teach", type=int, default=60, help="games on the teaching map (default 60)")
+    ap.add_argument("--teach", type=int, default=300,
+                    help="games on the teaching map (default 300: with 60 a win share moves by ±6 points)")
     args = ap.parse_args(argv)
     print(f"sheetgm from {play.__file__}")
     print("| measure | value |\n| --- | --- |")
