@@ -416,7 +416,7 @@ class SurvivorBot:
         """Towards the goal: the walk planned from here on the field (``_plan``: kept with the field), its steps
         added while the rules take them and nothing on her new tile asks for the main action; where she carries
         what moves her otherwise or knows a passage here, or the plan's first step is refused, one step of
-        ``movement``."""
+        ``movement`` (which tries the other options)."""
         d = self.draft
         p = d.p
         items = p.items
@@ -434,7 +434,9 @@ class SurvivorBot:
         plan: tuple[Step, ...] | None = memo[1].get(key)  # type: ignore[assignment]
         if plan is None:
             plan = memo[1][key] = _plan(self.state.board, fld, memo[1], p.pos, mercenary, b.mp, b.ap, escape, risky)
-        if not plan or not d.add(plan[0]):
+        if not plan:
+            return False  # (no option she may take: ``movement`` would find none either)
+        if not d.add(plan[0]):
             return self.movement()
         for step in plan[1:]:
             if self.turns <= 0 or not self.quiet() or not d.add(step):
