@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from sheetgm.bots.intel import Intel
 from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, memo_of, per_map, points
 from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, survivor_walks
-from sheetgm.core.board import Board, Tile, distance
+from sheetgm.core.board import EDGE_OPEN, Board, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.state import SURVIVOR, Player, State
@@ -355,7 +355,11 @@ class SurvivorBot:
         fld, draw = self.fld, self.rng.random
         risky = self._risky if self._risky is not None else self.risky_tiles()
         moves.sort(key=lambda t: (t in crowded, t in risky, fld.get(t, UNREACHABLE), draw()))
-        return any(self.draft.add(survivor_step("move", t, None)) for t in moves)
+        # A Move over a wall, an obstacle or a board is never legal (moves.step_cost): not tried (each refusal is
+        # an exception), the draws made as before.
+        kinds, boards = state.board.edge_kinds, state.boards
+        return any(self.draft.add(survivor_step("move", t, None)) for t in moves if kinds.get((here, t)) is EDGE_OPEN
+                   and not (boards and ((here, t) if here <= t else (t, here)) in boards))
 
     # -- movement ----------------------------------------------------------------------
     def movement_options(self) -> Sequence[SurvivorWalk]:
