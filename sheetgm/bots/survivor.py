@@ -56,6 +56,14 @@ SILENT = ("magician", "gardener")
 _CRACK, _SEARCH, _ESCAPE = Crack(), Search(), Escape()  # steps are frozen values: made once
 
 
+_gen_tables: dict[int, tuple[Board, tuple[list[Tile], dict[Tile, tuple[int, ...]]]]] = {}
+
+
+def _generators(board: Board) -> tuple[list[Tile], dict[Tile, tuple[int, ...]]]:
+    """The map's generators by row, and per tile (when first asked) its distances to them (once per map)."""
+    return per_map(_gen_tables, board, lambda: (sorted(board.generators, key=lambda t: (t[1], t[0])), {}))
+
+
 def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]:
     """Split the healthy survivors over the generators (cheat: shared positions).
 
@@ -63,22 +71,25 @@ def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]
     for the points already planned there (a generator takes 4 a night) and
     for a hunter known near it."""
     cap = int(state.opt("generator_cap"))
-    load: dict[Tile, int] = {g: 0 for g in state.board.generators}
+    gens, distances = _generators(state.board)
+    load = [0] * len(gens)
     plan: dict[int, Tile] = {}
-    gens = sorted(state.board.generators, key=lambda t: (t[1], t[0]))
-    risk = {g: 6 if any(distance(g, h) <= DANGER for h in danger) else 0 for g in gens}
+    risk = [6 if any(distance(g, h) <= DANGER for h in danger) else 0 for g in gens]
     for s in state.survivors():
         if s.downed:
             continue
         gain = 2 if s.role == "mechanic" else 1
-        x, y = s.pos
-        best, least = gens[0], -1
-        for g in gens:  # the first generator of least score, as min() would pick (spelt out: 8 x 5 a stage)
-            score = abs(x - g[0]) + abs(y - g[1]) + 3 * load[g] + (100 if load[g] + gain > cap else 0) + risk[g]
+        far = distances.get(s.pos)
+        if far is None:
+            x, y = s.pos
+            far = distances[s.pos] = tuple(abs(x - g[0]) + abs(y - g[1]) for g in gens)
+        best, least = 0, -1
+        for i, d in enumerate(far):  # the first generator of least score, as min() would pick (8 x 5 a stage)
+            score = d + 3 * load[i] + (100 if load[i] + gain > cap else 0) + risk[i]
             if least < 0 or score < least:
-                best, least = g, score
+                best, least = i, score
         load[best] += gain
-        plan[s.seat] = best
+        plan[s.seat] = gens[best]
     return plan
 
 
