@@ -115,8 +115,9 @@ def crawl_to(state: State, p: Player, draft: Draft | None = None) -> Tile:
     if not friends:
         return p.pos
     draft = draft if draft is not None else Draft(state, p.seat)
-    moves = [n for n in state.board.neighbour_map[p.pos] if draft.legal(Move(n))]
-    return min(moves, key=lambda t: (min(distance(t, f) for f in friends), t)) if moves else p.pos
+    # The legal move nearest a friend: the first legal of the moves by nearness (a Downed survivor's try is dear).
+    moves = sorted(state.board.neighbour_map[p.pos], key=lambda t: (min(distance(t, f) for f in friends), t))
+    return next((t for t in moves if draft.legal(Move(t))), p.pos)
 
 
 def _full_chests(state: State) -> list[Tile]:
