@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,9 +55,9 @@ def _fingerprint(how: str, cache: Path) -> dict[str, object]:
 def test_the_classes_are_those_dataclasses_makes_with_a_cold_warm_or_damaged_table(tmp_path: Path) -> None:
     native = _fingerprint("native", tmp_path / "none")
     assert native["installed"] is False and len(native["classes"]) > 80  # type: ignore[arg-type]
-    assert not list((tmp_path / "none").glob("dataclass-code.*"))  # without the table none is written
+    assert not list((tmp_path / "none").glob("dataclass-methods.*"))  # without the table none is written
     cold = _fingerprint("cached", tmp_path / "c")
-    table = next((tmp_path / "c").glob("dataclass-code.*.marshal"))
+    table = next((tmp_path / "c").glob("dataclass-methods.*.marshal"))
     kept = marshal.loads(table.read_bytes())
     assert len(kept) > 300 and all(isinstance(k, str) and k.startswith("def __create_fn__(") for k in kept)
     warm = _fingerprint("cached", tmp_path / "c")
@@ -102,3 +103,60 @@ def test_an_unwritable_cache_costs_only_the_compile(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("SHEETGM_CACHE_DIR", str(blocker / "sub"))  # a folder under a file cannot be made
     monkeypatch.setattr(codecache, "_added", True)
     assert codecache.save() is False
+
+
+# A class defined outside sheetgm, without a docstring (dataclasses then asks inspect for its signature).
+ELSEWHERE = r"""
+import json, sys
+first = sys.argv[1]
+if first == "inspect":
+    import inspect
+if first != "none":
+    import sheetgm, sheetgm.cli.main, sheetgm.service.check, sheetgm.service.resolve
+import dataclasses
+before = "inspect" in sys.modules
+@dataclasses.dataclass
+class C:
+    a: int
+    b: "str" = "x"
+print(json.dumps({"before": before, "doc": C.__doc__, "init": repr(C.__init__.__annotations__),
+                  "real": dataclasses.inspect is sys.modules["inspect"] and hasattr(sys.modules["inspect"], "stack")}))
+"""
+
+
+@pytest.mark.parametrize("first", ["sheetgm", "inspect"])
+def test_dataclasses_without_inspect_make_the_same_classes(first: str, tmp_path: Path) -> None:
+    def run(first: str) -> dict[str, object]:
+        env = dict(os.environ, SHEETGM_CACHE_DIR=str(tmp_path))
+        done = subprocess.run([sys.executable, "-c", ELSEWHERE, first], env=env, capture_output=True, text=True,
+                              check=True)
+        out: dict[str, object] = json.loads(done.stdout)
+        return out
+
+    native, ours = run("none"), run(first)
+    assert ours["before"] is (first == "inspect")  # sheetgm's commands import no inspect (~5 ms)
+    assert native["doc"] == "C(a: int, b: 'str' = 'x')" and native["real"] is True
+    assert (ours["doc"], ours["init"], ours["real"]) == (native["doc"], native["init"], native["real"])
+
+
+def test_the_table_keeps_what_a_run_used_first_and_is_bounded(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHEETGM_CACHE_DIR", str(tmp_path))
+    sources = [f"def __create_fn__():\n def f(self): return {i}\n return f" for i in range(6)]
+    old = {s: marshal.dumps(compile(s, "<string>", "exec", dont_inherit=True)) for s in sources[:4]}
+    old[sources[3]] = b"not code"  # damaged: compiled again, and kept right
+    monkeypatch.setattr(codecache, "_table", old)
+    monkeypatch.setattr(codecache, "_codes", {})
+    monkeypatch.setattr(codecache, "_used", set())
+    monkeypatch.setattr(codecache, "_added", False)
+    monkeypatch.setattr(codecache, "LIMIT", 4)
+    ours = {"__name__": "sheetgm.x"}
+    for i in (3, 4, 5):  # one kept (damaged), two new
+        ns: dict[str, Any] = {}
+        codecache.cached_exec(sources[i], ours, ns)
+        assert ns["__create_fn__"]()(None) == i
+    assert codecache.save() is True
+    kept = codecache.load()
+    assert set(list(kept)[:3]) == {sources[i] for i in (3, 4, 5)}  # what this run used, first
+    assert len(kept) == 4 and list(kept)[3] in sources[:3]  # then one kept before, up to LIMIT
+    assert all(isinstance(marshal.loads(data), type(compile("1", "x", "eval"))) for data in kept.values())

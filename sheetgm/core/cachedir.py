@@ -42,9 +42,17 @@ def keep_marshal(file: Path, data: Any) -> bool:
     """Write ``data`` with ``marshal`` to ``file`` in the cache, whole then renamed into place; False when it
     cannot be written (the caller goes on without it)."""
     try:
+        return keep_bytes(file, marshal.dumps(data))
+    except ValueError:
+        return False
+
+
+def keep_bytes(file: Path, data: bytes) -> bool:
+    """Write ``data`` to ``file`` in the cache, whole then renamed into place; False when it cannot be written."""
+    try:
         file.parent.mkdir(parents=True, exist_ok=True)
         part = file.with_name(f"{file.name}.{os.getpid()}.part")
-        part.write_bytes(marshal.dumps(data))
+        part.write_bytes(data)
         os.replace(part, file)
         return True
     except (OSError, RuntimeError, ValueError):

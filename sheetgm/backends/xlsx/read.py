@@ -12,16 +12,16 @@ import re
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
 from xml.parsers import expat
 
 from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import xmlkit
+from sheetgm.backends.xlsx import kept, xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Pending, Rel, Sheet, Validation
 from sheetgm.backends.xlsx.package import (
     LIMITS,
@@ -192,7 +192,13 @@ def _styles(data: bytes) -> Styles:
     if found is None:
         if len(_STYLES) >= 16:
             _STYLES.clear()
-        found = _STYLES[data] = Styles.parse(data).share()
+        plain = kept.get("styles", data)
+        if plain is None:
+            found = Styles.parse(data)
+            kept.note("styles", data, found.plain())
+        else:
+            found = Styles.from_plain(plain)
+        _STYLES[data] = found.share()
     return found.copy()
 
 
@@ -342,8 +348,9 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
         budget.add_cells(len(re.compile(_CELL_START).findall(data, cells[0], cells[1])), estimate=True)
     if ours and data.startswith(b"<sheetData>", cells[0]) and data.endswith(b"</sheetData>", 0, cells[1]):
         start, end = cells[0] + 11, cells[1] - 12
-        if _read_our_cells(data[start:end].decode("utf-8"), sheet, budget,
-                           source if source is not None and end - start > LAZY_ABOVE else None, start, end):
+        raw = data[start:end]
+        if _read_our_cells(raw.decode("utf-8"), sheet, budget,
+                           source if source is not None and end - start > LAZY_ABOVE else None, start, end, raw):
             return
     if cells[1] > cells[0]:
         region = memoryview(data)[cells[0]:cells[1]]
@@ -375,9 +382,33 @@ def _layout(rest: bytes) -> _Layout:
     """The layout of a sheet's XML without its cells, parsed once per distinct text in this process."""
     found = _LAYOUTS.get(rest)
     if found is None:
-        found = _parse_layout(rest)
+        plain = kept.get("layout", rest)
+        if plain is None:
+            found = _parse_layout(rest)
+            kept.note("layout", rest, _plain_layout(found))
+        else:
+            found = _layout_of(plain)
         _hold(_LAYOUTS, _LAYOUTS_HELD, rest, found)
     return found
+
+
+def _plain_layout(layout: _Layout) -> tuple[object, ...]:
+    """A layout as plain data (``kept``), made again by ``_layout_of``."""
+    skel = layout.skeleton
+    return ((skel.root, skel.end, tuple(skel.children)), tuple(layout.kept),
+            tuple((c.min, c.max, tuple(c.attrs.items())) for c in layout.cols),
+            None if layout.view is None else tuple(layout.view.items()), layout.frozen,
+            None if layout.protection is None else tuple(layout.protection.items()),
+            tuple((v.sqref, tuple(v.attrs.items()), v.formula1, v.formula2) for v in layout.validations),
+            layout.legacy)
+
+
+def _layout_of(plain: tuple[Any, ...]) -> _Layout:
+    (root, end, children), kept_xml, cols, view, frozen, protection, validations, legacy = plain
+    return _Layout(xmlkit.Skeleton(root, end, list(children)), list(kept_xml),
+                   [Col(low, high, dict(attrs)) for low, high, attrs in cols], None if view is None else dict(view),
+                   frozen, None if protection is None else dict(protection),
+                   [Validation(sqref, dict(attrs), f1, f2) for sqref, attrs, f1, f2 in validations], legacy)
 
 
 def _hold(memo: dict[K, V], held: list[int], key: K, value: V) -> None:
@@ -520,25 +551,36 @@ _ANY_ENTITY = re.compile(r"&[^;&]*;")
 
 
 def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None = None, start: int = 0,
-                    end: int = 0) -> bool:
+                    end: int = 0, raw: bytes | None = None) -> bool:
     """The cells of a sheetData's content as ``_read_cells`` reads them, when every row and cell has one of the
     writer's shapes; False (and ``sheet`` untouched) when one does not. With ``lazy`` (the sheet's part, the
     content at ``start:end`` of it), the shapes are checked and the rows' attributes read, the cells parsed only
-    when asked for (``Pending``)."""
+    when asked for (``Pending``). ``raw``: ``xml`` as the file holds it, if at hand (``kept``'s key: not encoded
+    again)."""
     if "]]>" in xml:
         return False  # what an XML parser would refuse or change
     pieces = xml.split("</row>")
     if pieces.pop():
         return False  # something after the last row
-    held, seen = _ROWS_SEEN, []
-    for piece in pieces:
-        known = held.get(piece)
-        if known is None:
-            known = _our_row(piece)
+    # the whole content as another run read it (one lookup, not one a row), else row by row
+    key = xml if raw is None else raw
+    whole: tuple[tuple[_Row, ...], tuple[_RowCells, ...] | None] | None = kept.get("sheet", key) if pieces else None
+    seen: Sequence[_Row]
+    if whole is not None:
+        seen = whole[0]
+    else:
+        held, seen = _ROWS_SEEN, []
+        for piece in pieces:
+            known = held.get(piece)
             if known is None:
-                return False  # another shape: an XML parser judges
-            _hold(held, _ROWS_HELD, piece, known)
-        seen.append(known)
+                known = kept.get("row", piece)
+                if known is None:
+                    known = _our_row(piece)
+                    if known is None:
+                        return False  # another shape: an XML parser judges
+                    kept.note("row", piece, known)
+                _hold(held, _ROWS_HELD, piece, known)
+            seen.append(known)
     numbers = list(map(itemgetter(0), seen))
     dims = {known[0] - 1: dict(known[1]) for known in seen if known[1]}
     if lazy is not None and numbers:
@@ -551,8 +593,13 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
             extent = (max(map(itemgetter(0), lasts)), max(map(itemgetter(1), lasts)))
             styles = frozenset().union(*map(itemgetter(4), seen))
             sheet.pending = Pending(lazy, start, end, numbers[-1] - 1, _pending_cells, _extent, extent, styles=styles)
+            if whole is None:
+                kept.note("sheet", key, (tuple(seen), None))
             return True
-    found, sizes = _our_cells(xml, pieces=pieces)
+    row_cells = whole[1] if whole is not None and whole[1] is not None else _cells_of(pieces)
+    if whole is None and pieces:
+        kept.note("sheet", key, (tuple(seen), row_cells))
+    found, sizes = _assembled(row_cells)
     for n in sizes:
         budget.add_cells(n)
     sheet.cells.update(found)
@@ -564,12 +611,13 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
 # spans, its cells, the row and column (1-based) of its last cell ((0, 0) for none), and each N of the ' s="N"'
 # it holds (``Pending.styles``): the same rows recur in every player's workbook (160 players: 27,287 rows, 2,210
 # distinct).
-_ROWS_SEEN: dict[str, tuple[int, tuple[tuple[str, str], ...], int, tuple[int, int], frozenset[str]]] = {}
+_Row = tuple[int, tuple[tuple[str, str], ...], int, tuple[int, int], frozenset[str]]
+_ROWS_SEEN: dict[str, _Row] = {}
 _STYLE_MARK = re.compile(r' s="([0-9]+)"')
 _ROWS_HELD = [0, 8_000_000]  # the characters of the rows held, at most
 
 
-def _our_row(piece: str) -> tuple[int, tuple[tuple[str, str], ...], int, tuple[int, int], frozenset[str]] | None:
+def _our_row(piece: str) -> _Row | None:
     """A row's number, kept attributes and cells, if it has the writer's shape and holds only the entities the
     writer makes (its attributes none); None if not."""
     shape = _OUR_ROW_OPEN.fullmatch(piece)
@@ -622,17 +670,35 @@ def _our_cells(xml: str, rows: dict[int, str] | None = None, pieces: list[str] |
     """The cells of rows of the writer's shapes, checked (``_read_our_cells``), and the cells each row counts for
     the budget; each row's XML into ``rows``, if given. ``pieces``: ``xml`` cut at each "</row>" already, without
     the empty piece after the last (the same strings again: their hashes are not computed twice)."""
-    found: dict[tuple[int, int], Cell] = {}
-    counts: list[int] = []
+    pieces = xml.split("</row>")[:-1] if pieces is None else pieces
+    known = _cells_of(pieces)
+    if rows is not None:
+        for piece, (row, _cells) in zip(pieces, known, strict=True):
+            rows[row] = piece + "</row>"
+    return _assembled(known)
+
+
+def _cells_of(pieces: list[str]) -> tuple[_RowCells, ...]:
+    """Each row's number and cells (``_row_cells``), worked out once per distinct text."""
+    out = []
     seen = _CELLS_SEEN
-    for piece in xml.split("</row>")[:-1] if pieces is None else pieces:
+    for piece in pieces:
         known = seen.get(piece)
         if known is None:
-            known = _row_cells(piece)
+            known = kept.get("cells", piece)
+            if known is None:
+                known = _row_cells(piece)
+                kept.note("cells", piece, known)
             _hold(seen, _CELLS_HELD, piece, known)
-        row, cells = known
-        if rows is not None:
-            rows[row] = piece + "</row>"
+        out.append(known)
+    return tuple(out)
+
+
+def _assembled(rows: Iterable[_RowCells]) -> tuple[dict[tuple[int, int], Cell], list[int]]:
+    """The cells of the rows (new ones: a reader may change them) and the cells each row counts for the budget."""
+    found: dict[tuple[int, int], Cell] = {}
+    counts: list[int] = []
+    for row, cells in rows:
         before = len(found)
         if row >= 0:
             for col, kind, text, style in cells:
@@ -643,7 +709,8 @@ def _our_cells(xml: str, rows: dict[int, str] | None = None, pieces: list[str] |
 
 # A row of the writer's shapes (its text without "</row>") -> its row (0-based) and its cells as (column, kind,
 # text, style): a new Cell is made of each for every reader, who may change it.
-_CELLS_SEEN: dict[str, tuple[int, tuple[tuple[int, str, str, int], ...]]] = {}
+_RowCells = tuple[int, tuple[tuple[int, str, str, int], ...]]
+_CELLS_SEEN: dict[str, _RowCells] = {}
 _CELLS_HELD = [0, 8_000_000]  # the characters of the rows held, at most
 
 

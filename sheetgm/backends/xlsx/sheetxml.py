@@ -9,7 +9,7 @@ changes, so a tab that grows (the Map history) is not serialized whole again for
 from __future__ import annotations
 
 from sheetgm.backends.a1 import col_letters
-from sheetgm.backends.xlsx import xmlkit
+from sheetgm.backends.xlsx import kept, xmlkit
 from sheetgm.backends.xlsx.book import RANK, Cell, Sheet
 
 _FORMAT_PR = '<sheetFormatPr baseColWidth="8" defaultRowHeight="15"/>'
@@ -169,7 +169,11 @@ def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) ->
     if found is None:
         if len(_ROWS) >= 2048:  # (a key and its row: a few kB)
             _ROWS.clear()
-        found = _ROWS[key] = made_row(r, cells, extra)
+        found = kept.get("wrow", key)
+        if found is None:
+            found = made_row(r, cells, extra)
+            kept.note("wrow", key, found)
+        _ROWS[key] = found
     return found
 
 

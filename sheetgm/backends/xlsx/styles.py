@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
 from xml.etree.ElementTree import Element, fromstring
 
+from sheetgm.backends.xlsx import kept
 from sheetgm.backends.xlsx.xmlkit import (
     MAIN,
     attr,
@@ -161,6 +163,19 @@ class Styles:
             return tree
         for nf in fromstring(groups["numFmts"]) if "numFmts" in groups else []:
             st.num_fmts[int(nf.get("numFmtId", "0"))] = nf.get("formatCode", "")
+        return st
+
+    def plain(self) -> tuple[object, ...]:
+        """What ``parse`` read, as plain data (``kept``): ``from_plain`` makes the same table of it."""
+        return (self.root, self.head, self.names, tuple(self.tail), tuple(self.num_fmts.items()), tuple(self.fonts),
+                tuple(self.fills), tuple(self.borders), tuple(self.xfs))
+
+    @classmethod
+    def from_plain(cls, plain: tuple[Any, ...]) -> Styles:
+        st = cls()
+        st.root, st.head, st.names, tail, num_fmts, fonts, fills, borders, xfs = plain
+        st.tail, st.num_fmts, st.fonts, st.fills = list(tail), dict(num_fmts), list(fonts), list(fills)
+        st.borders, st.xfs = list(borders), list(xfs)
         return st
 
     @classmethod
@@ -336,7 +351,27 @@ class Styles:
         return "".join(parts)
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _kept(section: str, made: Callable[[Any], Any] | None = None) -> Callable[[F], F]:
+    """``fn`` (a function of plain values, its result plain or ``made`` of a plain tuple) looked up in ``kept``
+    first, as the reader's memos are: the same entries are worked on in every command of a game."""
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def call(*args: Any) -> Any:
+            found = kept.get(section, args)
+            if found is not None:
+                return found if made is None else made(found)
+            out = fn(*args)
+            kept.note(section, args, out if made is None else tuple(out))
+            return out
+        return call  # type: ignore[return-value]
+    return wrap
+
+
 @functools.lru_cache(maxsize=4096)
+@_kept("xf", lambda found: Xf(*found))
 def _xf_of(xml: str) -> Xf:
     el = _parse(xml)
     a = {k: v for k, v in el.attrib.items() if not k.startswith("{") and ":" not in k}
@@ -402,6 +437,7 @@ def _bold(font: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
+@_kept("sides")
 def _sides(border: str) -> tuple[tuple[str, str], ...]:
     if "style" not in border:
         return ()
@@ -415,6 +451,7 @@ def _sides(border: str) -> tuple[tuple[str, str], ...]:
 
 
 @functools.lru_cache(maxsize=1024)
+@_kept("with_bold")
 def _with_bold(font: str, bold: bool) -> str:
     el = _parse(font)
     for b in el.findall("b"):
@@ -425,6 +462,7 @@ def _with_bold(font: str, bold: bool) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
+@_kept("with_side")
 def _with_side(border: str, side: str, style: str | None) -> str:
     el = _parse(border)
     kids = {child.tag: child for child in el}
