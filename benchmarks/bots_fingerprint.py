@@ -9,6 +9,10 @@ stage's orders, events and resulting state (its JSON), in order. ``--check``
 plays the same games and names every game whose fingerprint differs. Only
 ``play_game`` and the module's two resolvers are used, so the same script
 fingerprints an older tree: ``PYTHONPATH=/path/to/old/tree python bots_fingerprint.py --write ...``.
+
+``benchmarks/bots_fingerprints.json`` holds the games of the tree it is committed with (the default counts):
+``--check benchmarks/bots_fingerprints.json`` after a change that must play the same games; a change to the
+bots' decisions writes it anew in the same commit.
 """
 
 from __future__ import annotations

@@ -371,3 +371,23 @@ def test_the_fingerprint_script_names_the_games_that_differ(tmp_path: Path) -> N
     prints.write_text(json.dumps({**written, "standard/2": "0" * 64}), encoding="utf-8")
     differ = run("--check", str(prints))
     assert differ.returncode == 1 and "1 of 3 games differ: standard/2" in differ.stdout
+
+
+def test_the_quality_script_counts_what_the_games_did() -> None:
+    """benchmarks/bots_quality.py, which holds a change to the bots' decisions to playing no worse: its table
+    counts the winners, escapes and stages the games really had, and no order the checker refuses."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bots_quality.py"
+    out = subprocess.run([sys.executable, str(script), "--games", "3", "--teach", "0"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    rows = dict(line.strip("| ").split(" | ") for line in out.stdout.splitlines() if line.startswith("| standard"))
+    board = ready_map("standard")
+    games = [play_game(board, roster_for(board), seed)[0] for seed in (1, 2, 3)]
+    won = sum(1 for st in games if st.winner == "survivors")
+    assert rows["standard: games"] == "3"
+    assert rows["standard: won by survivors"] == f"{100 * won / 3:.1f} %"
+    assert rows["standard: survivors escaped a game"] == f"{sum(len(st.escaped) for st in games) / 3:.2f}"
+    assert rows["standard: survivors' orders refused"] == "0.0 % (0)"
+    assert rows["standard: hunters' orders refused"] == "0.0 % (0)"
+    stages = float(rows["standard: stages a game"])
+    assert 2 <= stages <= 2 * max(st.night for st in games)

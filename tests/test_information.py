@@ -201,7 +201,7 @@ def test_the_previews_are_busy() -> None:
     assert "no chest on D1" in ann and "empty in your last report" in ann and "step 3 fails first" in ann
     assert "((1, 0), (2, 0), (3, 0), (2, 0), (1, 0))" in ann  # B1 C1 D1 C1 B1
     assert "Step 5: There is no generator on B1" in ann
-    assert "Step 1 「G2, F2, E2」" in preview_text(mid, HAL, "en")
+    assert "Step 1 \"G2, F2, E2\"" in preview_text(mid, HAL, "en")
 
 
 def test_base_scenario_is_busy() -> None:

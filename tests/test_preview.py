@@ -58,8 +58,8 @@ def test_a_path_after_a_comma_is_one_step_with_its_tiles_points_and_what_is_ther
 def test_lines_number_and_quote_each_step_as_written(lang: str) -> None:
     pv = preview(start(), ANN, parse_order("移动 B1，B2；搜索"))
     lines = pv.lines(lang)
-    assert "「移动 B1, B2」" in lines[1] and "B2" in lines[1]
-    assert lines[2].startswith("第 2 步「搜索」" if lang == "zh" else "Step 2 「搜索」")
+    assert ("「移动 B1, B2」" if lang == "zh" else '"移动 B1, B2"') in lines[1] and "B2" in lines[1]
+    assert lines[2].startswith("第 2 步「搜索」" if lang == "zh" else 'Step 2 "搜索"')
     assert "B2" in lines[3] and ("没有宝物箱" in lines[3] or "no chest" in lines[3])
 
 
@@ -137,5 +137,5 @@ def test_the_result_quotes_the_failed_step_and_names_the_trap_before_it(lang: st
     assert [(e.params["step"], e.params["text"], e.params["held"], e.params["tile"]) for e in failed] == [
         (3, "crack", 1, "B2")]
     line = event_line(failed[0], lang)
-    assert line.startswith("第 3 步「crack」未能执行" if lang == "zh" else "Step 3 「crack」 could not be carried out")
+    assert line.startswith("第 3 步「crack」未能执行" if lang == "zh" else 'Step 3 "crack" could not be carried out')
     assert "B2" in line and ("陷阱" in line if lang == "zh" else "trap" in line)

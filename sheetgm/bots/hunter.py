@@ -160,6 +160,38 @@ def _line(state: State, frm: Tile, d: str) -> list[Tile]:
     return out
 
 
+def _plan(board: Board, fld: dict[Tile, int], memo: dict[object, object], pos: Tile, mp: int, ap: int,
+          chasing: bool) -> tuple[Step, ...]:
+    """A hunter's walk from ``pos`` down ``fld`` with ``mp`` and ``ap``, each step as ``HunterBot.movement`` chooses
+    it (the landing nearest the target, then one not paid with an action point; a tie goes to the first option),
+    made of the map's walks alone (he keeps his last action point for the attack unless he is not chasing)."""
+    steps: list[Step] = []
+    while len(steps) < MAX_STEPS:
+        here = fld.get(pos, UNREACHABLE)
+        if here == 0:
+            break
+        key = ("hunter", pos)
+        known: list[tuple[Tile, bool, int, str, int, Step]] | None = memo.get(key)  # type: ignore[assignment]
+        if known is None:
+            priced = [(*w, fld.get(w[0], UNREACHABLE)) for w in hunter_walks(board, pos)]
+            known = [(*w, hunter_step(w[3], w[0])) for w in priced if w[4] < here]
+            memo[key] = known
+        spare_ap = ap >= 2 and chasing
+        best: tuple[int, int] | None = None
+        chosen: tuple[Tile, bool, int, str, int, Step] | None = None
+        for option in known:
+            uses_ap, wmp, left = option[1], option[2], option[4]
+            if (uses_ap and not spare_ap) or wmp > mp:
+                continue
+            if best is None or (left, uses_ap) < best:
+                best, chosen = (left, uses_ap), option
+        if chosen is None:
+            break
+        steps.append(chosen[5])
+        mp, ap, pos = mp - chosen[2], ap - (1 if chosen[1] else 0), chosen[0]
+    return tuple(steps)
+
+
 class HunterBot:
     """Writes one hunter's order for the hunter stage."""
 
@@ -175,6 +207,7 @@ class HunterBot:
         self.target, self.likely = pick_target(state, self.h, self.view, b.mp + b.ap - 1, rng, memory, fields)
         self.fld = fields(self.h, (self.target,))
         self.attacked = False
+        self.turns = MAX_STEPS  # the turns of ``write``: an attack, a step, what is left each
 
     @property
     def pos(self) -> Tile:
@@ -189,10 +222,11 @@ class HunterBot:
         return self.draft.budget.ap
 
     def write(self) -> Order:
-        for _ in range(MAX_STEPS):
+        while self.turns > 0:
+            self.turns -= 1
             if not self.attacked and self.ap >= 1 and self.attack():
                 continue
-            if self.movement():
+            if self.walk():
                 continue
             if not self.leftover():
                 break
@@ -250,6 +284,33 @@ class HunterBot:
         more = self.movement_options()[len(hunter_walks(self.state.board, pos)):]  # (rare)
         return known + [(*w, left, hunter_step(w[3], w[0])) for w in more
                         if (left := fld.get(w[0], UNREACHABLE)) < here]
+
+    def walk(self) -> bool:
+        """Towards the target: the walk planned from here on the field (``_plan``: kept with the field), its steps
+        added while the rules take them and he has no attack to try where he stands; the Clown chasing, the Ripper
+        in Stealth, the Bane, a passage he knows here, or the plan's first step refused: one step of ``movement``
+        (which tries the other options)."""
+        d = self.draft
+        h, b = d.p, d.budget
+        chasing = bool(self.likely) and not self.attacked
+        if (chasing and h.role == "clown") or h.role in ("bane", "ripper") or \
+                (self.state.passages and self.state.passage_at(h.pos) is not None):
+            return self.movement()
+        fld = self.fld
+        memo = memo_of(fld)
+        key = ("walk", h.pos, b.mp, b.ap, chasing)
+        plan: tuple[Step, ...] | None = memo.get(key)  # type: ignore[assignment]
+        if plan is None:
+            plan = memo[key] = _plan(self.state.board, fld, memo, h.pos, b.mp, b.ap, chasing)
+        if not plan:
+            return False  # (no option he may take: ``movement`` would find none either)
+        if not d.add(plan[0]):
+            return self.movement()
+        for step in plan[1:]:
+            if self.turns <= 0 or (chasing and d.budget.ap >= 1 and d.p.pos == self.target) or not d.add(step):
+                break
+            self.turns -= 1
+        return True
 
     def movement(self) -> bool:
         fld, d = self.fld, self.draft

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from sheetgm.bots.intel import Intel
 from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, memo_of, per_map, points
 from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, survivor_walks
-from sheetgm.core.board import Board, Tile, distance
+from sheetgm.core.board import EDGE_OPEN, Board, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
 from sheetgm.core.state import SURVIVOR, Player, State
@@ -56,6 +56,14 @@ SILENT = ("magician", "gardener")
 _CRACK, _SEARCH, _ESCAPE = Crack(), Search(), Escape()  # steps are frozen values: made once
 
 
+_gen_tables: dict[int, tuple[Board, tuple[list[Tile], dict[Tile, tuple[int, ...]]]]] = {}
+
+
+def _generators(board: Board) -> tuple[list[Tile], dict[Tile, tuple[int, ...]]]:
+    """The map's generators by row, and per tile (when first asked) its distances to them (once per map)."""
+    return per_map(_gen_tables, board, lambda: (sorted(board.generators, key=lambda t: (t[1], t[0])), {}))
+
+
 def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]:
     """Split the healthy survivors over the generators (cheat: shared positions).
 
@@ -63,22 +71,25 @@ def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]
     for the points already planned there (a generator takes 4 a night) and
     for a hunter known near it."""
     cap = int(state.opt("generator_cap"))
-    load: dict[Tile, int] = {g: 0 for g in state.board.generators}
+    gens, distances = _generators(state.board)
+    load = [0] * len(gens)
     plan: dict[int, Tile] = {}
-    gens = sorted(state.board.generators, key=lambda t: (t[1], t[0]))
-    risk = {g: 6 if any(distance(g, h) <= DANGER for h in danger) else 0 for g in gens}
+    risk = [6 if any(distance(g, h) <= DANGER for h in danger) else 0 for g in gens]
     for s in state.survivors():
         if s.downed:
             continue
         gain = 2 if s.role == "mechanic" else 1
-        x, y = s.pos
-        best, least = gens[0], -1
-        for g in gens:  # the first generator of least score, as min() would pick (spelt out: 8 x 5 a stage)
-            score = abs(x - g[0]) + abs(y - g[1]) + 3 * load[g] + (100 if load[g] + gain > cap else 0) + risk[g]
+        far = distances.get(s.pos)
+        if far is None:
+            x, y = s.pos
+            far = distances[s.pos] = tuple(abs(x - g[0]) + abs(y - g[1]) for g in gens)
+        best, least = 0, -1
+        for i, d in enumerate(far):  # the first generator of least score, as min() would pick (8 x 5 a stage)
+            score = d + 3 * load[i] + (100 if load[i] + gain > cap else 0) + risk[i]
             if least < 0 or score < least:
-                best, least = g, score
+                best, least = i, score
         load[best] += gain
-        plan[s.seat] = best
+        plan[s.seat] = gens[best]
     return plan
 
 
@@ -104,8 +115,9 @@ def crawl_to(state: State, p: Player, draft: Draft | None = None) -> Tile:
     if not friends:
         return p.pos
     draft = draft if draft is not None else Draft(state, p.seat)
-    moves = [n for n in state.board.neighbour_map[p.pos] if draft.legal(Move(n))]
-    return min(moves, key=lambda t: (min(distance(t, f) for f in friends), t)) if moves else p.pos
+    # The legal move nearest a friend: the first legal of the moves by nearness (a Downed survivor's try is dear).
+    moves = sorted(state.board.neighbour_map[p.pos], key=lambda t: (min(distance(t, f) for f in friends), t))
+    return next((t for t in moves if draft.legal(Move(t))), p.pos)
 
 
 def _full_chests(state: State) -> list[Tile]:
@@ -189,6 +201,49 @@ def _risky_tiles(board: Board, danger: tuple[Tile, ...]) -> frozenset[Tile]:
     return tiles
 
 
+_FAR_MOVERS = ("athlete", "priestess")  # roles with movement options beyond the map's walks (``survivor_extras``)
+
+
+def _plan(board: Board, fld: dict[Tile, int], memo: dict[object, object], pos: Tile, mercenary: bool, mp: int,
+          ap: int, escape: bool, risky: frozenset[Tile] | None) -> tuple[Step, ...]:
+    """A survivor's walk from ``pos`` down ``fld`` with ``mp`` and ``ap``, each step as ``SurvivorBot.movement``
+    chooses it (the option gaining most, then the least penalty; a tie goes to the first option), made of the map's
+    walks alone: the steps until the goal or the budget stops her."""
+    steps: list[Step] = []
+    while len(steps) < MAX_STEPS:
+        here = fld.get(pos, UNREACHABLE)
+        if here == 0:
+            break
+        key = ("survivor", pos, mercenary)
+        known: tuple[list[_Closer], bool] | None = memo.get(key)  # type: ignore[assignment]
+        if known is None:
+            walks, has_walk = survivor_walks(board, pos, mercenary)
+            known = memo[key] = (_closer_of(fld, pos, walks), has_walk)
+        closer, has_walk = known
+        reach = here // SCALE
+        wary = risky is not None and pos not in risky
+        best: tuple[int, int] | None = None
+        chosen: _Closer | None = None
+        for option in closer:
+            landing, wmp, wap, penalty, _, _, left, _ = option
+            gain = here - left
+            if wmp > mp or wap > ap:
+                continue
+            if wap and (not escape or reach <= mp + 1):
+                continue  # keep the action point for the goal
+            if penalty >= 2 and gain < 2 * SCALE and has_walk:
+                continue  # (a vault only where it beats the walk)
+            if wary and left > 0 and risky is not None and landing in risky:
+                penalty += 2  # keep away from a hunter we know of, unless the goal is there
+            if best is None or (-gain, penalty) < best:
+                best, chosen = (-gain, penalty), option
+        if chosen is None:
+            break
+        steps.append(chosen[7])
+        mp, ap, pos = mp - chosen[1], ap - chosen[2], chosen[0]
+    return tuple(steps)
+
+
 class SurvivorBot:
     """Writes one survivor's order for the stage that is due."""
 
@@ -201,6 +256,7 @@ class SurvivorBot:
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = team.fields(self.p, self.targets)
         self.noisy = self.stepped_off = False
+        self.turns = MAX_STEPS  # the turns of ``write``: a main action, a step, an extra each
         self._has_walk = True  # (set by _closer for the tile it prices)
         self._memo: tuple[dict[Tile, int], dict[object, object]] | None = None  # the field's (paths.memo_of)
 
@@ -223,7 +279,8 @@ class SurvivorBot:
         return self._risky
 
     def write(self) -> Order:
-        for _ in range(MAX_STEPS):
+        while self.turns > 0:
+            self.turns -= 1
             if self.draft.budget.ap >= 1:
                 main = self.main_action()
                 if main is not None:
@@ -234,7 +291,7 @@ class SurvivorBot:
                 self.stepped_off = True
                 if self.final_dash() or self.step_off():
                     continue
-            if not self.stepped_off and self.movement():
+            if not self.stepped_off and self.walk():
                 continue
             if not self.extra():
                 break
@@ -310,7 +367,11 @@ class SurvivorBot:
         fld, draw = self.fld, self.rng.random
         risky = self._risky if self._risky is not None else self.risky_tiles()
         moves.sort(key=lambda t: (t in crowded, t in risky, fld.get(t, UNREACHABLE), draw()))
-        return any(self.draft.add(survivor_step("move", t, None)) for t in moves)
+        # A Move over a wall, an obstacle or a board is never legal (moves.step_cost): not tried (each refusal is
+        # an exception), the draws made as before.
+        kinds, boards = state.board.edge_kinds, state.boards
+        return any(self.draft.add(survivor_step("move", t, None)) for t in moves if kinds.get((here, t)) is EDGE_OPEN
+                   and not (boards and ((here, t) if here <= t else (t, here)) in boards))
 
     # -- movement ----------------------------------------------------------------------
     def movement_options(self) -> Sequence[SurvivorWalk]:
@@ -366,6 +427,49 @@ class SurvivorBot:
                                                                               doorkey))
             out += extras
         return out
+
+    def walk(self) -> bool:
+        """Towards the goal: the walk planned from here on the field (``_plan``: kept with the field), its steps
+        added while the rules take them and nothing on her new tile asks for the main action; where she carries
+        what moves her otherwise or knows a passage here, or the plan's first step is refused, one step of
+        ``movement`` (which tries the other options)."""
+        d = self.draft
+        p = d.p
+        items = p.items
+        if p.role in _FAR_MOVERS or (items and ("wings" in items or "doorkey" in items)) or \
+                (self.state.passages and self.state.passage_at(p.pos) is not None):
+            return self.movement()
+        fld, b = self.fld, d.budget
+        risky = (self._risky if self._risky is not None else self.risky_tiles()) if self.danger else None
+        mercenary = p.role == "mercenary"
+        memo = self._memo
+        if memo is None or memo[0] is not fld:
+            memo = self._memo = (fld, memo_of(fld))
+        escape = self.purpose == ESCAPE
+        key = ("walk", p.pos, mercenary, b.mp, b.ap, escape, risky)
+        plan: tuple[Step, ...] | None = memo[1].get(key)  # type: ignore[assignment]
+        if plan is None:
+            plan = memo[1][key] = _plan(self.state.board, fld, memo[1], p.pos, mercenary, b.mp, b.ap, escape, risky)
+        if not plan:
+            return False  # (no option she may take: ``movement`` would find none either)
+        if not d.add(plan[0]):
+            return self.movement()
+        for step in plan[1:]:
+            if self.turns <= 0 or not self.quiet() or not d.add(step):
+                break
+            self.turns -= 1
+        return True
+
+    def quiet(self) -> bool:
+        """Nothing on her tile for ``main_action`` to try (a cautious test: it would find no step)."""
+        d = self.draft
+        if d.budget.ap < 1:
+            return True
+        here, state = d.p.pos, self.state
+        items = d.p.items
+        return not (here in self.targets or here in self.team.downed_at or (items and "revolver" in items)
+                    or state.keys_on.get(here) or state.lying.get(here)
+                    or (here in state.board.chests and state.chests.get(here)))
 
     def movement(self) -> bool:
         fld, d = self.fld, self.draft

@@ -181,9 +181,11 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
         others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
         truth = truths.get(seat)
         order, problems, bad = judge(state, seat, text, lang, others) if text else (Order(), [], False)
-        director_problems = judge(state, seat, text, game.lang, others)[1] if text else []  # the director workbook's
-        told = (judge(state, seat, text, game.voice, others)[1] if text and game.voice != game.lang
-                else director_problems)
+        # the director workbook's problems: the player's own when they share a language (judging is pure)
+        director_problems = (list(problems) if lang == game.lang else judge(state, seat, text, game.lang, others)[1]
+                             ) if text else []
+        told = ((list(problems) if game.voice == lang else judge(state, seat, text, game.voice, others)[1])
+                if text and game.voice != game.lang else director_problems)
         ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
         if not after:
             complete = ticked and not problems and not bad and bool(order.steps or order.day)

@@ -205,9 +205,11 @@ def told(rows: list[list[str]], key: str, seat: int, seats: int) -> tuple[set[st
     """The notes already told to ``seat``: (in another stage, in ``key`` itself)."""
     before: set[str] = set()
     now: set[str] = set()
-    for r in range(2, len(rows) + 2):
-        cells = list(rows[r - 2]) + [""] * COLS
-        if not cells[10].strip():
+    if seats < 1 or seat < 1:
+        return before, now  # (no row is that seat's)
+    for r in range(seat + 1, len(rows) + 2, seats):  # the seat's rows alone: one a stage (``archive_row``)
+        cells = rows[r - 2]
+        if len(cells) <= 10 or not cells[10].strip():
             continue
         try:
             stage, at = _stage_seat(r, seats)

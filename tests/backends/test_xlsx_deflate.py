@@ -88,3 +88,13 @@ def test_a_file_is_read_alike_by_either_inflater_and_a_damaged_part_refused(
     with pytest.raises(UnreadableFileError) as err:
         XlsxGateway(path.parent).view(KEY)
     assert err.value.code == "err.backend.file.damaged"
+
+
+def test_the_crc_is_zlibs() -> None:
+    """A part's CRC-32 (written in the zip, checked as a file is read) is zlib's value, in one go or in pieces."""
+    rng = random.Random(5)
+    for _ in range(200):
+        data = bytes(rng.randrange(256) for _ in range(rng.randint(0, 3000)))
+        cut = rng.randint(0, len(data))
+        assert deflate.crc32(data) == zlib.crc32(data)
+        assert deflate.crc32(data[cut:], deflate.crc32(data[:cut])) == zlib.crc32(data)

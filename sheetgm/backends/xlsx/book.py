@@ -108,6 +108,10 @@ class Pending:
     # Each N of the ' s="N"' its text holds (the cells' styles), worked out as its rows were read and made; None
     # for not known (then ``holds_style`` looks in the text)
     styles: frozenset[str] | None = None
+    # Rows written again in their XML since (``patch.py``, not parsed), and the cells that left them (they count
+    # in the extent, as the cells of a row taken and emptied do)
+    patched: dict[int, str] = field(default_factory=dict)
+    emptied: set[tuple[int, int]] = field(default_factory=set)
     # Kept from their first use to the end of the save (``forget``): the text, each row's XML (``row_texts``).
     _text: str | None = None
     _rows: dict[int, str] | None = None
@@ -120,26 +124,46 @@ class Pending:
 
     def text(self) -> str:
         if self._text is None:
-            data = self.source.data if self.source.raw is None else inflate(self.source.raw)
-            assert data is not None
-            self._text = data[self.start:self.end].decode("utf-8") + self.tail
+            if self.patched:  # (the rows in order: the rows as read, in order, then the new ones)
+                rows = self.row_texts()
+                self._text = "".join([rows[r] for r in sorted(rows)])
+            else:
+                self._text = self._as_read()
         return self._text
+
+    def _as_read(self) -> str:
+        data = self.source.data if self.source.raw is None else inflate(self.source.raw)
+        assert data is not None
+        return data[self.start:self.end].decode("utf-8") + self.tail
 
     def raw_rows(self) -> bytes:
         """The rows' XML as UTF-8: the bytes the file held (the text was read from them), then the new ones."""
+        if self.patched:
+            return self.text().encode("utf-8")
         data = self.source.data if self.source.raw is None else inflate(self.source.raw)
         assert data is not None
         return data[self.start:self.end] + self.tail.encode("utf-8")
 
     def row_texts(self) -> dict[int, str]:
-        """Each row's XML as read, by its row (0-based)."""
+        """Each row's XML as read (or as written again since), by its row (0-based)."""
         if self._rows is None:
             # every row has the writer's shape (checked as read, or made by it): cut at each end tag, no text or
             # value of those shapes holds one, each starting '<row r="'
-            pieces = self.text().split("</row>")
+            pieces = (self._as_read() if self.patched else self.text()).split("</row>")
             pieces.pop()
             self._rows = {int(piece[8:piece.index('"', 8)]) - 1: piece + "</row>" for piece in pieces}
+            self._rows.update(self.patched)
         return self._rows
+
+    def patch(self, r: int, xml: str, emptied: Iterable[int]) -> None:
+        """Row ``r`` (as read, not taken) is now ``xml``; the cells of ``emptied`` columns left it. Its extent, as
+        the rows were read, still counts (as that of a row taken and emptied does), and the row's own with it."""
+        before = self.extent()
+        rows, cols = self.measure(xml)
+        self.measured = (max(before[0], rows), max(before[1], cols))
+        self.row_texts()[r] = self.patched[r] = xml
+        self.emptied.update((r, c) for c in emptied)
+        self._text = None
 
     def forget(self) -> None:
         """Let the inflated text go (a workbook held between reading and writing keeps the compressed bytes)."""
@@ -251,6 +275,8 @@ class Sheet(_SheetFields):
             return
         found, rows = p.parse(p.text())
         found.update(self._cells)  # rows after them written since, and the rows taken (as they are now)
+        for rc in p.emptied:  # cells emptied in a row written again in its XML: kept, as in a row taken
+            found.setdefault(rc, Cell())
         self._cells, self.pending = found, None
         live = {r for (r, _c) in found} | self.rows.keys()  # a row that read back empty is left out (_written_rows)
         for r, xml in rows.items():

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from sheetgm.backends import model, port
 from sheetgm.backends.a1 import A1, cell_name, col_index, col_letters, format_range
+from sheetgm.backends.xlsx import patch
 from sheetgm.backends.xlsx.book import Book, Cell, Cells, Col, Sheet, Validation, text_of
 from sheetgm.backends.xlsx.xmlkit import ILLEGAL
 
@@ -270,7 +271,9 @@ def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
     skip: set[int] = set()
     if pending is not None and box.start_row <= pending.last:
         parsed: dict[int, Cells] = {}
-        skip = _rows_holding(sheet, op, box, parsed)
+        studied: dict[int, patch.Study] = {}
+        skip = _rows_holding(sheet, op, box, parsed, studied)
+        skip |= _patch_rows(sheet, op, box, studied)
         sheet.take([r for r in range(box.start_row, min(box.end_row, pending.last + 1)) if r not in skip], parsed)
         cells = sheet.taken_cells()
     else:
@@ -300,11 +303,13 @@ def _set_values(book: Book, sheet: Sheet, op: port.SetValues, box: A1) -> None:
 _HOLDING: dict[tuple[str, int, int, tuple[str, ...]], bool] = {}  # only rows that hold
 
 
-def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1, parsed: dict[int, Cells]) -> set[int]:
+def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1, parsed: dict[int, Cells],
+                  studied: dict[int, patch.Study]) -> set[int]:
     """The rows of the box among a sheet's pending rows (not taken) whose cells hold the op's values already: left
     unparsed. Whether a row as read holds given values is worked out once per process (``_HOLDING``): the rows of
-    a map are the same in most players' Current tabs, and so are the values written over them. The rows parsed
-    to find out are put in ``parsed``."""
+    a map are the same in most players' Current tabs, and so are the values written over them. A row of the
+    writer's own making is looked at in its XML (``patch.study``; those that do not hold are put in ``studied``),
+    any other is parsed (put in ``parsed``)."""
     p = sheet.pending
     assert p is not None and box.end_row is not None and box.end_col is not None
     texts, c0, width, held = p.row_texts(), box.start_col, box.end_col - box.start_col, set()
@@ -322,14 +327,37 @@ def _rows_holding(sheet: Sheet, op: port.SetValues, box: A1, parsed: dict[int, C
         key = (xml, c0, width, values)
         found = _HOLDING.get(key)
         if found is None:
-            cells = parsed[r] = p.parse(xml)[0]
-            found = all(_holds(cell, text) if (cell := cells.get((r, c0 + j))) is not None else not text
-                        for j, text in ((j, values[j] if j < len(values) else "") for j in range(width)))
+            seen = patch.study(xml, r, sheet.rows.get(r))
+            if seen is not None:
+                found = patch.holds(seen, c0, values, width)
+                if not found:
+                    studied[r] = seen
+            else:
+                cells = parsed[r] = p.parse(xml)[0]
+                found = all(_holds(cell, text) if (cell := cells.get((r, c0 + j))) is not None else not text
+                            for j, text in ((j, values[j] if j < len(values) else "") for j in range(width)))
             if found:  # (a row that does not hold is parsed and taken anyway: nothing to keep)
                 _HOLDING[key] = True
         if found:
             held.add(r)
     return held
+
+
+def _patch_rows(sheet: Sheet, op: port.SetValues, box: A1, studied: dict[int, patch.Study]) -> set[int]:
+    """The rows of ``studied`` (pending, of the writer's making, not holding the op's values) written again in
+    their XML (``patch.patched``), as setting their cells would make them: not taken, not parsed."""
+    p = sheet.pending
+    assert p is not None and box.end_col is not None
+    done = set()
+    for r, row in studied.items():
+        i = r - box.start_row
+        made = patch.patched(row, r, box.start_col, op.rows[i] if i < len(op.rows) else (), box.end_col - box.start_col)
+        if made is not None:
+            p.patch(r, *made)
+            done.add(r)
+    if done:
+        sheet.touch_outside_rows()  # (the rows as read stay pending: the sheet's XML is made again at the save)
+    return done
 
 
 # -- cells a protected tab leaves open ---------------------------------------

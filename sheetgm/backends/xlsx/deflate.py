@@ -35,6 +35,12 @@ def inflate(raw: bytes) -> bytes:
     return out
 
 
+def crc32(data: bytes, value: int = 0) -> int:
+    """The CRC-32 a zip entry records (ISA-L's, the same value, ~4x zlib's speed where it is installed)."""
+    found: int = (_fast if _fast is not None else zlib).crc32(data, value)
+    return found
+
+
 def inflater() -> Any:
     """A raw deflate stream's inflater (``decompress(data, max_length)``, ``unconsumed_tail``, ``eof``), for a
     part of a file read, whatever made it: a damaged stream raises (zlib.error, or isal's IsalError)."""

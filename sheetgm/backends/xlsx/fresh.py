@@ -44,6 +44,8 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
     values: list[tuple[int, port.SetValues, Box]] = []
     runs: list[tuple[int, xlsx_cells.Plan, Box]] = []
     heights: list[tuple[port.ResizeRows, A1]] = []
+    widths: list[int] = []  # (the ops that set a column's width)
+    texts = False  # (a value that is not blank)
     k, n, start, tab = i, len(ops), -1, first.tab
     known: tuple[int, int, xlsx_cells.Plan] | None = None  # a run seen before: where it starts and ends, its plan
     while k <= n:  # one pass over the ops (a map is hundreds), a run of formats closed by the next other op
@@ -78,11 +80,14 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
             text = "".join(map("".join, op.rows))  # (the whole op's texts looked at in C, at once)
             if "\n" in text or ILLEGAL.search(text):
                 return i
+            texts = texts or bool(text)
             values.append((k, op, (area.start_row, area.end_row, area.start_col, area.end_col)))
         elif isinstance(op, port.ResizeRows):
             if rng.end_row is None:
                 return i
             heights.append((op, rng))
+        elif kind is port.ResizeColumns:
+            widths.append(k)
         k += 1
     j = k
     boxes = [box for _k, _op, box in values] + [box for _k, _plan, box in runs] + [
@@ -105,10 +110,10 @@ def new_rows(book: Book, sheet: Sheet, ops: Sequence[port.Op], ranges: list[list
         for r in range(rng.start_row, rng.end_row or 0):
             dim = dims.setdefault(r, {})
             dim["ht"], dim["customHeight"] = height, "1"
-    for k in range(i, j):
-        if isinstance(ops[k], port.ResizeColumns):
-            xlsx_cells.apply(book, sheet, ops[k], ranges[k][0])
-    _append(sheet, top, max(box[1] for box in boxes), values, styled, dims)
+    for k in widths:
+        xlsx_cells.apply(book, sheet, ops[k], ranges[k][0])
+    if texts or styled or dims:  # (blanks alone over rows that hold nothing, a Current tab's preview: no row made)
+        _append(sheet, top, max(box[1] for box in boxes), values, styled, dims)
     return j
 
 
@@ -120,12 +125,24 @@ def _append(sheet: Sheet, top: int, end: int, values: list[tuple[int, port.SetVa
         _MADE.clear()
         _PLANS.clear()
     out, last, rows, cols = [], p.last, 0, 0
+    # what lies over each row, gathered op by op (a block is ~40 rows under two or three ops)
+    over_at: dict[int, list[tuple[int, Sequence[str]]]] = {}
+    for _k, op, box in values:
+        texts = op.rows
+        for r in range(box[0], box[1]):
+            i = r - box[0]
+            over_at.setdefault(r, []).append((box[2], texts[i] if i < len(texts) else ()))
+    here_at: dict[int, list[Styled]] = {}
+    marks_at: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+    for entry in styled:
+        for r in entry[2]:
+            here_at.setdefault(r, []).append(entry)
+            marks_at.setdefault(r, []).append((id(entry[0]), entry[1]))
     for r in range(top, end):
-        over = tuple((box[2], op.rows[r - box[0]] if r - box[0] < len(op.rows) else ())
-                     for _k, op, box in values if box[0] <= r < box[1])
-        here = [entry for entry in styled if r in entry[2]]
+        over = tuple(over_at.get(r, ()))
+        here = here_at.get(r, [])
         dim = dims.get(r)
-        key = (r, tuple(dim.items()) if dim else (), over, tuple((id(plan), found) for plan, found, _rows in here))
+        key = (r, tuple(dim.items()) if dim else (), over, tuple(marks_at.get(r, ())))
         made = _MADE.get(key)
         if made is None:
             for plan, _found, _rows in here:
@@ -200,8 +217,11 @@ _RUNS: dict[int, tuple[tuple[port.Op, ...], str, xlsx_cells.Plan]] = {}
 
 def _plan(run: tuple[port.Op, ...], tab: str) -> xlsx_cells.Plan:
     plan = xlsx_cells._format_plan(run)
-    if len(_RUNS) >= 32:
+    if len(_RUNS) >= 32:  # (the long runs, a map's, kept: a run of a title's bold in every workbook pushed them out)
+        long = {key: seen for key, seen in _RUNS.items() if len(seen[0]) >= 32}
         _RUNS.clear()
+        if len(long) < 16:
+            _RUNS.update(long)
     _RUNS[id(run[0])] = (run, tab, plan)
     return plan
 

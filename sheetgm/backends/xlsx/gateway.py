@@ -44,6 +44,8 @@ import tempfile
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from itertools import compress, repeat
+from operator import attrgetter, itemgetter
 from pathlib import Path
 
 from sheetgm.backends import port
@@ -339,7 +341,7 @@ class XlsxGateway(port.Gateway):
     def _check_tabs(key: str, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]]) -> None:
         """Every op's tab exists (or an earlier AddTab makes it): so applying the ops cannot stop half-way."""
         names = {s.name for s in book.sheets if not s.name.startswith(META_TAB)}
-        if {found[0].tab for found in ranges if found} <= names:
+        if set(map(attrgetter("tab"), map(itemgetter(0), filter(None, ranges)))) <= names:  # (looked at in C)
             return  # every tab there already (a stage's ops: hundreds, on a few tabs)
         for op, found in zip(ops, ranges, strict=True):
             if isinstance(op, port.AddTab):
@@ -379,11 +381,13 @@ class XlsxGateway(port.Gateway):
         ranges = port.check_ops(ops, port.XLSX_CELL_LIMIT)
         if not ops:
             return
-        for op, found in zip(ops, ranges, strict=True):
-            if isinstance(op, port.Protect) and not found[0].whole_tab:
+        # (a stage's ops are ~1,000 of a few kinds: the protections picked out, and the kinds seen, in C)
+        for op, found in compress(zip(ops, ranges, strict=True), map(isinstance, ops, repeat(port.Protect))):
+            assert isinstance(op, port.Protect)
+            if not found[0].whole_tab:
                 raise OpError(op="Protect", detail=f"an .xlsx file protects whole tabs (leaving cells open), "
                                                    f"not part of one: {op.range}")
-        protecting = any(isinstance(op, port.Protect | port.Unprotect) for op in ops)
+        protecting = any(issubclass(kind, port.Protect | port.Unprotect) for kind in set(map(type, ops)))
         password = self.lock_password() if protecting else None  # before the file: the source may read another
         book = self._load(key)
         self._check_tabs(key, book, ops, ranges)

@@ -23,7 +23,7 @@ import zlib
 from dataclasses import dataclass
 
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx.deflate import inflater
+from sheetgm.backends.xlsx.deflate import crc32, inflater
 
 MiB = 1 << 20
 
@@ -238,7 +238,7 @@ class Package:
                 piece = unzip.decompress(rest, _CHUNK)
                 rest = unzip.unconsumed_tail
                 size = self._count(info, size + len(piece), cap, keep)
-                crc = zlib.crc32(piece, crc)
+                crc = crc32(piece, crc)
                 if keep:
                     chunks.append(piece)
                 if not rest:

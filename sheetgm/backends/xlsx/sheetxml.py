@@ -213,18 +213,23 @@ def _cell(ref: str, cell: Cell) -> str:
             return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(xmlkit.escape(value))}</v></c>'
         if cell.sst >= 0:  # the file's own entry, with its runs and phonetic guides
             return f'<c r="{ref}"{style} t="s"><v>{cell.sst}</v></c>'
-        inline = _INLINE.get(value)
-        if inline is None:
-            if len(_INLINE) >= 20_000:
-                _INLINE.clear()
-            space = ' xml:space="preserve"' if value != value.strip() else ""
-            inline = _INLINE[value] = f' t="inlineStr"><is><t{space}>{xmlkit.text(xmlkit.escape(value))}</t></is></c>'
-        return f'<c r="{ref}"{style}{inline}'
+        return f'<c r="{ref}"{style}{inline_end(value)}'
     if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
         return f'<c r="{ref}"{style}>{formula}<v>{xmlkit.text(value)}</v></c>'
     if kind in ("b", "e", "d"):
         return f'<c r="{ref}"{style} t="{kind}">{formula}<v>{xmlkit.text(value)}</v></c>'
     return f'<c r="{ref}"{style}>{formula}</c>' if formula else f'<c r="{ref}"{style}/>'
+
+
+def inline_end(value: str) -> str:
+    """The end of the XML of a cell holding ``value`` as an inline text, after its reference and style."""
+    inline = _INLINE.get(value)
+    if inline is None:
+        if len(_INLINE) >= 20_000:
+            _INLINE.clear()
+        space = ' xml:space="preserve"' if value != value.strip() else ""
+        inline = _INLINE[value] = f' t="inlineStr"><is><t{space}>{xmlkit.text(xmlkit.escape(value))}</t></is></c>'
+    return inline
 
 
 def comments_xml(sheet: Sheet) -> str:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import posixpath
 import re
 import struct
-import zlib
 from datetime import UTC, datetime
+from functools import lru_cache
 from xml.etree.ElementTree import ParseError, fromstring
 
 from sheetgm.backends.xlsx import xmlkit
 from sheetgm.backends.xlsx.book import RANK, Book, Rel, Sheet
-from sheetgm.backends.xlsx.deflate import deflate
+from sheetgm.backends.xlsx.deflate import crc32, deflate
 from sheetgm.backends.xlsx.package import Part, rels_path, resolve_target
 from sheetgm.backends.xlsx.sheetxml import ROOT, comments_xml, legacy_xml, sheet_bytes, vml_xml
 
@@ -295,7 +295,10 @@ def _structure_xml(book: Book) -> str | None:
     return f"<workbookProtection{xmlkit.attrs(book.structure)}/>"
 
 
+@lru_cache(maxsize=64)
 def _attrs_of(xml: str) -> dict[str, str] | None:
+    """The element's attributes (parsed once per process for each text: every save of every player's workbook
+    asks of the same lock; the caller only compares them)."""
     try:
         return xmlkit.plain_attrs(fromstring(xml))
     except ParseError:  # a prefixed element (its namespace declared on the root): written anew
@@ -332,7 +335,7 @@ def _zip(book: Book, plan: _Plan, now: datetime) -> bytes:
                 crc, size, deflated = kept[1], kept[2], kept[3]
             else:
                 raw = content.encode("utf-8") if isinstance(content, str) else content
-                crc, size, deflated = zlib.crc32(raw), len(raw), deflate(raw)
+                crc, size, deflated = crc32(raw), len(raw), deflate(raw)
             packed[name] = (content, crc, size, deflated)
         done[name] = Part(name, deflated, crc, size)
         encoded = name.encode("utf-8")
