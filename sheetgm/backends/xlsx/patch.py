@@ -18,7 +18,7 @@ from operator import itemgetter, lt
 from typing import NamedTuple, cast
 
 from sheetgm.backends.xlsx import xmlkit
-from sheetgm.backends.xlsx.read import _hold, _row_cells
+from sheetgm.backends.xlsx.read import hold, row_cells
 from sheetgm.backends.xlsx.sheetxml import inline_end, letters
 
 CELL_OPEN = '<c r="'
@@ -89,13 +89,13 @@ def _study(xml: str, r: int, dims: dict[str, str] | None) -> Study | None:
         return None
     known = list(map(_PIECES.get, pieces))
     if None in known:  # cells not seen before (each once: the map's cells recur in every player's rows)
-        _row, cells = _row_cells(xml[:-6])  # the row as the reader reads it: one cell a piece, if it is the writer's
+        _row, cells = row_cells(xml[:-6])  # the row as the reader reads it: one cell a piece, if it is the writer's
         if len(cells) != len(pieces):
             return None  # a cell of the plain format and no text (the writer leaves it out), or not a cell
         for i, found in enumerate(known):
             if found is None:
                 known[i] = found = _piece(pieces[i], cells[i])
-                _hold(_PIECES, _PIECES_HELD, pieces[i], found)
+                hold(_PIECES, _PIECES_HELD, pieces[i], found)
     seen = cast(list[tuple[int, int, Found]], known)
     cols = list(map(itemgetter(0), seen))
     if not cols:

@@ -224,7 +224,7 @@ def _content_types(pkg: Package) -> tuple[dict[str, str], dict[str, str]]:
     found = _TYPES.get(data)
     if found is None:
         found = _parse_content_types(data)
-        _hold(_TYPES, _TYPES_HELD, data, found)
+        hold(_TYPES, _TYPES_HELD, data, found)
     return dict(found[0]), dict(found[1])
 
 
@@ -267,7 +267,7 @@ def _rels(pkg: Package, path: str) -> list[Rel]:
     if found is None:
         found = tuple(Rel(r.get("Id", ""), r.get("Type", ""), r.get("Target", ""), r.get("TargetMode", ""))
                       for r in fromstring(data))
-        _hold(_RELS, _RELS_HELD, data, found)
+        hold(_RELS, _RELS_HELD, data, found)
     return list(found)
 
 
@@ -388,7 +388,7 @@ def _layout(rest: bytes) -> _Layout:
             kept.note("layout", rest, _plain_layout(found))
         else:
             found = _layout_of(plain)
-        _hold(_LAYOUTS, _LAYOUTS_HELD, rest, found)
+        hold(_LAYOUTS, _LAYOUTS_HELD, rest, found)
     return found
 
 
@@ -411,7 +411,7 @@ def _layout_of(plain: tuple[Any, ...]) -> _Layout:
                    [Validation(sqref, dict(attrs), f1, f2) for sqref, attrs, f1, f2 in validations], legacy)
 
 
-def _hold(memo: dict[K, V], held: list[int], key: K, value: V) -> None:
+def hold(memo: dict[K, V], held: list[int], key: K, value: V) -> None:
     """``value`` kept for ``key`` in ``memo``, whose keys' lengths ``held[0]`` counts: emptied first when they
     would pass ``held[1]``."""
     if held[0] + len(key) > held[1]:
@@ -579,7 +579,7 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
                     if known is None:
                         return False  # another shape: an XML parser judges
                     kept.note("row", piece, known)
-                _hold(held, _ROWS_HELD, piece, known)
+                hold(held, _ROWS_HELD, piece, known)
             seen.append(known)
     numbers = list(map(itemgetter(0), seen))
     dims = {known[0] - 1: dict(known[1]) for known in seen if known[1]}
@@ -596,10 +596,10 @@ def _read_our_cells(xml: str, sheet: Sheet, budget: _Budget, lazy: Part | None =
             if whole is None:
                 kept.note("sheet", key, (tuple(seen), None))
             return True
-    row_cells = whole[1] if whole is not None and whole[1] is not None else _cells_of(pieces)
+    rows_cells = whole[1] if whole is not None and whole[1] is not None else _cells_of(pieces)
     if whole is None and pieces:
-        kept.note("sheet", key, (tuple(seen), row_cells))
-    found, sizes = _assembled(row_cells)
+        kept.note("sheet", key, (tuple(seen), rows_cells))
+    found, sizes = _assembled(rows_cells)
     for n in sizes:
         budget.add_cells(n)
     sheet.cells.update(found)
@@ -679,7 +679,7 @@ def _our_cells(xml: str, rows: dict[int, str] | None = None, pieces: list[str] |
 
 
 def _cells_of(pieces: list[str]) -> tuple[_RowCells, ...]:
-    """Each row's number and cells (``_row_cells``), worked out once per distinct text."""
+    """Each row's number and cells (``row_cells``), worked out once per distinct text."""
     out = []
     seen = _CELLS_SEEN
     for piece in pieces:
@@ -687,9 +687,9 @@ def _cells_of(pieces: list[str]) -> tuple[_RowCells, ...]:
         if known is None:
             known = kept.get("cells", piece)
             if known is None:
-                known = _row_cells(piece)
+                known = row_cells(piece)
                 kept.note("cells", piece, known)
-            _hold(seen, _CELLS_HELD, piece, known)
+            hold(seen, _CELLS_HELD, piece, known)
         out.append(known)
     return tuple(out)
 
@@ -714,7 +714,7 @@ _CELLS_SEEN: dict[str, _RowCells] = {}
 _CELLS_HELD = [0, 8_000_000]  # the characters of the rows held, at most
 
 
-def _row_cells(piece: str) -> tuple[int, tuple[tuple[int, str, str, int], ...]]:
+def row_cells(piece: str) -> tuple[int, tuple[tuple[int, str, str, int], ...]]:
     row = int(piece[8:piece.index('"', 8)]) - 1  # <row r="12"...
     cells: list[tuple[int, str, str, int]] = []
     columns = _COLUMNS
