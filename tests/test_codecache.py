@@ -152,6 +152,8 @@ def test_the_table_keeps_what_a_run_used_first_and_is_bounded(tmp_path: Path,
     monkeypatch.setattr(codecache, "_used", set())
     monkeypatch.setattr(codecache, "_added", False)
     monkeypatch.setattr(codecache, "LIMIT", 4)
+    former = tmp_path / f"dataclass-code.{sys.implementation.cache_tag}-{marshal.version}.marshal"
+    former.write_bytes(marshal.dumps({}))  # the table under its former name, from an older sheetgm
     ours = {"__name__": "sheetgm.x"}
     for i in (3, 4, 5):  # one kept (damaged), two new
         ns: dict[str, Any] = {}
@@ -162,6 +164,7 @@ def test_the_table_keeps_what_a_run_used_first_and_is_bounded(tmp_path: Path,
     assert set(list(kept)[:3]) == {sources[i] for i in (3, 4, 5)}  # what this run used, first
     assert len(kept) == 4 and list(kept)[3] in sources[:3]  # then one kept before, up to LIMIT
     assert all(isinstance(marshal.loads(data), type(compile("1", "x", "eval"))) for data in kept.values())
+    assert not former.exists() and codecache.table_file().exists()  # the former table removed, nothing else
 
 
 def test_no_sheetgm_module_holds_classvar_initvar_or_kw_only_under_another_name() -> None:

@@ -121,7 +121,17 @@ def save() -> bool:
         if len(keep) >= LIMIT:
             break
         keep.setdefault(s, data)
+    _forget_old_tables()
     return keep_marshal(table_file(), keep)
+
+
+def _forget_old_tables() -> None:
+    """Remove what an older sheetgm kept under the table's former name (``dataclass-code.*``): nothing reads it."""
+    try:
+        for old in cache_dir().glob("dataclass-code.*.marshal"):
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 _std_is_type = dataclasses._is_type
