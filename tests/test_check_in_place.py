@@ -32,6 +32,12 @@ def review_by_copy(state: State, seat: int, order: Order, others: Mapping[int, O
     return check._review(Draft(state, seat), order, unknown)
 
 
+def due_seats(st: State) -> list[int]:
+    """The seats whose camp plays this stage (robots write no orders)."""
+    return [p.seat for p in st.players.values() if p.in_play and not p.is_robot
+            and p.is_hunter == (st.stage == HUNTER_STAGE)]
+
+
 def shown(review: Review) -> list[tuple[str, object]]:
     return [("problem", (x.code, x.step, x.day, repr(x.params))) for x in review.problems] + \
         [("note", (x.code, x.step, repr(x.params))) for x in review.notes]
@@ -95,9 +101,7 @@ def test_a_step_that_fails_in_dry_mode_changes_nothing_but_the_budget(map_name: 
     failed = kept = 0
     for seed in range(3):
         for st in positions(map_name, seed, nights=5):
-            due = [p.seat for p in st.players.values() if p.in_play and not p.is_robot
-                   and p.is_hunter == (st.stage == HUNTER_STAGE)]
-            for seat in due:
+            for seat in due_seats(st):
                 with Draft.on(st, seat) as draft:
                     for _ in range(6):
                         near = candidates(st, draft.p)
@@ -123,9 +127,7 @@ def test_a_plain_move_played_without_the_rule_is_the_rule_s_move(map_name: str) 
     fast = ruled = 0
     for seed in range(3):
         for st in positions(map_name, seed, nights=5):
-            due = [p.seat for p in st.players.values() if p.in_play and not p.is_robot
-                   and p.is_hunter == (st.stage == HUNTER_STAGE)]
-            for seat in due:
+            for seat in due_seats(st):
                 before = [any_step(st, seat, rng) for _ in range(rng.randrange(3))]
                 here = st.players[seat].pos
                 targets = [*st.board.neighbour_map[here], *rng.sample(list(st.board.tiles()), 3)]
