@@ -249,7 +249,7 @@ class Draft:
 
 def _undo(p: Player, saved: Player) -> None:
     if p.pos != saved.pos:
-        p.pos = saved.pos  # through Player.__setattr__: the state's index follows
+        p.pos = saved.pos  # through Player.pos's setter: the state's index follows
     p.__dict__.update(saved.__dict__)
 
 

@@ -3,7 +3,7 @@
 ``State.at``, ``survivors()`` and ``hunters()`` run thousands of times a
 night; scanning and sorting every player each time made a night quadratic in
 the number of players. The index is built when first asked and kept up to
-date by ``Player.__setattr__`` (a ``pos`` change files the player anew) and
+date by ``Player.pos``'s setter (a ``pos`` change files the player anew) and
 by ``Seats`` (a seat added, removed or given another Player has it built
 again).
 """
@@ -67,7 +67,7 @@ class Seats(dict[int, "Player"]):
 class Where:
     """Who stands where (tile -> players by seat) and the players by seat, for one ``players`` dict.
 
-    Built when first asked; ``Player.__setattr__`` files a player anew when
+    Built when first asked; ``Player.pos``'s setter files a player anew when
     its ``pos`` changes, and a change of the seats (``Seats.changes``) or a
     new dict has it built again. Never copied: a deepcopy or an unpickled
     state builds its own."""

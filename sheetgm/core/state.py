@@ -6,7 +6,7 @@ The copy is written field by field (a deepcopy cost 97% of a bot game): every
 list, dict and set is new, the frozen ``Board`` is shared, and a field this
 module does not know (added later) falls back to ``copy.deepcopy``.
 ``State.at`` answers from an index of who stands where, kept up to date by
-``Player.__setattr__`` on ``pos``, so that a night grows linearly with the
+``Player.pos``'s setter, so that a night grows linearly with the
 number of players.
 It round-trips through JSON (``to_dict`` / ``from_dict``) for the journal,
 and ``digest()`` gives the hash that ``verify`` compares stage by stage.
@@ -78,14 +78,6 @@ class Player:
     lang: str = "zh"
     result: str | None = None  # won | lost | draw: an escaped survivor has won; the rest at the game's end
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "pos":
-            ref = self.__dict__.get("_where")
-            where = ref() if ref is not None else None
-            if where is not None:
-                where.move(self, self.__dict__.get("pos"), value)
-        object.__setattr__(self, name, value)
-
     def __getstate__(self) -> dict[str, Any]:
         """Pickle and deepcopy leave out the state's index (a weak reference)."""
         return {k: v for k, v in self.__dict__.items() if k != "_where"}
@@ -126,6 +118,25 @@ class Player:
     def injured(self) -> bool:
         """R-STATUS-INJURED: any survivor with HP below 5."""
         return self.is_survivor and self.hp < MAX_HP
+
+
+class _Pos:
+    """``Player.pos`` set: the player is filed anew in the state's index (``seating.Where``), if one is kept.
+
+    A data descriptor without ``__get__``: reading ``p.pos`` finds the instance's dict as for any field, and only a
+    write of ``pos`` pays a call (a ``Player.__setattr__`` paid one on every field written)."""
+
+    def __set__(self, p: Player, value: Tile) -> None:
+        d = p.__dict__
+        ref = d.get("_where")
+        if ref is not None:
+            where = ref()
+            if where is not None:
+                where.move(p, d.get("pos"), value)
+        d["pos"] = value
+
+
+Player.pos = _Pos()  # type: ignore[assignment,misc]  # after @dataclass, which read the default (0, 0)
 
 
 @dataclass
