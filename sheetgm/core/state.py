@@ -136,7 +136,7 @@ class _Pos:
         d["pos"] = value
 
 
-Player.pos = _Pos()  # type: ignore[assignment,misc]  # after @dataclass, which read the default (0, 0)
+Player.pos = _Pos()  # type: ignore[assignment]  # after @dataclass, which read the default (0, 0)
 
 
 @dataclass
