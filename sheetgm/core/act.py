@@ -29,6 +29,7 @@ from sheetgm.core.steps import (
     SURVIVOR,
     Attack,
     Force,
+    Move,
     Order,
     RobotStep,
     Skill,
@@ -136,7 +137,10 @@ def run_order(ctx: Ctx, p: Player, order: Order | Sequence[Step]) -> None:
     if p.is_hunter:
         moves.discover(ctx, p)  # ruling 10: the tile where his action starts
     held: int | None = None
+    own_stage = (p.camp == HUNTER) == (ctx.stage == HUNTER_STAGE)  # (else do_step refuses every step)
     for i, step in enumerate(steps, 1):
+        if own_stage and type(step) is Move and moves.plain_move(ctx, p, b, step.to):
+            continue
         try:
             do_step(ctx, p, b, step)
         except Held:

@@ -83,6 +83,35 @@ def move(ctx: Ctx, p: Player, b: Budget, to: Tile, *, paid_by_ap: bool = False) 
     relocate(ctx, p, to, how="force" if paid_by_ap else "move")
 
 
+def plain_move(ctx: Ctx, p: Player, b: Budget, to: Tile) -> bool:
+    """``move`` for the resolver's commonest step, a Move to a neighbour over an open edge without a board, the MP
+    for it at hand: played here with ``relocate``'s effects but without the rule's calls (True). False, with nothing
+    changed, for every other case, which ``move`` plays (tests/test_engine_plain_move.py holds the two together)."""
+    if b.escaped or (p.flags and p.flags.get("held")):
+        return False
+    here = p.pos
+    if abs(to[0] - here[0]) + abs(to[1] - here[1]) != 1:
+        return False
+    st = ctx.state
+    board = st.board
+    if board.edge_kinds.get((here, to)) is not EDGE_OPEN or \
+            (st.boards and ((here, to) if here <= to else (to, here)) in st.boards):
+        return False  # (an edge off the map is no key of edge_kinds)
+    region = board.flat_region.get(here)
+    cost = 0 if region is not None and region == board.flat_region.get(to) else 1
+    if b.mp < cost:
+        return False
+    b.mp -= cost
+    p.pos = to
+    if not ctx.dry:
+        ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(here), tile=tile_name(to), how="move")
+    if p.camp == HUNTER:
+        discover(ctx, p)
+    elif to in st.traps:
+        spring_trap(ctx, p)
+    return True
+
+
 def cross(ctx: Ctx, p: Player, b: Budget, to: Tile, *, by_vault: bool) -> None:
     """Crossing an obstacle edge: forced (MP) or by the Vault action (R-ACT-VAULT, R-ACT-HVAULT)."""
     leave_check(p, b)
