@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from sheetgm.core.act import run_order
 from sheetgm.core.brief import brief_all
@@ -27,7 +28,40 @@ class StageError(Exception):
 
 
 def stage_rng(seed: int, night: int, stage: str) -> random.Random:
-    return random.Random(f"sheetgm/{seed}/{night}/{stage}")
+    return _SeededAtFirstDraw(f"sheetgm/{seed}/{night}/{stage}")
+
+
+class _SeededAtFirstDraw(random.Random):
+    """``random.Random(text)``, seeded at its first draw: seeding from a text costs ~10 µs and most stages draw
+    nothing (no survivor stage of the bots' games, half the hunter stages). Every draw of ``random.Random`` goes
+    through ``random()`` or ``getrandbits()``; once seeded, it is a plain ``random.Random``: the same stream."""
+
+    def __init__(self, text: str) -> None:  # (random.Random.__init__ would seed now)
+        self._text = text
+        self.gauss_next = None
+
+    def random(self) -> float:
+        return random.Random.random(_seed_now(self))
+
+    def getrandbits(self, k: int) -> int:  # (a method bound before the first draw may be called after it)
+        return random.Random.getrandbits(_seed_now(self), k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        return random.Random.getstate(_seed_now(self))
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        random.Random.seed(_seed_now(self), *args, **kwargs)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (pickle and deepcopy)
+        return random.Random, (), self.getstate()
+
+
+def _seed_now(rng: random.Random) -> random.Random:
+    text = rng.__dict__.pop("_text", None)
+    if text is not None:
+        random.Random.seed(rng, text)
+        rng.__class__ = random.Random
+    return rng
 
 
 def priority_order(state: State, priority: Sequence[int] | None, camp: str) -> list[int]:
