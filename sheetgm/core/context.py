@@ -5,7 +5,7 @@ random source, the events so far, and helpers every rule module shares
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from sheetgm.core.board import EDGE_BOARD, EDGE_OPEN, Edge, Tile, distance, edge_key, tile_name
@@ -13,9 +13,7 @@ from sheetgm.core.events import Event
 from sheetgm.core.state import ELIMINATED, HUNTER_STAGE, Player, State
 from sheetgm.core.steps import POTIONS
 
-# Ctx.emit fills an Event's fields itself while they are exactly these (a new field falls back to Event(...)).
-_FAST_EVENT = tuple(f.name for f in fields(Event)) == ("kind", "night", "stage", "params", "public", "to", "actor")
-_new = object.__new__
+_tuple_new = tuple.__new__  # Ctx.emit makes an Event as Event.__new__ does, without its call
 JAMMER_REACH = 3  # R-ITEM-JAMMER: hunters learn no noise farther than this while jammed
 
 
@@ -92,22 +90,7 @@ class Ctx:
             readers = (to if type(to) is tuple else (to[0],)) if robot_of is None else (int(robot_of),)
         else:
             readers = tuple(sorted({self._reader(s) for s in to}))
-        if not _FAST_EVENT:
-            self.events.append(Event(kind=kind, night=self.state.night, stage=self.stage, params=params,
-                                     public=public, to=readers, actor=actor))
-            return
-        # Event(...) field by field, without the frozen dataclass's __init__ (hundreds of events a night), each
-        # stored in the new instance's dict (cheaper than an update from keywords).
-        event = _new(Event)
-        d = event.__dict__
-        d["kind"] = kind
-        d["night"] = self.state.night
-        d["stage"] = self.stage
-        d["params"] = params
-        d["public"] = public
-        d["to"] = readers
-        d["actor"] = actor
-        self.events.append(event)
+        self.events.append(_tuple_new(Event, (kind, self.state.night, self.stage, params, public, readers, actor)))
 
     def _reader(self, seat: int) -> int:
         """What happens to the robot is told to the Mechanic who runs it."""

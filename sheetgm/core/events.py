@@ -9,21 +9,40 @@ makes "changing hidden state leaves a player's text unchanged" testable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Event:
-    """Something that happened in a stage, with who may see it."""
-
+class _Fields(NamedTuple):
     kind: str
     night: int
     stage: str
-    params: dict[str, Any] = field(default_factory=dict, hash=False, compare=True)
-    public: bool = False
-    to: tuple[int, ...] = ()
-    actor: int | None = None
+    params: dict[str, Any]
+    public: bool
+    to: tuple[int, ...]
+    actor: int | None
+
+
+class Event(_Fields):
+    """Something that happened in a stage, with who may see it.
+
+    A named tuple (hundreds are made a night, and ``Ctx.emit`` makes each with one ``tuple.__new__``) that behaves
+    as the frozen dataclass it was: the same fields, keywords and defaults (a new ``params`` dict each), equal only
+    to an Event, hashed without its ``params``, read-only."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, night: int, stage: str, params: dict[str, Any] | None = None, public: bool = False,
+                to: tuple[int, ...] = (), actor: int | None = None) -> Event:
+        return tuple.__new__(cls, (kind, night, stage, {} if params is None else params, public, to, actor))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Event and tuple.__eq__(self, other)  # (a plain tuple of the same values is not one)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.night, self.stage, self.public, self.to, self.actor))
 
     def visible_to(self, seat: int) -> bool:
         return self.public or seat in self.to
