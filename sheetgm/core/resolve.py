@@ -19,7 +19,7 @@ from sheetgm.core.ending import end_of_night
 from sheetgm.core.events import Event
 from sheetgm.core.passages import lay_missing
 from sheetgm.core.roles import robot_of
-from sheetgm.core.state import HUNTER_STAGE, OVER, SURVIVOR_STAGE, Player, State
+from sheetgm.core.state import HUNTER_STAGE, IN_PLAY, OVER, SURVIVOR_STAGE, Player, State
 from sheetgm.core.steps import Order
 
 
@@ -100,17 +100,23 @@ def fear_check(ctx: Ctx, seat: int) -> None:
     """R-STATUS-FEAR-SRC (a): at the end of a survivor's own action, a visible hunter within 2 frightens."""
     st = ctx.state
     p = st.players[seat]
-    if not p.in_play:
+    if p.status != IN_PLAY:
         return
     hunters = st.hunters()
-    near = st.board.within(p.pos, 2)
-    if len(hunters) <= len(near):
+    if len(hunters) > _FEW_HUNTERS:  # a big game: the tiles within 2 instead, so that a night stays linear
+        frightened = any(not h.stealth for t in st.board.within(p.pos, 2) for h in st.at(t, "hunter"))
+    else:
         x, y = p.pos
-        frightened = any(abs(h.pos[0] - x) + abs(h.pos[1] - y) <= 2 for h in hunters if not h.stealth)
-    else:  # many hunters (a big game): look at the tiles within 2 instead, so that a night stays linear
-        frightened = any(not h.stealth for t in near for h in st.at(t, "hunter"))
+        frightened = False
+        for h in hunters:
+            if not h.stealth and abs(h.pos[0] - x) + abs(h.pos[1] - y) <= 2:
+                frightened = True
+                break
     if frightened:
         ctx.add_fear(p, "hunter_near")
+
+
+_FEW_HUNTERS = 12  # (either way asks the same; the tiles within 2 are at most 13)
 
 
 def resolve_survivor_stage(

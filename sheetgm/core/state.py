@@ -39,6 +39,7 @@ OVER = "over"
 WON, LOST, DRAW = "won", "lost", "draw"  # a player's own result (RUL-35)
 
 MAX_HP = 5
+_new = object.__new__
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "key_drop": "random",  # R-END-2: random | at_elimination
@@ -85,7 +86,8 @@ class Player:
     def copy(self) -> Player:
         """A true copy: new ``items``, ``uses`` and ``flags`` (see ``_PLAYER_DEEP`` for other fields)."""
         d = self.__dict__.copy()
-        d.pop("_where", None)
+        if "_where" in d:
+            del d["_where"]
         d["items"] = d["items"][:]
         d["uses"] = d["uses"].copy()
         flags = d["flags"]
@@ -93,8 +95,8 @@ class Player:
         if _PLAYER_DEEP:
             for name in _PLAYER_DEEP:
                 d[name] = copy.deepcopy(d[name])
-        dup = object.__new__(Player)
-        object.__setattr__(dup, "__dict__", d)
+        dup = _new(Player)
+        dup.__dict__ = d
         return dup
 
     @property
@@ -188,7 +190,7 @@ class State:
     """The whole game at one moment: the board, every seat, the night and stage."""
 
     board: Board
-    players: dict[int, Player]  # always a Seats: State.__setattr__ makes it one
+    players: dict[int, Player]  # always a Seats: its setter (_Players) makes it one
     night: int = 1
     stage: str = SURVIVOR_STAGE
     boards: set[EdgeKey] = field(default_factory=set)
@@ -212,16 +214,12 @@ class State:
     spent: list[str] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_OPTIONS))
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "players" and type(value) is not Seats:
-            value = Seats(value)
-        object.__setattr__(self, name, value)
-
     # -- queries -----------------------------------------------------------
     def copy(self) -> State:
         """A true copy for everything a resolution mutates; the frozen board is shared."""
         d = self.__dict__.copy()
-        d.pop("_where", None)
+        if "_where" in d:
+            del d["_where"]
         d["players"] = Seats({seat: p.copy() for seat, p in self.players.items()})
         d["boards"] = set(self.boards)
         d["traps"] = dict(self.traps)
@@ -245,7 +243,7 @@ class State:
 
     def _located(self) -> Where:
         where = self.__dict__.get("_where")
-        players: Seats = self.players  # type: ignore[assignment]  # always a Seats (__setattr__); no cast() call
+        players: Seats = self.players  # type: ignore[assignment]  # always a Seats (_Players); no cast() call
         if where is None or where.players is not players or where.changes != players.changes:
             where = Where(players)
             self.__dict__["_where"] = where
@@ -435,6 +433,17 @@ def _copy_values(d: dict[Any, Any]) -> dict[Any, Any]:
     return out
 
 
+class _Players:
+    """``State.players`` set: any dict is made a ``Seats`` (which ``State.at``'s index follows). Set-only, as
+    ``_Pos``: reads find the instance's dict, and the state's other fields are written without a call."""
+
+    def __set__(self, st: State, value: dict[int, Player]) -> None:
+        st.__dict__["players"] = value if type(value) is Seats else Seats(value)
+
+
+State.players = _Players()  # type: ignore[assignment]  # after @dataclass (the field has no default)
+
+
 def _copy_record(obj: Any) -> Any:
     """A new Passage or Card: scalar fields shared, anything else a true copy (``_dup``)."""
     dup = object.__new__(type(obj))
@@ -446,8 +455,8 @@ def _copy_passage(pa: Passage) -> Passage:
     """``_copy_record`` spelt out for a Passage while its fields are the known ones (a copy a stage)."""
     d = pa.__dict__.copy()
     d["known_by"] = d["known_by"][:]
-    dup = object.__new__(Passage)
-    object.__setattr__(dup, "__dict__", d)
+    dup = _new(Passage)
+    dup.__dict__ = d
     return dup
 
 
