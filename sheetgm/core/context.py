@@ -92,6 +92,17 @@ class Ctx:
             readers = tuple(sorted({self._reader(s) for s in to}))
         self.events.append(_tuple_new(Event, (kind, self.state.night, self.stage, params, public, readers, actor)))
 
+    def tell(self, kind: str, p: Player, params: dict[str, Any]) -> None:
+        """``emit(kind, to=(p.seat,), actor=p.seat, **params)`` for the state's own piece p, without the keywords'
+        call (a move's event: a hundred a night)."""
+        if self.dry:
+            return
+        flags = p.flags
+        robot_of = flags.get("robot_of") if flags else None
+        seat = p.seat
+        self.events.append(_tuple_new(Event, (kind, self.state.night, self.stage, params, False,
+                                              (seat,) if robot_of is None else (int(robot_of),), seat)))
+
     def _reader(self, seat: int) -> int:
         """What happens to the robot is told to the Mechanic who runs it."""
         p = self.state.players.get(seat)

@@ -104,7 +104,7 @@ def plain_move(ctx: Ctx, p: Player, b: Budget, to: Tile) -> bool:
     b.mp -= cost
     p.pos = to
     if not ctx.dry:
-        ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(here), tile=tile_name(to), how="move")
+        ctx.tell("moved", p, {"frm": tile_name(here), "tile": tile_name(to), "how": "move"})
     if p.camp == HUNTER:
         discover(ctx, p)
     elif to in st.traps:
@@ -158,7 +158,7 @@ def relocate(ctx: Ctx, p: Player, to: Tile, how: str) -> None:
     frm = p.pos
     p.pos = to
     if not ctx.dry:
-        ctx.emit("moved", to=(p.seat,), actor=p.seat, frm=tile_name(frm), tile=tile_name(to), how=how)
+        ctx.tell("moved", p, {"frm": tile_name(frm), "tile": tile_name(to), "how": how})
     if p.camp == HUNTER:
         discover(ctx, p)
     elif frm != to and to in ctx.state.traps:
