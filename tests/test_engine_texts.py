@@ -61,7 +61,7 @@ FREE_TEXT = {("card", "reason"), ("override", "reason"), ("override", "field")}
 
 
 def _calls() -> Iterator[tuple[str, str, str, set[str]]]:
-    """(file, call name, first string argument, keyword names) of every emit/Illegal/StateError/Problem call."""
+    """(file, call name, first string argument, keyword names) of every emit/tell/Illegal/StateError/Problem call."""
     for path in sorted(CORE.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
@@ -74,13 +74,15 @@ def _calls() -> Iterator[tuple[str, str, str, set[str]]]:
             kw = {k.arg for k in node.keywords if k.arg}
             if len(node.args) > 1 and isinstance(node.args[1], ast.Dict):  # Problem(code, {...})
                 kw |= {k.value for k in node.args[1].keys if isinstance(k, ast.Constant)}
+            if name == "tell" and len(node.args) > 2 and isinstance(node.args[2], ast.Dict):  # ctx.tell(kind, p, {...})
+                kw |= {k.value for k in node.args[2].keys if isinstance(k, ast.Constant)}
             yield path.name, name, first.value, kw
 
 
 def emitted() -> dict[str, list[set[str]]]:
     out: dict[str, list[set[str]]] = {}
     for _, name, kind, kw in _calls():
-        if name == "emit":
+        if name in ("emit", "tell"):
             out.setdefault(kind, []).append(kw - {"public", "to", "actor"})
     return out
 
