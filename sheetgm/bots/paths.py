@@ -118,8 +118,13 @@ def cost_field(state: State, mover: Player, targets: Iterable[Tile]) -> dict[Til
 
 def _field(board: Board, kind: str, boards: frozenset[EdgeKey], links: tuple[tuple[Tile, Tile], ...],
            targets: Iterable[Tile]) -> _Field:
-    goal = tuple(sorted(set(targets)))
+    """The field, cached under the targets as given and as a sorted set (the same field either way)."""
+    given = targets if type(targets) is tuple else tuple(targets)
     (tiles, index, adjacency), cache = _tables(board)
+    fld = cache.get((kind, boards, links, given))
+    if fld is not None:
+        return fld
+    goal = tuple(sorted(set(given)))
     key = (kind, boards, links, goal)
     fld = cache.get(key)
     if fld is None:
@@ -127,6 +132,7 @@ def _field(board: Board, kind: str, boards: frozenset[EdgeKey], links: tuple[tup
             cache.clear()
         fld = _dijkstra(tiles, index, adjacency[kind], boards, links, goal)
         cache[key] = fld
+    cache[(kind, boards, links, given)] = fld
     return fld
 
 
@@ -137,22 +143,23 @@ class Fields:
     def __init__(self, state: State) -> None:
         self.state = state
         self.boards = frozenset(state.boards) if state.boards else frozenset()
-        self._movers: dict[int, tuple[str, tuple[tuple[Tile, Tile], ...]]] = {}  # seat -> kind, passages
-        self._known: dict[tuple[str, tuple[tuple[Tile, Tile], ...], tuple[Tile, ...]], _Field] = {}
+        # seat -> kind, the boards that count for it, its passages
+        self._movers: dict[int, tuple[str, frozenset[EdgeKey], tuple[tuple[Tile, Tile], ...]]] = {}
+        self._cache = _tables(state.board)[1]  # the map's fields (``_field``'s cache, read here first)
 
     def __call__(self, mover: Player, targets: Iterable[Tile]) -> _Field:
         """The same field as ``cost_field(state, mover, targets)`` (``mover``: a player of this state, or the
         same player on a dry copy of it)."""
         known = self._movers.get(mover.seat)
         if known is None:
-            known = self._movers[mover.seat] = (_kind(mover), _passage_links(self.state, mover))
-        kind, links = known
-        goal = targets if type(targets) is tuple else tuple(targets)
-        key = (kind, links, goal)
-        fld = self._known.get(key)
-        if fld is None:
+            kind = _kind(mover)
             boards = self.boards if kind != "hunter" else frozenset()
-            fld = self._known[key] = _field(self.state.board, kind, boards, links, goal)
+            known = self._movers[mover.seat] = (kind, boards, _passage_links(self.state, mover))
+        kind, boards, links = known
+        goal = targets if type(targets) is tuple else tuple(targets)
+        fld = self._cache.get((kind, boards, links, goal))
+        if fld is None:
+            fld = _field(self.state.board, kind, boards, links, goal)
         return fld
 
 
