@@ -147,17 +147,30 @@ def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:
         cur, n = nxt, n + 1
 
 
-def _line(state: State, frm: Tile, d: str) -> list[Tile]:
-    """The first 2 tiles of a chain in direction d (none if a high wall or the border cuts it)."""
-    dx, dy = DIRECTIONS[d]
-    out, cur = [], frm
-    for _ in range(2):
-        nxt = (cur[0] + dx, cur[1] + dy)
-        if state.board.edge(cur, nxt) is EDGE_WALL:
-            return []
-        out.append(nxt)
-        cur = nxt
-    return out
+_chains: dict[int, tuple[Board, dict[Tile, tuple[tuple[str, tuple[Tile, ...]], ...]]]] = {}
+
+
+def _chain_lines(board: Board, frm: Tile) -> tuple[tuple[str, tuple[Tile, ...]], ...]:
+    """The Bane's chain from ``frm``: per direction the first 2 tiles (none if a high wall or the border cuts it),
+    worked out once per map and tile (walls and the border never change)."""
+    lines = per_map(_chains, board, dict)
+    known = lines.get(frm)
+    if known is None:
+        out = []
+        for d in "NESW":
+            dx, dy = DIRECTIONS[d]
+            line: list[Tile] = []
+            cur = frm
+            for _ in range(2):
+                nxt = (cur[0] + dx, cur[1] + dy)
+                if board.edge(cur, nxt) is EDGE_WALL:
+                    line = []
+                    break
+                line.append(nxt)
+                cur = nxt
+            out.append((d, tuple(line)))
+        known = lines[frm] = tuple(out)
+    return known
 
 
 def _plan(board: Board, fld: dict[Tile, int], memo: dict[object, object], pos: Tile, mp: int, ap: int,
@@ -240,9 +253,8 @@ class HunterBot:
         seen = self.view.seen
         if h.role == "ripper" and h.stealth and self.likely and distance(here, self.target) == 1:
             tries.append(Attack(at=self.target))  # the mist blade
-        if h.role == "bane":
-            for direction in "NESW":
-                line = _line(self.state, here, direction)
+        if h.role == "bane" and seen:
+            for direction, line in _chain_lines(self.state.board, here):
                 if any(t in seen for t in line) and (here == self.target or self.target in line):
                     tries.append(Attack(direction=direction))
         if here == self.target and self.likely:
