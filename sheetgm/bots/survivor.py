@@ -64,18 +64,22 @@ def _generators(board: Board) -> tuple[list[Tile], dict[Tile, tuple[int, ...]]]:
     return per_map(_gen_tables, board, lambda: (sorted(board.generators, key=lambda t: (t[1], t[0])), {}))
 
 
-def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]:
-    """Split the healthy survivors over the generators (cheat: shared positions).
+def generator_plan(state: State, danger: Sequence[Tile] = (), survivors: Sequence[Player] | None = None) -> dict[int, Tile]:
+    """Split the healthy survivors over the generators (cheat: shared positions; ``survivors``: the state's in
+    play, when known).
 
     Seat by seat, each takes the generator minimising distance plus a charge
     for the points already planned there (a generator takes 4 a night) and
-    for a hunter known near it."""
+    for a hunter known near it; a tie goes to the first generator."""
     cap = int(state.opt("generator_cap"))
     gens, distances = _generators(state.board)
     load = [0] * len(gens)
     plan: dict[int, Tile] = {}
-    risk = [6 if any(distance(g, h) <= DANGER for h in danger) else 0 for g in gens]
-    for s in state.survivors():
+    risky = _risky_tiles(state.board, tuple(danger)) if danger else frozenset()
+    risk = [6 if g in risky else 0 for g in gens]  # (a hunter known within DANGER)
+    # The charge of each generator for a survivor who cracks 1 or 2 points a night, kept as the loads grow.
+    charges = {gain: [r + (100 if gain > cap else 0) for r in risk] for gain in (1, 2)}
+    for s in (survivors if survivors is not None else state.survivors()):
         if s.downed:
             continue
         gain = 2 if s.role == "mechanic" else 1
@@ -83,33 +87,39 @@ def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]
         if far is None:
             x, y = s.pos
             far = distances[s.pos] = tuple(abs(x - g[0]) + abs(y - g[1]) for g in gens)
-        best, least = 0, -1
-        for i, d in enumerate(far):  # the first generator of least score, as min() would pick (8 x 5 a stage)
-            score = d + 3 * load[i] + (100 if load[i] + gain > cap else 0) + risk[i]
-            if least < 0 or score < least:
-                best, least = i, score
+        scores = [d + c for d, c in zip(far, charges[gain])]
+        best = scores.index(min(scores))
         load[best] += gain
+        for g, charge in charges.items():
+            charge[best] = 3 * load[best] + (100 if load[best] + g > cap else 0) + risk[best]
         plan[s.seat] = gens[best]
     return plan
 
 
-def rescuer_of(state: State, downed: Player) -> Player | None:
-    """The nearest healthy survivor within reach comes to heal (cheat: shared positions)."""
-    healthy = [s for s in state.survivors() if not s.downed and s.seat != downed.seat]
+def rescuer_of(state: State, downed: Player, survivors: Sequence[Player] | None = None) -> Player | None:
+    """The nearest healthy survivor within reach comes to heal (cheat: shared positions; ``survivors``: the
+    state's in play, when known)."""
+    healthy = [s for s in (survivors if survivors is not None else state.survivors())
+               if not s.downed and s.seat != downed.seat]
     near = [s for s in healthy if distance(s.pos, downed.pos) <= HEAL_REACH]
     if not near:
         return None
     return min(near, key=lambda s: (distance(s.pos, downed.pos), s.seat))
 
 
-def crawl_to(state: State, p: Player, draft: Draft | None = None) -> Tile:
-    """Where a Downed survivor crawls tonight, off the tile where it was attacked.
+def crawl_to(state: State, p: Player, draft: Draft | None = None, team: Team | None = None) -> Tile:
+    """Where a Downed survivor crawls tonight, off the tile where it was attacked (``team``: the stage's, whose
+    rescuers are those ``rescuer_of`` names).
 
     It waits for a rescuer who acts before it (seat order: the heal comes
     first, then the crawl); otherwise it crawls one tile towards the nearest
     friend (as the crow flies: a path field for one step is not worth it)."""
-    rescuer = rescuer_of(state, p)
-    if rescuer is not None and rescuer.seat > p.seat:
+    if team is not None:
+        rescuer_seat = team.rescuers.get(p.seat)
+    else:
+        rescuer = rescuer_of(state, p)
+        rescuer_seat = rescuer.seat if rescuer is not None else None
+    if rescuer_seat is not None and rescuer_seat > p.seat:
         return p.pos
     friends = [s.pos for s in state.survivors() if not s.downed and s.seat != p.seat and s.pos != p.pos]
     if not friends:
@@ -136,32 +146,44 @@ class Team:
     final_push: bool
     fields: Fields  # the stage's cost fields (the state does not change while the survivors write)
     downed_at: frozenset[Tile]  # where a Downed survivor piece lies
-    places: tuple[tuple[int, Tile], ...] = ()  # (seat, tile) of every survivor in play, not robots
+    places: tuple[tuple[int, Tile], ...]  # (seat, tile) of every survivor in play, not robots
+    rescue: dict[int, Tile]  # rescuer's seat -> where the nearest Downed friend she comes to heal lies
+    keys_to_escape: int  # the option, read once
+    cracked: bool  # the crack target is reached
 
 
 def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> Team:
     danger = intel.recent(state.night) if intel is not None else []
+    survivors = state.survivors()
     rescuers = {}
-    for d in state.survivors():
-        rescuer = rescuer_of(state, d) if d.downed else None
+    for d in survivors:
+        rescuer = rescuer_of(state, d, survivors) if d.downed else None
         if rescuer is not None:
             rescuers[d.seat] = rescuer.seat
-    return Team(danger, generator_plan(state, danger), rescuers, tuple(_full_chests(state)), final_push(state),
+    rescue: dict[int, Tile] = {}
+    for r in set(rescuers.values()):
+        at = state.players[r].pos
+        mine = [state.players[d] for d, by in rescuers.items() if by == r]
+        rescue[r] = min(mine, key=lambda d: (distance(d.pos, at), d.seat)).pos
+    return Team(danger, generator_plan(state, danger, survivors), rescuers, tuple(_full_chests(state)),
+                final_push(state, survivors),
                 fields if fields is not None else Fields(state),
                 frozenset(s.pos for s in state.survivors(robots=True) if s.downed),
-                tuple((s.seat, s.pos) for s in state.survivors()))
+                tuple((s.seat, s.pos) for s in survivors), rescue, int(state.opt("keys_to_escape")),
+                state.progress >= int(state.opt("crack_target")))
 
 
 def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
-    """What the survivor works towards tonight and the tiles where it is done (``draft``: the order's)."""
+    """What the survivor works towards tonight and the tiles where it is done (``draft``: the order's; ``p``: a
+    player of ``state``, the team's state)."""
     if p.downed:
-        return WAIT, [crawl_to(state, p, draft)]
-    if state.gates_powered or p.keys >= int(state.opt("keys_to_escape")):
+        return WAIT, [crawl_to(state, p, draft, team)]
+    if state.gates_powered or p.keys >= team.keys_to_escape:
         return ESCAPE, sorted(state.board.gates)
-    mine = [state.players[d] for d, r in team.rescuers.items() if r == p.seat]
-    if mine:
-        return RESCUE, [min(mine, key=lambda d: (distance(d.pos, p.pos), d.seat)).pos]
-    if state.progress >= int(state.opt("crack_target")):
+    mine = team.rescue.get(p.seat)
+    if mine is not None:
+        return RESCUE, [mine]
+    if team.cracked:
         return ESCAPE, sorted(state.board.gates)
     chests = team.full_chests if not p.items else ()
     if chests and not team.final_push:
@@ -171,10 +193,12 @@ def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> 
     return CRACK, [team.plan[p.seat]]
 
 
-def final_push(state: State) -> bool:
-    """The gates will likely be powered tonight: the healthy survivors can crack what is missing."""
+def final_push(state: State, survivors: Sequence[Player] | None = None) -> bool:
+    """The gates will likely be powered tonight: the healthy survivors can crack what is missing (``survivors``:
+    the state's in play, when known)."""
     need = int(state.opt("crack_target")) - state.progress
-    return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
+    return 0 < need <= sum(2 if s.role == "mechanic" else 1
+                           for s in (survivors if survivors is not None else state.survivors()) if not s.downed)
 
 
 _Closer = tuple[Tile, int, int, int, str, object, int, Step]  # a SurvivorWalk, its landing's field value, its step
@@ -361,8 +385,7 @@ class SurvivorBot:
             if decoys:
                 self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
         seat = self.p.seat
-        crowded = {t for s, t in self.team.places if s != seat} if self.team.places else \
-            {s.pos for s in state.survivors() if s.seat != seat}
+        crowded = {t for s, t in self.team.places if s != seat}
         moves = [n for n in state.board.neighbour_map[here] if n not in state.traps]
         fld, draw = self.fld, self.rng.random
         risky = self._risky if self._risky is not None else self.risky_tiles()
