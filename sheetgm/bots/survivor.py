@@ -28,7 +28,7 @@ from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, sur
 from sheetgm.core.board import EDGE_OPEN, Board, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
-from sheetgm.core.state import SURVIVOR, Player, State
+from sheetgm.core.state import IN_PLAY, SURVIVOR, Player, State
 from sheetgm.core.steps import (
     Crack,
     DayStep,
@@ -64,7 +64,8 @@ def _generators(board: Board) -> tuple[list[Tile], dict[Tile, tuple[int, ...]]]:
     return per_map(_gen_tables, board, lambda: (sorted(board.generators, key=lambda t: (t[1], t[0])), {}))
 
 
-def generator_plan(state: State, danger: Sequence[Tile] = (), survivors: Sequence[Player] | None = None) -> dict[int, Tile]:
+def generator_plan(state: State, danger: Sequence[Tile] = (),
+                   survivors: Sequence[Player] | None = None) -> dict[int, Tile]:
     """Split the healthy survivors over the generators (cheat: shared positions; ``survivors``: the state's in
     play, when known).
 
@@ -77,21 +78,23 @@ def generator_plan(state: State, danger: Sequence[Tile] = (), survivors: Sequenc
     plan: dict[int, Tile] = {}
     risky = _risky_tiles(state.board, tuple(danger)) if danger else frozenset()
     risk = [6 if g in risky else 0 for g in gens]  # (a hunter known within DANGER)
-    # The charge of each generator for a survivor who cracks 1 or 2 points a night, kept as the loads grow.
-    charges = {gain: [r + (100 if gain > cap else 0) for r in risk] for gain in (1, 2)}
+    # The charge of each generator for a survivor who cracks 1 point a night or 2 (the Mechanic), kept as loads grow.
+    charge1 = [r + (100 if 1 > cap else 0) for r in risk]
+    charge2 = [r + (100 if 2 > cap else 0) for r in risk]
     for s in (survivors if survivors is not None else state.survivors()):
         if s.downed:
             continue
-        gain = 2 if s.role == "mechanic" else 1
+        mechanic = s.role == "mechanic"
         far = distances.get(s.pos)
         if far is None:
             x, y = s.pos
             far = distances[s.pos] = tuple(abs(x - g[0]) + abs(y - g[1]) for g in gens)
-        scores = [d + c for d, c in zip(far, charges[gain])]
+        scores = [d + c for d, c in zip(far, charge2 if mechanic else charge1, strict=True)]
         best = scores.index(min(scores))
-        load[best] += gain
-        for g, charge in charges.items():
-            charge[best] = 3 * load[best] + (100 if load[best] + g > cap else 0) + risk[best]
+        load[best] += 2 if mechanic else 1
+        base = 3 * load[best] + risk[best]
+        charge1[best] = base + (100 if load[best] + 1 > cap else 0)
+        charge2[best] = base + (100 if load[best] + 2 > cap else 0)
         plan[s.seat] = gens[best]
     return plan
 
@@ -150,6 +153,7 @@ class Team:
     rescue: dict[int, Tile]  # rescuer's seat -> where the nearest Downed friend she comes to heal lies
     keys_to_escape: int  # the option, read once
     cracked: bool  # the crack target is reached
+    occupied: frozenset[Tile]  # where a survivor piece in play stands (robots too: ``state.at(t, SURVIVOR)``)
 
 
 def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> Team:
@@ -170,7 +174,8 @@ def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> 
                 fields if fields is not None else Fields(state),
                 frozenset(s.pos for s in state.survivors(robots=True) if s.downed),
                 tuple((s.seat, s.pos) for s in survivors), rescue, int(state.opt("keys_to_escape")),
-                state.progress >= int(state.opt("crack_target")))
+                state.progress >= int(state.opt("crack_target")),
+                frozenset(p.pos for p in state.players.values() if p.status == IN_PLAY and p.camp == SURVIVOR))
 
 
 def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
@@ -303,12 +308,13 @@ class SurvivorBot:
         return self._risky
 
     def write(self) -> Order:
+        budget = self.draft.budget  # (the draft's one Budget, changed in place)
         while self.turns > 0:
             self.turns -= 1
-            if self.draft.budget.ap >= 1:
+            if budget.ap >= 1:
                 main = self.main_action()
                 if main is not None:
-                    if isinstance(main, Escape):
+                    if main is _ESCAPE:  # (the one Escape main_action tries)
                         break
                     continue
             if self.noisy and not self.stepped_off:
@@ -379,22 +385,27 @@ class SurvivorBot:
     def step_off(self) -> bool:
         """One step off the marked tile (hunters follow noise), near the goal, off friends' tiles
         (one attack hits everybody on a tile) and away from known hunters; a Magician leaves a decoy."""
-        state, here = self.state, self.pos
+        state, here, team = self.state, self.draft.p.pos, self.team
         if self.p.role == "magician":  # not on a friend's tile; where hunters stand she does not know
-            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t, SURVIVOR)]
+            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and t not in team.occupied]
             if decoys:
                 self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
         seat = self.p.seat
-        crowded = {t for s, t in self.team.places if s != seat}
-        moves = [n for n in state.board.neighbour_map[here] if n not in state.traps]
+        crowded = {t for s, t in team.places if s != seat}
+        traps = state.traps
         fld, draw = self.fld, self.rng.random
         risky = self._risky if self._risky is not None else self.risky_tiles()
-        moves.sort(key=lambda t: (t in crowded, t in risky, fld.get(t, UNREACHABLE), draw()))
+        # Sorted by (on a friend's tile, near a known hunter, the field, a draw): a draw per move, in the map's order.
+        moves = sorted([(t in crowded, t in risky, fld.get(t, UNREACHABLE), draw(), i, t)
+                        for i, t in enumerate(state.board.neighbour_map[here]) if t not in traps])
         # A Move over a wall, an obstacle or a board is never legal (moves.step_cost): not tried (each refusal is
         # an exception), the draws made as before.
-        kinds, boards = state.board.edge_kinds, state.boards
-        return any(self.draft.add(survivor_step("move", t, None)) for t in moves if kinds.get((here, t)) is EDGE_OPEN
-                   and not (boards and ((here, t) if here <= t else (t, here)) in boards))
+        kinds, boards, add = state.board.edge_kinds, state.boards, self.draft.add
+        for *_, t in moves:
+            if kinds.get((here, t)) is EDGE_OPEN and not (boards and ((here, t) if here <= t else (t, here)) in boards):
+                if add(survivor_step("move", t, None)):
+                    return True
+        return False
 
     # -- movement ----------------------------------------------------------------------
     def movement_options(self) -> Sequence[SurvivorWalk]:
@@ -458,10 +469,17 @@ class SurvivorBot:
         ``movement`` (which tries the other options)."""
         d = self.draft
         p = d.p
-        items = p.items
-        if p.role in _FAR_MOVERS or (items and ("wings" in items or "doorkey" in items)) or \
-                (self.state.passages and self.state.passage_at(p.pos) is not None):
-            return self.movement()
+        if self._moves_otherwise(p):
+            if not self.movement():
+                return False
+            # The turns that follow, played here as ``write`` plays them: where she is quiet ``main_action`` finds
+            # nothing (and she has made no noise: ``write`` walks only then), so each is one more ``movement``; one
+            # that finds no step ends the walk as a refused walk does (``write`` goes on to ``extra``).
+            while self.turns > 0 and self.quiet() and self._moves_otherwise(p):
+                self.turns -= 1
+                if not self.movement():
+                    return False
+            return True
         fld, b = self.fld, d.budget
         risky = (self._risky if self._risky is not None else self.risky_tiles()) if self.danger else None
         mercenary = p.role == "mercenary"
@@ -482,6 +500,12 @@ class SurvivorBot:
                 break
             self.turns -= 1
         return True
+
+    def _moves_otherwise(self, p: Player) -> bool:
+        """She walks by ``movement``: her role, what she carries or a passage she knows here moves her otherwise."""
+        items = p.items
+        return p.role in _FAR_MOVERS or bool(items and ("wings" in items or "doorkey" in items)) or \
+            bool(self.state.passages and self.state.passage_at(p.pos) is not None)
 
     def quiet(self) -> bool:
         """Nothing on her tile for ``main_action`` to try (a cautious test: it would find no step)."""
@@ -531,6 +555,8 @@ class SurvivorBot:
     # -- free and leftover actions ----------------------------------------------------------
     def extra(self) -> bool:
         d, p, items = self.draft, self.p, self.items
+        if not items and d.budget.ap < 1:
+            return False  # (every extra step needs an item or the action point)
         tries: list[Step] = []
         if d.p.downed and "adrenaline" in items:
             tries.append(UseItem("adrenaline"))
