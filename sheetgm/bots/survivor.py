@@ -28,7 +28,7 @@ from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, sur
 from sheetgm.core.board import EDGE_OPEN, Board, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
-from sheetgm.core.state import IN_PLAY, SURVIVOR, Player, State
+from sheetgm.core.state import SURVIVOR, Player, State
 from sheetgm.core.steps import (
     Crack,
     DayStep,
@@ -54,6 +54,7 @@ LOOT = "loot"
 WAIT = "wait"
 SILENT = ("magician", "gardener")
 _CRACK, _SEARCH, _ESCAPE = Crack(), Search(), Escape()  # steps are frozen values: made once
+_ADRENALINE, _STIMULANT, _MAP = UseItem("adrenaline"), UseItem("stimulant"), UseItem("map")
 
 
 _gen_tables: dict[int, tuple[Board, tuple[list[Tile], dict[Tile, tuple[int, ...]]]]] = {}
@@ -79,8 +80,9 @@ def generator_plan(state: State, danger: Sequence[Tile] = (),
     risky = _risky_tiles(state.board, tuple(danger)) if danger else frozenset()
     risk = [6 if g in risky else 0 for g in gens]  # (a hunter known within DANGER)
     # The charge of each generator for a survivor who cracks 1 point a night or 2 (the Mechanic), kept as loads grow.
-    charge1 = [r + (100 if 1 > cap else 0) for r in risk]
-    charge2 = [r + (100 if 2 > cap else 0) for r in risk]
+    charge1 = risk[:] if cap >= 1 else [r + 100 for r in risk]
+    charge2 = risk[:] if cap >= 2 else [r + 100 for r in risk]
+    indices = range(len(gens))
     for s in (survivors if survivors is not None else state.survivors()):
         if s.downed:
             continue
@@ -89,8 +91,12 @@ def generator_plan(state: State, danger: Sequence[Tile] = (),
         if far is None:
             x, y = s.pos
             far = distances[s.pos] = tuple(abs(x - g[0]) + abs(y - g[1]) for g in gens)
-        scores = [d + c for d, c in zip(far, charge2 if mechanic else charge1, strict=True)]
-        best = scores.index(min(scores))
+        charge = charge2 if mechanic else charge1
+        best, least = 0, far[0] + charge[0]
+        for i in indices:  # the first generator of least score, as min() would pick (8 x 6 a stage)
+            score = far[i] + charge[i]
+            if score < least:
+                best, least = i, score
         load[best] += 2 if mechanic else 1
         base = 3 * load[best] + risk[best]
         charge1[best] = base + (100 if load[best] + 1 > cap else 0)
@@ -153,7 +159,8 @@ class Team:
     rescue: dict[int, Tile]  # rescuer's seat -> where the nearest Downed friend she comes to heal lies
     keys_to_escape: int  # the option, read once
     cracked: bool  # the crack target is reached
-    occupied: frozenset[Tile]  # where a survivor piece in play stands (robots too: ``state.at(t, SURVIVOR)``)
+    passage_ends: frozenset[Tile]  # the tiles where a passage ends (found or not)
+    risky: frozenset[Tile]  # the tiles within DANGER of a hunter known at ``danger``
 
 
 def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> Team:
@@ -175,7 +182,7 @@ def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> 
                 frozenset(s.pos for s in state.survivors(robots=True) if s.downed),
                 tuple((s.seat, s.pos) for s in survivors), rescue, int(state.opt("keys_to_escape")),
                 state.progress >= int(state.opt("crack_target")),
-                frozenset(p.pos for p in state.players.values() if p.status == IN_PLAY and p.camp == SURVIVOR))
+                frozenset(t for pa in state.passages for t in pa.ends), _risky_tiles(state.board, tuple(danger)))
 
 
 def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
@@ -281,13 +288,14 @@ class SurvivorBot:
         self.p = state.players[seat]
         self.draft = Draft(state, seat, shared)
         self.danger = team.danger  # (copied before the Map adds to it: extra)
-        self._risky: frozenset[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
+        self._risky: frozenset[Tile] | None = team.risky  # the tiles within DANGER of a known hunter (None: to ask)
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = team.fields(self.p, self.targets)
         self.noisy = self.stepped_off = False
         self.turns = MAX_STEPS  # the turns of ``write``: a main action, a step, an extra each
         self._has_walk = True  # (set by _closer for the tile it prices)
         self._memo: tuple[dict[Tile, int], dict[object, object]] | None = None  # the field's (paths.memo_of)
+        self._far_mover = self.p.role in _FAR_MOVERS
 
     # -- what the draft says ---------------------------------------------------------
     @property
@@ -387,7 +395,7 @@ class SurvivorBot:
         (one attack hits everybody on a tile) and away from known hunters; a Magician leaves a decoy."""
         state, here, team = self.state, self.draft.p.pos, self.team
         if self.p.role == "magician":  # not on a friend's tile; where hunters stand she does not know
-            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and t not in team.occupied]
+            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t, SURVIVOR)]
             if decoys:
                 self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
         seat = self.p.seat
@@ -502,10 +510,11 @@ class SurvivorBot:
         return True
 
     def _moves_otherwise(self, p: Player) -> bool:
-        """She walks by ``movement``: her role, what she carries or a passage she knows here moves her otherwise."""
+        """She walks by ``movement``: her role, what she carries or a passage here (``state.passage_at``) moves her
+        otherwise."""
         items = p.items
-        return p.role in _FAR_MOVERS or bool(items and ("wings" in items or "doorkey" in items)) or \
-            bool(self.state.passages and self.state.passage_at(p.pos) is not None)
+        return self._far_mover or bool(items and ("wings" in items or "doorkey" in items)) or \
+            p.pos in self.team.passage_ends
 
     def quiet(self) -> bool:
         """Nothing on her tile for ``main_action`` to try (a cautious test: it would find no step)."""
@@ -559,19 +568,19 @@ class SurvivorBot:
             return False  # (every extra step needs an item or the action point)
         tries: list[Step] = []
         if d.p.downed and "adrenaline" in items:
-            tries.append(UseItem("adrenaline"))
+            tries.append(_ADRENALINE)
         if cost(self.fld, self.pos) > 0 and "stimulant" in items and d.budget.mp == 0:
-            tries.append(UseItem("stimulant"))
+            tries.append(_STIMULANT)
         if d.budget.ap >= 1:
             if p.fear >= 2 and not d.p.downed:
                 tries.append(Heal(p.alias))  # clears her own Fear before the third one makes her scream
             if p.role == "doctor" and Ctx.fits(p, [*items, "stimulant"]):
                 tries.append(Skill("brew"))
         if "map" in items and (self.purpose == ESCAPE or p.fear >= 1):
-            tries.append(UseItem("map"))
+            tries.append(_MAP)
         for step in tries:
             if d.add(step):
-                if step == UseItem("map"):
+                if step is _MAP:
                     self.danger = [*self.danger, *(h.pos for h in self.state.hunters() if not h.stealth)]  # the Map
                     self._risky = None
                 return True
