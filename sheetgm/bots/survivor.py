@@ -28,7 +28,7 @@ from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, sur
 from sheetgm.core.board import EDGE_OPEN, Board, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
-from sheetgm.core.state import SURVIVOR, Player, State
+from sheetgm.core.state import Player, State
 from sheetgm.core.steps import (
     Crack,
     DayStep,
@@ -395,7 +395,8 @@ class SurvivorBot:
         (one attack hits everybody on a tile) and away from known hunters; a Magician leaves a decoy."""
         state, here, team = self.state, self.draft.p.pos, self.team
         if self.p.role == "magician":  # not on a friend's tile; where hunters stand she does not know
-            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t, SURVIVOR)]
+            friends = {q.pos for q in state.survivors(robots=True)}  # (``state.at(t, SURVIVOR)`` for every t)
+            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and t not in friends]
             if decoys:
                 self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
         seat = self.p.seat
@@ -473,8 +474,8 @@ class SurvivorBot:
     def walk(self) -> bool:
         """Towards the goal: the walk planned from here on the field (``_plan``: kept with the field), its steps
         added while the rules take them and nothing on her new tile asks for the main action; where she carries
-        what moves her otherwise or knows a passage here, or the plan's first step is refused, one step of
-        ``movement`` (which tries the other options)."""
+        what moves her otherwise or knows a passage here, ``movement`` (which tries the other options) step by step
+        while she is quiet; where the plan's first step is refused, one step of ``movement``."""
         d = self.draft
         p = d.p
         if self._moves_otherwise(p):
