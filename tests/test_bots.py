@@ -17,7 +17,7 @@ from sheetgm.bots.paths import Fields, cost_field, points
 from sheetgm.bots.play import Table, play_night
 from sheetgm.bots.survivor import SurvivorBot, team_of
 from sheetgm.core.act import do_step
-from sheetgm.core.board import Board, parse_tile, tile_name
+from sheetgm.core.board import EDGE_OPEN, Board, edge_key, parse_tile, tile_name
 from sheetgm.core.check import Draft, check_order, legal_steps
 from sheetgm.core.context import Illegal
 from sheetgm.core.resolve import resolve_hunter_stage, resolve_stage, resolve_survivor_stage
@@ -281,6 +281,40 @@ def test_cost_fields_are_shortest_paths_with_boards_and_passages() -> None:
             assert fields(st.players[seat], targets) == want and fields(st.players[seat], tuple(targets)) == want
         if st.passages:
             st.passages[0].discovered = not st.passages[0].discovered
+
+
+MAPS = sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "sheet_templates" / "maps").glob("*.map"))
+
+
+@pytest.mark.parametrize("map_name", MAPS)
+def test_cost_fields_are_shortest_paths_on_every_map(map_name: str) -> None:
+    """``paths._dijkstra`` (rows of the map's edges, made anew only where a board or a passage touches them) gives
+    the plain Dijkstra's field on every map, for every kind of mover, with boards, the map's passages and an
+    Assassin's own."""
+    roster = roster_for(ready_map(map_name), survivors=4, hunters=2, roles=("mercenary", None, None, None, "assassin"))
+    st = new_game(ready_map(map_name), roster, 1, options=scaled_options(roster))
+    board, rng = st.board, random.Random(map_name)
+    open_edges = sorted(k for k, kind in board.edge_kinds.items()
+                        if kind is EDGE_OPEN and k == edge_key(*k) and not board.same_flat_region(*k))
+    st.boards |= set(rng.sample(open_edges, min(8, len(open_edges))))
+    seat_of = {p.role: p.seat for p in st.players.values()}
+    tiles = board.tile_list
+    st.passages.append(Passage(ends=edge_key(tiles[1], tiles[-2]), owner=seat_of["assassin"]))
+    # the Mercenary, another survivor, the Assassin, the other hunter: each kind of mover, each hunter's passages
+    movers = [seat_of["mercenary"], 2, seat_of["assassin"], next(p.seat for p in st.players.values()
+                                                               if p.is_hunter and p.role != "assassin")]
+    for _ in range(6):
+        targets = [tiles[rng.randrange(len(tiles))] for _ in range(rng.randint(1, 4))]
+        fields = Fields(st)
+        for seat in movers:
+            want = reference_field(st, seat, targets)
+            assert cost_field(st, st.players[seat], targets) == want
+            assert fields(st.players[seat], targets) == want
+        known = st.passages[0].known_by  # survivor 2 finds the first passage, and the next stage forgets it
+        if 2 in known:
+            known.remove(2)
+        else:
+            known.append(2)
 
 
 def _six_games(board: Board) -> list[tuple[str, list[dict[str, object]]]]:

@@ -60,30 +60,34 @@ _NO_DRAW = random.Random(0)  # a dry context never draws from its random source
 
 
 def hunter_view(state: State, h: Player) -> View:
-    ctx = Ctx(state, _NO_DRAW, "hunter", dry=True)
+    pos, role = h.pos, h.role
     survivors = state.survivors(robots=True)
     dark = state.board.dark
     noise = list(state.noise)
     if state.jammed:
-        noise = [t for t in noise if distance(t, h.pos) <= JAMMER_REACH]
+        noise = [t for t in noise if distance(t, pos) <= JAMMER_REACH]
+    # Each tile marked at the highest level that marks it (2: a Downed survivor, 1: a survivor), in the order
+    # the briefing's parts mark them (it breaks ties of the target).
+    near = around(Ctx(state, _NO_DRAW, "hunter", dry=True), pos)
     seen: dict[Tile, int] = {}
-
-    def mark(tiles: list[Tile], level: int) -> None:
-        for t in tiles:
-            seen[t] = max(seen.get(t, 0), level)
-
-    near = set(around(ctx, h.pos)) | {h.pos}
-    mark([s.pos for s in survivors if s.pos in near and s.pos not in dark], 1)
-    mark([s.pos for s in survivors if s.downed and distance(s.pos, h.pos) <= 3], 2)
-    if h.role == "clown":
-        mark([s.pos for s in survivors if s.fear >= 1 and s.pos not in dark], 1)
-    if h.role == "werewolf":
+    for s in survivors:
+        if (s.pos == pos or s.pos in near) and s.pos not in dark:
+            seen[s.pos] = 1
+    for s in survivors:
+        if s.downed and distance(s.pos, pos) <= 3:
+            seen[s.pos] = 2
+    more: list[Tile] = []
+    if role == "clown":
+        more += [s.pos for s in survivors if s.fear >= 1 and s.pos not in dark]
+    elif role == "werewolf":
         if noise:
-            mark([s.pos for s in survivors if s.pos in noise and s.pos not in dark], 1)
+            more += [s.pos for s in survivors if s.pos in noise and s.pos not in dark]
         else:
-            mark([s.pos for s in survivors if distance(s.pos, h.pos) <= 1 and s.pos not in dark], 1)
+            more += [s.pos for s in survivors if distance(s.pos, pos) <= 1 and s.pos not in dark]
     if state.gates_powered and state.odb_left == int(state.opt("odb_stages")):
-        mark([s.pos for s in survivors], 1)  # the Open-Door reveal (R-ODB-3), this night only
+        more += [s.pos for s in survivors]  # the Open-Door reveal (R-ODB-3), this night only
+    for t in more:
+        seen.setdefault(t, 1)
     return View(seen=seen, noise=noise)
 
 
@@ -147,17 +151,30 @@ def _dash_end(state: State, frm: Tile, d: str) -> tuple[Tile, int]:
         cur, n = nxt, n + 1
 
 
-def _line(state: State, frm: Tile, d: str) -> list[Tile]:
-    """The first 2 tiles of a chain in direction d (none if a high wall or the border cuts it)."""
-    dx, dy = DIRECTIONS[d]
-    out, cur = [], frm
-    for _ in range(2):
-        nxt = (cur[0] + dx, cur[1] + dy)
-        if state.board.edge(cur, nxt) is EDGE_WALL:
-            return []
-        out.append(nxt)
-        cur = nxt
-    return out
+_chains: dict[int, tuple[Board, dict[Tile, tuple[tuple[str, tuple[Tile, ...]], ...]]]] = {}
+
+
+def _chain_lines(board: Board, frm: Tile) -> tuple[tuple[str, tuple[Tile, ...]], ...]:
+    """The Bane's chain from ``frm``: per direction the first 2 tiles (none if a high wall or the border cuts it),
+    worked out once per map and tile (walls and the border never change)."""
+    lines = per_map(_chains, board, dict)
+    known = lines.get(frm)
+    if known is None:
+        out = []
+        for d in "NESW":
+            dx, dy = DIRECTIONS[d]
+            line: list[Tile] = []
+            cur = frm
+            for _ in range(2):
+                nxt = (cur[0] + dx, cur[1] + dy)
+                if board.edge(cur, nxt) is EDGE_WALL:
+                    line = []
+                    break
+                line.append(nxt)
+                cur = nxt
+            out.append((d, tuple(line)))
+        known = lines[frm] = tuple(out)
+    return known
 
 
 def _plan(board: Board, fld: dict[Tile, int], memo: dict[object, object], pos: Tile, mp: int, ap: int,
@@ -206,6 +223,7 @@ class HunterBot:
         b = self.draft.budget
         self.target, self.likely = pick_target(state, self.h, self.view, b.mp + b.ap - 1, rng, memory, fields)
         self.fld = fields(self.h, (self.target,))
+        self.memo = memo_of(self.fld)  # the walks kept with the field (``paths.memo_of``)
         self.attacked = False
         self.turns = MAX_STEPS  # the turns of ``write``: an attack, a step, what is left each
 
@@ -236,13 +254,14 @@ class HunterBot:
     # -- the attack -------------------------------------------------------------------------
     def attack(self) -> bool:
         h, here, d = self.draft.p, self.pos, self.draft
-        tries: list[Step] = []
         seen = self.view.seen
+        if not self.likely and not (h.role == "bane" and seen):
+            return False  # (every attack below needs one of the two)
+        tries: list[Step] = []
         if h.role == "ripper" and h.stealth and self.likely and distance(here, self.target) == 1:
             tries.append(Attack(at=self.target))  # the mist blade
-        if h.role == "bane":
-            for direction in "NESW":
-                line = _line(self.state, here, direction)
+        if h.role == "bane" and seen:
+            for direction, line in _chain_lines(self.state.board, here):
                 if any(t in seen for t in line) and (here == self.target or self.target in line):
                     tries.append(Attack(direction=direction))
         if here == self.target and self.likely:
@@ -271,7 +290,7 @@ class HunterBot:
         order, each with its landing's field value and its step: the map's walks from a tile kept with the field
         (``paths.memo_of``), a passage he knows and the Ripper's appearances added after."""
         pos, h = self.draft.p.pos, self.draft.p
-        memo = memo_of(fld)
+        memo = self.memo if fld is self.fld else memo_of(fld)
         key = ("hunter", pos)
         known: list[tuple[Tile, bool, int, str, int, Step]] | None = memo.get(key)  # type: ignore[assignment]
         if known is None:
@@ -296,8 +315,7 @@ class HunterBot:
         if (chasing and h.role == "clown") or h.role in ("bane", "ripper") or \
                 (self.state.passages and self.state.passage_at(h.pos) is not None):
             return self.movement()
-        fld = self.fld
-        memo = memo_of(fld)
+        fld, memo = self.fld, self.memo
         key = ("walk", h.pos, b.mp, b.ap, chasing)
         plan: tuple[Step, ...] | None = memo.get(key)  # type: ignore[assignment]
         if plan is None:

@@ -38,16 +38,23 @@ class Intel:
 
     def learn(self, state: State, events: Iterable[Event]) -> None:
         """Read a resolved stage's events (``state`` is the state after it)."""
-        mine = {p.seat for p in state.players.values() if p.camp == self.camp}
-        kinds = _SURVIVOR_KINDS if self.camp == "survivor" else _HUNTER_KINDS
-        fact = self._survivor_fact if self.camp == "survivor" else self._hunter_fact
-        for e in [e for e in events if e.kind in kinds]:  # (a few of a stage's events)
-            if not mine.isdisjoint(e.to):
-                fact(state, e)
-        oldest = state.night - MEMORY
-        if any(n < oldest for n in self.seen.values()):
-            for t in [t for t, n in self.seen.items() if n < oldest]:
-                del self.seen[t]
+        if self.camp == "survivor":
+            kinds, fact = _SURVIVOR_KINDS, self._survivor_fact
+        else:
+            kinds, fact = _HUNTER_KINDS, self._hunter_fact
+        picked = [e for e in events if e.kind in kinds]  # (a few of a stage's events)
+        if picked:
+            camp = self.camp
+            mine = {p.seat for p in state.players.values() if p.camp == camp}
+            for e in picked:
+                if not mine.isdisjoint(e.to):
+                    fact(state, e)
+        seen = self.seen
+        if seen:
+            oldest = state.night - MEMORY
+            if min(seen.values()) < oldest:
+                for t in [t for t, n in seen.items() if n < oldest]:
+                    del seen[t]
 
     def _survivor_fact(self, state: State, e: Event) -> None:
         me = state.players.get(e.actor) if e.actor is not None else None

@@ -35,9 +35,11 @@ STEP_OF: dict[str, type[Move] | type[Force] | type[Cross] | type[Vault]] = {
     "move": Move, "force": Force, "cross": Cross, "vault": Vault}
 
 # The map's tiles by index, and per kind of mover each tile's neighbours as (index, cost, the edge's key
-# when it is open, so that a board may lie on it; else None).
+# when it is open, so that a board may lie on it; else None), and the same without the keys (``_Rows``:
+# what ``_dijkstra`` walks, a row made anew only where a board or a passage changes it).
 _Adjacency = list[tuple[tuple[int, int, "EdgeKey | None"], ...]]
-_Tables = tuple[tuple[Tile, ...], dict[Tile, int], dict[str, _Adjacency]]
+_Rows = list[tuple[tuple[int, int], ...]]
+_Tables = tuple[tuple[Tile, ...], dict[Tile, int], dict[str, tuple[_Adjacency, _Rows]]]
 _Field = dict[Tile, int]
 _maps: dict[int, tuple[Board, tuple[_Tables, dict[object, _Field]]]] = {}
 _T = TypeVar("_T")
@@ -73,7 +75,7 @@ def _tables(board: Board) -> tuple[_Tables, dict[object, _Field]]:
     def make() -> tuple[_Tables, dict[object, _Field]]:
         tiles = board.tile_list
         index = {t: i for i, t in enumerate(tiles)}
-        adjacency: dict[str, _Adjacency] = {}
+        adjacency: dict[str, tuple[_Adjacency, _Rows]] = {}
         for kind in ("hunter", "survivor", "mercenary"):
             table: _Adjacency = []
             for t in tiles:
@@ -84,7 +86,7 @@ def _tables(board: Board) -> tuple[_Tables, dict[object, _Field]]:
                         key = edge_key(t, n) if board.edge(t, n) is EDGE_OPEN else None
                         near.append((index[n], c * SCALE + 1, key))
                 table.append(tuple(near))
-            adjacency[kind] = table
+            adjacency[kind] = (table, [tuple((n, c) for n, c, _ in near) for near in table])
         return (tiles, index, adjacency), {}
 
     return per_map(_maps, board, make)
@@ -118,8 +120,13 @@ def cost_field(state: State, mover: Player, targets: Iterable[Tile]) -> dict[Til
 
 def _field(board: Board, kind: str, boards: frozenset[EdgeKey], links: tuple[tuple[Tile, Tile], ...],
            targets: Iterable[Tile]) -> _Field:
-    goal = tuple(sorted(set(targets)))
+    """The field, cached under the targets as given and as a sorted set (the same field either way)."""
+    given = targets if type(targets) is tuple else tuple(targets)
     (tiles, index, adjacency), cache = _tables(board)
+    fld = cache.get((kind, boards, links, given))
+    if fld is not None:
+        return fld
+    goal = tuple(sorted(set(given)))
     key = (kind, boards, links, goal)
     fld = cache.get(key)
     if fld is None:
@@ -127,6 +134,7 @@ def _field(board: Board, kind: str, boards: frozenset[EdgeKey], links: tuple[tup
             cache.clear()
         fld = _dijkstra(tiles, index, adjacency[kind], boards, links, goal)
         cache[key] = fld
+    cache[(kind, boards, links, given)] = fld
     return fld
 
 
@@ -137,37 +145,45 @@ class Fields:
     def __init__(self, state: State) -> None:
         self.state = state
         self.boards = frozenset(state.boards) if state.boards else frozenset()
-        self._movers: dict[int, tuple[str, tuple[tuple[Tile, Tile], ...]]] = {}  # seat -> kind, passages
-        self._known: dict[tuple[str, tuple[tuple[Tile, Tile], ...], tuple[Tile, ...]], _Field] = {}
+        # seat -> kind, the boards that count for it, its passages
+        self._movers: dict[int, tuple[str, frozenset[EdgeKey], tuple[tuple[Tile, Tile], ...]]] = {}
+        self._cache = _tables(state.board)[1]  # the map's fields (``_field``'s cache, read here first)
 
     def __call__(self, mover: Player, targets: Iterable[Tile]) -> _Field:
         """The same field as ``cost_field(state, mover, targets)`` (``mover``: a player of this state, or the
         same player on a dry copy of it)."""
         known = self._movers.get(mover.seat)
         if known is None:
-            known = self._movers[mover.seat] = (_kind(mover), _passage_links(self.state, mover))
-        kind, links = known
-        goal = targets if type(targets) is tuple else tuple(targets)
-        key = (kind, links, goal)
-        fld = self._known.get(key)
-        if fld is None:
+            kind = _kind(mover)
             boards = self.boards if kind != "hunter" else frozenset()
-            fld = self._known[key] = _field(self.state.board, kind, boards, links, goal)
+            known = self._movers[mover.seat] = (kind, boards, _passage_links(self.state, mover))
+        kind, boards, links = known
+        goal = targets if type(targets) is tuple else tuple(targets)
+        fld = self._cache.get((kind, boards, links, goal))
+        if fld is None:
+            fld = _field(self.state.board, kind, boards, links, goal)
         return fld
 
 
-def _dijkstra(tiles: tuple[Tile, ...], index: dict[Tile, int], adjacency: _Adjacency,
+def _dijkstra(tiles: tuple[Tile, ...], index: dict[Tile, int], adjacency: tuple[_Adjacency, _Rows],
               boards: frozenset[tuple[Tile, Tile]], links: tuple[tuple[Tile, Tile], ...],
               goal: tuple[Tile, ...]) -> _Field:
     """Dijkstra with a bucket per distance (Dial's: the costs are small integers, so this beats a heap), over
-    tile indices and a list of distances; the field is made a dict of tiles at the end."""
-    extra: dict[int, list[int]] = {}
-    for a, b in links:
-        ia, ib = index[a], index[b]
-        extra.setdefault(ia, []).append(ib)
-        extra.setdefault(ib, []).append(ia)
-    board_cost = 4 * SCALE + 1
-    link_cost = SCALE + 1
+    tile indices and a list of distances; the field is made a dict of tiles at the end. The rows of the tiles a
+    board or a passage touches are made for this call (a copy of the map's list with those rows replaced)."""
+    keyed, rows = adjacency
+    if boards or links:
+        rows = list(rows)
+        board_cost = 4 * SCALE + 1
+        for edge in boards:
+            for i in (index.get(edge[0]), index.get(edge[1])):
+                if i is not None:
+                    rows[i] = tuple((n, board_cost if key is not None and key in boards else c)
+                                    for n, c, key in keyed[i])
+        for a, b in links:
+            ia, ib = index[a], index[b]
+            rows[ia] += ((ib, SCALE + 1),)
+            rows[ib] += ((ia, SCALE + 1),)
     dist = [UNREACHABLE] * len(tiles)
     start = [index[t] for t in goal if t in index]
     for i in start:
@@ -180,9 +196,7 @@ def _dijkstra(tiles: tuple[Tile, ...], index: dict[Tile, int], adjacency: _Adjac
             for cur in frontier:
                 if dist[cur] != d:
                     continue  # reached more cheaply since it was filed here
-                for n, c, key in adjacency[cur]:
-                    if key is not None and boards and key in boards:
-                        c = board_cost
+                for n, c in rows[cur]:
                     nd = d + c
                     if nd < dist[n]:
                         dist[n] = nd
@@ -191,14 +205,8 @@ def _dijkstra(tiles: tuple[Tile, ...], index: dict[Tile, int], adjacency: _Adjac
                             buckets[nd] = [n]
                         else:
                             bucket.append(n)
-                if extra:
-                    for n in extra.get(cur, ()):
-                        nd = d + link_cost
-                        if nd < dist[n]:
-                            dist[n] = nd
-                            buckets.setdefault(nd, []).append(n)
         d += 1
-    return {tiles[i]: v for i, v in enumerate(dist) if v < UNREACHABLE}
+    return {t: v for t, v in zip(tiles, dist, strict=True) if v < UNREACHABLE}
 
 
 _memos: dict[int, tuple[_Field, dict[object, object]]] = {}

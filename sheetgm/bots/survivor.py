@@ -28,7 +28,7 @@ from sheetgm.bots.walks import SurvivorWalk, survivor_extras, survivor_step, sur
 from sheetgm.core.board import EDGE_OPEN, Board, Tile, distance
 from sheetgm.core.check import Draft
 from sheetgm.core.context import Ctx
-from sheetgm.core.state import SURVIVOR, Player, State
+from sheetgm.core.state import Player, State
 from sheetgm.core.steps import (
     Crack,
     DayStep,
@@ -54,6 +54,7 @@ LOOT = "loot"
 WAIT = "wait"
 SILENT = ("magician", "gardener")
 _CRACK, _SEARCH, _ESCAPE = Crack(), Search(), Escape()  # steps are frozen values: made once
+_ADRENALINE, _STIMULANT, _MAP = UseItem("adrenaline"), UseItem("stimulant"), UseItem("map")
 
 
 _gen_tables: dict[int, tuple[Board, tuple[list[Tile], dict[Tile, tuple[int, ...]]]]] = {}
@@ -64,52 +65,70 @@ def _generators(board: Board) -> tuple[list[Tile], dict[Tile, tuple[int, ...]]]:
     return per_map(_gen_tables, board, lambda: (sorted(board.generators, key=lambda t: (t[1], t[0])), {}))
 
 
-def generator_plan(state: State, danger: Sequence[Tile] = ()) -> dict[int, Tile]:
-    """Split the healthy survivors over the generators (cheat: shared positions).
+def generator_plan(state: State, danger: Sequence[Tile] = (),
+                   survivors: Sequence[Player] | None = None) -> dict[int, Tile]:
+    """Split the healthy survivors over the generators (cheat: shared positions; ``survivors``: the state's in
+    play, when known).
 
     Seat by seat, each takes the generator minimising distance plus a charge
     for the points already planned there (a generator takes 4 a night) and
-    for a hunter known near it."""
+    for a hunter known near it; a tie goes to the first generator."""
     cap = int(state.opt("generator_cap"))
     gens, distances = _generators(state.board)
     load = [0] * len(gens)
     plan: dict[int, Tile] = {}
-    risk = [6 if any(distance(g, h) <= DANGER for h in danger) else 0 for g in gens]
-    for s in state.survivors():
+    risky = _risky_tiles(state.board, tuple(danger)) if danger else frozenset()
+    risk = [6 if g in risky else 0 for g in gens]  # (a hunter known within DANGER)
+    # The charge of each generator for a survivor who cracks 1 point a night or 2 (the Mechanic), kept as loads grow.
+    charge1 = risk[:] if cap >= 1 else [r + 100 for r in risk]
+    charge2 = risk[:] if cap >= 2 else [r + 100 for r in risk]
+    indices = range(len(gens))
+    for s in (survivors if survivors is not None else state.survivors()):
         if s.downed:
             continue
-        gain = 2 if s.role == "mechanic" else 1
+        mechanic = s.role == "mechanic"
         far = distances.get(s.pos)
         if far is None:
             x, y = s.pos
             far = distances[s.pos] = tuple(abs(x - g[0]) + abs(y - g[1]) for g in gens)
-        best, least = 0, -1
-        for i, d in enumerate(far):  # the first generator of least score, as min() would pick (8 x 5 a stage)
-            score = d + 3 * load[i] + (100 if load[i] + gain > cap else 0) + risk[i]
-            if least < 0 or score < least:
+        charge = charge2 if mechanic else charge1
+        best, least = 0, far[0] + charge[0]
+        for i in indices:  # the first generator of least score, as min() would pick (8 x 6 a stage)
+            score = far[i] + charge[i]
+            if score < least:
                 best, least = i, score
-        load[best] += gain
+        load[best] += 2 if mechanic else 1
+        base = 3 * load[best] + risk[best]
+        charge1[best] = base + (100 if load[best] + 1 > cap else 0)
+        charge2[best] = base + (100 if load[best] + 2 > cap else 0)
         plan[s.seat] = gens[best]
     return plan
 
 
-def rescuer_of(state: State, downed: Player) -> Player | None:
-    """The nearest healthy survivor within reach comes to heal (cheat: shared positions)."""
-    healthy = [s for s in state.survivors() if not s.downed and s.seat != downed.seat]
+def rescuer_of(state: State, downed: Player, survivors: Sequence[Player] | None = None) -> Player | None:
+    """The nearest healthy survivor within reach comes to heal (cheat: shared positions; ``survivors``: the
+    state's in play, when known)."""
+    healthy = [s for s in (survivors if survivors is not None else state.survivors())
+               if not s.downed and s.seat != downed.seat]
     near = [s for s in healthy if distance(s.pos, downed.pos) <= HEAL_REACH]
     if not near:
         return None
     return min(near, key=lambda s: (distance(s.pos, downed.pos), s.seat))
 
 
-def crawl_to(state: State, p: Player, draft: Draft | None = None) -> Tile:
-    """Where a Downed survivor crawls tonight, off the tile where it was attacked.
+def crawl_to(state: State, p: Player, draft: Draft | None = None, team: Team | None = None) -> Tile:
+    """Where a Downed survivor crawls tonight, off the tile where it was attacked (``team``: the stage's, whose
+    rescuers are those ``rescuer_of`` names).
 
     It waits for a rescuer who acts before it (seat order: the heal comes
     first, then the crawl); otherwise it crawls one tile towards the nearest
     friend (as the crow flies: a path field for one step is not worth it)."""
-    rescuer = rescuer_of(state, p)
-    if rescuer is not None and rescuer.seat > p.seat:
+    if team is not None:
+        rescuer_seat = team.rescuers.get(p.seat)
+    else:
+        rescuer = rescuer_of(state, p)
+        rescuer_seat = rescuer.seat if rescuer is not None else None
+    if rescuer_seat is not None and rescuer_seat > p.seat:
         return p.pos
     friends = [s.pos for s in state.survivors() if not s.downed and s.seat != p.seat and s.pos != p.pos]
     if not friends:
@@ -136,32 +155,47 @@ class Team:
     final_push: bool
     fields: Fields  # the stage's cost fields (the state does not change while the survivors write)
     downed_at: frozenset[Tile]  # where a Downed survivor piece lies
-    places: tuple[tuple[int, Tile], ...] = ()  # (seat, tile) of every survivor in play, not robots
+    places: tuple[tuple[int, Tile], ...]  # (seat, tile) of every survivor in play, not robots
+    rescue: dict[int, Tile]  # rescuer's seat -> where the nearest Downed friend she comes to heal lies
+    keys_to_escape: int  # the option, read once
+    cracked: bool  # the crack target is reached
+    passage_ends: frozenset[Tile]  # the tiles where a passage ends (found or not)
+    risky: frozenset[Tile]  # the tiles within DANGER of a hunter known at ``danger``
 
 
 def team_of(state: State, intel: Intel | None, fields: Fields | None = None) -> Team:
     danger = intel.recent(state.night) if intel is not None else []
+    survivors = state.survivors()
     rescuers = {}
-    for d in state.survivors():
-        rescuer = rescuer_of(state, d) if d.downed else None
+    for d in survivors:
+        rescuer = rescuer_of(state, d, survivors) if d.downed else None
         if rescuer is not None:
             rescuers[d.seat] = rescuer.seat
-    return Team(danger, generator_plan(state, danger), rescuers, tuple(_full_chests(state)), final_push(state),
+    rescue: dict[int, Tile] = {}
+    for r in set(rescuers.values()):
+        at = state.players[r].pos
+        mine = [state.players[d] for d, by in rescuers.items() if by == r]
+        rescue[r] = min(mine, key=lambda d: (distance(d.pos, at), d.seat)).pos
+    return Team(danger, generator_plan(state, danger, survivors), rescuers, tuple(_full_chests(state)),
+                final_push(state, survivors),
                 fields if fields is not None else Fields(state),
                 frozenset(s.pos for s in state.survivors(robots=True) if s.downed),
-                tuple((s.seat, s.pos) for s in state.survivors()))
+                tuple((s.seat, s.pos) for s in survivors), rescue, int(state.opt("keys_to_escape")),
+                state.progress >= int(state.opt("crack_target")),
+                frozenset(t for pa in state.passages for t in pa.ends), _risky_tiles(state.board, tuple(danger)))
 
 
 def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> tuple[str, list[Tile]]:
-    """What the survivor works towards tonight and the tiles where it is done (``draft``: the order's)."""
+    """What the survivor works towards tonight and the tiles where it is done (``draft``: the order's; ``p``: a
+    player of ``state``, the team's state)."""
     if p.downed:
-        return WAIT, [crawl_to(state, p, draft)]
-    if state.gates_powered or p.keys >= int(state.opt("keys_to_escape")):
+        return WAIT, [crawl_to(state, p, draft, team)]
+    if state.gates_powered or p.keys >= team.keys_to_escape:
         return ESCAPE, sorted(state.board.gates)
-    mine = [state.players[d] for d, r in team.rescuers.items() if r == p.seat]
-    if mine:
-        return RESCUE, [min(mine, key=lambda d: (distance(d.pos, p.pos), d.seat)).pos]
-    if state.progress >= int(state.opt("crack_target")):
+    mine = team.rescue.get(p.seat)
+    if mine is not None:
+        return RESCUE, [mine]
+    if team.cracked:
         return ESCAPE, sorted(state.board.gates)
     chests = team.full_chests if not p.items else ()
     if chests and not team.final_push:
@@ -171,10 +205,12 @@ def goal_of(state: State, p: Player, team: Team, draft: Draft | None = None) -> 
     return CRACK, [team.plan[p.seat]]
 
 
-def final_push(state: State) -> bool:
-    """The gates will likely be powered tonight: the healthy survivors can crack what is missing."""
+def final_push(state: State, survivors: Sequence[Player] | None = None) -> bool:
+    """The gates will likely be powered tonight: the healthy survivors can crack what is missing (``survivors``:
+    the state's in play, when known)."""
     need = int(state.opt("crack_target")) - state.progress
-    return 0 < need <= sum(2 if s.role == "mechanic" else 1 for s in state.survivors() if not s.downed)
+    return 0 < need <= sum(2 if s.role == "mechanic" else 1
+                           for s in (survivors if survivors is not None else state.survivors()) if not s.downed)
 
 
 _Closer = tuple[Tile, int, int, int, str, object, int, Step]  # a SurvivorWalk, its landing's field value, its step
@@ -252,13 +288,14 @@ class SurvivorBot:
         self.p = state.players[seat]
         self.draft = Draft(state, seat, shared)
         self.danger = team.danger  # (copied before the Map adds to it: extra)
-        self._risky: frozenset[Tile] | None = None  # the tiles within DANGER of a known hunter, when first asked
+        self._risky: frozenset[Tile] | None = team.risky  # the tiles within DANGER of a known hunter (None: to ask)
         self.purpose, self.targets = goal_of(state, self.p, team, self.draft)
         self.fld = team.fields(self.p, self.targets)
         self.noisy = self.stepped_off = False
         self.turns = MAX_STEPS  # the turns of ``write``: a main action, a step, an extra each
         self._has_walk = True  # (set by _closer for the tile it prices)
         self._memo: tuple[dict[Tile, int], dict[object, object]] | None = None  # the field's (paths.memo_of)
+        self._far_mover = self.p.role in _FAR_MOVERS
 
     # -- what the draft says ---------------------------------------------------------
     @property
@@ -279,12 +316,13 @@ class SurvivorBot:
         return self._risky
 
     def write(self) -> Order:
+        budget = self.draft.budget  # (the draft's one Budget, changed in place)
         while self.turns > 0:
             self.turns -= 1
-            if self.draft.budget.ap >= 1:
+            if budget.ap >= 1:
                 main = self.main_action()
                 if main is not None:
-                    if isinstance(main, Escape):
+                    if main is _ESCAPE:  # (the one Escape main_action tries)
                         break
                     continue
             if self.noisy and not self.stepped_off:
@@ -355,23 +393,28 @@ class SurvivorBot:
     def step_off(self) -> bool:
         """One step off the marked tile (hunters follow noise), near the goal, off friends' tiles
         (one attack hits everybody on a tile) and away from known hunters; a Magician leaves a decoy."""
-        state, here = self.state, self.pos
+        state, here, team = self.state, self.draft.p.pos, self.team
         if self.p.role == "magician":  # not on a friend's tile; where hunters stand she does not know
-            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and not state.at(t, SURVIVOR)]
+            friends = {q.pos for q in state.survivors(robots=True)}  # (``state.at(t, SURVIVOR)`` for every t)
+            decoys = [t for t in state.board.within(here, 2) if distance(t, here) == 2 and t not in friends]
             if decoys:
                 self.draft.add(Skill("magic", (decoys[self.rng.randrange(len(decoys))],)))
         seat = self.p.seat
-        crowded = {t for s, t in self.team.places if s != seat} if self.team.places else \
-            {s.pos for s in state.survivors() if s.seat != seat}
-        moves = [n for n in state.board.neighbour_map[here] if n not in state.traps]
+        crowded = {t for s, t in team.places if s != seat}
+        traps = state.traps
         fld, draw = self.fld, self.rng.random
         risky = self._risky if self._risky is not None else self.risky_tiles()
-        moves.sort(key=lambda t: (t in crowded, t in risky, fld.get(t, UNREACHABLE), draw()))
+        # Sorted by (on a friend's tile, near a known hunter, the field, a draw): a draw per move, in the map's order.
+        moves = sorted([(t in crowded, t in risky, fld.get(t, UNREACHABLE), draw(), i, t)
+                        for i, t in enumerate(state.board.neighbour_map[here]) if t not in traps])
         # A Move over a wall, an obstacle or a board is never legal (moves.step_cost): not tried (each refusal is
         # an exception), the draws made as before.
-        kinds, boards = state.board.edge_kinds, state.boards
-        return any(self.draft.add(survivor_step("move", t, None)) for t in moves if kinds.get((here, t)) is EDGE_OPEN
-                   and not (boards and ((here, t) if here <= t else (t, here)) in boards))
+        kinds, boards, add = state.board.edge_kinds, state.boards, self.draft.add
+        for *_, t in moves:
+            if kinds.get((here, t)) is EDGE_OPEN and not (boards and ((here, t) if here <= t else (t, here)) in boards):
+                if add(survivor_step("move", t, None)):
+                    return True
+        return False
 
     # -- movement ----------------------------------------------------------------------
     def movement_options(self) -> Sequence[SurvivorWalk]:
@@ -431,14 +474,21 @@ class SurvivorBot:
     def walk(self) -> bool:
         """Towards the goal: the walk planned from here on the field (``_plan``: kept with the field), its steps
         added while the rules take them and nothing on her new tile asks for the main action; where she carries
-        what moves her otherwise or knows a passage here, or the plan's first step is refused, one step of
-        ``movement`` (which tries the other options)."""
+        what moves her otherwise or knows a passage here, ``movement`` (which tries the other options) step by step
+        while she is quiet; where the plan's first step is refused, one step of ``movement``."""
         d = self.draft
         p = d.p
-        items = p.items
-        if p.role in _FAR_MOVERS or (items and ("wings" in items or "doorkey" in items)) or \
-                (self.state.passages and self.state.passage_at(p.pos) is not None):
-            return self.movement()
+        if self._moves_otherwise(p):
+            if not self.movement():
+                return False
+            # The turns that follow, played here as ``write`` plays them: where she is quiet ``main_action`` finds
+            # nothing (and she has made no noise: ``write`` walks only then), so each is one more ``movement``; one
+            # that finds no step ends the walk as a refused walk does (``write`` goes on to ``extra``).
+            while self.turns > 0 and self.quiet() and self._moves_otherwise(p):
+                self.turns -= 1
+                if not self.movement():
+                    return False
+            return True
         fld, b = self.fld, d.budget
         risky = (self._risky if self._risky is not None else self.risky_tiles()) if self.danger else None
         mercenary = p.role == "mercenary"
@@ -459,6 +509,13 @@ class SurvivorBot:
                 break
             self.turns -= 1
         return True
+
+    def _moves_otherwise(self, p: Player) -> bool:
+        """She walks by ``movement``: her role, what she carries or a passage here (``state.passage_at``) moves her
+        otherwise."""
+        items = p.items
+        return self._far_mover or bool(items and ("wings" in items or "doorkey" in items)) or \
+            p.pos in self.team.passage_ends
 
     def quiet(self) -> bool:
         """Nothing on her tile for ``main_action`` to try (a cautious test: it would find no step)."""
@@ -508,21 +565,23 @@ class SurvivorBot:
     # -- free and leftover actions ----------------------------------------------------------
     def extra(self) -> bool:
         d, p, items = self.draft, self.p, self.items
+        if not items and d.budget.ap < 1:
+            return False  # (every extra step needs an item or the action point)
         tries: list[Step] = []
         if d.p.downed and "adrenaline" in items:
-            tries.append(UseItem("adrenaline"))
+            tries.append(_ADRENALINE)
         if cost(self.fld, self.pos) > 0 and "stimulant" in items and d.budget.mp == 0:
-            tries.append(UseItem("stimulant"))
+            tries.append(_STIMULANT)
         if d.budget.ap >= 1:
             if p.fear >= 2 and not d.p.downed:
                 tries.append(Heal(p.alias))  # clears her own Fear before the third one makes her scream
             if p.role == "doctor" and Ctx.fits(p, [*items, "stimulant"]):
                 tries.append(Skill("brew"))
         if "map" in items and (self.purpose == ESCAPE or p.fear >= 1):
-            tries.append(UseItem("map"))
+            tries.append(_MAP)
         for step in tries:
             if d.add(step):
-                if step == UseItem("map"):
+                if step is _MAP:
                     self.danger = [*self.danger, *(h.pos for h in self.state.hunters() if not h.stealth)]  # the Map
                     self._risky = None
                 return True
