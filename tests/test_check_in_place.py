@@ -162,3 +162,23 @@ def test_a_plain_move_played_without_the_rule_is_the_rule_s_move(map_name: str) 
                     assert probe.legal(move) == want, where
                     assert probe.state.to_json() == was and probe.budget.__dict__ == budget, where
     assert fast > 100 and ruled > fast, (fast, ruled)
+
+
+def test_a_stage_s_drafts_on_one_shared_copy_share_one_dry_context_that_keeps_nothing() -> None:
+    """Drafts on the same shared copy and stage reuse one dry ``Ctx`` (``draft._dry_ctx``): it must carry nothing
+    from one draft to the next (no event, the copy given back as found), and a draft on another copy gets its own."""
+    rng = random.Random("dry-ctx")
+    for st in positions("standard", 1, nights=4):
+        shared = Draft.shared_copy(st)
+        found, ctxs = shared.to_json(), set()
+        for seat in due_seats(st):
+            draft = Draft(st, seat, shared)
+            for _ in range(rng.randrange(1, 5)):
+                draft.add(any_step(st, seat, rng))
+            draft.release()
+            ctxs.add(id(draft.ctx))
+            assert draft.ctx.state is shared and draft.ctx.dry and draft.ctx.events == []
+            assert shared.to_json() == found, f"N{st.night} {st.players[seat].alias}"
+        assert len(ctxs) == 1
+        other = Draft(st, due_seats(st)[0], Draft.shared_copy(st))
+        assert other.ctx.state is other.state is not shared and id(other.ctx) not in ctxs

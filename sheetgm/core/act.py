@@ -42,19 +42,20 @@ from sheetgm.core.steps import (
 def budget_for(ctx: Ctx, p: Player) -> Budget:
     """MP/AP when p's own action starts (R-PHASE-4, R-STATUS-DOWNED, role modifiers)."""
     st = ctx.state
-    if p.is_robot:
-        return Budget(mp=1, ap=0)
-    if p.is_hunter:
+    flags = p.flags
+    if flags and "robot_of" in flags:  # (Player.is_robot and is_hunter spelt out: every order and draft asks)
+        return Budget(1, 0)
+    if p.camp == HUNTER:
         mp, ap = HUNTER_MP, HUNTER_AP
         if p.role == "werewolf" and not ctx.dry and any(s.injured for s in st.survivors()):
             mp += 1  # Bloodlust (the checker cannot know who is injured: it notes the step that needs it)
-        if p.flags.get("no_mp_night") == st.night:
+        if flags and flags.get("no_mp_night") == st.night:
             mp = 0  # the silver dagger's curse on the Werewolf
-        return Budget(mp=mp, ap=ap)
+        return Budget(mp, ap)
     robot_mp = 1 if p.role == "mechanic" else 0  # the robot's own MP 1 a night (R-ROLE-MECHANIC)
     if p.downed:
-        return Budget(mp=downed_mp(p), ap=0, robot_mp=robot_mp)
-    return Budget(mp=SURVIVOR_MP, ap=SURVIVOR_AP, robot_mp=robot_mp)
+        return Budget(downed_mp(p), 0, robot_mp=robot_mp)
+    return Budget(SURVIVOR_MP, SURVIVOR_AP) if not robot_mp else Budget(SURVIVOR_MP, SURVIVOR_AP, robot_mp=robot_mp)
 
 
 def normalise(p: Player, step: Step) -> Step:

@@ -75,6 +75,21 @@ def _private_copy(state: State, p: Player) -> tuple[State, Ctx, Player]:
     return st, ctx, st.players[p.seat]
 
 
+_last_dry: list[Ctx] = []  # the dry context of the last shared copy's drafts (one Ctx for a stage's drafts)
+
+
+def _dry_ctx(shared: State, stage: str) -> Ctx:
+    """A dry context on a shared copy, the same one for every draft of the stage on it: a dry context keeps
+    nothing of a step (``Ctx.emit`` and ``tell`` return at once, ``NO_DRAWS`` draws nothing)."""
+    if _last_dry:
+        ctx = _last_dry[0]
+        if ctx.state is shared and ctx.stage == stage:
+            return ctx
+    ctx = Ctx(shared, NO_DRAWS, stage, dry=True)
+    _last_dry[:] = [ctx]
+    return ctx
+
+
 def assume_arrival(p: Player, step: Step) -> None:
     """After a failed move the checker goes on from its target, to avoid a cascade of follow-up problems
     (not when a trap holds her: she stays, RUL-31)."""
@@ -104,7 +119,7 @@ class Draft:
         else:
             self.p = shared.players[seat]
             self.state = shared
-            self.ctx = Ctx(shared, NO_DRAWS, stage_of(self.p), dry=True)
+            self.ctx = _dry_ctx(shared, stage_of(self.p))
         self.budget = budget_for(self.ctx, self.p)
         self.steps: list[Step] = []
         self._robot_seat = ROBOT_SEAT_BASE + seat
@@ -143,26 +158,36 @@ class Draft:
     def _save(self) -> _Saved:
         st = self.state
         robot = st.players.get(self._robot_seat)
+        passages = st.passages
         return (self.p.copy(), robot.copy() if robot is not None else None, set(st.boards), dict(st.traps),
-                [(pa, pa.discovered, list(pa.known_by)) for pa in st.passages] if st.passages else [])
+                [(pa, pa.discovered, pa.known_by[:]) for pa in passages] if passages else [])
 
     def _restore(self, saved: _Saved) -> None:
         st, (player, robot_was, boards, traps, passages) = self.state, saved
         _undo(self.p, player)
-        robot = st.players.get(self._robot_seat)
-        if robot_was is not None and robot is not None:
-            _undo(robot, robot_was)
-        elif robot is not None:
-            del st.players[self._robot_seat]
+        players = st.players
+        robot = players.get(self._robot_seat)
+        if robot is not None:
+            if robot_was is not None:
+                _undo(robot, robot_was)
+            else:
+                del players[self._robot_seat]
         if st.boards != boards:
             st.boards = boards
         if st.traps != traps:
             st.traps = traps
-        if (passages or st.passages) and (len(st.passages) != len(passages) or any(
-                pa.discovered != found or pa.known_by != known for pa, found, known in passages)):
-            st.passages = [pa for pa, _, _ in passages]
-            for pa, found, known in passages:
-                pa.discovered, pa.known_by = found, list(known)
+        now = st.passages
+        if passages or now:
+            changed = len(now) != len(passages)
+            if not changed:  # (a loop, not any() over a generator: every order's release pays this)
+                for pa, found, known in passages:
+                    if pa.discovered != found or pa.known_by != known:
+                        changed = True
+                        break
+            if changed:
+                st.passages = [pa for pa, _, _ in passages]
+                for pa, found, known in passages:
+                    pa.discovered, pa.known_by = found, list(known)
 
     def release(self) -> None:
         """Give a shared copy (or the state of ``on``) back as the draft found it (its steps are still in
