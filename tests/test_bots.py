@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sheetgm.bots import bot_order, hunter_view, play_game, random_order, roster_for, scaled_options
+from sheetgm.bots import bot_order, hunter_view, paths, play_game, random_order, roster_for, scaled_options
 from sheetgm.bots.hunter import HunterBot
 from sheetgm.bots.paths import Fields, cost_field, points
 from sheetgm.bots.play import Table, play_night
@@ -284,6 +284,23 @@ def test_cost_fields_are_shortest_paths_with_boards_and_passages() -> None:
 
 
 MAPS = sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "sheet_templates" / "maps").glob("*.map"))
+
+
+def test_the_map_s_field_cache_is_bounded_by_its_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fields kept per map start afresh before they hold ``CACHE_ENTRIES`` tiles (a long simulation on a big map
+    would otherwise keep every field it ever made), and every field it gives is still the shortest paths."""
+    st = game()
+    tiles = st.board.tile_list
+    monkeypatch.setattr(paths, "CACHE_ENTRIES", 10 * len(tiles))
+    cache = paths._tables(st.board)[1]
+    cache.clear()
+    rng = random.Random(5)
+    for _ in range(60):
+        targets = [tiles[rng.randrange(len(tiles))]]
+        fld = cost_field(st, st.players[1], targets)
+        assert len(cache) * len(tiles) <= 10 * len(tiles)
+        assert fld == reference_field(st, 1, targets)
+    assert len(cache) > 0
 
 
 @pytest.mark.parametrize("map_name", MAPS)

@@ -28,7 +28,9 @@ from sheetgm.core.steps import Cross, Force, Move, Vault
 
 UNREACHABLE = 10**6
 SCALE = 10  # field units per movement point
-CACHE_FIELDS = 50_000  # fields kept per map before the cache starts afresh
+# Field entries (tiles) kept per map before the cache starts afresh, ~75 bytes each: 10,000 fields of the standard
+# map (~3,000 bot games), 625 of a 40x40 one; counted per map, since a field's size is the map's.
+CACHE_ENTRIES = 1_000_000
 
 # The plain movement steps by the name the bots plan them with (each takes the landing tile).
 STEP_OF: dict[str, type[Move] | type[Force] | type[Cross] | type[Vault]] = {
@@ -130,7 +132,7 @@ def _field(board: Board, kind: str, boards: frozenset[EdgeKey], links: tuple[tup
     key = (kind, boards, links, goal)
     fld = cache.get(key)
     if fld is None:
-        if len(cache) >= CACHE_FIELDS:
+        if (len(cache) + 1) * len(tiles) > CACHE_ENTRIES:
             cache.clear()
         fld = _dijkstra(tiles, index, adjacency[kind], boards, links, goal)
         cache[key] = fld
