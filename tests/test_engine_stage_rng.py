@@ -26,6 +26,7 @@ DRAWS: dict[str, Callable[[random.Random], Any]] = {
     "pickled": lambda r: pickle.loads(pickle.dumps(r)).random(),
     "deepcopied": lambda r: copy.deepcopy(r).random(),
     "reseeded": lambda r: (r.seed(7), r.random())[1],
+    "state set": lambda r: (r.setstate(random.Random(11).getstate()), r.random())[1],
 }
 
 

@@ -52,6 +52,9 @@ class _SeededAtFirstDraw(random.Random):
     def seed(self, *args: Any, **kwargs: Any) -> None:
         random.Random.seed(_seed_now(self), *args, **kwargs)
 
+    def setstate(self, state: tuple[Any, ...]) -> None:  # (a state set before the first draw is kept, not reseeded)
+        random.Random.setstate(_seed_now(self), state)
+
     def __reduce__(self) -> tuple[Any, ...]:  # (pickle and deepcopy)
         return random.Random, (), self.getstate()
 
