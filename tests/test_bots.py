@@ -287,8 +287,9 @@ MAPS = sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "sheet_temp
 
 
 def test_the_map_s_field_cache_is_bounded_by_its_entries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The fields kept per map start afresh before they hold ``CACHE_ENTRIES`` tiles (a long simulation on a big map
-    would otherwise keep every field it ever made), and every field it gives is still the shortest paths."""
+    """The fields kept per map, and the walk memos that keep a field each, start afresh before they hold
+    ``CACHE_ENTRIES`` tiles (a long simulation on a big map would otherwise keep every field it ever made), and every
+    field given is still the shortest paths."""
     st = game()
     tiles = st.board.tile_list
     monkeypatch.setattr(paths, "CACHE_ENTRIES", 10 * len(tiles))
@@ -300,6 +301,8 @@ def test_the_map_s_field_cache_is_bounded_by_its_entries(monkeypatch: pytest.Mon
         fld = cost_field(st, st.players[1], targets)
         assert len(cache) * len(tiles) <= 10 * len(tiles)
         assert fld == reference_field(st, 1, targets)
+        paths.memo_of(fld)
+        assert sum(len(f) for f, _ in paths._memos.values()) <= 10 * len(tiles)  # memos keep fields: bounded alike
     assert len(cache) > 0
 
 

@@ -212,6 +212,7 @@ def _dijkstra(tiles: tuple[Tile, ...], index: dict[Tile, int], adjacency: tuple[
 
 
 _memos: dict[int, tuple[_Field, dict[object, object]]] = {}
+MEMOS = 4096  # memos kept before they start afresh (fewer on a big map: the fields they keep count to CACHE_ENTRIES)
 
 
 def memo_of(field: _Field) -> dict[object, object]:
@@ -219,7 +220,7 @@ def memo_of(field: _Field) -> dict[object, object]:
     walks that bring a piece closer): fields are shared by a stage's bots and cached across nights and games."""
     entry = _memos.get(id(field))
     if entry is None or entry[0] is not field:
-        if len(_memos) > 4096:
+        if len(_memos) >= MEMOS or (len(_memos) + 1) * len(field) > CACHE_ENTRIES:  # (a memo keeps its field)
             _memos.clear()
         entry = _memos[id(field)] = (field, {})
     return entry[1]
