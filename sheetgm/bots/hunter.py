@@ -177,6 +177,23 @@ def _chain_lines(board: Board, frm: Tile) -> tuple[tuple[str, tuple[Tile, ...]],
     return known
 
 
+_Closer = tuple[Tile, bool, int, str, int, Step]  # landing, paid with an action point, MP, kind, field value, step
+
+
+def _walks_closer(board: Board, fld: dict[Tile, int], memo: dict[object, object], pos: Tile,
+                  here: int) -> list[_Closer]:
+    """The map's walks from ``pos`` that bring him closer on ``fld`` (``here``: its value at ``pos``), in the walks'
+    order, each with its landing's field value and its step: worked out once per tile and kept in the field's memo
+    (``paths.memo_of``)."""
+    key = ("hunter", pos)
+    known: list[_Closer] | None = memo.get(key)  # type: ignore[assignment]
+    if known is None:
+        priced = [(*w, fld.get(w[0], UNREACHABLE)) for w in hunter_walks(board, pos)]
+        known = [(*w, hunter_step(w[3], w[0])) for w in priced if w[4] < here]
+        memo[key] = known
+    return known
+
+
 def _plan(board: Board, fld: dict[Tile, int], memo: dict[object, object], pos: Tile, mp: int, ap: int,
           chasing: bool) -> tuple[Step, ...]:
     """A hunter's walk from ``pos`` down ``fld`` with ``mp`` and ``ap``, each step as ``HunterBot.movement`` chooses
@@ -187,15 +204,10 @@ def _plan(board: Board, fld: dict[Tile, int], memo: dict[object, object], pos: T
         here = fld.get(pos, UNREACHABLE)
         if here == 0:
             break
-        key = ("hunter", pos)
-        known: list[tuple[Tile, bool, int, str, int, Step]] | None = memo.get(key)  # type: ignore[assignment]
-        if known is None:
-            priced = [(*w, fld.get(w[0], UNREACHABLE)) for w in hunter_walks(board, pos)]
-            known = [(*w, hunter_step(w[3], w[0])) for w in priced if w[4] < here]
-            memo[key] = known
+        known = _walks_closer(board, fld, memo, pos, here)
         spare_ap = ap >= 2 and chasing
         best: tuple[int, int] | None = None
-        chosen: tuple[Tile, bool, int, str, int, Step] | None = None
+        chosen: _Closer | None = None
         for option in known:
             uses_ap, wmp, left = option[1], option[2], option[4]
             if (uses_ap and not spare_ap) or wmp > mp:
@@ -285,18 +297,13 @@ class HunterBot:
             out += [(t, False, 3, "appear") for t in self.view.noise if 0 < distance(t, here) <= 2]
         return out
 
-    def _closer(self, fld: dict[Tile, int], here: int) -> list[tuple[Tile, bool, int, str, int, Step]]:
+    def _closer(self, fld: dict[Tile, int], here: int) -> list[_Closer]:
         """The movement options that bring him closer on ``fld`` (``here``: its value where he stands), in the options'
         order, each with its landing's field value and its step: the map's walks from a tile kept with the field
         (``paths.memo_of``), a passage he knows and the Ripper's appearances added after."""
         pos, h = self.draft.p.pos, self.draft.p
         memo = self.memo if fld is self.fld else memo_of(fld)
-        key = ("hunter", pos)
-        known: list[tuple[Tile, bool, int, str, int, Step]] | None = memo.get(key)  # type: ignore[assignment]
-        if known is None:
-            priced = [(*w, fld.get(w[0], UNREACHABLE)) for w in hunter_walks(self.state.board, pos)]
-            known = [(*w, hunter_step(w[3], w[0])) for w in priced if w[4] < here]
-            memo[key] = known
+        known = _walks_closer(self.state.board, fld, memo, pos, here)
         passage = self.state.passage_at(pos) if self.state.passages else None
         if (passage is None or not passage.known_to(h)) and not (h.role == "ripper" and h.stealth):
             return known
