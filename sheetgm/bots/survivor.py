@@ -223,6 +223,19 @@ def _closer_of(fld: dict[Tile, int], pos: Tile, walks: Sequence[SurvivorWalk]) -
             for w in walks if here - (left := fld.get(w[0], UNREACHABLE)) > 0]
 
 
+def _walks_closer(board: Board, fld: dict[Tile, int], memo: dict[object, object], pos: Tile,
+                  mercenary: bool) -> tuple[list[_Closer], bool]:
+    """The map's walks from ``pos`` that bring her closer on ``fld`` (``_closer_of``), and whether one of the map's
+    walks from there is a plain walk over an open edge (``survivor_walks``): worked out once per tile and kept in
+    the field's memo (``paths.memo_of``)."""
+    key = ("survivor", pos, mercenary)
+    known: tuple[list[_Closer], bool] | None = memo.get(key)  # type: ignore[assignment]
+    if known is None:
+        walks, has_walk = survivor_walks(board, pos, mercenary)
+        known = memo[key] = (_closer_of(fld, pos, walks), has_walk)
+    return known
+
+
 _risky_cache: dict[int, tuple[Board, dict[tuple[Tile, ...], frozenset[Tile]]]] = {}
 
 
@@ -250,12 +263,7 @@ def _plan(board: Board, fld: dict[Tile, int], memo: dict[object, object], pos: T
         here = fld.get(pos, UNREACHABLE)
         if here == 0:
             break
-        key = ("survivor", pos, mercenary)
-        known: tuple[list[_Closer], bool] | None = memo.get(key)  # type: ignore[assignment]
-        if known is None:
-            walks, has_walk = survivor_walks(board, pos, mercenary)
-            known = memo[key] = (_closer_of(fld, pos, walks), has_walk)
-        closer, has_walk = known
+        closer, has_walk = _walks_closer(board, fld, memo, pos, mercenary)
         reach = here // SCALE
         wary = risky is not None and pos not in risky
         best: tuple[int, int] | None = None
@@ -450,11 +458,7 @@ class SurvivorBot:
         memo = self._memo
         if memo is None or memo[0] is not fld:
             memo = self._memo = (fld, memo_of(fld))
-        key = ("survivor", pos, mercenary)
-        known: tuple[list[_Closer], bool] | None = memo[1].get(key)  # type: ignore[assignment]
-        if known is None:
-            walks, has_walk = survivor_walks(self.state.board, pos, mercenary)
-            known = memo[1][key] = (_closer_of(fld, pos, walks), has_walk)
+        known = _walks_closer(self.state.board, fld, memo[1], pos, mercenary)
         self._has_walk = known[1]
         if passage is None and not (athlete or wings or doorkey):
             return known[0]
