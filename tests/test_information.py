@@ -147,7 +147,7 @@ def play(st: State, so: Orders, ho: Orders, seed: int = SEED) -> tuple[State, li
 
 
 # The observer's next order, previewed when their next stage is checked (RUL-61): every field, both languages.
-NEXT = {ANN: "move C1, D1; search; move C1 B1; search; crack",
+NEXT = {ANN: "search; move C1, D1; search; move C1 B1; crack",
         HAL: "G2, F2, E2; listen; E3; attack", IVY: "J2; gaze; I2 H2; attack"}
 
 
@@ -199,7 +199,8 @@ def test_the_previews_are_busy() -> None:
     mid, ev_s, end, ev_h = play(*base())
     ann = preview_text(end, ANN, "en")
     assert "no chest on D1" in ann and "empty in your last report" in ann and "step 3 fails first" in ann
-    assert "((1, 0), (2, 0), (3, 0), (2, 0), (1, 0))" in ann  # B1 C1 D1 C1 B1
+    assert "((1, 0), (2, 0), (3, 0))" in ann  # B1 C1 D1: the search on D1 fails, and the rest never runs
+    assert "✗ Step 3 \"search\" → D1 · MP 1 · AP 0" in ann and "– Step 4 \"move C1 B1\" → D1 · MP 1" in ann
     assert "Step 5: There is no generator on B1" in ann
     assert "Step 1 \"G2, F2, E2\"" in preview_text(mid, HAL, "en")
 
