@@ -54,8 +54,9 @@ WARN_NOWHERE = "preview.warn.nowhere"  # a move or a skill that leaves the piece
 WARN_CAPPED = "preview.warn.capped"  # her own cracks of this order have reached the generator's nightly cap
 WARNINGS = (WARN_NO_CHEST, WARN_EMPTIED, WARN_SEARCHED, WARN_POWERED, WARN_TRAP, WARN_NO_ROOM, WARN_ROOM_POTION,
             WARN_NOWHERE, WARN_CAPPED)
-# Steps whose piece may change tile: a step of these that leaves it where it was did nothing but cost.
-_MOVING_SKILLS = frozenset({"sprint", "dash", "gate", "appear"})
+# Steps that take their piece to one tile: one of these that leaves it where it was did nothing but cost (a sprint
+# enters each of its tiles: one back to its start has gone somewhere).
+_MOVING_SKILLS = frozenset({"dash", "gate", "appear"})
 _MOVING_ITEMS = frozenset({"wings", "doorkey"})
 # What a tile may hold as the player knows it (texts ``preview.here.<key>``), in the order they are named.
 HERE = ("generator", "chest_full", "chest_empty", "chest", "gate", "passage", "trap")
