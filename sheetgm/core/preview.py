@@ -51,9 +51,8 @@ WARN_TRAP = "preview.warn.trap"
 WARN_NO_ROOM = "preview.warn.no_room"  # her bag is full: an item found stays where it is
 WARN_ROOM_POTION = "preview.warn.room_potion"  # the Doctor's bag has room for a potion only
 WARN_NOWHERE = "preview.warn.nowhere"  # a move or a skill that leaves the piece where it was, its cost paid
-WARN_CAPPED = "preview.warn.capped"  # her own cracks of this order have reached the generator's nightly cap
 WARNINGS = (WARN_NO_CHEST, WARN_EMPTIED, WARN_SEARCHED, WARN_POWERED, WARN_TRAP, WARN_NO_ROOM, WARN_ROOM_POTION,
-            WARN_NOWHERE, WARN_CAPPED)
+            WARN_NOWHERE)
 # Steps that take their piece to one tile: one of these that leaves it where it was did nothing but cost (a sprint
 # enters each of its tiles: one back to its start has gone somewhere).
 _MOVING_SKILLS = frozenset({"dash", "gate", "appear"})
@@ -79,7 +78,7 @@ class StepPreview:
     warnings: tuple[Problem, ...] = ()  # the step will most likely be wasted
     cancelled_by: int | None = None  # an earlier written step that fails first: at resolution this one never runs
     sure: bool = True  # False: what she cannot know may change its tile, points or success ("may")
-    wasted: bool = False  # it runs and surely does nothing (moves no tile, a held move, a capped crack)
+    wasted: bool = False  # it runs and surely does nothing (a move or a skill that goes nowhere, a held move)
 
     @property
     def fails(self) -> bool:
@@ -345,12 +344,11 @@ def _hidden(order: Order, seen: _Seen, p: Player) -> dict[int, Problem]:
 def _warnings(state: State, order: Order, seen: _Seen, known_chest: Mapping[Tile, bool], p: Player,
               at: Mapping[int, list[Problem]]) -> tuple[dict[int, list[Problem]], set[int]]:
     """Night step -> why it will most likely be wasted, from what the player knows only; and the night steps
-    that surely do nothing when they run (a held move, a move or a skill that goes nowhere, a capped crack)."""
+    that surely do nothing when they run (a held move, a move or a skill that goes nowhere). (A crack past the
+    generator's nightly cap needs two cracks of one order on one generator: one survivor has one AP.)"""
     out: dict[int, list[Problem]] = {}
     wasted: set[int] = set()
     searched: set[tuple[bool, Tile]] = set()
-    cracked: dict[Tile, int] = {}
-    cap = int(state.opt("generator_cap"))
     prayed = any(isinstance(d, Pray) for d in order.day) or bool(p.flags.get("pray"))
     for i, step in enumerate(order.steps, 1):
         robot = isinstance(step, RobotStep)
@@ -361,7 +359,6 @@ def _warnings(state: State, order: Order, seen: _Seen, known_chest: Mapping[Tile
         problems = at.get(i, [])
         if any(x.code == HELD for x in problems):
             wasted.add(i)
-        failed = any(x.code != HELD for x in problems)
         if isinstance(inner, Search):
             if where not in state.board.chests:
                 warn.append(Problem(WARN_NO_CHEST, {"tile": tile}, i))
@@ -371,15 +368,8 @@ def _warnings(state: State, order: Order, seen: _Seen, known_chest: Mapping[Tile
                 warn.append(Problem(WARN_EMPTIED, {"tile": tile}, i))
             searched.add((robot, where))
             warn += _room(seen.no_room.get(i, ()), inner.what, i)
-        elif isinstance(inner, Crack) and where in state.board.generators:
-            done = cracked.get(where, 0)
-            if done >= cap and not failed:
-                warn.append(Problem(WARN_CAPPED, {"tile": tile, "cap": cap}, i))
-                wasted.add(i)
-            elif state.gates_powered:
-                warn.append(Problem(WARN_POWERED, {"tile": tile}, i))
-            if not failed:
-                cracked[where] = min(cap, done + (2 if p.role == "mechanic" and not robot else 1))
+        elif isinstance(inner, Crack) and where in state.board.generators and state.gates_powered:
+            warn.append(Problem(WARN_POWERED, {"tile": tile}, i))
         elif _moves_piece(step) and not problems and where == _before(seen, i, robot):
             warn.append(Problem(WARN_NOWHERE, {"tile": tile}, i))
             wasted.add(i)
