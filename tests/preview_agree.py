@@ -22,9 +22,9 @@ from sheetgm.core.check import Draft, candidates
 from sheetgm.core.events import Event
 from sheetgm.core.preview import WARN_NO_ROOM, WARN_ROOM_POTION, Preview, StepPreview, preview
 from sheetgm.core.resolve import resolve_stage
-from sheetgm.core.roles import ROBOT_SEAT_BASE
+from sheetgm.core.roles import ROBOT_SEAT_BASE, robot_alias
 from sheetgm.core.setup import new_game
-from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, State
+from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, Player, State
 from sheetgm.core.steps import (
     HUNTER_ROLES,
     ITEMS,
@@ -103,7 +103,7 @@ def vary(state: State, seat: int, rng: random.Random) -> State:
     st = state.copy()
     p = st.players[seat]
     if rng.random() < 0.5:
-        p.role = rng.choice(SURVIVOR_ROLES if p.is_survivor else HUNTER_ROLES)
+        p.role = rng.choice((*SURVIVOR_ROLES, "mechanic", "mechanic") if p.is_survivor else HUNTER_ROLES)
     if p.is_survivor:
         if rng.random() < 0.5:
             p.items = [rng.choice(ITEMS) for _ in range(rng.choice((1, 1, 2, 3)))]
@@ -112,6 +112,12 @@ def vary(state: State, seat: int, rng: random.Random) -> State:
         if rng.random() < 0.15:
             p.downed = True
         p.fear = rng.choice((0, 0, 1, 2))
+        robot = st.players.get(ROBOT_SEAT_BASE + seat)
+        if p.role == "mechanic" and (robot is None or not robot.in_play) and rng.random() < 0.6:
+            where = rng.choice([t for t in st.board.tiles() if distance(t, p.pos) <= 2])
+            st.players[ROBOT_SEAT_BASE + seat] = Player(
+                seat=ROBOT_SEAT_BASE + seat, alias=robot_alias(p), camp="survivor", role=None, pos=where, hp=1,
+                flags={"robot_of": seat}, lang=p.lang)
     else:
         p.stealth = rng.random() < 0.4
     near = [t for t in st.board.tiles() if distance(t, p.pos) <= 2]
@@ -197,8 +203,12 @@ def any_step(st: State, p_pos: Tile, seat: int, rng: random.Random) -> list[Step
         if p.is_hunter:
             return [rng.choice([Attack(), Attack(direction=d), Attack(at=n), Block(n)])]
         return [rng.choice([Escape(), Dismantle(None), Dismantle(n)])]
-    if kind == 11 and p.role == "mechanic":
-        return [RobotStep(rng.choice([Move(n), Search(), Crack()]))]
+    if p.role == "mechanic" and (kind == 11 or rng.random() < 0.2):
+        robot = st.players.get(ROBOT_SEAT_BASE + seat)
+        at = robot.pos if robot is not None else p_pos
+        r = _toward(at, d)
+        return [RobotStep(x) for x in rng.choice([[Move(r)], [Move(r), Move(_toward(r, d))], [Search()], [Crack()],
+                                                  [Vault(r)], [Cross(r)], [Dismantle(r)]])]
     cands = candidates(st, p)
     return [rng.choice(cands)] if cands else [Crack()]
 
@@ -288,6 +298,8 @@ def compare(st: State, seat: int, order: Order, seed: int) -> Tally:
     """Preview one order and resolve it written step by written step; every disagreement, by kind."""
     out = Tally(orders=1)
     pv = preview(st, seat, order)
+    if st.players[seat].is_hunter and st.stage == SURVIVOR_STAGE:  # written ahead: after a survivor stage of no order
+        st, _ = resolve_stage(st, {}, seed)
     if st.players[seat].is_hunter and st.players[seat].stunned:
         out.stunned = 1
         return out  # a stunned hunter does not act: the preview notes it
@@ -370,7 +382,8 @@ def _searched_before(order: Order, number: int) -> bool:
 
 def run(map_name: str, seeds: range, per_actor: int, nights: int = 4, actors: int = 4) -> Tally:
     """Orders generated on the positions of bot games on one map: up to ``actors`` in-play pieces whose stage is
-    due in each position, ``per_actor`` orders each."""
+    due in each position (and in a survivor stage one hunter, who may write his order ahead), ``per_actor`` orders
+    each."""
     total = Tally()
     for seed in seeds:
         rng = random.Random(f"preview-orders/{map_name}/{seed}")
@@ -378,7 +391,8 @@ def run(map_name: str, seeds: range, per_actor: int, nights: int = 4, actors: in
             camp = "hunter" if st.stage == HUNTER_STAGE else "survivor"
             assert st.stage in (HUNTER_STAGE, SURVIVOR_STAGE)
             due = [p for p in st.players.values() if p.in_play and not p.is_robot and p.camp == camp]
-            for p in rng.sample(due, min(actors, len(due))):
+            ahead = [p for p in st.hunters() if camp == "survivor"]  # a hunter may write his order in the day
+            for p in rng.sample(due, min(actors, len(due))) + rng.sample(ahead, min(1, len(ahead))):
                 for _ in range(per_actor):
                     varied = vary(st, p.seat, rng)
                     order = any_order(varied, p.seat, rng)
