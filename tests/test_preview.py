@@ -248,3 +248,17 @@ def test_a_heal_of_another_hangs_on_where_she_stands() -> None:
     assert [x.code for x in pv.steps[0].notes] == [MAY_HEAL]
     on_herself = preview(st, ANN, parse_order("heal Ann fear; move A3"))
     assert [s.sure for s in on_herself.steps] == [True, True]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_werewolfs_mp_shows_what_bloodlust_may_add(lang: str) -> None:
+    st = walled()
+    st.stage = "hunter"
+    st.players[HUNTER].role = "werewolf"
+    pv = preview(st, HUNTER, parse_order("D4"))
+    assert pv.more_mp and (pv.mp, pv.steps[0].mp) == (4, 3)
+    lines = pv.lines(lang)
+    assert ("MP 4 (5 if a survivor is Injured)" if lang == "en" else "移动力 4（有求生者受伤时 5）") in lines[0]
+    assert ("MP 3 (4 if" if lang == "en" else "移动力 3（有求生者受伤时 4）") in lines[1]
+    st.players[HUNTER].flags["no_mp_night"] = st.night  # the silver dagger's curse: no MP whatever
+    assert not preview(st, HUNTER, parse_order("D4")).more_mp

@@ -6,6 +6,12 @@ on that tile, the step's problems and notes (what depends on what she cannot kno
 a step that will most likely be wasted. Steps are grouped as the player wrote them (``Order.label``): a
 path of three tiles is one written step.
 
+The preview holds to what the resolver will do (issue 28; tests/test_preview_agrees.py): a step that fails
+leaves the piece where the failure found it, with the points the failure leaves, and nothing after it runs; a step
+that runs and surely does nothing (a move or a skill that goes nowhere, a held move) is marked and warned of; and
+from the first step whose tile, points or success hang on what the player cannot know (a note, a heal, the chain
+claw...) it says "may" (``StepPreview.sure``) instead of guessing.
+
 What the player knows of a tile is the public map (generators, chests, gates, passages on the map, traps,
 RUL-1), the passages she knows (RUL-36), and what her last report told her of the tile she stands on
 (whether its chest still holds something, ``observe``): never what the state holds beyond that. So the
