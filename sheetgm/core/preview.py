@@ -210,7 +210,7 @@ def preview(state: State, seat: int, order: Order, others: Mapping[int, Order] |
     for x in review.notes:
         if x.step is not None:
             noted.setdefault(x.step, []).append(x)
-    for i, why in _hidden(order, seen, p0).items():
+    for i, why in _hidden(order, seen, p0, at).items():
         noted.setdefault(i, []).append(why)
     warned, wasted = _warnings(state, order, seen, known_chest, p0, at)
     more = p0.role == "werewolf" and p0.flags.get("no_mp_night") != state.night
@@ -326,14 +326,17 @@ MAY_NOISE = "preview.may.noise"
 MAY_CHAIN = "preview.may.chain"
 
 
-def _hidden(order: Order, seen: _Seen, p: Player) -> dict[int, Problem]:
+def _hidden(order: Order, seen: _Seen, p: Player, at: Mapping[int, list[Problem]]) -> dict[int, Problem]:
     """Night steps whose success or tile hangs on what she cannot know and the checker does not note: where
     another survivor stands and whether she is Downed (a heal, Adrenaline), tonight's noise markers (the
-    Ripper's entrance), whom the chain claw catches (where the Bane ends)."""
+    Ripper's entrance), whom the chain claw catches (where the Bane ends). Not a step the checker finds a problem
+    in: each of these rules checks what she knows first, so that it fails at resolution too."""
     out: dict[int, Problem] = {}
     me = alias_key(p.alias)
     for i, step in enumerate(order.steps, 1):
         inner = step.step if isinstance(step, RobotStep) else step
+        if any(x.code != HELD for x in at.get(i, [])):
+            continue
         if isinstance(inner, Heal) and (alias_key(inner.target) != me or isinstance(step, RobotStep)):
             out[i] = Problem(MAY_HEAL, {"alias": inner.target}, i)
         elif isinstance(inner, UseItem) and inner.item == "adrenaline" and (
