@@ -2,8 +2,8 @@
 resolved alone, written step by written step, and on every step the preview is sure of the tile, MP, AP, failure
 and "does nothing" are the resolver's (tests/preview_agree.py says how).
 
-The test runs a sample of ~2,800 orders (8 seeds); benchmarks/preview_agree.py runs 10,000+ (30 seeds) and prints
-the figures by kind.
+The test runs a sample of 3,240 orders (8 seeds, ~5 s of CPU); benchmarks/preview_agree.py runs 12,364 (30 seeds,
+~15 s of CPU, ~50 s on the loaded shared machine: more than the suite should pay) and prints the figures by kind.
 """
 
 # covers: R-ORDER-4, R-ORDER-5, RUL-18, RUL-61, RUL-62
