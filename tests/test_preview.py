@@ -196,6 +196,8 @@ def test_a_move_stopped_by_a_wall_stops_where_the_resolver_stops_her(lang: str) 
     column_e = preview_lines(st, pv, lang, full=False)  # the Orders tab's column E: the ✗ in the step's own line
     assert any(x.startswith("✗ ") and "F2" in x for x in column_e)
     assert any(x.startswith("– ") for x in column_e)  # step 2 never runs
+    walls = preview(walled(at="B3"), ANN, parse_order("move C3, C4; crack"))  # what is on the tile she stops on
+    assert [(s.tile, s.here, s.mp) for s in walls.steps] == [(t("C3"), ("generator",), 2)] * 2
 
 
 def test_a_dash_into_a_wall_goes_nowhere_and_says_so() -> None:

@@ -172,6 +172,7 @@ class _Seen:
     held: dict[int, bool] = field(default_factory=dict)
     downed: dict[int, bool] = field(default_factory=dict)
     no_room: dict[int, tuple[str, ...]] = field(default_factory=dict)  # the items the acting piece has no room for
+    around: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)  # here: hers, robot's
 
 
 def preview(state: State, seat: int, order: Order, others: Mapping[int, Order] | None = None) -> Preview:
@@ -191,6 +192,9 @@ def preview(state: State, seat: int, order: Order, others: Mapping[int, Order] |
         seen.robot[i] = robot.pos if robot is not None and robot.in_play else None
         seen.points[i] = (b.mp, b.ap, b.robot_mp, b.robot_ap)
         seen.here[i] = _here(ctx, p, piece.pos, known_chest)
+        seen.around[i] = (seen.here[i] if piece is p else _here(ctx, p, p.pos, known_chest),
+                          seen.here[i] if piece is robot else
+                          _here(ctx, p, robot.pos, known_chest) if seen.robot[i] is not None and robot else ())
         seen.held[i] = bool(p.flags.get("held"))
         seen.downed[i] = p.downed
         inner = step.step if isinstance(step, RobotStep) else step
@@ -242,15 +246,15 @@ def _grouped(order: Order, seen: _Seen, at: dict[int, list[Problem]], noted: dic
             if seen.tile[j] != (path[-1] if path else _before(seen, first, robot)):
                 path.append(seen.tile[j])
         if fail is None or fail > i:
-            tile, points = seen.tile[i], seen.points[i]
+            tile, points, here = seen.tile[i], seen.points[i], seen.here[i]
         else:
-            tile, points = _before(seen, fail, robot), seen.points[fail]
+            tile, points, here = _before(seen, fail, robot), seen.points[fail], seen.around[fail - 1][1 if robot else 0]
         mp, ap, rmp, rap = points
         problems = _once([replace(x, step=number) for j in idx for x in at.get(j, [])])  # a path's failure once
         sure = i < unsure or (fail is not None and fail < unsure and fail <= i)
         done = stop >= first and all(j in wasted for j in range(first, stop + 1)) and stop == i
         out.append(StepPreview(number, text, tuple(path), tile, robot, rmp if robot else mp,
-                               rap if robot else ap, seen.here[stop] if stop >= first else _here_of(seen, tile),
+                               rap if robot else ap, here,
                                problems, tuple(replace(x, step=number) for j in idx for x in noted.get(j, [])),
                                tuple(replace(x, step=number) for j in idx for x in warned.get(j, []))
                                if failed is None else (), failed,
@@ -266,11 +270,6 @@ def _before(seen: _Seen, i: int, robot: bool) -> Tile:
     if robot:
         return seen.robot.get(i - 1) or seen.tile[i]
     return seen.own[i - 1]
-
-
-def _here_of(seen: _Seen, tile: Tile) -> tuple[str, ...]:
-    """What she knows is on a tile the watch saw a piece on (a step that never runs leaves it there)."""
-    return next((seen.here[j] for j in sorted(seen.tile, reverse=True) if seen.tile[j] == tile), ())
 
 
 def _once(xs: list[Problem]) -> tuple[Problem, ...]:
