@@ -26,7 +26,7 @@ from preview_agree import MAPS, Tally, run  # noqa: E402
 
 def line(name: str, t: Tally, secs: float) -> str:
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(t.disagreements.items())) or "none"
-    return (f"{name:<8} orders {t.orders:>6}  agree {t.agreed:>6}  disagree {t.orders - t.agreed - t.stunned:>4}"
+    return (f"{name:<8} orders {t.orders:>6}  agree {t.agreed:>6}  disagree {t.orders - t.agreed:>4}"
             f"  (by kind: {kinds})  steps compared {t.steps} (failing {t.failed}, doing nothing {t.wasted}), "
             f"left as may {t.unsure}; searches finding nothing: warned no room {t.no_room}, "
             f"hidden cause {t.blind_waste}; stunned hunters {t.stunned}  {secs:.1f} s")

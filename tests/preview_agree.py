@@ -70,7 +70,7 @@ class Tally:
     wasted: int = 0  # compared steps that run and do nothing (both say so)
     no_room: int = 0  # searches that found nothing for want of room, warned
     blind_waste: int = 0  # searches that found nothing for a reason the player cannot know (a chest's contents)
-    stunned: int = 0  # orders of a stunned hunter: he does not act, nothing compared
+    stunned: int = 0  # orders of a stunned hunter: he does not act (compared all the same: nothing runs)
     disagreements: Counter[str] = field(default_factory=Counter)
     examples: list[str] = field(default_factory=list)
 
@@ -301,8 +301,7 @@ def compare(st: State, seat: int, order: Order, seed: int) -> Tally:
     if st.players[seat].is_hunter and st.stage == SURVIVOR_STAGE:  # written ahead: after a survivor stage of no order
         st, _ = resolve_stage(st, {}, seed)
     if st.players[seat].is_hunter and st.players[seat].stunned:
-        out.stunned = 1
-        return out  # a stunned hunter does not act: the preview notes it
+        out.stunned = 1  # he does not act: every step of the preview says it never runs
     p = st.players[seat]
     before = After(p.pos, None, {}, None, ())
     robot0 = st.players.get(ROBOT_SEAT_BASE + seat)

@@ -264,3 +264,14 @@ def test_the_werewolfs_mp_shows_what_bloodlust_may_add(lang: str) -> None:
     assert ("MP 3 (4 if" if lang == "en" else "移动力 3（有求生者受伤时 4）") in lines[1]
     st.players[HUNTER].flags["no_mp_night"] = st.night  # the silver dagger's curse: no MP whatever
     assert not preview(st, HUNTER, parse_order("D4")).more_mp
+
+
+def test_a_stunned_hunters_steps_never_run() -> None:
+    st = walled()
+    st.stage = "hunter"
+    st.players[HUNTER].stunned = True
+    pv = preview(st, HUNTER, parse_order("D4, E4; listen"))
+    assert [(s.tile, s.mp, s.ap, s.path, s.cancelled_by, s.fails) for s in pv.steps] == [
+        (t("C4"), 4, 2, (), 0, False)] * 2
+    assert [x.code for x in pv.general] == ["check.note.stunned"]
+    assert [x[:2] for x in pv.lines("en")[1:]] == ["– ", "– "]

@@ -28,7 +28,7 @@ def test_the_preview_and_the_resolver_agree(map_name: str) -> None:
     assert tally.steps > 2 * tally.unsure  # the preview is sure of most steps: the comparison bites
     assert tally.failed > 100 and tally.wasted > 0  # failing steps and steps that do nothing are met
     assert not tally.disagreements, "\n".join(tally.examples[:10])
-    assert tally.agreed + tally.stunned == tally.orders
+    assert tally.agreed == tally.orders
 
 
 def test_a_disagreement_is_found() -> None:

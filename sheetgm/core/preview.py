@@ -47,6 +47,7 @@ from sheetgm.core.steps import (
     Vault,
 )
 from sheetgm.core.texts import render
+from sheetgm.core.unknowns import STUNNED
 
 HELD = "err.rule.held"  # a trapped survivor's move: it does nothing and the order goes on (RUL-31)
 WARN_NO_CHEST = "preview.warn.no_chest"
@@ -83,6 +84,7 @@ class StepPreview:
     notes: tuple[Problem, ...] = ()  # what the step depends on that she cannot know (RUL-18, RUL-39)
     warnings: tuple[Problem, ...] = ()  # the step will most likely be wasted
     cancelled_by: int | None = None  # an earlier written step that fails first: at resolution this one never runs
+    # (0: none runs, the hunter is stunned)
     sure: bool = True  # False: what she cannot know may change its tile, points or success ("may")
     wasted: bool = False  # it runs and surely does nothing (a move or a skill that goes nowhere, a held move)
 
@@ -122,7 +124,7 @@ class Preview:
         out = [render(lang, "preview.start", tile=tile_name(self.start), mp=mp, ap=self.ap)]
         for s in self.steps:
             out.append(step_line(lang, s, self.more_mp))
-            if s.cancelled_by is not None:
+            if s.cancelled_by:  # (0: a stunned hunter's, whose general note says why)
                 out.append(render(lang, "preview.cancelled", first=s.cancelled_by))
             extra = [*s.problems, *s.notes] if full else []
             for x in [*extra, *s.warnings]:
@@ -218,8 +220,11 @@ def preview(state: State, seat: int, order: Order, others: Mapping[int, Order] |
         noted.setdefault(i, []).append(why)
     warned, wasted = _warnings(state, order, seen, known_chest, p0, at)
     more = p0.role == "werewolf" and p0.flags.get("no_mp_night") != state.night
-    return Preview(seat, start, mp, ap, _grouped(order, seen, at, noted, warned, wasted), tuple(general), review,
-                   more)
+    steps = _grouped(order, seen, at, noted, warned, wasted)
+    if any(x.code == STUNNED for x in general):  # he does not act tonight: no step runs (his general note says so)
+        steps = tuple(replace(s, path=(), tile=start, mp=mp, ap=ap, here=seen.around[0][0], notes=(), warnings=(),
+                              cancelled_by=0, sure=True, wasted=False) for s in steps)
+    return Preview(seat, start, mp, ap, steps, tuple(general), review, more)
 
 
 def _grouped(order: Order, seen: _Seen, at: dict[int, list[Problem]], noted: dict[int, list[Problem]],
