@@ -146,7 +146,8 @@ def step_line(lang: str, s: StepPreview, more_mp: bool = False) -> str:
     mp: str = _mp(lang, s.mp, more_mp and not s.robot)
     ap = str(s.ap)
     if not s.sure:
-        tile, mp, ap = render(lang, "preview.tile_may", tile=tile), "?", "?"
+        tile, mp, ap = render(lang, "preview.tile_may", tile=tile), render(lang, "preview.unknown"), \
+            render(lang, "preview.unknown")
     return render(lang, key, flag=render(lang, f"preview.flag.{flag}"), step=s.number, text=s.text or "-",
                   tile=tile, mp=mp, ap=ap, here=here)
 
