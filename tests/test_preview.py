@@ -8,6 +8,7 @@ from enginekit import board, game, hunt, survive, t
 
 from sheetgm.core.observe import event_line
 from sheetgm.core.preview import (
+    MAY_ADRENALINE_SELF,
     MAY_HEAL,
     WARN_EMPTIED,
     WARN_NO_CHEST,
@@ -275,3 +276,11 @@ def test_a_stunned_hunters_steps_never_run() -> None:
         (t("C4"), 4, 2, (), 0, False)] * 2
     assert [x.code for x in pv.general] == ["check.note.stunned"]
     assert [x[:2] for x in pv.lines("en")[1:]] == ["– ", "– "]
+
+
+def test_adrenaline_on_herself_when_not_downed_is_a_may_that_says_why() -> None:
+    st = walled(at="A4", items=["adrenaline"])
+    pv = preview(st, ANN, parse_order("use adrenaline; move A3"))
+    assert [x.code for x in pv.steps[0].notes] == [MAY_ADRENALINE_SELF] and not pv.steps[0].sure
+    st.players[ANN].downed = True
+    assert preview(st, ANN, parse_order("use adrenaline; move A3")).steps[1].sure  # Downed: it gets her up

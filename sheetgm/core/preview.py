@@ -327,6 +327,7 @@ def _here(ctx: Ctx, p: Player, t: Tile, known_chest: Mapping[Tile, bool]) -> tup
 
 MAY_HEAL = "preview.may.heal"
 MAY_ADRENALINE = "preview.may.adrenaline"
+MAY_ADRENALINE_SELF = "preview.may.adrenaline_self"  # on herself, not Downed: it fails unless she is downed first
 MAY_NOISE = "preview.may.noise"
 MAY_CHAIN = "preview.may.chain"
 
@@ -344,10 +345,11 @@ def _hidden(order: Order, seen: _Seen, p: Player, at: Mapping[int, list[Problem]
             continue
         if isinstance(inner, Heal) and (alias_key(inner.target) != me or isinstance(step, RobotStep)):
             out[i] = Problem(MAY_HEAL, {"alias": inner.target}, i)
-        elif isinstance(inner, UseItem) and inner.item == "adrenaline" and (
-                (inner.whom is not None and alias_key(inner.whom) != me) or isinstance(step, RobotStep)
-                or not seen.downed.get(i - 1, False)):
-            out[i] = Problem(MAY_ADRENALINE, {"alias": inner.whom or p.alias}, i)
+        elif isinstance(inner, UseItem) and inner.item == "adrenaline":
+            if (inner.whom is not None and alias_key(inner.whom) != me) or isinstance(step, RobotStep):
+                out[i] = Problem(MAY_ADRENALINE, {"alias": inner.whom or p.alias}, i)
+            elif not seen.downed.get(i - 1, False):  # (the checker lets it pass: it knows no one's Downed status)
+                out[i] = Problem(MAY_ADRENALINE_SELF, {}, i)
         elif isinstance(inner, Skill) and inner.skill == "appear" and len(inner.tiles) == 1:
             out[i] = Problem(MAY_NOISE, {"tile": tile_name(inner.tiles[0])}, i)
         elif isinstance(inner, Attack) and inner.direction is not None and p.role == "bane":
