@@ -348,7 +348,7 @@ def _hidden(order: Order, seen: _Seen, p: Player, at: Mapping[int, list[Problem]
         elif isinstance(inner, UseItem) and inner.item == "adrenaline":
             if (inner.whom is not None and alias_key(inner.whom) != me) or isinstance(step, RobotStep):
                 out[i] = Problem(MAY_ADRENALINE, {"alias": inner.whom or p.alias}, i)
-            elif not seen.downed.get(i - 1, False):  # (the checker lets it pass: it knows no one's Downed status)
+            elif not seen.downed.get(i - 1, False):  # (the checker passes it: use_item asks at resolution)
                 out[i] = Problem(MAY_ADRENALINE_SELF, {}, i)
         elif isinstance(inner, Skill) and inner.skill == "appear" and len(inner.tiles) == 1:
             out[i] = Problem(MAY_NOISE, {"tile": tile_name(inner.tiles[0])}, i)
