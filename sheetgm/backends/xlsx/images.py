@@ -12,7 +12,6 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
-from hashlib import blake2b
 from typing import TYPE_CHECKING
 
 from sheetgm.backends import port
@@ -38,15 +37,9 @@ _NAMES = re.compile(rb"<(?:[\w.-]+:)?cNvPr\b[^>]*?\bname=\"([^\"]*)\"")
 _EMBED = re.compile(rb"\bembed=\"([^\"]+)\"")
 
 
-def digest(p: Picture) -> str:
-    """What tells one placed picture from another: its PNG, cell and size."""
-    return _digest(p.png, p.row, p.col, p.width, p.height)
-
-
-def _digest(png: bytes, row: int, col: int, width: int, height: int) -> str:
-    h = blake2b(png, digest_size=16)
-    h.update(f"{row},{col},{width},{height}".encode())
-    return h.hexdigest()
+def _same(p: Picture, png: bytes, where: tuple[int, int, int, int]) -> bool:
+    """Whether the file shows ``p``: the same PNG on the same cell at the same size."""
+    return png == p.png and where == (p.row, p.col, p.width, p.height)
 
 
 @dataclass(frozen=True)
@@ -57,7 +50,8 @@ class _Found:
     part: str
     ours: bool  # every anchor in it is a picture sheetgm placed
     names: tuple[str, ...]  # the shapes' names
-    digest: str  # of our single picture (PNG, anchor, size) when ``ours``: "" otherwise
+    png: bytes  # our single picture's PNG when ``ours`` (b"": none or unreadable)
+    where: tuple[int, int, int, int]  # its cell (row, col) and size in pixels
 
 
 def _part_bytes(book: Book, name: str, limit: int = MAX_PICTURE) -> bytes | None:
@@ -94,20 +88,20 @@ def found(book: Book, sheet: Sheet) -> _Found | None:
     part = resolve_target(sheet.part, rel.target)
     data = _part_bytes(book, part, 4 * 1024 * 1024)
     if data is None:
-        return _Found(rel, part, False, (), "")
+        return _Found(rel, part, False, (), b"", (0, 0, 0, 0))
     names = tuple(n.decode("utf-8", "replace") for n in _NAMES.findall(data))
     anchors = len(_ANCHORS.findall(data))
     ours = anchors == 1 and len(names) == 1 and names[0].startswith(PREFIX)
-    digest = ""
+    png, where = b"", (0, 0, 0, 0)
     if ours:
         embed = _EMBED.search(data)
         media = next((resolve_target(part, r.target) for r in _rels_of(book, part)
                       if embed is not None and r.id == embed.group(1).decode()), None)
-        png = _part_bytes(book, media) if media else None
-        where = _where(data)
-        if png is not None and where is not None:
-            digest = _digest(png, *where)
-    return _Found(rel, part, ours, names, digest)
+        found_png = _part_bytes(book, media) if media else None
+        found_where = _where(data)
+        if found_png is not None and found_where is not None:
+            png, where = found_png, found_where
+    return _Found(rel, part, ours, names, png, where)
 
 
 def _where(data: bytes) -> tuple[int, int, int, int] | None:
@@ -132,7 +126,8 @@ def place(book: Book, sheet: Sheet, op: port.PlaceImage, at: A1) -> None:
         return  # a drawing of someone else's: left as it is
     if drawing is None and not op.png:
         return  # nothing to remove
-    if drawing is not None and op.png and drawing.names == (PREFIX + op.name,) and drawing.digest == digest(want):
+    if drawing is not None and op.png and drawing.names == (PREFIX + op.name,) and _same(want, drawing.png,
+                                                                                        drawing.where):
         return  # the same picture at the same place
     sheet.picture = want
     sheet.touch_outside_rows()
