@@ -9,7 +9,8 @@ where the Bane stands after his chain claw (it depends on whether it catches a s
 Werewolf's Bloodlust MP (it depends on whether a survivor is Injured).
 
 Other players' orders of the same stage (RUL-39): what they address to this player (a gift to her,
-a heal or Adrenaline that gets her up) is used, each at most once and only where she could hold it;
+a heal or Adrenaline that gets her up) is used, each at most once and only where she could hold it (a
+gift to her may be given on in the day, RUL-29);
 a board another player may take down (or break) before her step is noted whatever they wrote. Each
 thing granted excuses one failure of its own kind: a note never covers a failure it cannot explain.
 """
@@ -64,6 +65,29 @@ class Unknowns:
             self.searches.append((piece.seat, piece.pos, inner.what))
         elif isinstance(inner, Attack) and inner.direction is not None and piece.role == "bane":
             self.chain = True
+
+    def give_away(self, ctx: Ctx, p: Player, item: str) -> str | None:
+        """One of her day gifts on the checker's copy of her hands, as written (RUL-29): what she holds leaves
+        them (the receiver may have no room: ``gifts``); else a gift to her of that item passes on through
+        them if she has room for it then, and its giver's alias is returned (she depends on it reaching her);
+        else the gift is a problem."""
+        if item == "key":
+            if p.keys > 0:
+                p.keys -= 1
+                return None
+            if self.brought.keys:
+                return self.brought.keys.pop(0)
+            raise Illegal("err.rule.no_keys")
+        if item in p.items:
+            p.items.remove(item)
+            self.gifts.append(item)
+            return None
+        offered = [g for g in self.brought.gifts if g[1] == item]
+        if offered and ctx.fits(p, [*p.items, item]):
+            self.brought.gifts.remove(offered[0])
+            self.gifts.append(item)
+            return offered[0][0]
+        raise Illegal("err.rule.not_holding", item=item)
 
     def explain(self, ctx: Ctx, p: Player, b: Budget, step: Step, exc: Illegal) -> Explained | None:
         """(note, its own parameters, retry) when the failure may not happen at resolution, after granting on

@@ -207,8 +207,8 @@ def parse_order_numbered(text: str, camp: str | None = None) -> Parsed:
         errors.append(OrderSyntaxError("err.order.nothing_mixed", step=nothing.number, text=nothing.text))
         errors.sort(key=lambda e: e.params["step"])
     texts = tuple(seg.text for seg in segments)
-    return Parsed(Order(tuple(steps), tuple(day), tuple(written), texts), errors, tuple(written), tuple(written_day),
-                  texts)
+    order = Order(tuple(steps), tuple(day), tuple(written), texts, tuple(written_day))
+    return Parsed(order, errors, tuple(written), tuple(written_day), texts)
 
 
 # --- splitting -----------------------------------------------------------------
