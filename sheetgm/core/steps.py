@@ -239,7 +239,7 @@ class Order:
     day: tuple[DayStep, ...] = field(default=())
     written: tuple[int, ...] = field(default=(), compare=False)
     texts: tuple[str, ...] = field(default=(), compare=False)
-    written_day: tuple[int, ...] = field(default=(), compare=False)  # the written step of each day step
+    written_day: tuple[int, ...] = field(default=(), compare=False, repr=False)  # the written step of each day step
 
     def day_label(self, i: int) -> int:
         """The written number of day step ``i`` (1-based); i for an order not read from text."""
