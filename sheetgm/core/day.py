@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sheetgm.core import survivor_actions as actions
 from sheetgm.core.context import Ctx, Illegal
@@ -27,7 +28,8 @@ class Gift:
     giver: Player
     receiver: Player
     item: str  # an item id or "key"
-    step: int  # 1-based day step of the giver's order
+    step: int  # the step's number as the giver wrote it (RUL-60)
+    text: str  # the step as she wrote it ("" for an order not read from text)
 
 
 def day_orders(ctx: Ctx, orders: Mapping[int, Order], seats: Sequence[int]) -> None:
@@ -41,20 +43,24 @@ def day_orders(ctx: Ctx, orders: Mapping[int, Order], seats: Sequence[int]) -> N
             continue
         mine: list[Gift] = []
         for i, step in enumerate(order.day, 1):
+            n = order.day_label(i)
+            text = order.texts[n - 1] if 0 < n <= len(order.texts) else ""
             try:
                 receiver = actions.day_step(ctx, p, step)  # a prayer takes effect; a gift is checked
             except Illegal as exc:
-                day_failed(ctx, p, i, exc)
+                day_failed(ctx, p, n, text, exc)
                 continue
             if isinstance(step, Give) and receiver is not None:
-                mine.append(Gift(p, receiver, step.item, i))
+                mine.append(Gift(p, receiver, step.item, n, text))
         if mine:
             queues.append(mine)
     settle(ctx, queues)
 
 
-def day_failed(ctx: Ctx, p: Player, step: int, exc: Illegal) -> None:
-    ctx.emit("day_failed", to=(p.seat,), actor=p.seat, step=step, code=exc.code, params=exc.params)
+def day_failed(ctx: Ctx, p: Player, step: int, text: str, exc: Illegal) -> None:
+    """A day step that fails, numbered and quoted as written (RUL-60, RUL-63)."""
+    quote: dict[str, Any] = {"text": text} if text else {}
+    ctx.emit("day_failed", to=(p.seat,), actor=p.seat, step=step, code=exc.code, params=exc.params, **quote)
 
 
 def settle(ctx: Ctx, queues: list[list[Gift]]) -> None:
@@ -142,7 +148,7 @@ def _fail(ctx: Ctx, g: Gift) -> None:
     """A gift that can never be made: she does not hold it (a day step that failed), or the receiver has no
     room for it (the item stays with her)."""
     if not _holds(g):
-        day_failed(ctx, g.giver, g.step, Illegal("err.rule.no_keys") if g.item == "key"
+        day_failed(ctx, g.giver, g.step, g.text, Illegal("err.rule.no_keys") if g.item == "key"
                    else Illegal("err.rule.not_holding", item=g.item))
         return
     ctx.emit("gift_failed", to=(g.giver.seat, g.receiver.seat), actor=g.giver.seat, alias=g.receiver.alias,
