@@ -559,6 +559,8 @@ def test_doc_error_examples_fail(line: str) -> None:
     ("冲刺 C1，D1，E1，E2；搜索", ("冲刺 C1，D1，E1，E2", "搜索"), (1, 2)),
     ("  1. 移动 B2 ，B3\n2、搜索 ", ("移动 B2 ，B3", "搜索"), (1, 1, 2)),
     ("救治 “Ann”；破解", ("救治 “Ann”", "破解"), (1, 2)),
+    ("强行 C4，C5", ("强行 C4", "C5"), (1, 2)),  # a step of one tile: the tile after it is a move of its own
+    ("门之钥 C4，C5", ("门之钥 C4", "C5"), (1, 2)),
 ])
 def test_step_texts_as_written(text: str, texts: tuple[str, ...], written: tuple[int, ...]) -> None:
     """A step is quoted with the player's own characters (full-width commas, quotes), without the spaces
