@@ -22,7 +22,7 @@ from sheetgm.core.state import Player, State
 from sheetgm.core.steps import Give, Order, Step
 from sheetgm.core.survivor_actions import day_step
 from sheetgm.core.texts import render
-from sheetgm.core.unknowns import CHAIN, GIFT_IN, STUNNED, Unknowns
+from sheetgm.core.unknowns import CHAIN, STUNNED, Unknowns
 
 __all__ = ["Problem", "Review", "check_order", "review_order", "check_as_written", "review_as_written", "as_written",
            "budget_of", "Draft", "legal_steps", "candidates",
@@ -118,13 +118,14 @@ def _review(draft: Draft, order: Order, unknown: Unknowns, watch: Watch | None =
     for i, d in enumerate(order.day, 1):
         try:
             day_step(ctx, p, d)
-            giver = unknown.give_away(ctx, p, d.item) if isinstance(d, Give) else None
+            depends = unknown.give_away(ctx, p, d.item) if isinstance(d, Give) else None
         except Illegal as exc:
             out.problems.append(Problem(exc.code, exc.params, i, day=True))
             continue
-        if isinstance(d, Give) and giver is not None:  # she gives on what she is given: it must reach her first
+        if isinstance(d, Give) and depends is not None:  # an item that must reach her first (RUL-29)
+            note, own = depends
             code, params = ("err.rule.no_keys", {}) if d.item == "key" else ("err.rule.not_holding", {"item": d.item})
-            out.notes.append(Problem(GIFT_IN, {"alias": giver, "code": code, "params": params}, i, day=True))
+            out.notes.append(Problem(note, {**own, "code": code, "params": params}, i, day=True))
     unknown.night_items = list(p.items)
     if p.is_hunter and p.stunned and order.steps:
         out.notes.append(Problem(STUNNED, {}))

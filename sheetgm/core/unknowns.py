@@ -66,27 +66,29 @@ class Unknowns:
         elif isinstance(inner, Attack) and inner.direction is not None and piece.role == "bane":
             self.chain = True
 
-    def give_away(self, ctx: Ctx, p: Player, item: str) -> str | None:
+    def give_away(self, ctx: Ctx, p: Player, item: str) -> tuple[str, dict[str, str]] | None:
         """One of her day gifts on the checker's copy of her hands, as written (RUL-29): what she holds leaves
-        them (the receiver may have no room: ``gifts``); else a gift to her of that item passes on through
-        them if she has room for it then, and its giver's alias is returned (she depends on it reaching her);
-        else the gift is a problem."""
-        if item == "key":
+        them (the receiver may have no room: ``gifts``). Else the note it depends on: an item she gave away
+        earlier may come back (its receiver had no room) and be given again; a gift to her of that item may
+        pass on through her hands if she has room for it then. Else the gift is a problem."""
+        if item == "key":  # keys need no room: one given away never comes back
             if p.keys > 0:
                 p.keys -= 1
                 return None
             if self.brought.keys:
-                return self.brought.keys.pop(0)
+                return GIFT_IN, {"alias": self.brought.keys.pop(0)}
             raise Illegal("err.rule.no_keys")
         if item in p.items:
             p.items.remove(item)
             self.gifts.append(item)
             return None
+        if item in self.gifts:
+            return GIFT, {}
         offered = [g for g in self.brought.gifts if g[1] == item]
         if offered and ctx.fits(p, [*p.items, item]):
             self.brought.gifts.remove(offered[0])
             self.gifts.append(item)
-            return offered[0][0]
+            return GIFT_IN, {"alias": offered[0][0]}
         raise Illegal("err.rule.not_holding", item=item)
 
     def explain(self, ctx: Ctx, p: Player, b: Budget, step: Step, exc: Illegal) -> Explained | None:
