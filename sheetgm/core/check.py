@@ -35,7 +35,7 @@ class Problem:
 
     code: str
     params: dict[str, Any]
-    step: int | None = None  # 1-based night step; None for day steps and general problems
+    step: int | None = None  # 1-based night step (a day step with ``day``); None: general. ``as_written`` renumbers
     day: bool = False
 
     def message(self, lang: str = "zh") -> str:
