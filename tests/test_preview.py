@@ -73,7 +73,7 @@ def test_a_path_after_a_comma_is_one_step_with_its_tiles_points_and_what_is_ther
 def test_lines_number_and_quote_each_step_as_written(lang: str) -> None:
     pv = preview(start(), ANN, parse_order("移动 B1，B2；搜索"))
     lines = pv.lines(lang)
-    assert ("「移动 B1, B2」" if lang == "zh" else '"移动 B1, B2"') in lines[1] and "B2" in lines[1]
+    assert ("「移动 B1，B2」" if lang == "zh" else '"移动 B1，B2"') in lines[1] and "B2" in lines[1]
     assert lines[2].startswith("第 2 步「搜索」" if lang == "zh" else 'Step 2 "搜索"')
     assert "B2" in lines[3] and ("没有宝物箱" in lines[3] or "no chest" in lines[3])
 

@@ -210,12 +210,12 @@ def preview(state: State, seat: int, order: Order, others: Mapping[int, Order] |
     mp, ap = seen.points[0][:2]
     at: dict[int, list[Problem]] = {}
     noted: dict[int, list[Problem]] = {}
-    general = [x for x in review.problems if x.step is None or x.day] + [x for x in review.notes if x.step is None]
+    general = [x for x in (*review.problems, *review.notes) if x.step is None or x.day]
     for x in review.problems:
         if x.step is not None and not x.day:
             at.setdefault(x.step, []).append(x)
-    for x in review.notes:
-        if x.step is not None:
+    for x in review.notes:  # a day gift given on may have a note (RUL-29): it is no night step's
+        if x.step is not None and not x.day:
             noted.setdefault(x.step, []).append(x)
     for i, why in _hidden(order, seen, p0, at).items():
         noted.setdefault(i, []).append(why)
