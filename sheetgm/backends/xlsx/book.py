@@ -52,7 +52,8 @@ class Rel(NamedTuple):
 
 
 class Cell:
-    """kind: "s" text, "n" number, "b" boolean, "e" error, "d" ISO date, "" empty; value as stored.
+    """kind: "s" text, "n" number, "b" boolean, "e" error, "d" ISO date, "" empty; value as stored (of an
+    empty cell sharing another's formula: that formula as it reads in this cell, not written).
     ``sst``: the entry of the file's shared-string table the text came from (rich text, phonetic guides:
     written back as that entry while the text is unchanged), -1 for none; ``extra``: other attributes as
     written (`` vm="1"``: a picture placed in the cell, `` cm="1"``: a dynamic array), kept likewise."""
@@ -389,7 +390,9 @@ def text_of(book: Book, cell: Cell | None) -> str:
     a program that does not compute) reads as its formula, "=...", so that the checker can say so instead of
     reading an empty cell."""
     if cell is not None and not cell.kind and cell.formula is not None:
-        return "=" + cell.formula[1]
+        # (a cell sharing another's formula holds none of its own: its value is that formula, moved to it)
+        formula = cell.formula[1] or cell.value
+        return "=" + formula if formula else ""
     if cell is None or not cell.kind:
         return ""
     kind, value = cell.kind, cell.value

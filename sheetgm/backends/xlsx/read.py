@@ -21,7 +21,7 @@ from xml.parsers import expat
 
 from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import kept, xmlkit
+from sheetgm.backends.xlsx import formulas, kept, xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Pending, Rel, Sheet, Validation
 from sheetgm.backends.xlsx.package import (
     LIMITS,
@@ -484,6 +484,8 @@ def _parse_layout(rest: bytes) -> _Layout:
 
 def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budget: _Budget, extras: bool) -> None:
     cells, row, columns = sheet.cells, -1, _COLUMNS
+    shared: dict[str, tuple[int, int, str]] = {}  # a shared formula's si -> its first cell and text
+    sharing: list[tuple[Cell, int, int, str]] = []  # the cells that share one, without a result
     if len(columns) > 100_000:  # a long-lived process reading many large sheets: start the memo afresh
         columns.clear()
     for row_el in rows:
@@ -527,8 +529,18 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
             style = int(s) if s else 0  # s="" (a Mac Excel file): the default format
             extra = _extra(c) if extras and not c.attrib.keys() <= _KNOWN_CELL else ""
             if (kind or style or formula or extra) and row >= 0:
-                cells[(row, col)] = Cell(kind, value, style, formula, sst, extra)
+                cell = cells[(row, col)] = Cell(kind, value, style, formula, sst, extra)
+                if formula is not None and formula[0].get("t") == "shared":
+                    si = formula[0].get("si", "")
+                    if formula[1] and "ref" in formula[0]:
+                        shared.setdefault(si, (row, col, formula[1]))
+                    elif not formula[1] and not kind:
+                        sharing.append((cell, row, col, si))
         budget.add_cells(max(1, len(cells) - before))  # a row costs its cells, an empty one its element
+    for cell, at_row, at_col, si in sharing:  # what each computes, read as its formula (``text_of``): its value
+        first = shared.get(si)
+        if first is not None:
+            cell.value = formulas.moved(first[2], at_row - first[0], at_col - first[1])
 
 
 # Rows and cells in the shapes sheetgm's writer gives them (sheetxml.py): a row's plain attributes, cells with a
