@@ -153,7 +153,8 @@ def test_a_part_in_any_declared_encoding_reads_as_utf8_and_a_dtd_in_utf16_is_sti
     assert as_utf8(b"<a/>") == b"<a/>"
     with pytest.raises(ValueError):
         as_utf8(b'<?xml version="1.0" encoding="no-such-codec"?><a/>')
-    sheet = f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>'
+    sheet = (f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData>'
+             "</worksheet>")
     data = _package(sheet, strings=["é"])
     assert _texts(data) == {"Tab": {(0, 0): "é"}}
     bomb = '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE a [<!ENTITY x "y">]>' + sheet
