@@ -8,6 +8,7 @@ references moved by the cell's distance from the first (B3: ``A3*2``), as Excel 
 
 from __future__ import annotations
 
+import functools
 import re
 
 from sheetgm.backends.a1 import col_index, col_letters
@@ -28,32 +29,68 @@ def moved(formula: str, rows: int, cols: int) -> str:
     relative references moved (``$`` keeps a row or column), one that would leave the sheet made ``#REF!``."""
     if not rows and not cols:
         return formula
+    texts, refs = _parsed(formula)
+    if not refs:
+        return formula
+    out = [texts[0]]
+    letters = _LETTERS
+    for (kind, a_fixed, a, b_fixed, b), text in zip(refs, texts[1:], strict=True):
+        if kind == "cell":  # a: column, b: row
+            c, r = a if a_fixed else a + cols, b if b_fixed else b + rows
+            if 0 <= c < _MAX_COL and 1 <= r <= _MAX_ROW:
+                out.append(f"{'$' if a_fixed else ''}{letters.get(c) or _letters(c)}{'$' if b_fixed else ''}{r}")
+            else:
+                out.append("#REF!")
+        elif kind == "cols":
+            c1, c2 = a if a_fixed else a + cols, b if b_fixed else b + cols
+            if 0 <= c1 < _MAX_COL and 0 <= c2 < _MAX_COL:
+                out.append(f"{'$' if a_fixed else ''}{_letters(c1)}:{'$' if b_fixed else ''}{_letters(c2)}")
+            else:
+                out.append("#REF!")
+        else:
+            r1, r2 = a if a_fixed else a + rows, b if b_fixed else b + rows
+            if 1 <= r1 <= _MAX_ROW and 1 <= r2 <= _MAX_ROW:
+                out.append(f"{'$' if a_fixed else ''}{r1}:{'$' if b_fixed else ''}{r2}")
+            else:
+                out.append("#REF!")
+        out.append(text)
+    return "".join(out)
 
-    def col(dollar: str, letters: str) -> str | None:
-        n = col_index(letters.upper())
-        if not dollar:
-            n += cols
-        return dollar + col_letters(n) if 0 <= n < _MAX_COL else None
 
-    def row(dollar: str, digits: str) -> str | None:
-        n = int(digits) + (0 if dollar else rows)
-        return f"{dollar}{n}" if 1 <= n <= _MAX_ROW else None
+_Ref = tuple[str, bool, int, bool, int]  # kind ("cell", "cols", "rows"), fixed?, column or row, fixed?, row or column
+_LETTERS: dict[int, str] = {}
 
-    def one(found: re.Match[str]) -> str:
+
+def _letters(col: int) -> str:
+    found = _LETTERS.get(col)
+    if found is None:
+        found = _LETTERS[col] = col_letters(col)
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(formula: str) -> tuple[tuple[str, ...], tuple[_Ref, ...]]:
+    """The formula cut at its references (worked out once: each cell sharing it is the same cut, moved): the texts
+    between them, and each reference."""
+    texts, refs, at = [], [], 0
+    for found in _TOKEN.finditer(formula):
         g = found.groups()
         if g[1] is not None:  # A:C
-            if col_index(g[1].upper()) >= _MAX_COL or col_index(g[3].upper()) >= _MAX_COL:
-                return found.group(0)
-            a, b = col(g[0], g[1]), col(g[2], g[3])
+            a, b = col_index(g[1].upper()), col_index(g[3].upper())
+            if a >= _MAX_COL or b >= _MAX_COL:
+                continue  # a name, not columns
+            ref: _Ref = ("cols", bool(g[0]), a, bool(g[2]), b)
         elif g[5] is not None:  # 1:3
-            a, b = row(g[4], g[5]), row(g[6], g[7])
+            ref = ("rows", bool(g[4]), int(g[5]), bool(g[6]), int(g[7]))
         elif g[9] is not None:  # B2
-            if col_index(g[9].upper()) >= _MAX_COL:
-                return found.group(0)  # a name, not a column
-            c, r = col(g[8], g[9]), row(g[10], g[11])
-            return c + r if c is not None and r is not None else "#REF!"
+            a = col_index(g[9].upper())
+            if a >= _MAX_COL:
+                continue  # a name, not a column
+            ref = ("cell", bool(g[8]), a, bool(g[10]), int(g[11]))
         else:
-            return found.group(0)
-        return f"{a}:{b}" if a is not None and b is not None else "#REF!"
-
-    return _TOKEN.sub(one, formula)
+            continue  # a text in quotes, a sheet's name, a table's column
+        texts.append(formula[at:found.start()])
+        refs.append(ref)
+        at = found.end()
+    texts.append(formula[at:])
+    return tuple(texts), tuple(refs)
