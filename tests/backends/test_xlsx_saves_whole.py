@@ -16,7 +16,7 @@ import pytest
 from xlsx_witness import as_text, by_openpyxl, ours, save_one_cell
 
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import kept, xmlkit
+from sheetgm.backends.xlsx import kept, read, xmlkit
 from sheetgm.backends.xlsx.book import text_of
 from sheetgm.backends.xlsx.formulas import moved
 from sheetgm.backends.xlsx.package import as_utf8
@@ -269,3 +269,13 @@ def test_moving_a_formula_keeps_what_is_fixed_quoted_or_a_name() -> None:
     assert moved("Table1[Col1]+A1+$B1+C$1", 3, 1) == "Table1[Col1]+B4+$B4+D$1"
     assert moved("A1+B2", -1, 0) == "#REF!+B1"
     assert moved("A1", 0, 0) == "A1"
+
+
+def test_the_formulas_moved_into_sharing_cells_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long formula filled down every row would be hundreds of MB of texts: past FORMULA_CHARS of them a cell
+    sharing it reads as empty (as a witness reads a cell without a result), never as a bare "="."""
+    monkeypatch.setattr(read, "FORMULA_CHARS", 25)
+    rows = '<row r="1"><c r="A1"><f t="shared" ref="A1:A9" si="0">B1+C1</f></c></row>' + "".join(
+        f'<row r="{r}"><c r="A{r}"><f t="shared" si="0"/></c></row>' for r in range(2, 10))
+    texts = _texts(_package(f'<worksheet xmlns="{MAIN}"><sheetData>{rows}</sheetData></worksheet>'))["Tab"]
+    assert texts == {(0, 0): "=B1+C1", **{(r, 0): f"=B{r + 1}+C{r + 1}" for r in range(1, 6)}}
