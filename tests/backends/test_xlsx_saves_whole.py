@@ -15,12 +15,15 @@ import openpyxl
 import pytest
 from xlsx_witness import as_text, by_openpyxl, ours, save_one_cell
 
+from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import kept, read, xmlkit
+from sheetgm.backends.port import SetValues
+from sheetgm.backends.xlsx import cells, kept, read, xmlkit
 from sheetgm.backends.xlsx.book import text_of
 from sheetgm.backends.xlsx.formulas import moved
 from sheetgm.backends.xlsx.package import as_utf8
 from sheetgm.backends.xlsx.read import read_book
+from sheetgm.backends.xlsx.write import write_book
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "xlsx-saves"
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -279,3 +282,21 @@ def test_the_formulas_moved_into_sharing_cells_are_bounded(monkeypatch: pytest.M
         f'<row r="{r}"><c r="A{r}"><f t="shared" si="0"/></c></row>' for r in range(2, 10))
     texts = _texts(_package(f'<worksheet xmlns="{MAIN}"><sheetData>{rows}</sheetData></worksheet>'))["Tab"]
     assert texts == {(0, 0): "=B1+C1", **{(r, 0): f"=B{r + 1}+C{r + 1}" for r in range(1, 6)}}
+
+
+def test_an_inline_texts_blanks_written_without_preserve_are_written_back_as_they_were() -> None:
+    """`<t>in </t>`: Excel and calamine (and the codec) read "in", LibreOffice and openpyxl "in ". A save that
+    wrote "in" would change what LibreOffice shows: the text is written back as the file had it while it is the
+    same; a text sheetgm writes is written as its own."""
+    sheet = (f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>in </t></is></c>'
+             '<c r="B1" t="inlineStr"><is><t>\n two_x0041_</t></is></c><c r="C1" t="inlineStr"><is><t>c </t></is></c>'
+             "</row></sheetData></worksheet>")
+    data = _package(sheet)
+    assert _texts(data)["Tab"] == {(0, 0): "in", (0, 1): "twoA", (0, 2): "c"}
+    book = read_book(data)
+    cells.apply(book, book.sheets[0], SetValues("'Tab'!C1", [["changed"]]), parse_range("'Tab'!C1"))
+    written = _part(write_book(book), "xl/worksheets/sheet1.xml")
+    assert b"<t>in </t>" in written and b"<t>\n two_x0041_</t>" in written and b"<t>changed</t>" in written
+    saved = save_one_cell(data)
+    assert saved.value_changes == [] and by_openpyxl(saved.saved)["Tab"] == {**by_openpyxl(data)["Tab"],
+                                                                             (1, 0): "sheetgm"}

@@ -508,7 +508,7 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
                 if col < 0:
                     col = columns[ref] = col_of(ref)
             kind, value, formula, sst = c.get("t", "n"), "", None, -1
-            v_text, inline = None, None
+            v_text, inline, raw = None, None, None
             for part in c:
                 if part.tag == _V:
                     v_text = part.text or ""
@@ -522,7 +522,7 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
                     value = strings[sst] if 0 <= sst < len(strings) else ""
                     sst = sst if value else -1
             elif kind == "inlineStr":
-                kind, value = "s", xmlkit.run_text(inline)
+                kind, value, raw = "s", xmlkit.run_text(inline), _unstripped(inline)
             elif kind == "str":
                 kind, value = "s", xmlkit.unescape(v_text) if v_text and "_x" in v_text else v_text or ""
             elif v_text is None or (kind == "n" and not v_text):
@@ -533,7 +533,7 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
             style = int(s) if s else 0  # s="" (a Mac Excel file): the default format
             extra = _extra(c) if extras and not c.attrib.keys() <= _KNOWN_CELL else ""
             if (kind or style or formula or extra) and row >= 0:
-                cell = cells[(row, col)] = Cell(kind, value, style, formula, sst, extra)
+                cell = cells[(row, col)] = Cell(kind, value, style, formula, sst, extra, raw)
                 if formula is not None and formula[0].get("t") == "shared":
                     si = formula[0].get("si", "")
                     if formula[1] and "ref" in formula[0]:
@@ -757,6 +757,17 @@ def row_cells(piece: str) -> tuple[int, tuple[tuple[int, str, str, int], ...]]:
             text = xmlkit.unescape(text)
         cells.append((col, "s", text, style))
     return row, tuple(cells)
+
+
+def _unstripped(inline: Element | None) -> str | None:
+    """An inline text of one ``<t>`` as written, when blanks at its ends were dropped in reading it (``Cell.raw``)."""
+    if inline is None or len(inline) != 1 or inline[0].tag != _T_TAG or inline[0].get(_SPACE) == "preserve":
+        return None
+    text = inline[0].text or ""
+    return text if text and (text[0] in _BLANKS or text[-1] in _BLANKS) else None
+
+
+_T_TAG, _SPACE, _BLANKS = xmlkit.m("t"), f"{{{xmlkit.XML_NS}}}space", " \t\r\n"
 
 
 def _extra(c: Element) -> str:
