@@ -7,12 +7,16 @@ gets every seat's row.
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
+import pytest
+from cli_games import cli_game
 from svc_helpers import Clock, make_game, orders_row, roster, write_order
 
-from sheetgm.backends.port import XLSX_CELL_LIMIT
+from sheetgm.backends.port import XLSX_CELL_LIMIT, SetValues
 from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.core import jsontext
 from sheetgm.service.check import check
 from sheetgm.service.game import DIRECTOR
 from sheetgm.service.ledger import checkmemo, stamps
@@ -58,3 +62,42 @@ def test_a_memo_too_long_for_its_cell_is_kept_without_its_verdict() -> None:
     back = checkmemo.Memo.parse(text)
     assert len(text) < 1000 and back is not None
     assert (back.v, back.c, back.o, back.r, back.w) == ("v", "c", "o", {}, [])  # the verdict is read again next time
+
+
+DEEP = "[" * 5000 + "]" * 5000  # past the interpreter's recursion limit: json.loads raised RecursionError
+
+
+@pytest.mark.parametrize("cell", ["P", "journal-L", "journal-G"])
+def test_a_director_cell_edited_to_nested_brackets_is_damage_named_never_a_traceback(tmp_path: Path,
+                                                                                      cell: str) -> None:
+    with cli_game("xlsx", tmp_path) as cli:
+        game = cli.open()
+        write_order(game, 1, "搜索")
+        assert cli.run("check").exit_code == 0
+        if cell == "P":  # the check's memory: damaged, it is forgotten and the workbooks read again
+            r = archive_row("N1-survivor", 1, len(game.seats))
+            game.gateway.write(DIRECTOR, [SetValues(layout.rng(layout.tab(game.lang, "archive"), f"P{r}"), ((DEEP,),))])
+        else:  # the journal: the setup row's cell named, as any other damage there
+            column = cell.split("-")[1]
+            game.gateway.write(DIRECTOR, [SetValues(layout.rng(layout.tab(game.lang, "journal"), f"{column}2"),
+                                                    ((DEEP,),))])
+        for command in ("check", "resolve", "status"):
+            run = cli.run(command)
+            assert "Traceback" not in run.output and "RecursionError" not in run.output, run.output
+            if cell == "P":
+                assert run.exit_code == 0, run.output
+            else:
+                assert run.exit_code != 0 and "N0-setup" in run.output and f"{column} 列" in run.output, run.output
+
+
+def test_bounded_json_refuses_what_is_too_deep_or_too_long_and_a_bomb() -> None:
+    assert jsontext.loads('{"a": [1, [2]]}') == {"a": [1, [2]]}
+    for text in (DEEP, "[" * 40 + "]" * 40):
+        with pytest.raises(ValueError, match="nested deeper"):
+            jsontext.loads(text)
+    with pytest.raises(ValueError, match="characters"):
+        jsontext.loads("[1]" + " " * 100, max_chars=50)
+    with pytest.raises(ValueError, match="grows past"):
+        jsontext.inflate(zlib.compress(b"0" * 10_000), limit=1000)
+    assert jsontext.inflate(zlib.compress(b"0" * 1000), limit=1000) == b"0" * 1000
+    assert checkmemo.Memo.parse('{"v":"","c":"","j":"","t":"","r":{"problems":[[["x"]]]},"w":[]}') is None

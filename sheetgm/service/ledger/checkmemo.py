@@ -45,6 +45,7 @@ from typing import Any
 from sheetgm import __version__
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import CELL_LIMIT, Op, SetValues
+from sheetgm.core import jsontext
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.others import brought
 from sheetgm.core.state import State
@@ -95,9 +96,12 @@ class Memo:
 
     @classmethod
     def parse(cls, text: str) -> Memo | None:
-        """None for an empty or damaged cell (the workbook is then read)."""
+        """None for an empty or damaged cell, whatever a hand put there (the workbook is then read)."""
         try:
-            data = json.loads(text)
+            data = jsontext.loads(text, CELL_LIMIT)
+            if not all(isinstance(x, (str, int, bool)) or isinstance(x, list) and all(isinstance(y, str) for y in x)
+                       for x in dict(data["r"]).values()):
+                return None  # a verdict is flat: words, numbers and lists of words
             memo = cls(str(data["v"]), str(data["c"]), str(data["j"]), str(data["t"]), dict(data["r"]),
                        [str(x) for x in data["w"]], str(data.get("p", "")), str(data.get("a", "")),
                        None if data.get("o") is None else str(data["o"]))
