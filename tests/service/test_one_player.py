@@ -101,3 +101,15 @@ def test_bounded_json_refuses_what_is_too_deep_or_too_long_and_a_bomb() -> None:
         jsontext.inflate(zlib.compress(b"0" * 10_000), limit=1000)
     assert jsontext.inflate(zlib.compress(b"0" * 1000), limit=1000) == b"0" * 1000
     assert checkmemo.Memo.parse('{"v":"","c":"","j":"","t":"","r":{"problems":[[["x"]]]},"w":[]}') is None
+
+
+def test_a_made_up_identity_seal_is_named_forged_not_another_seat(tmp_path: Path) -> None:
+    game = make_game(tmp_path, XlsxGateway(tmp_path / "workbooks"), Clock(), roster=roster(3, 1))
+    orders = layout.tab("zh", "orders")
+    game.gateway.write("player-1", [SetValues(layout.rng(orders, layout.IDENTITY_CELL),
+                                              (("player-2/0123456789abcdef",),))])
+    rep = check(game)
+    s1 = next(p for p in rep.players if p.alias == "S1")
+    assert s1.state == "unreadable"
+    assert "伪造" in s1.problems[0] and "player-2" in s1.problems[0]
+    assert "装的是" not in s1.problems[0]  # it does not hold seat 2's workbook: the seal is made up

@@ -175,14 +175,14 @@ def identity_problem(game: Game, seat: int, text: str) -> str:
     key, sealed = identity_of(text, game.secret(), game.cfg.name)
     if key is None:
         return ""
-    if key == player_key(seat) and sealed:
+    where = game.gateway.url(player_key(seat)) or player_key(seat)
+    if not sealed:  # made up, or another game's: what it names is not believed
+        return render(game.voice, "svc.protect.forged", alias=game.alias(seat), seat=seat, named=key, where=where)
+    if key == player_key(seat):
         return ""
     other = int(key.split("-")[1])
-    if key != player_key(seat) and 1 <= other <= len(game.seats):
-        return render(game.voice, "svc.protect.other_seat", alias=game.alias(seat), seat=seat, other=other,
-                      other_alias=game.alias(other), where=game.gateway.url(player_key(seat)) or player_key(seat))
-    return render(game.voice, "svc.protect.not_this_game", alias=game.alias(seat), seat=seat,
-                  where=game.gateway.url(player_key(seat)) or player_key(seat))
+    return render(game.voice, "svc.protect.other_seat", alias=game.alias(seat), seat=seat, other=other,
+                  other_alias=game.alias(other) if 1 <= other <= len(game.seats) else key, where=where)
 
 
 def identity_ops(game: Game, seat: int, sheet: SheetOrder | None) -> list[Op]:
