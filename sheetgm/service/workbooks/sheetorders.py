@@ -19,8 +19,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.errors import BackendError, MissingTabError, NetworkError, QuotaError
-from sheetgm.backends.port import Op
+from sheetgm.backends.port import AddTab, Op
 from sheetgm.core.check import Problem
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.preview import Preview, preview
@@ -59,6 +60,7 @@ class SheetOrder:
     picked: str = ""  # column G: a step picked from the dropdown (a reference, never the order)
     identity: str = ""  # the identity cell as read ("" if the workbook has none yet)
     results_missing: bool = False  # the Results tab is gone (renamed or deleted): the tool makes it again
+    missing: tuple[str, ...] = ()  # sheetgm's tabs gone (layout.PLAYER_TABS names): the tool makes them again
 
     def tab_notes(self, before: set[str], now: set[str]) -> tuple[list[str], list[str], set[str]]:
         """The notes about the Orders tab told once (RUL-51): (for the player, for the director, new ids).
@@ -119,39 +121,58 @@ def identity_range(lang: str) -> str:
 
 def read_sheet(game: Game, seat: int) -> SheetOrder:
     """One read of a player's workbook: its Orders tab, whose it is, its Results tab (``trouble`` if it cannot
-    be used as this seat's). No row is located: for a workbook about to be written, not read for an order."""
+    be used as this seat's). No row is located: for a workbook about to be written, not read for an order.
+
+    A tab of sheetgm's own that is gone (deleted, or renamed: LibreOffice and Gnumeric do not enforce the
+    workbook's structure lock) is noted in ``missing`` and made again by the write that follows
+    (``upkeep.py``); the order is still read if its tab is there."""
     lang = game.seat_lang(seat)
     out = SheetOrder(seat, 0)
+    key = player_key(seat)
     ranges = [orders_range(lang), identity_range(lang), results_range(lang)]
     try:
-        got = game.gateway.read(player_key(seat), ranges)
+        got = game.gateway.read(key, ranges)
+        present = game.gateway.tabs(key)
     except TRANSIENT:
         raise  # a network or quota failure must not turn an order into "do nothing": the run stops, rerun it
-    except MissingTabError as exc:
-        if exc.params.get("tab") != layout.tab(lang, "results"):
-            out.trouble = _unreadable(game, seat, exc)
+    except MissingTabError:
+        got, present = _read_present(game, seat, out, ranges)
+        if out.trouble:
             return out
-        out.results_missing = True  # the order is still read; the tool makes the tab again
-        out.notes.append(render(lang, "sheet.protect.results_missing", tab=layout.tab(lang, "results")))
-        out.director_notes.append(render(game.voice, "svc.protect.results_missing", alias=game.alias(seat), seat=seat,
-                                         tab=layout.tab(lang, "results")))
-        return _read_rest(game, seat, out, ranges[:2])
     except BackendError as exc:
         out.trouble = _unreadable(game, seat, exc)
         return out
-    out.results = got[ranges[2]]
+    out.missing = tuple(name for name in layout.PLAYER_TABS if layout.tab(lang, name) not in present)
+    out.results_missing = "results" in out.missing
+    out.repairs = [AddTab(layout.tab(lang, name)) for name in out.missing]  # first: every write may need them
+    ours = {layout.tab(lang, name) for name in layout.PLAYER_TABS}
+    extra = [t for t in present if t not in ours and not t.startswith("_sheetgm")]
+    for name in out.missing:
+        tab = layout.tab(lang, name)
+        how = "renamed" if extra else "deleted"  # a tab of another name is there (its new name?), or none is
+        note = render(lang, f"sheet.protect.tab_{how}", tab=tab, other=extra[0] if extra else "")
+        out.notes.append(note + (" " + render(lang, "sheet.protect.order_lost", tab=tab) if name == "orders" else ""))
+        out.director_notes.append(render(game.voice, f"svc.protect.tab_{how}", alias=game.alias(seat), seat=seat,
+                                         tab=tab, other=extra[0] if extra else ""))
+    out.results = got.get(ranges[2], [])
     return _take(game, out, got, ranges)
 
 
-def _read_rest(game: Game, seat: int, out: SheetOrder, ranges: list[str]) -> SheetOrder:
+def _read_present(game: Game, seat: int, out: SheetOrder, ranges: list[str]
+                  ) -> tuple[dict[str, list[list[str]]], list[str]]:
+    """The ranges of ``ranges`` whose tab is there (the others read as empty), read once a tab was found gone,
+    and the tabs there."""
+    key = player_key(seat)
     try:
-        got = game.gateway.read(player_key(seat), ranges)
+        present = game.gateway.tabs(key)
+        there = [r for r in ranges if parse_range(r).tab in present]
+        got = game.gateway.read(key, there) if there else {}
     except TRANSIENT:
         raise
     except BackendError as exc:
         out.trouble = _unreadable(game, seat, exc)
-        return out
-    return _take(game, out, got, ranges)
+        return {}, []
+    return {r: got.get(r, []) for r in ranges}, present
 
 
 def _take(game: Game, out: SheetOrder, got: dict[str, list[list[str]]], ranges: list[str]) -> SheetOrder:
@@ -207,10 +228,10 @@ def read_player(game: Game, seat: int, night: int, stage: str, archived: Mapping
     if out.trouble:
         return out
     key = stage_key(night, stage)
-    if out.results_missing:  # told once a stage, as every note about the tab (RUL-51)
-        out.said.append((f"results_missing:{key}", out.notes[-1], out.director_notes[-1]))
+    for name, note, director in zip(out.missing, out.notes, out.director_notes, strict=False):
+        out.said.append((f"{name}_missing:{key}", note, director))  # told once a stage, as every note (RUL-51)
     found: Located = locate(out.tab, key, night, lang, game.voice, dict(archived or {}), game.alias(seat))
-    out.row, out.repairs = found.row, found.repairs
+    out.row, out.repairs = found.row, [*out.repairs, *found.repairs]
     out.notes += found.notes
     out.director_notes += found.director_notes
     out.said += [(note_id(name, params, out.tab), note, director) for (name, params), note, director
