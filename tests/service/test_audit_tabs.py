@@ -14,6 +14,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 from cli_games import cli_game
+from svc_helpers import write_order
 
 from sheetgm.backends.port import LOCK_GAME, LOCK_NONE
 from sheetgm.service.game import player_key
@@ -81,3 +82,25 @@ def test_a_file_gnumeric_saved_is_named_and_its_lost_lock_found(tmp_path: Path) 
         assert found.lock != LOCK_GAME and found.saved_by  # Gnumeric drops the lock on the tabs
         audit = cli.run("audit")
         assert any("结构锁" in x and found.saved_by in x for x in _lines(audit.stdout, "player-2 (S2)")), audit.stdout
+
+
+def test_doctor_agrees_with_status_about_reports_not_delivered(tmp_path: Path) -> None:
+    with cli_game("xlsx", tmp_path) as cli:
+        g = cli.open()
+        for seat in (1, 2, 3):
+            write_order(g, seat, "搜索")
+        path = cli.file(player_key(2))
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2])  # S2's file damaged while the stage is published
+        assert cli.run("resolve").exit_code == 0
+        path.write_bytes(data)  # repaired, the report still owed
+        status = cli.run("status")
+        owed = [line for line in status.stdout.splitlines() if "还没收到" in line]
+        assert owed and "S2" in owed[0]
+        doctor = cli.run("doctor")
+        assert doctor.exit_code != 0, doctor.stdout
+        assert "还有结果没收到" in doctor.stdout and "S2（2 号，工作簿 player-2）还没收到 N1-survivor" in doctor.stdout
+        assert "sheetgm resolve" in doctor.stdout
+        assert cli.run("resolve").exit_code == 0  # delivered
+        doctor = cli.run("doctor")
+        assert doctor.exit_code == 0 and "每位玩家都收到了所有结果" in doctor.stdout, doctor.stdout
