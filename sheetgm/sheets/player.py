@@ -62,10 +62,11 @@ def identity_op(lang: str, token: str, seat: int, alias: str) -> Op:
 
 def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: str | None = None,
               stage: str = "") -> Op:
-    """The tool's cells D (status), E (problems; cut with a note if too long for a cell, naming ``stage``)
+    """The tool's cells D (status) and E (problems; each cut with a note if too long for a cell, naming ``stage``)
     and, given a stamp, F of the Orders row ``row``."""
     r = row
-    cells: tuple[str, ...] = (status, fit("\n".join(problems), lang, "svc.cut_report", stage=stage))
+    cells: tuple[str, ...] = (fit(status, lang, "svc.cut_report", stage=stage),
+                              fit("\n".join(problems), lang, "svc.cut_report", stage=stage))
     end = "E"
     if stamp is not None:
         cells += (stamp,)

@@ -113,3 +113,14 @@ def test_a_made_up_identity_seal_is_named_forged_not_another_seat(tmp_path: Path
     assert s1.state == "unreadable"
     assert "伪造" in s1.problems[0] and "player-2" in s1.problems[0]
     assert "装的是" not in s1.problems[0]  # it does not hold seat 2's workbook: the seal is made up
+
+
+def test_a_cell_full_of_text_in_the_dropdown_column_is_told_cut_not_a_write_refused(tmp_path: Path) -> None:
+    gw = XlsxGateway(tmp_path / "workbooks")
+    game = make_game(tmp_path, gw, Clock(), roster=roster(3, 1), deadlines=DEADLINE)
+    orders = layout.tab("zh", "orders")
+    gw.write("player-1", [SetValues(layout.rng(orders, "G2"), (("移" * XLSX_CELL_LIMIT,),))])  # column G is open
+    rep = check(game)
+    assert not any("写不进" in w for w in rep.warnings), rep.warnings
+    status = orders_row(game, 1)[layout.O_STATUS]
+    assert "G 列" in status and len(status) < 2000  # told, with the pick quoted short

@@ -37,6 +37,7 @@ from sheetgm.sheets.rows import Located, locate
 from sheetgm.sheets.seals import identity_of, identity_token
 from sheetgm.sheets.stages import order_row, stage_key
 
+PICK_SHOWN = 80  # characters of column G quoted back to the player (a step of the dropdown is far shorter)
 # Failures that pass: the run stops and is run again, instead of reading the player's order as "nothing".
 TRANSIENT = (NetworkError, QuotaError)
 
@@ -81,8 +82,9 @@ class SheetOrder:
 
     def explain(self, lang: str, state: str) -> list[str]:
         """What an empty order cell may hide: a step picked in column G only (the order is column B)."""
-        if state == "empty" and self.picked:
-            return [render(lang, "sheet.explain.picked_only", step=self.picked, row=self.row)]
+        if state == "empty" and self.picked:  # quoted short: the cell may hold anything up to a cell's worth
+            step = self.picked if len(self.picked) <= PICK_SHOWN else self.picked[:PICK_SHOWN - 1] + "…"
+            return [render(lang, "sheet.explain.picked_only", step=step, row=self.row)]
         return []
 
 
