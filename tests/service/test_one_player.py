@@ -124,3 +124,15 @@ def test_a_cell_full_of_text_in_the_dropdown_column_is_told_cut_not_a_write_refu
     assert not any("写不进" in w for w in rep.warnings), rep.warnings
     status = orders_row(game, 1)[layout.O_STATUS]
     assert "G 列" in status and len(status) < 2000  # told, with the pick quoted short
+
+
+def test_a_label_cell_full_of_text_is_quoted_short_to_player_and_director(tmp_path: Path) -> None:
+    """Column A is locked, but a program that ignores protection can write a cell's worth there."""
+    gw = XlsxGateway(tmp_path / "workbooks")
+    game = make_game(tmp_path, gw, Clock(), roster=roster(3, 1), deadlines=DEADLINE)
+    orders = layout.tab("zh", "orders")
+    gw.write("player-1", [SetValues(layout.rng(orders, "A2"), (("搜" * XLSX_CELL_LIMIT,),))])
+    rep = check(game)
+    assert not any("写不进" in w for w in rep.warnings)
+    assert all(len(w) < 1000 for w in rep.warnings) and any("搜搜" in w for w in rep.warnings)
+    assert len(orders_row(game, 1)[layout.O_STATUS]) < 2000
