@@ -136,3 +136,45 @@ def test_a_label_cell_full_of_text_is_quoted_short_to_player_and_director(tmp_pa
     assert not any("写不进" in w for w in rep.warnings)
     assert all(len(w) < 1000 for w in rep.warnings) and any("搜搜" in w for w in rep.warnings)
     assert len(orders_row(game, 1)[layout.O_STATUS]) < 2000
+
+
+GARBAGE = [DEEP, "{" * 3000, "搜" * XLSX_CELL_LIMIT, "z:" + "A" * 400, "+3:" + "[" * 100,
+           '{"v": [[[[[[[[[[1]]]]]]]]]]}', "9" * 5000, "2024-05-01T21:00:00+08:00" * 1000]
+
+
+@pytest.mark.parametrize("column", "ABCDEFGHIJKLMNOP")
+def test_any_text_in_any_cell_of_the_orders_archive_is_read_or_named_never_a_traceback(tmp_path: Path,
+                                                                                       column: str) -> None:
+    from sheetgm.backends.memory import MemoryGateway
+    from sheetgm.core.errors import SheetgmError
+    from sheetgm.service.status import status
+
+    game = make_game(tmp_path, MemoryGateway(), Clock(), roster=roster(3, 1), deadlines=DEADLINE)
+    write_order(game, 1, "搜索")
+    check(game)
+    archive = layout.tab(game.lang, "archive")
+    for i, junk in enumerate(GARBAGE):
+        r = archive_row("N1-survivor", 1 + i % 3, 4)
+        game.gateway.write(DIRECTOR, [SetValues(layout.rng(archive, f"{column}{r}"), ((junk,),))])
+        for run in (check, status, resolve):
+            try:
+                run(game)
+            except SheetgmError as err:  # damage named, in words
+                assert err.message("zh")
+
+
+@pytest.mark.parametrize("column", "ABCDEFGHIJKL")
+def test_any_text_in_any_cell_of_the_journal_is_read_or_named_never_a_traceback(tmp_path: Path, column: str) -> None:
+    from sheetgm.backends.memory import MemoryGateway
+    from sheetgm.core.errors import SheetgmError
+    from sheetgm.service.status import status
+
+    game = make_game(tmp_path, MemoryGateway(), Clock(), roster=roster(3, 1))
+    journal = layout.tab(game.lang, "journal")
+    for junk in GARBAGE:
+        game.gateway.write(DIRECTOR, [SetValues(layout.rng(journal, f"{column}2"), ((junk,),))])
+        for run in (check, status, resolve):
+            try:
+                run(game)
+            except SheetgmError as err:  # damage named, in words
+                assert err.message("zh")
