@@ -276,12 +276,14 @@ class Structure:
     ``lock``: the lock on the workbook's tabs (an .xlsx file's ``<workbookProtection lockStructure>``:
     LOCK_GAME, LOCK_NONE when there is none or it is off, LOCK_OTHER, "weak"), None where the backend has no
     such lock (Google: a protected tab cannot be deleted or renamed by others); ``saved_by``: the program the
-    file says saved it (``docProps/app.xml``: "LibreOffice/7.4.7.2$Linux_X86_64 …"), "" if it does not say."""
+    file says saved it (``docProps/app.xml``: "LibreOffice/7.4.7.2$Linux_X86_64 …"), "" if it does not say;
+    ``file``: the file's name where the workbook is a file ("" otherwise)."""
 
     tabs: tuple[str, ...]
     hidden: frozenset[str] = frozenset()
     lock: str | None = None
     saved_by: str = ""
+    file: str = ""
 
 
 @dataclass(frozen=True)

@@ -81,8 +81,9 @@ def audit(game: Game) -> AuditReport:
         book.tabs, book.saved_by = list(found.tabs), found.saved_by
         Sharing(game, key, book).check(perms, plan.get(key, {}))
         owners = frozenset(p.email for p in perms if p.kind == "user" and p.role in OWNING)
-        gone = tabset.check(game, key, label(game, key), found, book.failures, book.warnings)
-        protections.check(game, key, label(game, key), prots, rows, book.failures, book.warnings, owners, gone)
+        named = tabset.shown(game, key, label(game, key), found)
+        gone = tabset.check(game, key, named, found, book.failures, book.warnings)
+        protections.check(game, key, named, prots, rows, book.failures, book.warnings, owners, gone)
     notes = [render(game.voice, "svc.audit.local_password")] if game.cfg.backend == "xlsx" else []
     notes += [render(game.voice, "svc.audit.unread", reason=why) for why in unread]
     return AuditReport(books, notes)

@@ -457,7 +457,8 @@ class XlsxGateway(port.Gateway):
             else port.LOCK_NONE
         shown = [s for s in book.sheets if not (s.name.startswith(META_TAB) and s.state != "visible")]
         return port.Structure(tuple(s.name for s in shown), frozenset(s.name for s in shown if s.state != "visible"),
-                              locked, "sheetgm" if book.ours else saved_by(book.parts.get("docProps/app.xml")))
+                              locked, "sheetgm" if book.ours else saved_by(book.parts.get("docProps/app.xml")),
+                              self.path(key).name)
 
     def permissions(self, key: str) -> list[port.Permission]:
         found = [port.Permission(r[1], r[2]) for r in self._records(self._load(key)) if r[0] == "permission"]

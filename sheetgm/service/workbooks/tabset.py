@@ -2,9 +2,9 @@
 
 LibreOffice and Gnumeric do not enforce the lock on a workbook's tabs (an .xlsx file's ``<workbookProtection
 lockStructure>``; both drop it at every save), so a player can add, delete, rename, hide and show tabs. Each
-of these is named with the file's own word on the program that saved it: a tab of sheetgm's gone (deleted, or
-renamed when a tab of another name took its place: the next check or resolve makes a player's again), a tab
-added, one of sheetgm's hidden tabs shown, the lock on the tabs gone or not the game's.
+of these is named, with the file and the program that saved it as the file says (``shown``): a tab of
+sheetgm's gone (deleted, or renamed when a tab of another name took its place: the next check or resolve makes
+a player's again), a tab added, one of sheetgm's hidden tabs shown, the lock on the tabs gone or not the game's.
 """
 
 from __future__ import annotations
@@ -34,12 +34,10 @@ def check(game: Game, key: str, label: str, found: Structure, failures: list[str
     """Name every way ``found`` differs from what sheetgm made in ``key`` (shown as ``label``) in ``failures`` and
     ``warnings``; the tabs of sheetgm's that are gone (their protections are not looked for)."""
     lang = game.voice
-    program = found.saved_by if found.saved_by and found.saved_by != "sheetgm" else ""
-    by = render(lang, "svc.audit.saved_by", program=program) if program else ""
     fix = render(lang, "svc.audit.fix_player" if key.startswith("player-") else "svc.audit.fix_desk")
 
     def say(out: list[str], code: str, **params: Any) -> None:
-        out.append(render(lang, f"svc.audit.{code}", key=label, by=by, **params))
+        out.append(render(lang, f"svc.audit.{code}", key=label, **params))
 
     ours = made(game, key, found)
     missing = [t for t in ours if t not in found.tabs]
@@ -58,3 +56,11 @@ def check(game: Game, key: str, label: str, found: Structure, failures: list[str
     if key != DIRECTOR and found.lock is not None and found.lock != LOCK_GAME:  # the director's file has no lock
         say(failures, f"structure_{found.lock}")
     return set(missing)
+
+
+def shown(game: Game, key: str, label: str, found: Structure) -> str:
+    """``label`` with the file's name and the program that saved it, if the file says a program other than
+    sheetgm did: what every failure of the workbook names it by."""
+    if not found.saved_by or found.saved_by == "sheetgm":
+        return label
+    return render(game.voice, "svc.audit.saved_by", label=label, file=found.file or key, program=found.saved_by)
