@@ -43,7 +43,7 @@ def test_a_tab_of_sheetgms_gone_is_made_again_and_the_results_delivered(tmp_path
         _break(cli.file(player_key(1)), name, how)
         done = cli.run("resolve")  # N1-hunter: S1's workbook is read and written by publishing
         assert done.exit_code == 0, done.output
-        said = "被删除了" if how == "deleted" else "看来是被改名了"
+        said = "被删除了" if how == "deleted" else "被改名为" if name == "orders" else "看来是被改名了"
         assert said in done.stdout and f"「{TABS[name]}」" in done.stdout, done.stdout
         assert "改回" not in done.output  # no "rename the tab back"
         game = cli.open()
@@ -79,9 +79,36 @@ def test_a_tab_renamed_on_google_is_made_again_and_the_results_delivered(tmp_pat
                 p.range = dataclasses.replace(p.range, tab="我的页")
         done = cli.run("resolve")
         assert done.exit_code == 0, done.output
-        assert "看来是被改名了" in done.stdout and "「我的页」" in done.stdout and "改回" not in done.output
+        said = "被改名为" if name == "orders" else "看来是被改名了"  # an Orders tab is known by its header row
+        assert said in done.stdout and "「我的页」" in done.stdout and "改回" not in done.output
         game = cli.open()
         assert all(not e.undelivered for e in read_director(game)[0])
         assert set(TABS.values()) <= set(game.gateway.tabs(player_key(1)))
         results = cells(game, player_key(1), layout.rng(TABS["results"], "A2:A3"))
         assert [r[0] for r in results] == ["N1-survivor", "N1-hunter"]
+
+
+@pytest.mark.parametrize("backend", ["xlsx", "google"])
+def test_an_order_typed_in_a_renamed_orders_tab_is_read_and_carried_into_the_tab_made_again(tmp_path: Path,
+                                                                                          backend: str) -> None:
+    with cli_game(backend, tmp_path) as cli:
+        game = cli.open()
+        for seat in (1, 2, 3):
+            write_order(game, seat, "搜索")
+        if cli.fake is None:
+            _break(cli.file(player_key(1)), "orders", "renamed")
+        else:
+            book = cli.fake.books[cli.sid(player_key(1))]
+            book.sheet(TABS["orders"]).name = "我的页"
+            for p in book.protected:
+                if p.range.tab == TABS["orders"]:
+                    p.range = dataclasses.replace(p.range, tab="我的页")
+        done = cli.run("resolve")
+        assert done.exit_code == 0, done.output
+        assert "指令已从那里读到" in done.stdout and "「我的页」" in done.stdout, done.stdout
+        game = cli.open()
+        entry = read_director(game)[0][-1]
+        assert entry.key == "N1-survivor" and entry.orders()[1].text == "搜索" and not entry.undelivered
+        row = cells(game, player_key(1), layout.rng(TABS["orders"], "A2:D2"))[0]
+        assert row[:3] == ["N1-survivor", "搜索", "✓"] and "搜索" in row[3]  # carried over, then resolved
+        assert "player-1/" in cells(game, player_key(1), layout.rng(TABS["orders"], "I1"))[0][0]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.errors import BackendError, MissingTabError, NetworkError, QuotaError
-from sheetgm.backends.port import AddTab, Op
+from sheetgm.backends.port import AddTab, Op, SetValues
 from sheetgm.core.check import Problem
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.preview import Preview, preview
@@ -149,15 +149,47 @@ def read_sheet(game: Game, seat: int) -> SheetOrder:
     out.repairs = [AddTab(layout.tab(lang, name)) for name in out.missing]  # first: every write may need them
     ours = {layout.tab(lang, name) for name in layout.PLAYER_TABS}
     extra = [t for t in present if t not in ours and not t.startswith("_sheetgm")]
+    carried = _renamed_orders(game, seat, extra, got, ranges, out) if "orders" in out.missing and extra else ""
     for name in out.missing:
         tab = layout.tab(lang, name)
         how = "renamed" if extra else "deleted"  # a tab of another name is there (its new name?), or none is
+        if name == "orders" and carried:
+            how, extra = "carried", [carried, *[t for t in extra if t != carried]]
         note = render(lang, f"sheet.protect.tab_{how}", tab=tab, other=extra[0] if extra else "")
-        out.notes.append(note + (" " + render(lang, "sheet.protect.order_lost", tab=tab) if name == "orders" else ""))
+        lost = name == "orders" and not carried
+        out.notes.append(note + (" " + render(lang, "sheet.protect.order_lost", tab=tab) if lost else ""))
         out.director_notes.append(render(game.voice, f"svc.protect.tab_{how}", alias=game.alias(seat), seat=seat,
                                          tab=tab, other=extra[0] if extra else ""))
     out.results = got.get(ranges[2], [])
     return _take(game, out, got, ranges)
+
+
+def _renamed_orders(game: Game, seat: int, extra: list[str], got: dict[str, list[list[str]]], ranges: list[str],
+                    out: SheetOrder) -> str:
+    """The Orders tab under another name (a tab of ``extra`` whose first row is the Orders tab's header): its rows
+    and identity taken as the Orders tab's (into ``got``) and copied into the tab made again (``out.repairs``, after
+    its AddTab), so that an order typed there is read and kept. "" if none is."""
+    lang = game.seat_lang(seat)
+    want = [h.strip() for h in layout.headers(lang, "orders")]
+    for tab in extra[:3]:  # a player renames one tab, maybe adds one or two: no more reads than that
+        head, rest, ident = (layout.rng(tab, a) for a in ("A1:G1", "A2:G", layout.IDENTITY_CELL))
+        try:
+            found = game.gateway.read(player_key(seat), [head, rest, ident])
+        except TRANSIENT:
+            raise
+        except BackendError:
+            continue
+        if [c.strip() for c in (found[head] or [[]])[0]] != want:
+            continue
+        rows = [[*r, *[""] * (7 - len(r))][:7] for r in found[rest]]
+        got[ranges[0]], got[ranges[1]] = rows, found[ident]
+        orders = layout.tab(lang, "orders")
+        if rows:
+            out.repairs.append(SetValues(layout.rng(orders, f"A2:G{len(rows) + 1}"), tuple(map(tuple, rows))))
+        if found[ident] and found[ident][0]:
+            out.repairs.append(SetValues(layout.rng(orders, layout.IDENTITY_CELL), ((found[ident][0][0],),)))
+        return tab
+    return ""
 
 
 def _read_present(game: Game, seat: int, out: SheetOrder, ranges: list[str]
