@@ -14,6 +14,7 @@ from typing import Any
 from sheetgm.backends.port import LOCK_GAME, Structure
 from sheetgm.core.texts import render
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game
+from sheetgm.service.ledger.table import TAB as TABLE
 from sheetgm.sheets import layout
 
 OWN = "_sheetgm"  # the start of the adapters' own hidden tabs (the xlsx record, the dropdowns' lists, Google's ids)
@@ -25,8 +26,9 @@ def made(game: Game, key: str, found: Structure) -> list[str]:
     if key == PUBLIC:
         langs = [g for i, g in enumerate(game.langs) if not i or layout.tab(g, "log") in found.tabs]
         return layout.public_tabs(langs)
-    if key == DIRECTOR:
-        return [layout.tab(game.lang, t) for t in layout.DIRECTOR_TABS]
+    if key == DIRECTOR:  # and the Table tab, which the first check adds (ledger/table.py)
+        table = layout.tab(game.lang, TABLE)
+        return [layout.tab(game.lang, t) for t in layout.DIRECTOR_TABS] + ([table] if table in found.tabs else [])
     return [layout.tab(game.seat_lang(int(key.split("-")[1])), t) for t in layout.PLAYER_TABS]
 
 
