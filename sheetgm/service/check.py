@@ -25,9 +25,21 @@ from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.ledger import checkmemo, stamps, table, verdicts
-from sheetgm.service.ledger.journal import Entry, latest
+from sheetgm.service.game import PUBLIC, Game, player_key
+from sheetgm.service.ledger import (
+    AFTER,
+    FALLBACK,
+    OK,
+    Memo,
+    Record,
+    Truth,
+    checkmemo,
+    counted,
+    missed,
+    observe,
+    verdicts,
+)
+from sheetgm.service.ledger.journal import Entry
 from sheetgm.service.ledger.lock import folder_lock
 from sheetgm.service.timing import deadlines
 from sheetgm.service.workbooks import news, route
@@ -91,27 +103,25 @@ def check(game: Game, progress: Callable[[str], None] | None = None, holder: str
 
 
 def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
-    entries, _lock, archive = stamps.read_desk(game)
-    state = latest(entries).state(game.board)
+    record = Record.read(game)
+    entries, state = record.entries, record.state()
     if state.over():
         return CheckReport("over", [], [])
     key = stage_key(state.night, state.stage)
     deadline = deadlines.deadline_of(game, key)
     now = game.now()
-    seats = len(game.seats)
-    passed = stamps.has_passed(archive, key, seats, deadline, now)  # once seen passed, it stays passed (RUL-52)
+    passed = record.passed(key, deadline, now)  # once seen passed, it stays passed (RUL-52)
     before = not passed
     ahead = deadline if deadline is not None and not passed else None
-    truths = stamps.truths(archive, key, seats, entries)
-    seen: dict[int, stamps.Truth] = {}
+    truths = record.truths(key)
+    seen: dict[int, Truth] = {}
     reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
-    desk: list[Op] = []
     rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
     due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
     looked = list(due)
-    memos, new_memos, wrote = checkmemo.memos(archive, key, seats), {}, set()
+    memos, new_memos, wrote = record.memos(key), {}, set()
     revs = checkmemo.revisions(game, due) if before else {}
-    journal, when = checkmemo.journal_digest(entries), deadline.isoformat() if deadline else ""
+    journal, when = record.journal_digest(), deadline.isoformat() if deadline else ""
     # every order first, each then reviewed with the others (RUL-39): a workbook unchanged since the last check
     # is not read, its order is the one that check read (its memo)
     sheets: dict[int, SheetOrder] = {}
@@ -120,7 +130,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     def hunter_events() -> list[Event]:
         """The last stage's events, read once: a hunter's map shows the noise markers of his briefing."""
         if not brief:
-            brief.append(latest(entries).events())
+            brief.append(record.last_events())
         return brief[0]
 
     texts: dict[int, str] = {}
@@ -130,7 +140,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             texts[seat] = memo.o
             continue
         sheets[seat] = sheet = read_player(game, seat, state.night, state.stage,
-                                           archived=stamps.archived_texts(entries, seat))
+                                           archived=record.archived_texts(seat))
         if not sheet.trouble:
             texts[seat] = _counts(sheet, truths.get(seat), before, deadline)
     stage_orders = orders_of(state, texts)
@@ -146,25 +156,25 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             rep.players.append(kept)
             rep.warnings += memo.w
             rep.unchanged.append(p.alias)
-            if truths.get(seat, stamps.Truth()).checked:  # a look (RUL-55), as if it had been read
-                desk.append(checkmemo.look_op(game.lang, key, seat, seats, now))
+            if truths.get(seat, Truth()).checked:  # a look (RUL-55), as if it had been read
+                record.note_look(key, seat, now)
             reads[seat] = (kept.state, now.isoformat(timespec="seconds"))
             if progress:
                 progress(player_key(seat))
             continue
         sheet = sheets[seat] if seat in sheets else read_player(game, seat, state.night, state.stage,
-                                                                archived=stamps.archived_texts(entries, seat))
+                                                                archived=record.archived_texts(seat))
         if sheet.trouble:
             rep.warnings.append(sheet.trouble)
             rep.players.append(PlayerCheck(seat, p.alias, "unreadable", [sheet.trouble], must_submit=must))
             reads[seat] = ("unreadable", now.isoformat(timespec="seconds"))
             continue
-        told_before, told_now = stamps.told(archive, key, seat, seats)
+        told_before, told_now = record.told(key, seat)
         notes, director_notes, new = sheet.tab_notes(told_before, told_now)
         if new:
-            desk.append(stamps.told_op(game, key, seat, told_now | new))
-        old = truths.get(seat, stamps.Truth())
-        look = before or stamps.missed(old, deadline)  # RUL-55: a look after a missed one stands in for it
+            record.note_told(key, seat, told_now | new)
+        old = truths.get(seat, Truth())
+        look = before or missed(old, deadline)  # RUL-55: a look after a missed one stands in for it
         if look and not before:
             rep.stand_in.append(p.alias)
         result, problems, planned = _player(game, state, sheet, old, before, look, deadline, seen, others)
@@ -180,7 +190,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
                                      brought)
         judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, notes)
         shown = _shown_time(memo, judged, now)
-        if result.verdict in stamps.AFTER:
+        if result.verdict in AFTER:
             status = verdicts.check_status(game, seat, result.verdict, result.used, old.checked, old.stamp)
         else:
             status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
@@ -210,7 +220,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
                                        reason=exc.message(game.voice)))
         else:  # remembered once its status is written (a failed write is tried again), and only before the deadline
             if before:
-                new_memos[seat] = checkmemo.Memo(rev, ctx, judged, shown.isoformat(timespec="seconds"), asdict(result),
+                new_memos[seat] = Memo(rev, ctx, judged, shown.isoformat(timespec="seconds"), asdict(result),
                                                  list(director_notes), memo.p if memo is not None else "",
                                                  o=sheet.text)
         game.gateway.release(player_key(seat))  # done with this workbook: not held while the others are checked
@@ -230,22 +240,17 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     for seat, m in new_memos.items():
         if seat in wrote or not m.a:
             m.a = after.get(player_key(seat), "")
-    desk += [checkmemo.memo_op(game.lang, key, seat, seats, m) for seat, m in sorted(new_memos.items())]
-    if seen:
-        desk += stamps.truth_ops(game, key, seen)
+    record.note_memos(key, new_memos)
+    record.note_truths(key, seen)
     if passed:
-        desk += stamps.passed_ops(game, archive, key, deadline, looked)
-    if reads:  # what each row said and when it was read, and the director's table
-        desk += stamps.read_ops(game, key, reads)
-        archive = _merged(archive, key, seats, reads, seen)
-        desk += table.sheet_ops(game, table.seat_rows(game, state, key, archive), key, deadline)
-    if desk:
-        game.gateway.write(DIRECTOR, desk)
+        record.note_passed(key, deadline, looked)
+    record.note_reads(key, reads, state, deadline)  # what each row said and when it was read; the director's table
+    record.write()
     return rep
 
 
 def _remind(game: Game, entries: list[Entry], key: str, ahead: datetime, rep: CheckReport, due: list[int],
-            memos: dict[int, checkmemo.Memo]) -> str | None:
+            memos: dict[int, Memo]) -> str | None:
     """The public reminder line (with the news tabs a language lacks), unless the log shows it already as the
     last checks wrote it: the digest of the line now written, "" if the write failed, None if not written."""
     line = checkmemo.reminder(key, ahead.isoformat(), rep.reminded)
@@ -260,7 +265,7 @@ def _remind(game: Game, entries: list[Entry], key: str, ahead: datetime, rep: Ch
     return line
 
 
-def _kept(memo: checkmemo.Memo | None) -> PlayerCheck | None:
+def _kept(memo: Memo | None) -> PlayerCheck | None:
     if memo is None:
         return None
     try:
@@ -269,7 +274,7 @@ def _kept(memo: checkmemo.Memo | None) -> PlayerCheck | None:
         return None
 
 
-def _shown_time(memo: checkmemo.Memo | None, judged: str, now: datetime) -> datetime:
+def _shown_time(memo: Memo | None, judged: str, now: datetime) -> datetime:
     """The time the status shows: the last check's, if it judged the same; else now."""
     if memo is not None and memo.j == judged:
         try:
@@ -305,29 +310,10 @@ def _upkeep(game: Game, seat: int, sheet: SheetOrder, entries: list[Entry], warn
             player.orders_protect(lang, game.editors(), sheet.row)], told
 
 
-def _merged(archive: list[list[str]], key: str, seats: int, reads: dict[int, tuple[str, str]],
-            seen: dict[int, stamps.Truth]) -> list[list[str]]:
-    """The Orders archive rows as they are once this check's stamps and verdicts are written (for the table)."""
-    from sheetgm.sheets.stages import archive_row
-
-    rows = [list(r) for r in archive]
-    for seat, (verdict, when) in reads.items():
-        i = archive_row(key, seat, seats) - 2
-        while len(rows) <= i:
-            rows.append([])
-        cells = rows[i] + [""] * (stamps.COLS - len(rows[i]))
-        cells[0], cells[13], cells[14] = key, verdict, when
-        t = seen.get(seat)
-        if t is not None:
-            cells[3], cells[5], cells[6] = t.stamped, t.stamp, stamps.fingerprint(t.stamped) if t.stamped else ""
-        rows[i] = cells
-    return rows
-
-
-def _counts(sheet: SheetOrder, truth: stamps.Truth | None, before: bool, deadline: datetime | None) -> str:
+def _counts(sheet: SheetOrder, truth: Truth | None, before: bool, deadline: datetime | None) -> str:
     """The text of ``sheet`` that counts: as written before the deadline, after it as the last check before the
     deadline saw it (stamps.counted). What the others' reviews are given of this seat's order."""
-    return sheet.text if before else stamps.counted(truth or stamps.Truth(), sheet.text, deadline)[0]
+    return sheet.text if before else counted(truth or Truth(), sheet.text, deadline)[0]
 
 
 def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> str:
@@ -341,8 +327,8 @@ def read_line(game: Game, lang: str, now: datetime, text: str, before: bool) -> 
     return render(lang, "day.read.line" if before else "day.read.after", time=when, text=excerpt)
 
 
-def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, before: bool, look: bool,
-            deadline: datetime | None, seen: dict[int, stamps.Truth], others: Mapping[int, Order]
+def _player(game: Game, state: State, sheet: SheetOrder, truth: Truth, before: bool, look: bool,
+            deadline: datetime | None, seen: dict[int, Truth], others: Mapping[int, Order]
             ) -> tuple[PlayerCheck, list[str], Preview | None]:
     """The seat's state and stamp, its column-E lines in the player's language (the problems, then the notes,
     RUL-27) and its order's preview (None: unreadable, RUL-61). A look (``look``: before the deadline, or after it
@@ -351,9 +337,9 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
     before the deadline is named."""
     seat, lang = sheet.seat, game.seat_lang(sheet.seat)
     result = PlayerCheck(seat, game.alias(seat), "empty")
-    text, verdict = sheet.text, stamps.OK
+    text, verdict = sheet.text, OK
     if not before:
-        text, _stamp, verdict = stamps.counted(truth, sheet.text, deadline)
+        text, _stamp, verdict = counted(truth, sheet.text, deadline)
     problems: list[str] = []
     nothing = True
     planned: Preview | None = preview(state, seat, Order()) if not text else None
@@ -364,12 +350,12 @@ def _player(game: Game, state: State, sheet: SheetOrder, truth: stamps.Truth, be
         nothing = not mine.bad and not mine.order.steps and not mine.order.day
         problems = mine.problems + mine.notes  # column E: the problems, then the notes
         result.problems, result.notes = list(director.problems), list(director.notes)
-        ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
+        ticked = sheet.ticked or verdict == FALLBACK  # the stamped version was ticked
         result.state = "problems" if mine.problems else ("ok" if ticked else "unticked")
     complete = result.state == "ok" and not nothing
     if look:
-        truth = seen[seat] = stamps.observe(truth, sheet.text, complete and before, game.now())
-    if verdict in stamps.AFTER:
+        truth = seen[seat] = observe(truth, sheet.text, complete and before, game.now())
+    if verdict in AFTER:
         result.state, result.verdict, result.used = "late", verdict, text
     result.stamp = truth.stamp_for(text) if complete else ""
     return result, problems, planned
