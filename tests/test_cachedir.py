@@ -78,9 +78,13 @@ def test_reads_are_bounded_and_open_nothing_but_a_regular_file(where: Path) -> N
 
 @pytest.mark.parametrize(("text", "depth", "ok"), [
     (b"[" * 200_000, 32, False), (b'{"a":' * 10_000, 32, False), (b"[[[]]]", 3, True), (b"[[[[]]]]", 3, False),
-    (b'{"a": "[[[[{{{{"}', 1, True), (b'{"a": "\\"[[[["}', 1, True), (b"[1]," * 10_000, 1, True)])
+    (b'{"a": "[[[[{{{{"}', 1, True), (b'{"a": "\\"[[[["}', 1, True), (b'{"a": "\\\\", "b": [[[]]]}', 2, False),
+    (b"[1]," * 10_000, 1, True), (b'"' + b'\\"' * 300_000, 1, True), (b'"' * 300_000, 1, True)])
 def test_json_depth_is_looked_at_before_parsing(text: bytes, depth: int, ok: bool) -> None:
+    """Linear, whatever the bytes: a file of escaped quotes made a regular expression take minutes."""
+    started = time.monotonic()
     assert cachedir.json_depth(text, depth) is ok
+    assert time.monotonic() - started < 2
 
 
 def test_read_json_gives_none_for_damage(where: Path) -> None:

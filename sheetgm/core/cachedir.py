@@ -154,14 +154,14 @@ def read_bytes(file: Path | None, limit: int) -> bytes | None:
 def json_depth(data: bytes, limit: int) -> bool:
     """Whether no array or object in the JSON ``data`` is nested deeper than ``limit`` (brackets inside strings
     do not count): a look before parsing, so that a nested file is refused rather than parsed into a
-    RecursionError."""
-    import re
-
-    bare = re.sub(rb'"(?:[^"\\]|\\.)*"', b"", data)  # the strings taken out (a text's own {} and [])
-    if bare.count(b"[") + bare.count(b"{") <= limit:  # the common case: not even that many brackets
+    RecursionError. Linear in C (no regular expression, which a file of escaped quotes makes quadratic): the
+    escapes taken out, the strings are every other piece between quotes."""
+    outside = b"".join(data.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')[::2])
+    bare = outside.translate(None, _NOT_BRACKETS)
+    if len(bare) <= limit:  # the common case: not even that many brackets
         return True
     depth = 0
-    for c in bare.translate(None, _NOT_BRACKETS):
+    for c in bare:
         depth += 1 if c in (91, 123) else -1
         if depth > limit:
             return False
