@@ -119,5 +119,8 @@ def test_a_failed_write_leaves_no_part_and_old_parts_are_swept(where: Path) -> N
     for part in (old, young):
         part.write_bytes(b"half")
     os.utime(old, (time.time() - 3600, time.time() - 3600))
+    table = folder / "dataclass-methods.cpython-311-4.marshal"  # an older sheetgm's code table
+    table.write_bytes(b"code")
     assert cachedir.keep_bytes(folder / "c", b"whole")
     assert not old.exists() and young.exists() and (folder / "c").read_bytes() == b"whole"
+    assert not table.exists()

@@ -27,6 +27,7 @@ from typing import Any
 
 CACHE_ENV = "SHEETGM_CACHE_DIR"
 PART_AGE = 600.0  # seconds: a *.part older than this was left by a process that died
+OBSOLETE = ("dataclass-", "re-code.")  # the code tables of sheetgm before issue 26: removed when the folder is written
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -220,14 +221,16 @@ def keep_bytes(file: Path | None, data: bytes) -> bool:
 
 
 def sweep_parts(folder: Path, age: float = PART_AGE) -> int:
-    """Remove the ``*.part`` files in ``folder`` older than ``age`` seconds (left by a process that died); how
-    many were removed."""
+    """Remove the ``*.part`` files in ``folder`` older than ``age`` seconds (left by a process that died), and the
+    code tables an older sheetgm kept (OBSOLETE); how many parts were removed."""
     removed = 0
     now = time.time()
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
-                if entry.name.endswith(".part") and entry.is_file(follow_symlinks=False):
+                if entry.name.startswith(OBSOLETE) and entry.name.endswith(".marshal"):
+                    _unlink(Path(entry.path))  # what an older sheetgm kept and nothing reads any more
+                elif entry.name.endswith(".part") and entry.is_file(follow_symlinks=False):
                     if now - entry.stat(follow_symlinks=False).st_mtime > age and _unlink(Path(entry.path)):
                         removed += 1
     except OSError:
