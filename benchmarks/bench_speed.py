@@ -10,7 +10,7 @@ so that the machine's load falls on both alike:
 - the floor: ``python -c "import typer, pydantic"`` (wall and CPU);
 - ``sheetgm check`` and ``sheetgm resolve --stage survivor`` on a 10-player local (.xlsx) game in the middle
   of the game (night 3, the survivors' orders written), a fresh copy of the game folder per run: wall time,
-  CPU time and the ratio of the wall time to the floor's;
+  CPU time and the ratios of each to the floor's (CPU time is the figure to hold on a loaded machine);
 - the top offenders of ``python -X importtime`` for that ``resolve`` (self time, and sheetgm's own share);
 - a whole ``sheetgm demo`` (10 players): CPU time of the process;
 - ``resolve`` on large4x tiled 2x2 (40x40, as bench_engine builds it) at 10, 40, 80 and 160 players (night 2,
@@ -64,9 +64,13 @@ MAKE_GAME = """
 import json, random, sys
 from pathlib import Path
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
-from sheetgm.service.config.load import parse_config
+try:  # the service/ layout of issue 26, or the flat one before it
+    from sheetgm.service.config.load import parse_config
+    from sheetgm.service.ledger.journal import latest, read_director
+except ImportError:
+    from sheetgm.service.config import parse_config
+    from sheetgm.service.journal import latest, read_director
 from sheetgm.service.demo import demo_config, submit
-from sheetgm.service.ledger.journal import latest, read_director
 from sheetgm.service.new_game import new_game
 from sheetgm.service.resolve import resolve
 folder, players, nights, big = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "big"
@@ -219,14 +223,15 @@ def main(argv: list[str] | None = None) -> None:
             check = turns(trees, opts.repeat, lambda t, i: command(t, games[t.name], ["check"], i))
             res = turns(trees, opts.repeat,
                         lambda t, i: command(t, games[t.name], ["resolve", "--stage", "survivor"], i))
-            print(f"  {'':<26}" + "".join(f"{t.name:>34}" for t in trees))
+            print(f"  {'':<26}" + "".join(f"{t.name:>46}" for t in trees))
             for label, runs in (("floor (import typer, pydantic)", floor), ("check", check), ("resolve", res)):
                 cells = []
                 for t in trees:
                     wall, cpu = med(runs[t.name], "wall"), med(runs[t.name], "cpu")
                     ratio = wall / med(floor[t.name], "wall")
-                    cells.append(f"{wall:.3f} s ({cpu:.3f} s CPU) {ratio:4.2f}x")
-                print(f"  {label:<26}" + "".join(f"{c:>34}" for c in cells))
+                    ratio_cpu = cpu / med(floor[t.name], "cpu")
+                    cells.append(f"{wall:.3f} s ({cpu:.3f} s CPU) {ratio:4.2f}x ({ratio_cpu:4.2f}x CPU)")
+                print(f"  {label:<26}" + "".join(f"{c:>46}" for c in cells))
 
         if "imports" not in skip:
             print("\npython -X importtime, resolve of the 10-player game:")

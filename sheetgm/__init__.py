@@ -1,8 +1,7 @@
-"""sheetgm: a game master for the forum game 第五人格逃生 on spreadsheets."""
+"""sheetgm: a game master for the forum game 第五人格逃生 on spreadsheets.
 
-from sheetgm.core import codecache, recache
+Importing the package changes nothing outside it (tests/test_import_clean.py): no standard-library function is
+replaced, no module stubbed, no exit hook registered, the garbage collector left as it was.
+"""
 
 __version__ = "0.1.0"
-
-codecache.install()
-recache.install()

@@ -1,4 +1,7 @@
-"""The ``sheetgm`` script: the fast path for the scheduled commands (cli/fast.py), Typer for everything else."""
+"""The ``sheetgm`` script: the fast path for the scheduled commands (cli/fast.py), Typer for everything else.
+
+Only here, and only when the process is the script (its own command line), is the garbage collector tuned:
+importing sheetgm or calling ``main`` with a command line leaves the caller's interpreter as it was."""
 
 from __future__ import annotations
 
@@ -15,11 +18,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     if argv is None:  # the process is this command, which frees nearly all it makes by reference counts as it goes:
         gc.set_threshold(*COLLECT_EVERY)  # cycles looked for every 20,000 new objects, not every 700
+    try:
+        _run(args, argv is None)
+    finally:
+        _warn_refused_cache(args)
+
+
+def _run(args: list[str], script: bool) -> None:
+    """The command: on the fast path if it is one of its commands (the only second way into one), else Typer."""
     from sheetgm.cli import fast
 
     try:
         if fast.run(args):
-            if argv is None:
+            if script:
                 _exit_without_collecting()
             return
     except BrokenPipeError:  # `sheetgm status | head`: the reader has gone; quietly, as Typer (Click) does
@@ -31,6 +42,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     from sheetgm.cli.app import app
 
     app(args=args)
+
+
+def _warn_refused_cache(args: Sequence[str]) -> None:
+    """One line on stderr, in the director's language, if the command found a cache folder it may not use
+    (core/cachedir.py: a link, another user's, writable by others); the command ran without it."""
+    from sheetgm.core.cachedir import refusal
+
+    refused = refusal()
+    if refused is None:
+        return
+    from sheetgm.cli.common import game_arg, lang_of
+    from sheetgm.core.texts import render
+
+    folder, why = refused
+    lang = lang_of(game_arg(args))
+    try:
+        print(render(lang, "cache.warning", path=str(folder), reason=render(lang, f"cache.refused.{why}")),
+              file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # no stderr to write to
+        pass
 
 
 def _exit_without_collecting() -> None:

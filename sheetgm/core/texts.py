@@ -8,22 +8,22 @@ missing key falls back to English, then to the key itself with its
 parameters, so that a missing template never hides information.
 
 Parsing a language's TOML files takes about 20 ms, on every command; the merged table is kept as JSON in the
-user's cache folder (core/cachedir.py) under a hash
-of the files' names and bytes, so any change to a template is a new entry, never a stale one; a cache that cannot
-be read or written is passed over.
+user's cache folder (core/cachedir.py, which says when it is used and how its files are read) under a hash of the
+files' names and bytes, so any change to a template is a new entry, never a stale one. A kept table that is not
+a flat table of texts (cut, nested, too large, another type) is passed over and written anew.
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sheetgm.core.cachedir import cache_dir, keep_json
+from sheetgm.core.cachedir import file_in, keep_json, read_json
 from sheetgm.core.digests import blake2b
 
 LANGS = ("zh", "en")
+KEPT_LIMIT = 4_000_000  # bytes of a kept table, at most (a language's is ~110 kB)
 
 
 def templates_dir() -> Path:
@@ -47,25 +47,22 @@ def table(lang: str) -> dict[str, str]:
     digest = blake2b(digest_size=16)
     for name, data in files:
         digest.update(b"%s\0%d\0%s" % (name.encode(), len(data), data))
-    kept = cache_dir() / f"texts-{lang}-{digest.hexdigest()}.json"
-    try:
-        flat: dict[str, str] = json.loads(kept.read_text("utf-8"))
-        if isinstance(flat, dict) and all(isinstance(v, str) for v in flat.values()):
-            return flat
-    except (OSError, ValueError):
-        pass
+    kept = file_in(f"texts-{lang}-{digest.hexdigest()}.json")
+    got = read_json(kept, KEPT_LIMIT, 1)
+    if isinstance(got, dict) and all(isinstance(v, str) for v in got.values()):
+        return got
     import tomllib
 
-    flat = {}
+    flat: dict[str, str] = {}
     for _name, data in files:
         _flatten(tomllib.loads(data.decode("utf-8")), "", flat)
     _keep(kept, flat)
     return flat
 
 
-def _keep(file: Path, flat: dict[str, str]) -> None:
+def _keep(file: Path | None, flat: dict[str, str]) -> None:
     """Keep the table, and no older one of its language."""
-    if keep_json(file, flat):
+    if file is not None and keep_json(file, flat):
         try:
             for old in file.parent.glob(file.name.rsplit("-", 1)[0] + "-*.json"):
                 if old != file:

@@ -4,8 +4,10 @@ held to Google's per-minute quotas as the fake enforces them; the fake's quota a
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes.google import FakeClock, FakeGoogle
@@ -149,3 +151,64 @@ def test_two_processes_of_one_account_draw_no_429_with_the_shared_log(tmp_path: 
             assert clock.now - 1000.0 >= 120  # 160 reads at 55 a minute take over two minutes
         else:
             assert fake.refused() > 0  # two budgets of 55 against one quota of 60: 429s, even failed runs
+
+
+def _huge(path: Path) -> None:
+    with open(path, "wb") as f:
+        f.truncate(1 << 30)  # 1 GB, sparse: read whole it would cost a gigabyte of memory
+
+
+@pytest.mark.parametrize("damage", [
+    lambda p: p.write_bytes(b"[" * 200_000),  # nested: no RecursionError
+    lambda p: p.write_bytes(b'{"read": [[[[1]]]], "write": "x"}'),  # another shape
+    lambda p: p.write_bytes(b'{"read": ' + b"1," * 10 + b"}"),  # cut
+    _huge,
+])
+def test_a_damaged_log_is_started_anew(damage: Any, tmp_path: Path) -> None:
+    path = budget_file(ACCOUNT, tmp_path)
+    damage(path)
+    clock = FakeClock()
+    limiter = SharedRateLimiter(path, 2, 2, clock=clock.time, sleep=clock.sleep)
+    for _ in range(3):
+        limiter.acquire("read")
+    assert clock.slept == [60.0] and limiter.shared and json.loads(path.read_text())["read"] == [clock.now]
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo"])
+def test_a_link_or_a_fifo_in_place_of_the_log_is_never_opened(kind: str, tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    """A link is not followed (its target is neither read nor overwritten) and a FIFO is not waited on: this
+    process paces itself alone, with a warning."""
+    path = budget_file(ACCOUNT, tmp_path)
+    victim = tmp_path / "victim"
+    victim.write_text("the director's own file")
+    if kind == "symlink":
+        path.symlink_to(victim)
+    else:
+        os.mkfifo(path)
+    clock = FakeClock()
+    limiter = SharedRateLimiter(path, 2, 2, clock=clock.time, sleep=clock.sleep)
+    for _ in range(3):
+        limiter.acquire("read")
+    assert clock.slept == [60.0] and not limiter.shared and "pacing this process alone" in caplog.text
+    assert victim.read_text() == "the director's own file"
+
+
+def test_a_cache_folder_open_to_others_is_not_used_for_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sheetgm.backends.google.ratelimit import shared_limiter
+    from sheetgm.core import cachedir
+
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    monkeypatch.setenv(cachedir.CACHE_ENV, str(shared))
+    cachedir.forget()
+    try:
+        limiter = shared_limiter(ACCOUNT)
+        assert type(limiter) is RateLimiter and list(shared.iterdir()) == []
+        assert cachedir.refusal() == (shared, "open")
+        monkeypatch.setenv(cachedir.CACHE_ENV, str(tmp_path / "mine"))
+        assert isinstance(shared_limiter(ACCOUNT), SharedRateLimiter)
+        assert (tmp_path / "mine").stat().st_mode & 0o777 == 0o700  # made owner-only
+    finally:
+        cachedir.forget()

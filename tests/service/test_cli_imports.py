@@ -1,6 +1,7 @@
-"""What a scheduled command imports in a process of its own (issue 14): once the game's config has been validated
-on this machine, `check` parses no TOML, validates nothing with pydantic, loads no OpenSSL (hashlib, hmac) and
-imports neither Typer, getpass nor publishing's code; `resolve` needs publishing, still no TOML, pydantic, Typer."""
+"""What a scheduled command imports in a process of its own (issue 14): `check` reads its game.toml (tomllib) and
+validates a plainly valid one without pydantic (issue 26: every time, nothing validated is kept), loads no OpenSSL
+(hashlib, hmac) and imports neither Typer, getpass nor publishing's code; `resolve` needs publishing, still no
+pydantic or Typer."""
 
 from __future__ import annotations
 
@@ -38,11 +39,10 @@ def _loaded(folder: Path, cache: Path, *args: str) -> list[str]:
 def test_a_check_and_a_resolve_import_only_what_they_use(tmp_path: Path) -> None:
     with cli_game("xlsx", tmp_path / "g") as g:
         write_order(g.open(), 1, "搜索")
-        first = _loaded(g.folder, tmp_path / "cache", "check")
-        assert {"tomllib", "pydantic"} <= set(first)  # the config validated, once on this machine
-        assert _loaded(g.folder, tmp_path / "cache", "check") == []
-        assert _loaded(g.folder, tmp_path / "cache", "resolve", "--dry-run") == ["sheetgm.service.publish"]
-        assert _loaded(g.folder, tmp_path / "cache", "resolve") == ["sheetgm.service.publish"]  # locking too
+        for _ in range(2):  # the first with an empty cache folder, the second with what the first kept
+            assert _loaded(g.folder, tmp_path / "cache", "check") == ["tomllib"]
+        assert _loaded(g.folder, tmp_path / "cache", "resolve", "--dry-run") == ["tomllib", "sheetgm.service.publish"]
+        assert _loaded(g.folder, tmp_path / "cache", "resolve") == ["tomllib", "sheetgm.service.publish"]  # locking
 
 
 def test_the_script_leaves_its_objects_to_the_shutdown_and_a_caller_s_command_line_does_not(

@@ -97,8 +97,8 @@ def test_a_healthy_google_game_passes_every_line(director: Director) -> None:
     code, rep = director.doctor()
     got = lines(rep)
     assert code == 0 and rep["ok"] is True, rep
-    assert list(got) == ["config", "credentials", "token", "login", "sheets_api", "drive_api", "workbooks", "sharing",
-                         "lock", "results", "quota"]
+    assert list(got) == ["config", "cache", "credentials", "token", "login", "sheets_api", "drive_api", "workbooks",
+                         "sharing", "lock", "results", "quota"]
     assert SA in got["credentials"]["detail"] and ENV_B64 in got["credentials"]["detail"]
     assert "all 5" in got["workbooks"]["detail"] and got["lock"]["detail"] == "Lock: free."
     assert "N1-survivor" not in got["quota"]["detail"] and "4 reads" in got["quota"]["detail"]  # 2 survivors + 2
@@ -195,6 +195,35 @@ def test_a_local_game_checks_its_files_and_lock(tmp_path: Path) -> None:
     result = runner.invoke(app, ["doctor", "--game", str(folder), "--json"])
     got = lines(json.loads(result.stdout))["workbooks"]
     assert result.exit_code == 1 and "Bo" in got["detail"] and got["fix"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_cache_folder_open_to_others_is_reported_with_its_fix(lang: str, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """issue 26: the folder is not used (the commands run without it); doctor says so, and how to fix it."""
+    from sheetgm.core import cachedir
+
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "game.toml").write_text(DRAFT.replace('lang = "en"', f'lang = "{lang}"'), "utf-8")
+    runner = CliRunner()
+    assert runner.invoke(app, ["new", "--game", str(folder)]).exit_code == 0
+    got = lines(json.loads(runner.invoke(app, ["doctor", "--game", str(folder), "--json"]).stdout))["cache"]
+    assert got["ok"] and not got["warn"]
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv(cachedir.CACHE_ENV, str(shared))
+    cachedir.forget()
+    try:
+        result = runner.invoke(app, ["doctor", "--game", str(folder)])
+        assert result.exit_code == 0  # a warning: every command runs without the folder
+        words = {"en": ("is not used", "others may write in it", "SHEETGM_CACHE_DIR"),
+                 "zh": ("没有被使用", "别人也能往里写", "SHEETGM_CACHE_DIR")}[lang]
+        text = result.stdout + result.stderr
+        assert all(w in text for w in words) and str(shared) in text, text
+    finally:
+        cachedir.forget()
 
 
 def test_a_broken_config_is_the_first_and_only_line(tmp_path: Path) -> None:

@@ -9,8 +9,11 @@ a log of the last calls instead and wait until the oldest one leaves the window.
 - `SharedRateLimiter`: the log in a file under the user's cache folder, keyed by the account, held
   with an OS lock (``fcntl.flock``; ``msvcrt`` on Windows) while it is read and appended to, never
   while waiting: every sheetgm process of this machine acting as one account shares one budget (a
-  ``check`` overlapping a ``resolve``, two games of one service account). A file that cannot be
-  used falls back to the in-memory log, with a warning: pacing never stops a run.
+  ``check`` overlapping a ``resolve``, two games of one service account). The file is opened as the
+  cache folder's files are (core/cachedir.py: no link followed, no FIFO waited on, only a regular
+  file of this user) and read up to LOG_LIMIT bytes; a log that is damaged (cut, nested, too large,
+  another shape) is started anew. A file or folder that cannot be used falls back to the in-memory
+  log, with a warning: pacing never stops a run.
 
 Drive calls (sharing, listings) have their own, far larger quota and are not counted here. The
 clock and sleep are injectable so tests never sleep.
@@ -29,7 +32,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from sheetgm.core.cachedir import cache_dir
+from sheetgm.core.cachedir import cache_dir, json_depth, open_regular, usable_dir
 
 log = logging.getLogger(__name__)
 KINDS = ("read", "write")
@@ -38,6 +41,7 @@ QUOTA = 60
 MARGIN = 5  # calls kept in reserve: for the calls' own latency and the clocks'
 WINDOW = 60.0
 LIMIT = QUOTA - MARGIN
+LOG_LIMIT = 1_000_000  # bytes of the shared log read, at most (a minute at 1,000 calls a minute is ~40 kB)
 
 
 def quota_per_minute(env: dict[str, str] | None = None) -> int:
@@ -89,7 +93,8 @@ class RateLimiter:
 
 
 def budget_file(account: str | None, folder: Path | None = None) -> Path:
-    """The shared log of one account's calls (its name is a digest: no address in a file name)."""
+    """The shared log of one account's calls (its name is a digest: no address in a file name); in ``folder``,
+    else the cache folder (where it is, whether or not it may be used: ``shared_limiter`` decides)."""
     digest = hashlib.sha256((account or "anonymous").strip().lower().encode("utf-8")).hexdigest()[:16]
     return (folder or cache_dir()) / f"quota-{digest}.json"
 
@@ -97,8 +102,7 @@ def budget_file(account: str | None, folder: Path | None = None) -> Path:
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[int]:
     """The file open and locked (blocking) for this process; freed when the block ends."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = open_regular(path, os.O_RDWR | os.O_CREAT)
     try:
         if sys.platform == "win32":
             import msvcrt
@@ -125,15 +129,27 @@ def _locked(path: Path) -> Iterator[int]:
 
 
 def _read_log(fd: int) -> dict[str, list[float]]:
+    """The log's times by kind; empty lists for a log that is damaged (cut, nested, too large, another shape):
+    a new one is started (at worst one window is over-spent)."""
+    empty: dict[str, list[float]] = {k: [] for k in KINDS}
+    if os.fstat(fd).st_size > LOG_LIMIT:
+        return empty
     os.lseek(fd, 0, os.SEEK_SET)
-    chunks = []
-    while chunk := os.read(fd, 65536):
+    chunks, size = [], 0
+    while size <= LOG_LIMIT and (chunk := os.read(fd, LOG_LIMIT + 1 - size)):
         chunks.append(chunk)
+        size += len(chunk)
+    raw = b"".join(chunks)
+    if size > LOG_LIMIT or not json_depth(raw, 2):
+        return empty
     try:
-        data = json.loads(b"".join(chunks).decode("utf-8") or "{}")
-        return {k: [float(t) for t in data.get(k, [])] for k in KINDS}
-    except (ValueError, TypeError, AttributeError):
-        return {k: [] for k in KINDS}  # a damaged log: start a new one (at worst one window is over-spent)
+        data = json.loads(raw.decode("utf-8") or "{}")
+        times = {k: data.get(k, []) for k in KINDS}
+        if all(isinstance(v, list) and all(type(t) in (int, float) for t in v) for v in times.values()):
+            return {k: [float(t) for t in v] for k, v in times.items()}
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        pass
+    return empty
 
 
 def _write_log(fd: int, data: dict[str, list[float]]) -> None:
@@ -197,13 +213,18 @@ class SharedRateLimiter(RateLimiter):
 
 
 def shared_limiter(account: str | None, folder: Path | None = None) -> RateLimiter:
-    """The limiter of every process acting as ``account`` on this machine; the in-memory one if the
-    cache folder cannot be made."""
-    path = budget_file(account, folder)
+    """The limiter of every process acting as ``account`` on this machine; the in-memory one if there is no
+    cache folder to use (core/cachedir.py: one that cannot be made, or one refused, which the script warns of)."""
     limit = quota_per_minute() - MARGIN
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        log.warning("no cache folder for the shared quota log (%s): pacing this process alone", type(exc).__name__)
-        return RateLimiter(limit, limit)
-    return SharedRateLimiter(path, limit, limit)
+    if folder is None:
+        folder = usable_dir()
+        if folder is None:
+            log.warning("no cache folder for the shared quota log: pacing this process alone")
+            return RateLimiter(limit, limit)
+    else:
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            log.warning("no folder for the shared quota log (%s): pacing this process alone", type(exc).__name__)
+            return RateLimiter(limit, limit)
+    return SharedRateLimiter(budget_file(account, folder), limit, limit)

@@ -40,7 +40,6 @@ import functools
 import json
 import os
 import re
-import tempfile
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -543,7 +542,7 @@ def _replace(path: Path, data: bytes) -> os.stat_result:
     except OSError:
         mode = _new_file_mode()
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = _new_beside(path)
     except OSError as exc:
         raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
     try:
@@ -562,6 +561,19 @@ def _replace(path: Path, data: bytes) -> os.stat_result:
         raise
     _sync_folder(folder)
     return st
+
+
+def _new_beside(path: Path) -> tuple[int, str]:
+    """A new file beside ``path`` as ``tempfile.mkstemp`` makes one (a random name, created exclusively, owner
+    only, not through a link), without importing tempfile (~5 ms of every command that writes: shutil, bz2, lzma)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
 
 
 def _sync_folder(folder: Path) -> None:

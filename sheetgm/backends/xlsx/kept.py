@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from sheetgm import __version__
-from sheetgm.core.cachedir import cache_dir, keep_bytes
+from sheetgm.core.cachedir import file_in, keep_bytes, read_bytes
 from sheetgm.core.digests import blake2b
 
 try:  # the interpreter's own BLAKE2b (core/digests.py: without hashlib), called straight for each text
@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover - another Python
 
 LIMIT = 2_000_000  # bytes of kept results, at most (loading the table costs ~1 ms a megabyte)
 SEEN_LIMIT = 20_000  # digests noted by one run, at most (the list is read by every run)
+FILE_LIMIT = 3 * LIMIT  # bytes of a kept file, at most (the results, their digests and marshal's framing)
 LOOK_LIMIT = 2_000_000  # characters of the texts one process looks up (hashing them costs ~1.5 ms a megabyte)
 _MARK = b"sgk5"  # the format of the files
 _HEAD = 24  # the mark, the code's digest (16 bytes), the CRC-32 of what follows
@@ -65,12 +66,13 @@ def code_digest() -> bytes:
     return bytes(digest.digest())
 
 
-def table_file() -> Path:
-    return cache_dir() / f"xlsx-kept.{sys.implementation.cache_tag}-{marshal.version}.marshal"
+def table_file() -> Path | None:
+    """The table in the cache folder (core/cachedir.py); None when there is no folder to use."""
+    return file_in(f"xlsx-kept.{sys.implementation.cache_tag}-{marshal.version}.marshal")
 
 
-def seen_file() -> Path:
-    return cache_dir() / f"xlsx-seen.{sys.implementation.cache_tag}-{marshal.version}.marshal"
+def seen_file() -> Path | None:
+    return file_in(f"xlsx-seen.{sys.implementation.cache_tag}-{marshal.version}.marshal")
 
 
 def digest(section: str, key: Hashable) -> bytes | None:
@@ -124,12 +126,13 @@ def size(key: Hashable) -> int:
     return 8
 
 
-def _read(file: Path) -> Any:
+def _read(file: Path | None) -> Any:
     """What ``file`` holds, if it is whole and was written by this code: None otherwise. A file is the format's
-    mark, the code's digest, a CRC-32 of the rest and the rest (marshal), read in place."""
-    try:
-        data = file.read_bytes()
-    except OSError:
+    mark, the code's digest, a CRC-32 of the rest and the rest (marshal), read in place; it is read only if it is
+    a regular file of this user no larger than FILE_LIMIT (core/cachedir.py), and marshal sees only bytes whose
+    CRC matches (cut or damaged bytes are never handed to it)."""
+    data = read_bytes(file, FILE_LIMIT)
+    if data is None or len(data) < _HEAD:
         return None
     payload = memoryview(data)[_HEAD:]
     if data[:4] != _MARK or data[4:20] != _code or int.from_bytes(data[20:_HEAD], "big") != zlib.crc32(payload):
@@ -147,7 +150,9 @@ def _load() -> dict[bytes, bytes]:
     try:
         _code = code_digest()
         files = table_file(), seen_file()
-    except (OSError, RuntimeError):  # the code cannot be read, there is no cache folder: nothing is kept
+    except (OSError, RuntimeError):  # the code cannot be read: nothing is kept
+        files = None, None
+    if files[0] is None or files[1] is None:  # or there is no cache folder to use
         _code = b""
         return _table
     kept, seen = _read(files[0]), _read(files[1])
@@ -215,7 +220,7 @@ def _merged(promoted: dict[bytes, bytes]) -> tuple[dict[bytes, bytes], int]:
     return out, mine
 
 
-def _keep(file: Path, data: Any) -> bool:
+def _keep(file: Path | None, data: Any) -> bool:
     payload = marshal.dumps(data)
     return keep_bytes(file, b"".join((_MARK, _code, zlib.crc32(payload).to_bytes(4, "big"), payload)))
 

@@ -19,29 +19,23 @@
     alias = "小明"; lang = "zh"; email = "..."; camp = "survivor" (optional: drawn with the role when left out);
     role = "doctor" (optional); passage = "B2-E5" (optional: the Master Assassin's secret passage)
 
-Every command reads the config, and importing pydantic and building the models costs about as much as the
-interpreter's start (issue 14). So what the models accept is kept as plain frozen records, and the validated
-form of a config is kept in the user's cache folder under a hash of the file's bytes and of the code that
-validates it: a config already validated on this machine is read back without pydantic, and any change to the
-file or to sheetgm is validated again. Refusals are never kept. A game's config file is also kept under a hash of
-its bytes (configfile.kept_for_bytes), so that a command reads it back without parsing TOML either.
+Every command reads and validates the config: a plainly valid one without pydantic (config/quick.py, whose
+answer is the models'), any other by the models (config/model.py), which word every refusal. Nothing validated is
+kept between commands (a kept entry could stand in for a file it does not match; issue 26).
 """
 
 from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-import sheetgm
-from sheetgm.core.cachedir import cache_dir, keep_json
-from sheetgm.core.digests import blake2b
 from sheetgm.core.texts import has, render
-from sheetgm.service.config.file import CODE, find_config, kept_for_bytes, kept_validated, read_config_bytes
+from sheetgm.service.config.file import find_config, read_config_bytes
+from sheetgm.service.config.quick import plain_valid
 from sheetgm.service.config.rules import pydantic_message
 from sheetgm.service.errors import ConfigError
 
@@ -144,17 +138,10 @@ _AT = r"\(at line (\d+), column (\d+)\)|line (\d+) column (\d+)"  # (compiled wh
 
 
 def load_config(path: Path) -> GameConfig:
-    """The game's config file validated: read back as kept when this machine validated the very same bytes (no
-    TOML parsed), else parsed and validated (``parse_config``), then kept under a hash of its bytes too."""
+    """The game's config file, read and validated (``parse_config``)."""
     file = find_config(path)
-    plain = kept_validated(file)
-    if plain is not None:
-        try:
-            return from_plain(plain)
-        except (TypeError, KeyError, ValueError, AttributeError):
-            pass  # a kept file that is not one: parsed and validated again, and kept anew
     try:
-        raw, data = read_config_bytes(file)
+        data = read_config_bytes(file)[1]
     except UnicodeDecodeError:
         raise ConfigError("err.cfg.encoding", path=str(file)) from None
     except OSError as exc:
@@ -164,84 +151,30 @@ def load_config(path: Path) -> GameConfig:
         line, col = (m.group(1) or m.group(3), m.group(2) or m.group(4)) if m else ("?", "?")
         raise ConfigError("err.cfg.syntax", path=str(file), line=line, col=col,
                           detail=re.sub(_AT, "", str(exc)).strip(" :")) from None
-    cfg, plain = _validated(data, str(file))
-    by_bytes = kept_for_bytes(file, raw)
-    if by_bytes is not None:
-        _keep(by_bytes, plain)
-    return cfg
+    return parse_config(data, str(file))
 
 
 def parse_config(data: dict[str, Any], where: str = "game.toml") -> GameConfig:
-    """The config ``data`` (as read from game.toml) validated: from the cache when this machine has validated
-    the same data with the same code, else by the models (and then kept)."""
-    return _validated(data, where)[0]
+    """The config ``data`` (as read from game.toml) validated: plainly valid (config/quick.py), else by the
+    models, which refuse it with every reason (InvalidConfigError) or accept it."""
+    plain = plain_valid(data)
+    if plain is None:
+        plain = validated(data, where)
+    return from_plain(plain)
 
 
-def _validated(data: dict[str, Any], where: str) -> tuple[GameConfig, dict[str, Any]]:
-    """``parse_config``, with the validated form in JSON (as kept)."""
-    kept = _kept_file(data)
-    if kept is not None:
-        try:
-            plain = json.loads(kept.read_text("utf-8"))
-            return from_plain(plain), plain
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            pass  # none kept yet, or a kept file that is not one: validate
+def validated(data: dict[str, Any], where: str = "game.toml") -> dict[str, Any]:
+    """What the models make of ``data``, in JSON form; InvalidConfigError if they refuse it."""
     from pydantic import ValidationError
 
     from sheetgm.service.config.model import GameModel
 
     try:
-        plain = GameModel.model_validate(data).model_dump(mode="json")
+        plain: dict[str, Any] = GameModel.model_validate(data).model_dump(mode="json")
     except ValidationError as exc:
         given = data if isinstance(data, dict) else {}  # a game.json may hold a list: the error says so
         raise InvalidConfigError(where, exc.errors(), given) from None
-    cfg = from_plain(plain)
-    if kept is not None:
-        _keep(kept, plain)
-    return cfg, plain
-
-
-_CODE = CODE  # the modules whose code decides what validation accepts (relative to the sheetgm package)
-
-
-def _kept_file(data: Any) -> Path | None:
-    """Where the validated form of ``data`` is kept: named by a hash of the data and of the validating code
-    (the bytes of the modules in _CODE, sheetgm's version); None for data that has no JSON form."""
-    try:
-        text = json.dumps(data, sort_keys=True, default=_iso, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return None
-    digest = blake2b(text.encode("utf-8"), digest_size=16)
-    digest.update(sheetgm.__version__.encode())
-    package = Path(__file__).parents[2]
-    try:
-        for name in _CODE:
-            digest.update((package / name).read_bytes())
-    except OSError:
-        return None
-    return cache_dir() / "configs" / f"{digest.hexdigest()}.json"
-
-
-def _iso(value: Any) -> str:
-    """A TOML date, time or date-time in the hashed form, its type named (a string that looks alike is not it)."""
-    if hasattr(value, "isoformat"):
-        return f"{type(value).__name__}:{value.isoformat()}"
-    raise TypeError(type(value).__name__)
-
-
-KEEP_DAYS = 30  # a kept config not written for this long is removed when another is kept
-
-
-def _keep(file: Path, plain: dict[str, Any]) -> None:
-    """Keep the validated form, and remove the kept configs not written for KEEP_DAYS."""
-    if keep_json(file, plain):
-        old = time.time() - KEEP_DAYS * 86400
-        try:
-            for other in file.parent.glob("*.json"):
-                if other.stat().st_mtime < old:
-                    other.unlink(missing_ok=True)
-        except OSError:  # another process removed one first
-            pass
+    return plain
 
 
 def with_backend(cfg: GameConfig, backend: str) -> GameConfig:

@@ -1,5 +1,5 @@
 """The pydantic models that validate ``game.toml`` (service/config/load.py turns what they accept into plain
-records; they are imported only when a config is new to this machine, see config.py's cache)."""
+records; they are imported only for a config that is not plainly valid, see config/quick.py)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from sheetgm.backends.errors import BackendError
+from sheetgm.core.cachedir import cache_dir, folder_problem
 from sheetgm.core.errors import SheetgmError
+from sheetgm.core.texts import render
 from sheetgm.service.audit import BookAudit, Sharing, label
 from sheetgm.service.config.load import GameConfig, load_config
 from sheetgm.service.doctor.report import DoctorReport, Lines
@@ -49,6 +51,7 @@ def doctor(folder: Path, env: Mapping[str, str] | None = None, live: bool = Fals
     rep = DoctorReport(cfg.name, cfg.backend)
     out = Lines(rep, lang or cfg.lang)
     out.add("config", True, "config_ok", path=str(folder / "game.toml"), players=len(cfg.roster))
+    _cache(out)
     try:
         board = load_board(cfg, folder)
     except SheetgmError as exc:
@@ -68,6 +71,18 @@ def doctor(folder: Path, env: Mapping[str, str] | None = None, live: bool = Fals
 
         rep.recording = live_checks(cfg, folder, out, env, client_secrets, record)
     return rep
+
+
+def _cache(out: Lines) -> None:
+    """The cache folder (core/cachedir.py): used, or refused and why (a link, another user's, writable by
+    others), with the fix. Refused, every command still runs: a warning, not a failure."""
+    folder = cache_dir()
+    problem = folder_problem(folder)
+    if problem is None:
+        out.add("cache", True, "cache_ok", path=str(folder))
+    else:
+        out.add("cache", True, "cache_refused", "cache", warn=True, path=str(folder),
+                reason=render(out.lang, f"cache.refused.{problem}"))
 
 
 def _local(game: Game, out: Lines) -> None:
