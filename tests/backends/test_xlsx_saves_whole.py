@@ -171,6 +171,24 @@ def test_a_part_in_any_declared_encoding_reads_as_utf8_and_a_dtd_in_utf16_is_sti
     assert refused.value.code == "err.backend.file.doctype"
 
 
+def test_a_sheet_in_utf16_is_written_anew_in_utf8_when_a_cell_of_it_changes() -> None:
+    """(Windows Phone's Excel writes every part in UTF-16 LE with a byte order mark: a save that wrote into such a
+    sheet failed.)"""
+    sheet = (f'<?xml version="1.0" encoding="UTF-16" standalone="yes"?><worksheet xmlns="{MAIN}"><sheetData>'
+             '<row r="1"><c r="A1" t="inlineStr"><is><t>门</t></is></c></row></sheetData></worksheet>')
+    data = _package("<worksheet/>")
+    with zipfile.ZipFile(io.BytesIO(data)) as z, io.BytesIO() as out:
+        with zipfile.ZipFile(out, "w") as w:
+            for info in z.infolist():
+                w.writestr(info.filename, sheet.encode("utf-16") if info.filename.endswith("sheet1.xml")
+                           else z.read(info.filename))
+        data = out.getvalue()
+    assert _texts(data) == {"Tab": {(0, 0): "门"}}
+    saved = save_one_cell(data)
+    assert saved.value_changes == [] and _texts(saved.saved) == {"Tab": {(0, 0): "门", (1, 0): "sheetgm"}}
+    assert _part(saved.saved, "xl/worksheets/sheet1.xml").startswith(b"<worksheet")
+
+
 # -- (c) the cost of a save ----------------------------------------------------------------------------------------
 
 

@@ -322,11 +322,12 @@ class Sheet(_SheetFields):
             # from the last save or made at the next
             self.written, self.rows_in_written, self.source = None, False, None
             return
-        xml = self.written if self.written is not None else _text(self.source)
-        if isinstance(xml, bytes):
-            xml = xml.decode("utf-8")
-        if self.rows_in_written and xml is not None:
-            self.row_xml = self._written_rows(xml)
+        if self.rows_in_written:  # (only then: another program's part may be in UTF-16, its rows not ours)
+            xml = self.written if self.written is not None else _text(self.source)
+            if isinstance(xml, bytes):
+                xml = xml.decode("utf-8")
+            if xml is not None:
+                self.row_xml = self._written_rows(xml)
         self.written, self.rows_in_written, self.source = None, False, None
 
     def _written_rows(self, xml: str) -> dict[int, str]:
