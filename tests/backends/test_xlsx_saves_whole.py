@@ -189,6 +189,20 @@ def test_a_sheet_in_utf16_is_written_anew_in_utf8_when_a_cell_of_it_changes() ->
     assert _part(saved.saved, "xl/worksheets/sheet1.xml").startswith(b"<worksheet")
 
 
+def test_a_tab_entry_without_a_part_keeps_its_place_among_the_tabs() -> None:
+    """An Excel 5 macro sheet's entry has no part (``r:id=""``): dropped, the tabs after it moved up one, and the
+    defined names that say their tab by position (localSheetId) named another tab or none, which LibreOffice
+    refused to open (ClosedXML's tdf111974.xlsm)."""
+    book_xml = (f'<workbook xmlns="{MAIN}" xmlns:r="{REL}"><sheets><sheet name="Macro" sheetId="2" state="veryHidden" '
+                'r:id=""/><sheet name="Tab" sheetId="1" r:id="rId1"/></sheets><definedNames><definedName '
+                'name="_xlnm.Print_Area" localSheetId="1">Tab!$A$1:$B$2</definedName></definedNames></workbook>')
+    sheet = f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>'
+    saved = save_one_cell(_package(sheet, workbook=book_xml))
+    written = _part(saved.saved, "xl/workbook.xml").decode()
+    assert re.findall(r'<sheet name="(\w+)"', written) == ["Macro", "Tab"]
+    assert 'localSheetId="1"' in written and saved.value_changes == []
+
+
 # -- (c) the cost of a save ----------------------------------------------------------------------------------------
 
 

@@ -128,9 +128,10 @@ def _read(pkg: Package, limits: Limits) -> Book:
     for el in entries if entries is not None else []:
         rid = el.get(f"{{{xmlkit.REL}}}id", "")
         rel = by_id.get(rid)
-        if rel is None:
-            continue  # a dangling entry: no part to show or to write back
-        if rel.type != xmlkit.RT_SHEET:  # a chart sheet, a dialog sheet, a macro sheet: carried as it is
+        if rel is None or rel.type != xmlkit.RT_SHEET:
+            # a chart sheet, a dialog sheet, a macro sheet, or an entry without a part (Excel 5 macro sheets):
+            # carried as it is, where it stood, so that the defined names' localSheetId (a tab's position) and
+            # the active tab still count the same tabs
             book.others.append((position, _sheet_entry(el, rid)))
         else:
             if len(book.sheets) >= limits.tabs:
