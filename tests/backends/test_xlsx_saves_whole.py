@@ -33,8 +33,9 @@ CT = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 
 
 def _package(sheet: str, styles: str | None = None, strings: list[str] | None = None,
-             workbook: str | None = None) -> bytes:
-    """A one-tab workbook of the parts given (XML text), the others plain."""
+             workbook: str | None = None, extra: dict[str, str] | None = None, links: str = "") -> bytes:
+    """A one-tab workbook of the parts given (XML text), the others plain; ``extra`` parts and ``links`` of the
+    workbook besides."""
     parts = {
         "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
@@ -48,7 +49,7 @@ def _package(sheet: str, styles: str | None = None, strings: list[str] | None = 
         "xl/_rels/workbook.xml.rels": f'<Relationships xmlns="{PKG}">'
         f'<Relationship Id="rId1" Type="{REL}/worksheet" Target="worksheets/sheet1.xml"/>'
         f'<Relationship Id="rId2" Type="{REL}/styles" Target="styles.xml"/>'
-        f'<Relationship Id="rId3" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        f'<Relationship Id="rId3" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/>{links}</Relationships>',
         "xl/workbook.xml": workbook or f'<workbook xmlns="{MAIN}" xmlns:r="{REL}"><sheets>'
         '<sheet name="Tab" sheetId="1" r:id="rId1"/></sheets></workbook>',
         "xl/worksheets/sheet1.xml": sheet,
@@ -58,6 +59,7 @@ def _package(sheet: str, styles: str | None = None, strings: list[str] | None = 
         'fillId="0" borderId="0"/></cellXfs></styleSheet>',
         "xl/sharedStrings.xml": f'<sst xmlns="{MAIN}">' + "".join(f"<si><t>{t}</t></si>" for t in strings or [])
         + "</sst>",
+        **(extra or {}),
     }
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
@@ -197,10 +199,13 @@ def test_a_tab_entry_without_a_part_keeps_its_place_among_the_tabs() -> None:
                 'r:id=""/><sheet name="Tab" sheetId="1" r:id="rId1"/></sheets><definedNames><definedName '
                 'name="_xlnm.Print_Area" localSheetId="1">Tab!$A$1:$B$2</definedName></definedNames></workbook>')
     sheet = f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>'
-    saved = save_one_cell(_package(sheet, workbook=book_xml))
+    unnamed = f'<Relationship Id="rId9" Type="{REL}/worksheet" Target="worksheets/sheet2.xml"/>'  # no entry names it
+    saved = save_one_cell(_package(sheet, workbook=book_xml, extra={"xl/worksheets/sheet2.xml": sheet},
+                                   links=unnamed))
     written = _part(saved.saved, "xl/workbook.xml").decode()
     assert re.findall(r'<sheet name="(\w+)"', written) == ["Macro", "Tab"]
-    assert 'localSheetId="1"' in written and saved.value_changes == []
+    assert 'localSheetId="1"' in written and saved.value_changes == [] and saved.dropped_parts == []
+    assert b'Id="rId9"' in _part(saved.saved, "xl/_rels/workbook.xml.rels")
 
 
 # -- (c) the cost of a save ----------------------------------------------------------------------------------------

@@ -140,7 +140,9 @@ def _read(pkg: Package, limits: Limits) -> Book:
         position += 1
     if not book.sheets:
         raise refuse("no_sheet")
-    book.workbook_rels = [r for r in wb_rels if r.type != xmlkit.RT_SHEET]
+    # (a worksheet no entry names, its entry without r:id, is carried with its link: the writer links the tabs)
+    tabs = {s.rel_id for s in book.sheets}
+    book.workbook_rels = [r for r in wb_rels if r.type != xmlkit.RT_SHEET or r.id not in tabs]
     if ours:
         core = fromstring(no_doctype(pkg.read("docProps/core.xml"), "docProps/core.xml")) if (
             "docProps/core.xml" in pkg) else None
