@@ -91,8 +91,8 @@ PREFIXED_STYLES = (  # no number-format list: the date format is a built-in one 
 PREFIXED_SHEET = (f'<x:worksheet xmlns:x="{MAIN}"><x:sheetData><x:row r="1"><x:c r="A1" s="1"><x:v>44348</x:v></x:c>'
                   '<x:c r="B1" s="2"><x:v>1234.5</x:v></x:c></x:row><x:row r="2"><x:c r="A2" s="1"><x:v>44349</x:v>'
                   "</x:c></x:row></x:sheetData></x:worksheet>")
-PREFIXED_BOOK = (f'<x:workbook xmlns:x="{MAIN}" xmlns:r="{REL}"><x:sheets><x:sheet name="Tab" sheetId="1" '
-                 'r:id="rId1"/></x:sheets></x:workbook>')
+PREFIXED_BOOK = (f'<x:workbook xmlns:x="{MAIN}" xmlns:r="{REL}"><x:workbookProtection lockStructure="1"/><x:sheets>'
+                 '<x:sheet name="Tab" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>')
 
 
 def test_a_prefixed_style_table_without_number_formats_reads_its_dates_and_a_save_keeps_them() -> None:
@@ -101,7 +101,7 @@ def test_a_prefixed_style_table_without_number_formats_reads_its_dates_and_a_sav
     assert len(book.styles.xfs) == 3
     assert _texts(data)["Tab"] == {(0, 0): "2021-06-01 00:00:00", (0, 1): "1234.5", (1, 0): "2021-06-02 00:00:00"}
     saved = save_one_cell(data)  # a bold cell: a new style, the table written anew
-    assert saved.value_changes == []
+    assert saved.value_changes == [] and saved.dropped_elements == []  # (the lock kept as written, prefixed)
     assert by_openpyxl(saved.saved)["Tab"] == {**_texts(data)["Tab"], (2, 0): "sheetgm"}
     count = int(re.search(rb'<cellXfs count="(\d+)"', _part(saved.saved, "xl/styles.xml")).group(1))  # type: ignore
     marks = [int(s) for s in re.findall(rb' s="(\d+)"', _part(saved.saved, "xl/worksheets/sheet1.xml"))]
