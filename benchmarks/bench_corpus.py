@@ -87,6 +87,8 @@ def _why(book: Book, tab: str, rc: tuple[int, int], text: str, theirs: list[str]
         return "an _xHHHH_ escape read as its character (the witnesses keep it as written)"
     if any(re.sub(r"(\.\d*?)0+$", r"\1", t) == text for t in theirs if ":" in t):
         return "a time with a fraction of a second, spelt with fewer zeros"
+    if re.match(r"^\d{4}-\d\d-\d\dT", text) and (cell is None or cell.kind != "d"):
+        return "a text in ISO date form: the witnesses' reading (xlsx_witness.as_text) takes it for a date"
     return "not explained"
 
 

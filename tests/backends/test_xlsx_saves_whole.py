@@ -19,7 +19,7 @@ from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.errors import UnreadableFileError
 from sheetgm.backends.port import SetValues
 from sheetgm.backends.xlsx import cells, kept, read, xmlkit
-from sheetgm.backends.xlsx.book import text_of
+from sheetgm.backends.xlsx.book import Cell, text_of
 from sheetgm.backends.xlsx.formulas import moved
 from sheetgm.backends.xlsx.package import as_utf8
 from sheetgm.backends.xlsx.read import read_book
@@ -337,3 +337,12 @@ def test_an_inline_texts_blanks_written_without_preserve_are_written_back_as_the
     saved = save_one_cell(data)
     assert saved.value_changes == [] and by_openpyxl(saved.saved)["Tab"] == {**by_openpyxl(data)["Tab"],
                                                                              (1, 0): "sheetgm"}
+
+
+def test_an_iso_time_with_more_than_microseconds_reads_to_the_microsecond() -> None:
+    """Strict files (ExcelDataReader's) hold times as t="d" cells: "10:59:59.9999999999984025" read as written
+    agreed with no witness."""
+    book = read_book(_package(f'<worksheet xmlns="{MAIN}"><sheetData/></worksheet>'))
+    assert [text_of(book, Cell("d", v)) for v in ("10:59:59.9999999999984025", "12:00:00.000",
+                                                  "2018-03-06T07:01:12.0823891Z", "not a date")] == [
+        "10:59:59.999999", "12:00:00", "2018-03-06 07:01:12.082389", "not a date"]
