@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from xlsx_witness import Cells, by_calamine, by_openpyxl, differences, ours, save_one_cell  # noqa: E402
 
+from sheetgm.backends.a1 import col_index  # noqa: E402
 from sheetgm.backends.errors import UnreadableFileError  # noqa: E402
 from sheetgm.backends.xlsx import xmlkit  # noqa: E402
 from sheetgm.backends.xlsx.book import Book  # noqa: E402
@@ -87,9 +88,27 @@ def _why(book: Book, tab: str, rc: tuple[int, int], text: str, theirs: list[str]
         return "an _xHHHH_ escape read as its character (the witnesses keep it as written)"
     if any(re.sub(r"(\.\d*?)0+$", r"\1", t) == text for t in theirs if ":" in t):
         return "a time with a fraction of a second, spelt with fewer zeros"
+    if sheet is not None and _merged_inside(sheet.kept, rc):
+        return "a value inside a merged range, not its first cell: openpyxl reads it as empty"
     if re.match(r"^\d{4}-\d\d-\d\dT", text) and (cell is None or cell.kind != "d"):
         return "a text in ISO date form: the witnesses' reading (xlsx_witness.as_text) takes it for a date"
     return "not explained"
+
+
+def _merged_inside(kept: list[tuple[float, str, str]], rc: tuple[int, int]) -> bool:
+    """Whether the cell is in a merged range of the sheet (its ``mergeCells`` as kept) and not the range's first."""
+    for _rank, name, xml in kept:
+        if name == "mergeCells":
+            for ref in re.findall(r'ref="([A-Z]+[0-9]+):([A-Z]+[0-9]+)"', xml):
+                (r1, c1), (r2, c2) = (_at_ref(ref[0]), _at_ref(ref[1]))
+                if r1 <= rc[0] <= r2 and c1 <= rc[1] <= c2 and rc != (r1, c1):
+                    return True
+    return False
+
+
+def _at_ref(ref: str) -> tuple[int, int]:
+    letters = ref.rstrip("0123456789")
+    return int(ref[len(letters):]) - 1, col_index(letters)
 
 
 def _free_row(book: Book) -> int:
