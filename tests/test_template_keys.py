@@ -24,7 +24,7 @@ import pytest
 import sheetgm
 from sheetgm.core.state import ELIMINATED, ESCAPED, IN_PLAY, RED_CARDED
 from sheetgm.core.texts import LANGS, has, table
-from sheetgm.service.stamps import AFTER
+from sheetgm.service.ledger.stamps import AFTER
 from sheetgm.sheets.layout import DIRECTOR_TABS, PLAYER_TABS, PUBLIC_TABS
 
 ROOT = Path(sheetgm.__file__).parent
@@ -71,6 +71,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "order.camp.": ("survivor", "hunter"),
     "order.examples.": ("survivor", "hunter", "any"),
     "sim.outcome.": ("survivors", "hunters", "draw"),
+    "sheet.protect.tab_": ("deleted", "renamed", "carried"),
+    "svc.protect.tab_": ("deleted", "renamed", "carried"),
 }
 # Families keyed by data the templates define wholesale (checked for presence in both languages below).
 DATA_FAMILIES = ("svc.audit.", "replay.verify.", "err.cfg.field.", "render.glyph.", "render.view.", "render.key.",

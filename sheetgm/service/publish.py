@@ -21,14 +21,16 @@ from dataclasses import replace
 from sheetgm.backends.errors import UnreadableFileError, UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines, news, table
-from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
+from sheetgm.service.ledger import table
+from sheetgm.service.ledger.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
-from sheetgm.service.sheetorders import SheetOrder, read_sheet
-from sheetgm.service.stagemap import write_stage_map
-from sheetgm.service.upkeep import order_status, upkeep_ops
+from sheetgm.service.timing import deadlines
+from sheetgm.service.timing.deadlines import local_time
+from sheetgm.service.workbooks import news, route
+from sheetgm.service.workbooks.sheetorders import SheetOrder, read_sheet
+from sheetgm.service.workbooks.stagemap import write_stage_map
+from sheetgm.service.workbooks.upkeep import order_status, protect_ops, upkeep_ops
 from sheetgm.sheets import layout, player, rows
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import director_ops
@@ -96,6 +98,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
         told = []
     ops += results_repairs(game, entry.key, seat, entries, sheet, warnings)
     ops += player.current_ops(state, seat, lang, events, formats)
+    ops += route.cleared(game.gateway, game.board, lang)  # the route shown was of the order now resolved
     ops += player.history_ops(state, seat, lang, entry.key, events, game.editors())
     ops += layout.player_protections(lang, game.editors())  # put back as laid out, whatever happened to them
     due = player.next_row(state, seat, tab)
@@ -230,10 +233,17 @@ def deliver(game: Game, entries: list[Entry]) -> tuple[list[str], list[str]]:
     for seat in seats:
         sheet = read_sheet(game, seat)
         warnings += [sheet.trouble] if sheet.trouble else []
-        ops = [] if sheet.trouble else owed_ops(game, seat, entries)
+        ops = [] if sheet.trouble else [*sheet.repairs, *_kept_whole(game, seat, sheet, entries, warnings),
+                                        *owed_ops(game, seat, entries)]
         why = _write_player(game, seat, ops, warnings, owed(entries, seat), sheet)
         if why is not None:
             failed[seat] = why
     game.gateway.write(DIRECTOR, [*_settled(game, entries, failed, seats), release_op(game.lang)])
     return [game.alias(s) for s in seats if s not in failed], warnings
 
+
+def _kept_whole(game: Game, seat: int, sheet: SheetOrder, entries: list[Entry], warnings: list[str]) -> list[Op]:
+    """What a delivery puts back in the workbook it just read (``upkeep.py``), protected as laid out if it is
+    anything (a tab made again)."""
+    kept, _told, tab = upkeep_ops(game, seat, sheet, entries, "", warnings)
+    return [*kept, *protect_ops(game, seat, entries, tab)] if kept else []

@@ -25,10 +25,9 @@ from sheetgm.backends.port import Op, SetBold, SetValues, Unprotect
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, public_log, report
 from sheetgm.core.texts import render
-from sheetgm.service import news
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import (
+from sheetgm.service.ledger.journal import (
     HISTORY_FIRST_ROW,
     SUPERSEDED,
     Entry,
@@ -38,9 +37,10 @@ from sheetgm.service.journal import (
     parse_entries,
     release_op,
 )
-from sheetgm.service.lock import holding
-from sheetgm.service.sheetorders import read_sheet
-from sheetgm.service.verdicts import report_note
+from sheetgm.service.ledger.lock import holding
+from sheetgm.service.ledger.verdicts import report_note
+from sheetgm.service.workbooks import news, route
+from sheetgm.service.workbooks.sheetorders import read_sheet
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import public_ops
@@ -131,6 +131,7 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
             text = mark + "\n" + report(e.state(game.board), e.events(), seat, lang)
             ops.append(player.results_op(lang, e.key, text, game.secret(), player_key(seat)))
         ops += player.current_ops(state, seat, lang, events)
+        ops += route.cleared(game.gateway, game.board, lang)
         ops += player.open_row_ops(state, seat, lang, game.editors(), sheet.tab, label=False)
         try:
             game.gateway.write(player_key(seat), ops)

@@ -8,9 +8,9 @@ from typing import Any
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.observe import shown_progress
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines, stamps, table
 from sheetgm.service.game import DIRECTOR, Game, player_key
-from sheetgm.service.journal import (
+from sheetgm.service.ledger import stamps, table
+from sheetgm.service.ledger.journal import (
     RESOLVED,
     SUPERSEDED,
     Entry,
@@ -20,7 +20,8 @@ from sheetgm.service.journal import (
     lock_range,
     parse_entries,
 )
-from sheetgm.service.lock import lock_is_free, parse_unlocks, unlocks_range
+from sheetgm.service.ledger.lock import lock_is_free, parse_unlocks, unlocks_range
+from sheetgm.service.timing import deadlines
 from sheetgm.sheets.stages import stage_key
 
 
@@ -54,8 +55,9 @@ class StatusReport:
         return d
 
 
-def undelivered(game: Game, entries: list[Entry]) -> list[str]:
-    """One line per player still owed reports: which workbook, which stages, why."""
+def undelivered(game: Game, entries: list[Entry], lang: str | None = None) -> list[str]:
+    """One line per player still owed reports: which workbook, which stages, why (in ``lang``, else the
+    console's; `doctor` says the same)."""
     owed: dict[int, tuple[list[str], str]] = {}
     for e in entries:
         if e.status == SUPERSEDED:
@@ -63,7 +65,7 @@ def undelivered(game: Game, entries: list[Entry]) -> list[str]:
         for seat, why in e.undelivered:
             owed.setdefault(seat, ([], why))[0].append(e.key)
             owed[seat] = (owed[seat][0], why)  # the latest reason
-    return [render(game.voice, "svc.undelivered", alias=game.alias(s), seat=s, key=player_key(s),
+    return [render(lang or game.voice, "svc.undelivered", alias=game.alias(s), seat=s, key=player_key(s),
                    stages=", ".join(keys), reason=why) for s, (keys, why) in sorted(owed.items()) if s in game.seats]
 
 

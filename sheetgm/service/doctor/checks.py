@@ -22,13 +22,14 @@ from typing import Any
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.errors import SheetgmError
 from sheetgm.service.audit import BookAudit, Sharing, label
-from sheetgm.service.config import GameConfig, load_config
-from sheetgm.service.doctorreport import DoctorReport, Lines
+from sheetgm.service.config.load import GameConfig, load_config
+from sheetgm.service.doctor.report import DoctorReport, Lines
 from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, IDS_FILE, Game, load_board, make_gateway, token_file
-from sheetgm.service.journal import Entry, journal_range, latest, lock_range, parse_entries
-from sheetgm.service.lock import folder_lock, lock_is_free
+from sheetgm.service.ledger.journal import Entry, journal_range, latest, lock_range, parse_entries
+from sheetgm.service.ledger.lock import folder_lock, lock_is_free
 from sheetgm.service.new_game import sharing_plan
+from sheetgm.service.status import undelivered
 
 LOGIN_DAYS = 7  # a consent screen in "testing" gives refresh tokens that lapse this long after the login
 PACE = 55  # calls a minute the pacing allows (ratelimit.LIMIT)
@@ -63,7 +64,7 @@ def doctor(folder: Path, env: Mapping[str, str] | None = None, live: bool = Fals
         _workbooks(google, out)
         _quota(google, out, _lock(google, out, holder))
     if live:
-        from sheetgm.service.doctorlive import live_checks
+        from sheetgm.service.doctor.live import live_checks
 
         rep.recording = live_checks(cfg, folder, out, env, client_secrets, record)
     return rep
@@ -220,7 +221,8 @@ def _sharing(game: Game, out: Lines, keys: list[str]) -> None:
 
 
 def _lock(game: Game, out: Lines, holder: str) -> Entry | None:
-    """The folder's OS lock and the Lock tab's token; the journal's latest entry (for the quota's estimate)."""
+    """The folder's OS lock and the Lock tab's token, then the reports owed (``_owed``); the journal's latest entry
+    (for the quota's estimate)."""
     lang = game.lang
     try:
         with folder_lock(game.folder, holder, game.now().isoformat(timespec="seconds")):
@@ -235,9 +237,10 @@ def _lock(game: Game, out: Lines, holder: str) -> Entry | None:
         return None
     cells = list((got[lock_range(lang)] or [[]])[0]) + ["", "", ""]
     token, who, since = cells[:3]
-    entry = None
+    entry, entries = None, None
     try:
-        entry = latest(parse_entries(got[journal_range(lang)], lang))
+        entries = parse_entries(got[journal_range(lang)], lang)
+        entry = latest(entries)
     except SheetgmError as exc:
         out.add("journal", False, "journal_bad", "journal", error=exc.message(out.lang))
     if not token:
@@ -246,7 +249,18 @@ def _lock(game: Game, out: Lines, holder: str) -> Entry | None:
         out.add("lock", True, "lock_stale", "unlock", warn=True, holder=who or "?", since=since or "?")
     else:
         out.add("lock", False, "lock_held", "unlock", holder=who or "?", since=since or "?")
+    if entries is not None:
+        _owed(game, out, entries)
     return entry
+
+
+def _owed(game: Game, out: Lines, entries: list[Entry]) -> None:
+    """Reports the journal says could not be written yet: the same lines as `sheetgm status`."""
+    owed = undelivered(game, entries, out.lang)
+    if owed:
+        out.add("results", False, "results_owed", "owed", n=len(owed), owed="; ".join(owed))
+    else:
+        out.add("results", True, "results_ok")
 
 
 def _quota(game: Game, out: Lines, entry: Entry | None) -> None:
