@@ -19,7 +19,7 @@ from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.errors import UnreadableFileError
 from sheetgm.backends.port import SetValues
 from sheetgm.backends.xlsx import cells, kept, read, xmlkit
-from sheetgm.backends.xlsx.book import text_of
+from sheetgm.backends.xlsx.book import Cell, text_of
 from sheetgm.backends.xlsx.formulas import moved
 from sheetgm.backends.xlsx.package import as_utf8
 from sheetgm.backends.xlsx.read import read_book
@@ -33,8 +33,9 @@ CT = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 
 
 def _package(sheet: str, styles: str | None = None, strings: list[str] | None = None,
-             workbook: str | None = None) -> bytes:
-    """A one-tab workbook of the parts given (XML text), the others plain."""
+             workbook: str | None = None, extra: dict[str, str] | None = None, links: str = "") -> bytes:
+    """A one-tab workbook of the parts given (XML text), the others plain; ``extra`` parts and ``links`` of the
+    workbook besides."""
     parts = {
         "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
@@ -48,7 +49,7 @@ def _package(sheet: str, styles: str | None = None, strings: list[str] | None = 
         "xl/_rels/workbook.xml.rels": f'<Relationships xmlns="{PKG}">'
         f'<Relationship Id="rId1" Type="{REL}/worksheet" Target="worksheets/sheet1.xml"/>'
         f'<Relationship Id="rId2" Type="{REL}/styles" Target="styles.xml"/>'
-        f'<Relationship Id="rId3" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        f'<Relationship Id="rId3" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/>{links}</Relationships>',
         "xl/workbook.xml": workbook or f'<workbook xmlns="{MAIN}" xmlns:r="{REL}"><sheets>'
         '<sheet name="Tab" sheetId="1" r:id="rId1"/></sheets></workbook>',
         "xl/worksheets/sheet1.xml": sheet,
@@ -58,6 +59,7 @@ def _package(sheet: str, styles: str | None = None, strings: list[str] | None = 
         'fillId="0" borderId="0"/></cellXfs></styleSheet>',
         "xl/sharedStrings.xml": f'<sst xmlns="{MAIN}">' + "".join(f"<si><t>{t}</t></si>" for t in strings or [])
         + "</sst>",
+        **(extra or {}),
     }
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
@@ -89,8 +91,8 @@ PREFIXED_STYLES = (  # no number-format list: the date format is a built-in one 
 PREFIXED_SHEET = (f'<x:worksheet xmlns:x="{MAIN}"><x:sheetData><x:row r="1"><x:c r="A1" s="1"><x:v>44348</x:v></x:c>'
                   '<x:c r="B1" s="2"><x:v>1234.5</x:v></x:c></x:row><x:row r="2"><x:c r="A2" s="1"><x:v>44349</x:v>'
                   "</x:c></x:row></x:sheetData></x:worksheet>")
-PREFIXED_BOOK = (f'<x:workbook xmlns:x="{MAIN}" xmlns:r="{REL}"><x:sheets><x:sheet name="Tab" sheetId="1" '
-                 'r:id="rId1"/></x:sheets></x:workbook>')
+PREFIXED_BOOK = (f'<x:workbook xmlns:x="{MAIN}" xmlns:r="{REL}"><x:workbookProtection lockStructure="1"/><x:sheets>'
+                 '<x:sheet name="Tab" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>')
 
 
 def test_a_prefixed_style_table_without_number_formats_reads_its_dates_and_a_save_keeps_them() -> None:
@@ -99,7 +101,7 @@ def test_a_prefixed_style_table_without_number_formats_reads_its_dates_and_a_sav
     assert len(book.styles.xfs) == 3
     assert _texts(data)["Tab"] == {(0, 0): "2021-06-01 00:00:00", (0, 1): "1234.5", (1, 0): "2021-06-02 00:00:00"}
     saved = save_one_cell(data)  # a bold cell: a new style, the table written anew
-    assert saved.value_changes == []
+    assert saved.value_changes == [] and saved.dropped_elements == []  # (the lock kept as written, prefixed)
     assert by_openpyxl(saved.saved)["Tab"] == {**_texts(data)["Tab"], (2, 0): "sheetgm"}
     count = int(re.search(rb'<cellXfs count="(\d+)"', _part(saved.saved, "xl/styles.xml")).group(1))  # type: ignore
     marks = [int(s) for s in re.findall(rb' s="(\d+)"', _part(saved.saved, "xl/worksheets/sheet1.xml"))]
@@ -169,6 +171,41 @@ def test_a_part_in_any_declared_encoding_reads_as_utf8_and_a_dtd_in_utf16_is_sti
         with pytest.raises(UnreadableFileError) as refused:
             read_book(out.getvalue())
     assert refused.value.code == "err.backend.file.doctype"
+
+
+def test_a_sheet_in_utf16_is_written_anew_in_utf8_when_a_cell_of_it_changes() -> None:
+    """(Windows Phone's Excel writes every part in UTF-16 LE with a byte order mark: a save that wrote into such a
+    sheet failed.)"""
+    sheet = (f'<?xml version="1.0" encoding="UTF-16" standalone="yes"?><worksheet xmlns="{MAIN}"><sheetData>'
+             '<row r="1"><c r="A1" t="inlineStr"><is><t>门</t></is></c></row></sheetData></worksheet>')
+    data = _package("<worksheet/>")
+    with zipfile.ZipFile(io.BytesIO(data)) as z, io.BytesIO() as out:
+        with zipfile.ZipFile(out, "w") as w:
+            for info in z.infolist():
+                w.writestr(info.filename, sheet.encode("utf-16") if info.filename.endswith("sheet1.xml")
+                           else z.read(info.filename))
+        data = out.getvalue()
+    assert _texts(data) == {"Tab": {(0, 0): "门"}}
+    saved = save_one_cell(data)
+    assert saved.value_changes == [] and _texts(saved.saved) == {"Tab": {(0, 0): "门", (1, 0): "sheetgm"}}
+    assert _part(saved.saved, "xl/worksheets/sheet1.xml").startswith(b"<worksheet")
+
+
+def test_a_tab_entry_without_a_part_keeps_its_place_among_the_tabs() -> None:
+    """An Excel 5 macro sheet's entry has no part (``r:id=""``): dropped, the tabs after it moved up one, and the
+    defined names that say their tab by position (localSheetId) named another tab or none, which LibreOffice
+    refused to open (ClosedXML's tdf111974.xlsm)."""
+    book_xml = (f'<workbook xmlns="{MAIN}" xmlns:r="{REL}"><sheets><sheet name="Macro" sheetId="2" state="veryHidden" '
+                'r:id=""/><sheet name="Tab" sheetId="1" r:id="rId1"/></sheets><definedNames><definedName '
+                'name="_xlnm.Print_Area" localSheetId="1">Tab!$A$1:$B$2</definedName></definedNames></workbook>')
+    sheet = f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>'
+    unnamed = f'<Relationship Id="rId9" Type="{REL}/worksheet" Target="worksheets/sheet2.xml"/>'  # no entry names it
+    saved = save_one_cell(_package(sheet, workbook=book_xml, extra={"xl/worksheets/sheet2.xml": sheet},
+                                   links=unnamed))
+    written = _part(saved.saved, "xl/workbook.xml").decode()
+    assert re.findall(r'<sheet name="(\w+)"', written) == ["Macro", "Tab"]
+    assert 'localSheetId="1"' in written and saved.value_changes == [] and saved.dropped_parts == []
+    assert b'Id="rId9"' in _part(saved.saved, "xl/_rels/workbook.xml.rels")
 
 
 # -- (c) the cost of a save ----------------------------------------------------------------------------------------
@@ -300,3 +337,12 @@ def test_an_inline_texts_blanks_written_without_preserve_are_written_back_as_the
     saved = save_one_cell(data)
     assert saved.value_changes == [] and by_openpyxl(saved.saved)["Tab"] == {**by_openpyxl(data)["Tab"],
                                                                              (1, 0): "sheetgm"}
+
+
+def test_an_iso_time_with_more_than_microseconds_reads_to_the_microsecond() -> None:
+    """Strict files (ExcelDataReader's) hold times as t="d" cells: "10:59:59.9999999999984025" read as written
+    agreed with no witness."""
+    book = read_book(_package(f'<worksheet xmlns="{MAIN}"><sheetData/></worksheet>'))
+    assert [text_of(book, Cell("d", v)) for v in ("10:59:59.9999999999984025", "12:00:00.000",
+                                                  "2018-03-06T07:01:12.0823891Z", "not a date")] == [
+        "10:59:59.999999", "12:00:00", "2018-03-06 07:01:12.082389", "not a date"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -336,11 +336,12 @@ class Sheet(_SheetFields):
             # from the last save or made at the next
             self.written, self.rows_in_written, self.source = None, False, None
             return
-        xml = self.written if self.written is not None else _text(self.source)
-        if isinstance(xml, bytes):
-            xml = xml.decode("utf-8")
-        if self.rows_in_written and xml is not None:
-            self.row_xml = self._written_rows(xml)
+        if self.rows_in_written:  # (only then: another program's part may be in UTF-16, its rows not ours)
+            xml = self.written if self.written is not None else _text(self.source)
+            if isinstance(xml, bytes):
+                xml = xml.decode("utf-8")
+            if xml is not None:
+                self.row_xml = self._written_rows(xml)
         self.written, self.rows_in_written, self.source = None, False, None
 
     def _written_rows(self, xml: str) -> dict[int, str]:
@@ -420,10 +421,7 @@ def text_of(book: Book, cell: Cell | None) -> str:
     if kind == "b":
         return "TRUE" if value in ("1", "true") else "FALSE"
     if kind == "d":
-        try:
-            return datetime.fromisoformat(value).replace(tzinfo=None).isoformat(sep=" ")
-        except ValueError:
-            return value
+        return _iso_text(value)
     try:
         number = float(value)
     except ValueError:
@@ -441,6 +439,20 @@ def text_of(book: Book, cell: Cell | None) -> str:
     if number != number or number in (float("inf"), float("-inf")):
         return value
     return str(int(number)) if number.is_integer() else str(number)
+
+
+def _iso_text(value: str) -> str:
+    """An ISO date cell's text: a date and time, or a time alone (a Strict file's times: "10:59:59.99999999998"),
+    to the microsecond as calamine reads it; the value as written if it is neither."""
+    text = re.sub(r"(\.[0-9]{6})[0-9]+", r"\1", value) if "." in value else value
+    try:
+        return datetime.fromisoformat(text).replace(tzinfo=None).isoformat(sep=" ")
+    except ValueError:
+        pass
+    try:
+        return str(time.fromisoformat(text).replace(tzinfo=None))
+    except ValueError:
+        return value
 
 
 def duration_text(days: float) -> str:

@@ -128,9 +128,10 @@ def _read(pkg: Package, limits: Limits) -> Book:
     for el in entries if entries is not None else []:
         rid = el.get(f"{{{xmlkit.REL}}}id", "")
         rel = by_id.get(rid)
-        if rel is None:
-            continue  # a dangling entry: no part to show or to write back
-        if rel.type != xmlkit.RT_SHEET:  # a chart sheet, a dialog sheet, a macro sheet: carried as it is
+        if rel is None or rel.type != xmlkit.RT_SHEET:
+            # a chart sheet, a dialog sheet, a macro sheet, or an entry without a part (Excel 5 macro sheets):
+            # carried as it is, where it stood, so that the defined names' localSheetId (a tab's position) and
+            # the active tab still count the same tabs
             book.others.append((position, _sheet_entry(el, rid)))
         else:
             if len(book.sheets) >= limits.tabs:
@@ -139,7 +140,9 @@ def _read(pkg: Package, limits: Limits) -> Book:
         position += 1
     if not book.sheets:
         raise refuse("no_sheet")
-    book.workbook_rels = [r for r in wb_rels if r.type != xmlkit.RT_SHEET]
+    # (a worksheet no entry names, its entry without r:id, is carried with its link: the writer links the tabs)
+    tabs = {s.rel_id for s in book.sheets}
+    book.workbook_rels = [r for r in wb_rels if r.type != xmlkit.RT_SHEET or r.id not in tabs]
     if ours:
         core = fromstring(no_doctype(pkg.read("docProps/core.xml"), "docProps/core.xml")) if (
             "docProps/core.xml" in pkg) else None

@@ -306,7 +306,13 @@ def _attrs_of(xml: str) -> dict[str, str] | None:
     asks of the same lock; the caller only compares them)."""
     try:
         return xmlkit.plain_attrs(fromstring(xml))
-    except ParseError:  # a prefixed element (its namespace declared on the root): written anew
+    except ParseError:
+        pass
+    prefix = re.match(r"<([\w.-]+):", xml)  # a prefixed element (``<x:workbookProtection``): its prefix bound
+    try:
+        return xmlkit.plain_attrs(fromstring(f'<w xmlns:{prefix.group(1)}="{xmlkit.MAIN}">{xml}</w>')[0]) if (
+            prefix) else None
+    except ParseError:  # another namespace's prefix than the root's: written anew
         return None
 
 
