@@ -140,6 +140,7 @@ class FakeGoogle:
         self.discovery = Discovery()
         self.quota: Quota | None = None  # Google's per-minute Sheets quotas, when enforce_quota is called
         self.versions: dict[str, int] = {}  # Drive's version of each spreadsheet: one more at each change
+        self.listed_as_of: dict[str, int] | None = None  # lag_listing(): the versions the listing still shows
         self.touched: dict[str, int] = {}  # when each spreadsheet last changed (a counter)
         self._lock = threading.RLock()  # two threads (a check and a resolve) may call at once
         self._ids = itertools.count(1)
@@ -494,8 +495,15 @@ class FakeGoogle:
         self.versions[sid] = self.versions.get(sid, 1) + 1
         self.touched[sid] = next(self._ids)  # Drive lists the file changed last first
 
+    def lag_listing(self, lagging: bool = True) -> None:
+        """Drive's listing lags the edits (reported publicly: by minutes): from now until called with False,
+        ``files.list`` shows every spreadsheet's version and time as they are now, whatever changes after."""
+        self.listed_as_of = dict(self.versions) if lagging else None
+
     def _file_doc(self, sid: str) -> dict[str, Any]:
         n = self.versions.get(sid, 1)
+        if self.listed_as_of is not None:
+            n = self.listed_as_of.get(sid, n)
         when = f"2024-05-01T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"  # moves with each change
         return {"kind": "drive#file", "id": sid, "name": self.books[sid].title,
                 "mimeType": "application/vnd.google-apps.spreadsheet", "version": str(n),
