@@ -48,6 +48,26 @@ def scratch_ops(editors: tuple[str, ...]) -> list[port.Op]:
     ]
 
 
+def known_strings(editors: tuple[str, ...]) -> frozenset[str]:
+    """The strings the scratch file is made of (its tabs, ranges, values, notes): sheetgm's own, safe to keep
+    in the recording. Not its title (it holds the game's name) nor the lock's token."""
+    found: set[str] = {SCRATCH, *TABS, "doctor", "now"}
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            found.add(value)
+            found.update(value.replace("!", " ").replace(":", " ").split())
+        elif isinstance(value, tuple | list):
+            for v in value:
+                walk(v)
+        elif hasattr(value, "__dataclass_fields__"):
+            for name in value.__dataclass_fields__:
+                walk(getattr(value, name))
+
+    walk(scratch_ops(()))
+    return frozenset(s for s in found if s and s not in editors)
+
+
 def live_checks(cfg: GameConfig, folder: Path, out: Lines, env: Mapping[str, str] | None,
                 client_secrets: Path | None, record: Path | None) -> str | None:
     """Run the steps; add a line per step; return where the recording was written (None if nothing ran)."""
@@ -112,7 +132,7 @@ def live_checks(cfg: GameConfig, folder: Path, out: Lines, env: Mapping[str, str
     finally:
         recorder.name = "delete"
         _delete(director, ids, out)
-    redactor = Redactor(cfg.director_email or "", bot)
+    redactor = Redactor(cfg.director_email or "", bot, known_strings(editors))
     entries = recorder.redacted(redactor)
     path = record or folder / "doctor" / f"google-live-{datetime.now(UTC):%Y%m%d-%H%M%S}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
