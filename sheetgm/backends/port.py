@@ -442,6 +442,10 @@ class Gateway(ABC):
     #: players never have (the service reads it from the director workbook, when first needed). None:
     #: protections in files carry no password (anyone with a file can lift them).
     password_source: Callable[[], str] | None = None
+    #: Whether the service keeps the players out of protected ranges whatever program they use (Google Sheets
+    #: does; a file's protection is only what the program opening it chooses to honour): then a protected range
+    #: holds what the tool last wrote there, and a writer may know it without reading it.
+    enforces_protections: bool = False
 
     @contextmanager
     def batch(self) -> Iterator[None]:

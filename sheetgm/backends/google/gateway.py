@@ -102,6 +102,8 @@ class GatedHTTPClient(HTTPClient):
 
 
 class GoogleGateway(port.Gateway):
+    enforces_protections = True  # Sheets refuses a protected range's edit to anyone but its editors
+
     def __init__(
         self,
         credentials: Credentials,
