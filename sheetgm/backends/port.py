@@ -156,6 +156,23 @@ class SetNote:
 
 
 @dataclass(frozen=True)
+class PlaceImage:
+    """A picture over a tab, its top-left corner on the cell ``range`` names, ``width`` x ``height`` pixels.
+    ``name`` tells it from others: placing the same name again replaces it, an empty ``png`` removes it. An
+    adapter that cannot place a picture leaves the tab as it is (Google: the Sheets API places an image only
+    from a public URL, and a player's route must stay private)."""
+
+    range: str
+    png: bytes
+    width: int
+    height: int
+    name: str
+
+
+PICTURE_LIMIT = 4 * 1024 * 1024  # bytes of one picture (a player's route picture is ~100 kB)
+
+
+@dataclass(frozen=True)
 class FreezeRows:
     """Keep a tab's first rows in view as it scrolls."""
 
@@ -218,7 +235,7 @@ class AddTab:
 
 Op = (
     SetValues | ClearRange | SetBackground | SetBold | SetBorders | SetValidation | SetNote
-    | FreezeRows | ResizeColumns | ResizeRows | Protect | Unprotect | AddTab
+    | FreezeRows | ResizeColumns | ResizeRows | Protect | Unprotect | AddTab | PlaceImage
 )
 
 
@@ -327,6 +344,14 @@ def op_ranges(op: Op) -> list[A1]:
         size = op.width if isinstance(op, ResizeColumns) else op.height
         if size <= 0:
             raise OpError(op=type(op).__name__, detail=f"size must be positive, not {size}")
+    if isinstance(op, PlaceImage):
+        if rng.end_row != rng.start_row + 1 or rng.end_col != rng.start_col + 1:
+            raise OpError(op="PlaceImage", detail=f"a picture is placed on one cell, not {op.range}")
+        if op.png and (op.width <= 0 or op.height <= 0 or len(op.png) > PICTURE_LIMIT
+                       or not op.png.startswith(b"\x89PNG\r\n\x1a\n")):
+            raise OpError(op="PlaceImage", detail=f"not a PNG of {PICTURE_LIMIT} bytes at most with a positive size")
+        if not op.name or len(op.name) > 64:
+            raise OpError(op="PlaceImage", detail=f"a picture's name has 1 to 64 characters, not {len(op.name)}")
     if isinstance(op, SetValues):
         if rng.end_row is None or rng.end_col is None:
             raise OpError(op="SetValues", detail=f"write to a cell or a bounded range, not {op.range}")
@@ -446,6 +471,8 @@ class Gateway(ABC):
     #: does; a file's protection is only what the program opening it chooses to honour): then a protected range
     #: holds what the tool last wrote there, and a writer may know it without reading it.
     enforces_protections: bool = False
+    #: Whether ``PlaceImage`` puts a picture in the workbook (an adapter that cannot leaves the tab as it is).
+    places_pictures: bool = False
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -476,6 +503,11 @@ class Gateway(ABC):
 
     @abstractmethod
     def protections(self, key: str) -> list[Protection]: ...
+
+    def pictures(self, key: str) -> dict[str, dict[str, bytes]]:
+        """Tab -> {name: PNG} of the pictures placed with ``PlaceImage`` that the workbook holds (an adapter
+        that places none: none)."""
+        return {}
 
     @abstractmethod
     def permissions(self, key: str) -> list[Permission]: ...

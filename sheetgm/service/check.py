@@ -31,7 +31,7 @@ from sheetgm.service.ledger import checkmemo, stamps, table, verdicts
 from sheetgm.service.ledger.journal import Entry, latest
 from sheetgm.service.ledger.lock import folder_lock
 from sheetgm.service.timing import deadlines
-from sheetgm.service.workbooks import news
+from sheetgm.service.workbooks import news, route
 from sheetgm.service.workbooks.sheetorders import SheetOrder, orders_of, read_player, review
 from sheetgm.service.workbooks.upkeep import upkeep_ops
 from sheetgm.sheets import layout, player
@@ -201,7 +201,9 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
                                        found=sheet.stamp, stamp=shown_stamp or "-"))
         try:
-            if sheet.repairs or upkept or not _already(sheet, cells):
+            if sheet.repairs or upkept or not _already(sheet, cells):  # the route picture with it (RUL-61)
+                write += route.route_op(game.gateway, state, seat, lang, planned,
+                                        hunter_events() if p.is_hunter else ())
                 game.gateway.write(player_key(seat), write)
                 wrote.add(seat)
         except BackendError as exc:

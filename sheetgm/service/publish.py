@@ -33,7 +33,7 @@ from sheetgm.service.ledger.journal import PUBLISHED, SUPERSEDED, Entry, release
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.timing import deadlines
 from sheetgm.service.timing.deadlines import local_time
-from sheetgm.service.workbooks import news
+from sheetgm.service.workbooks import news, route
 from sheetgm.service.workbooks.sheetorders import SheetOrder, read_sheet
 from sheetgm.service.workbooks.stagemap import write_stage_map
 from sheetgm.service.workbooks.upkeep import order_status, stage_rows, upkeep_ops
@@ -152,6 +152,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     if not sheet.unread:  # a workbook not read: its Results rows are the ones the tool wrote
         ops += results_repairs(game, entry.key, seat, entries, sheet, warnings)
     ops += player.current_ops(state, seat, lang, events, formats)
+    ops += route.cleared(game.gateway, game.board, lang)  # the route shown was of the order now resolved
     ops += player.history_ops(state, seat, lang, entry.key, events, game.editors())
     ops += layout.player_protections(lang, game.editors())  # put back as laid out, whatever happened to them
     due = player.next_row(state, seat, tab)

@@ -261,6 +261,7 @@ class GoogleGateway(port.Gateway):
 
     def write(self, key: str, ops: Sequence[port.Op]) -> None:
         port.check_ops(ops, port.GOOGLE_CELL_LIMIT)
+        ops = [op for op in ops if not isinstance(op, port.PlaceImage)]  # see port.PlaceImage: the cell map stays
         ops, after = self.known.prune(key, ops)
         if not ops:
             return

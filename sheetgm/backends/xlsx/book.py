@@ -180,6 +180,19 @@ class Pending:
         return any(f' s="{n}"' in text for n in wanted)
 
 
+@dataclass(frozen=True)
+class Picture:
+    """A picture to place over a tab (``images.py``): its name, its PNG (empty: none), its top-left cell
+    (0-based) and its size in pixels."""
+
+    name: str
+    png: bytes
+    row: int
+    col: int
+    width: int
+    height: int
+
+
 @dataclass(eq=False)
 class _SheetFields:
     """The fields of a `Sheet` (its behaviour is in the class below)."""
@@ -212,6 +225,7 @@ class _SheetFields:
     notes_read: dict[tuple[int, int], tuple[str, str]] | None = None  # notes as read: their parts are kept
     legacy: str = ""  # the relationship id of the notes' drawing (legacyDrawing) as read
     pending: Pending | None = None  # rows not parsed yet (their row attributes are in ``rows``)
+    picture: Picture | None = None  # a picture asked for since the last save (``images.place``)
 
 
 class Sheet(_SheetFields):

@@ -62,7 +62,7 @@ from sheetgm.backends.errors import (
     WorkbookExistsError,
 )
 from sheetgm.backends.xlsx import cells as xlsx_cells
-from sheetgm.backends.xlsx import fresh, lock
+from sheetgm.backends.xlsx import fresh, images, lock
 from sheetgm.backends.xlsx.book import Book, Cell, Sheet, text_of
 from sheetgm.backends.xlsx.package import LIMITS, MiB, refuse
 from sheetgm.backends.xlsx.read import read_book
@@ -87,6 +87,8 @@ def safe_name(name: str) -> str:
 
 
 class XlsxGateway(port.Gateway):
+    places_pictures = True
+
     def __init__(self, folder: Path | str, names: Mapping[str, str] | None = None) -> None:
         self.folder = Path(folder)
         self.names = dict(names or {})  # key -> suggested file name (without .xlsx) for workbooks to create
@@ -412,6 +414,8 @@ class XlsxGateway(port.Gateway):
             elif isinstance(op, port.AddTab):
                 if book.sheet(op.name) is None:
                     book.sheets.append(Sheet(op.name))
+            elif isinstance(op, port.PlaceImage):
+                images.place(book, self._sheet(book, found[0]), op, found[0])
             elif isinstance(op, port.Protect | port.Unprotect):
                 records = [r for r in records if not (r[0] == "protection" and r[3] == op.description)]
                 if isinstance(op, port.Protect):
@@ -420,6 +424,9 @@ class XlsxGateway(port.Gateway):
             else:
                 xlsx_cells.apply(book, self._sheet(book, found[0]), op, found[0])
         self._store(book, records, password, protecting, before)
+
+    def pictures(self, key: str) -> dict[str, dict[str, bytes]]:
+        return images.pictures(self._load(key))
 
     def protections(self, key: str) -> list[port.Protection]:
         """What each tab's protection in the file enforces, with the editors and description recorded for it

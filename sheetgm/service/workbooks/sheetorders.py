@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from sheetgm.backends.errors import BackendError, MissingTabError, NetworkError, QuotaError
 from sheetgm.backends.port import Op
-from sheetgm.core.check import Problem
+from sheetgm.core.check import Problem, as_written
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
@@ -259,17 +259,16 @@ def review(state: State, seat: int, text: str, lang: str, others: Mapping[int, O
     # written step -> the earlier move that fails first (the checker went on as if it had got her there)
     failed = {s.number: s.cancelled_by for s in seen.steps if s.cancelled_by in moved}
 
-    def as_written(x: Problem) -> str:
-        numbers = parsed.written_day if x.day else parsed.written
-        if x.step is None or not 0 < x.step <= len(numbers):
-            return x.message(lang)
-        n = numbers[x.step - 1]
-        message = replace(x, step=n, day=False).message(lang)
-        first = None if x.day or not _where(x) else failed.get(n)
+    night = set(parsed.written)  # (a written step is day or night, never both)
+
+    def said(x: Problem) -> str:
+        message = x.message(lang)
+        first = failed.get(x.step) if x.step in night and _where(x) else None
         return message if first is None else render(lang, "check.after_failed", message=message, first=first)
 
-    problems = [e.message(lang) for e in parsed.errors] + [as_written(x) for x in checked.problems]
-    notes = [as_written(n) for n in checked.notes]
+    written = as_written(parsed.order, checked)  # numbered as written, a path's repeated problem once (RUL-60)
+    problems = [e.message(lang) for e in parsed.errors] + [said(x) for x in written.problems]
+    notes = [said(n) for n in written.notes]
     return Judged(Order() if parsed.errors else parsed.order, problems, notes, bool(parsed.errors),
                   None if parsed.errors else seen)
 
