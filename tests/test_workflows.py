@@ -513,3 +513,25 @@ def test_the_resolve_job_ends_before_its_lock_expires() -> None:
     text = (Path(__file__).resolve().parent.parent / ".github" / "workflows" / "resolve.yml").read_text("utf-8")
     minutes = [int(m) for m in re.findall(r"timeout-minutes:\s*(\d+)", text)]
     assert minutes and all(m * 60 < LOCK_TTL.total_seconds() for m in minutes)
+
+
+def test_the_google_only_step_refuses_a_local_game_and_passes_a_google_one(resolve_wf: dict[str, Any],
+                                                                           repo: Path) -> None:
+    step = next(s for s in job_steps(resolve_wf) if s.get("name") == "Only a Google game")
+    env = {**os.environ, "PATH": f"{repo / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}", "GAME": "games/current"}
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=repo,
+                              env=env, capture_output=True, text=True, timeout=120)
+
+    local = run()
+    assert local.returncode == 1 and "::error::games/current is a local (xlsx) game" in local.stdout
+    from sheetgm.service.config.load import parse_config, save_config
+
+    google = {**GAME_CONFIG, "backend": "google", "director_email": "gm@example.com",
+              "service_account": "bot@game-1.iam.gserviceaccount.com",
+              "roster": [{**s, "email": f"{s['alias']}@example.com"} for s in GAME_CONFIG["roster"]]}
+    (repo / "games" / "g2").mkdir()
+    save_config(parse_config(google), repo / "games" / "g2")
+    env["GAME"] = "games/g2"
+    assert run().returncode == 0
