@@ -8,9 +8,11 @@ same values.
 
 Where the service keeps the players out of protected ranges (Google Sheets: ``enforces_protections``),
 a workbook of the camp not due is not read when it is known: the Roster tab (column H, read with the
-journal) names it as the one last read with this seat's sealed identity, and no report is owed to it.
-Its Orders and Results tabs are then what the tool last wrote there, which the journal says
-(``known_sheet``). So a resolve reads the director's workbook and the due players' (``stage_calls``).
+journal) names it as the one last read with this seat's sealed identity, at the Drive revision the tool's
+own last write left it at (nobody changed it since, by hand or by restoring a version), and no report is
+owed to it. Its Orders and Results tabs are then what the tool last wrote there, which the journal says
+(``known_sheet``). So a resolve reads the director's workbook and the due players' (``stage_calls``), and
+lists the revisions twice (Drive calls, not the Sheets quota).
 
 One player's workbook that cannot be written (missing, not shared, a damaged
 file, a tab renamed by hand: ``UnusableWorkbookError``) never stops the others:
@@ -24,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from sheetgm.backends.errors import UnreadableFileError, UnusableWorkbookError
+from sheetgm.backends.errors import BackendError, UnreadableFileError, UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
@@ -54,13 +56,33 @@ def stage_calls(players: int, due: int) -> tuple[int, int]:
     return due + 2, players + 4
 
 
-def known_sheet(game: Game, seat: int, entries: list[Entry]) -> SheetOrder | None:
+def book_mark(game: Game, seat: int, revision: str) -> str:
+    """What column H of the Roster tab says of a seat's workbook: its address and its revision ("" if either is
+    unknown)."""
+    url = game.gateway.url(player_key(seat)) if game.gateway.enforces_protections else None
+    return f"{url} {revision}" if url and revision else ""
+
+
+def listed(game: Game, seats: list[int]) -> dict[int, str]:
+    """The seats' workbooks' Drive revisions, one listing (none where protections are not enforced, or if the
+    listing fails: then each is read)."""
+    if not game.gateway.enforces_protections or not seats:
+        return {}
+    try:
+        revs = game.gateway.revisions([player_key(s) for s in seats])
+    except BackendError:
+        return {}
+    return {s: revs[player_key(s)] for s in seats if revs.get(player_key(s))}
+
+
+def known_sheet(game: Game, seat: int, entries: list[Entry], revisions: dict[int, str]) -> SheetOrder | None:
     """A workbook of the camp not due as the tool last left it, without reading it, where that is known: the
     service enforces protections (the player could not change the Orders and Results tabs, nor the identity
-    cell), the Roster tab names this very workbook as the one last read with this seat's sealed identity, and
-    no report is owed to it (a failed write may have left it anyhow). None: read it."""
-    url = game.gateway.url(player_key(seat)) if game.gateway.enforces_protections else None
-    if not url or game.known_books.get(seat) != url or owed(entries, seat):
+    cell), the Roster tab names this very workbook as the one last read with this seat's sealed identity at
+    the revision listed now (``revisions``: nobody changed it since the tool's last write), and no report is
+    owed to it (a failed write may have left it anyhow). None: read it."""
+    mark = book_mark(game, seat, revisions.get(seat, ""))
+    if not mark or game.known_books.get(seat) != mark or owed(entries, seat):
         return None
     tab: list[list[str]] = []
     for _key, row, cells in stage_rows(game, seat, entries):
@@ -69,21 +91,22 @@ def known_sheet(game: Game, seat: int, entries: list[Entry]) -> SheetOrder | Non
     return SheetOrder(seat, 0, tab=tab, identity=token, unread=True)
 
 
-def _book_ops(game: Game, roster: tuple[tuple[str, ...], ...], read: dict[int, SheetOrder]) -> list[Op]:
-    """Column H of the Roster tab (as ``roster`` is written now): the workbook of each seat read in this run
-    with its own sealed identity, where it is not the one the tab names already."""
+def _book_ops(game: Game, roster: tuple[tuple[str, ...], ...], written: dict[int, SheetOrder]) -> list[Op]:
+    """Column H of the Roster tab (as ``roster`` is written now): each workbook written in this run that was
+    read with its own sealed identity (or known so), at the revision listed after the writes ("" where that
+    is not known: it is read next time)."""
     lang = game.lang
     ops: list[Op] = []
+    good = [s for s, sheet in written.items() if not sheet.trouble
+            and identity_of(sheet.identity, game.secret(), game.cfg.name) == (player_key(s), True)]
+    after = listed(game, good)
     for i, cells in enumerate(roster, 2):
         seat = int(cells[0]) if cells and str(cells[0]).isdigit() else 0
-        sheet = read.get(seat)
-        if sheet is None or sheet.unread or sheet.trouble:
+        if seat not in written or not game.gateway.enforces_protections:
             continue
-        if identity_of(sheet.identity, game.secret(), game.cfg.name) != (player_key(seat), True):
-            continue
-        url = game.gateway.url(player_key(seat)) if game.gateway.enforces_protections else None
-        if url and game.known_books.get(seat) != url:
-            ops.append(SetValues(layout.rng(layout.tab(lang, "roster"), f"{BOOK_COL}{i}"), ((url,),)))
+        mark = book_mark(game, seat, after.get(seat, ""))
+        if game.known_books.get(seat, "") != mark:
+            ops.append(SetValues(layout.rng(layout.tab(lang, "roster"), f"{BOOK_COL}{i}"), ((mark,),)))
     if ops:
         head = layout.rng(layout.tab(lang, "roster"), f"{BOOK_COL}1")
         ops.insert(0, SetValues(head, ((render(lang, "sheet.head.d_roster_book"),),)))
@@ -245,8 +268,9 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     formats = boards_changed(entry, entries, game)
     failed: dict[int, str] = {}
     read: dict[int, SheetOrder] = {}
+    revisions = listed(game, [s for s in game.seats if s not in (sheets or {})])
     for seat in game.seats:
-        sheet = (sheets or {}).get(seat) or known_sheet(game, seat, entries)
+        sheet = (sheets or {}).get(seat) or known_sheet(game, seat, entries, revisions)
         if sheet is None:  # not read by this resolve, nor known: read now, before it is written
             sheet = read_sheet(game, seat)
             warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes

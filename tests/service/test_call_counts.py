@@ -104,3 +104,26 @@ def test_a_workbook_whose_id_changed_is_read_again(fake: FakeGoogle, tmp_path: P
     played.stage(2)
     read = [c.url for c in fake.log[start:] if c.method == "GET" and "sheets.googleapis.com" in c.url]
     assert any(ids[player_key(other)] in u for u in read) and any(ids[player_key(swap)] in u for u in read)
+
+
+def test_a_workbook_changed_since_the_tools_last_write_is_read_again(fake: FakeGoogle, tmp_path: Path) -> None:
+    """Column H keeps the Drive revision the tool's own last write left: an edit by anyone who may edit the
+    protected tabs (the director by hand), or a tab a player added, moves it, and the workbook is read."""
+    from sheetgm.backends.port import AddTab, SetValues
+
+    played = Played(fake, tmp_path / "g")
+    played.stage(1)
+    state = state_of(played.game)
+    edited, added = [s for s, p in state.players.items() if p.camp != state.stage][:2]
+    lang = played.game.seat_lang(edited)
+    played.game.gateway.write(player_key(edited), [SetValues(layout.rng(layout.tab(lang, "results"), "B2"),
+                                                            (("edited by hand",),))])
+    played.game.gateway.write(player_key(added), [AddTab("mine")])
+    ids = played.game.gateway.ids  # type: ignore[attr-defined]
+    start = len(fake.log)
+    _key, _due, calls = played.stage(2)
+    read = [c.url for c in fake.log[start:] if c.method == "GET" and "sheets.googleapis.com" in c.url]
+    assert calls["read not due"] == 2
+    assert any(ids[player_key(edited)] in u for u in read) and any(ids[player_key(added)] in u for u in read)
+    results = played.game.gateway.read(player_key(edited), [layout.rng(layout.tab(lang, "results"), "B2")])
+    assert "edited by hand" not in str(results), "read, the edited report was written back from the journal"
