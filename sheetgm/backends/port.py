@@ -528,6 +528,12 @@ class Gateway(ABC):
         A workbook left out is unknown: read it. The default knows none."""
         return {}
 
+    def written_by_us(self, keys: Sequence[str]) -> dict[str, bool]:
+        """For each workbook it can tell, whether the last change to it was made by this gateway's own account
+        (Google: Drive's ``lastModifyingUser.me``, from one listing). A workbook left out is unknown. The
+        default knows none."""
+        return {}
+
     @abstractmethod
     def view(self, key: str) -> WorkbookView:
         """The full look of a workbook (values and formats). On Google this is one grid-data

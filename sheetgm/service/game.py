@@ -46,8 +46,8 @@ class Game:
     gateway: Gateway
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     known_secret: str | None = field(default=None, repr=False)
-    #: seat -> the workbook last read as that seat's, sealed identity and all, and its revision after the tool's
-    #: last write (the Roster tab's column H, read with the journal: ``learn_books``; ``publish.known_sheet``)
+    #: seat -> the workbook (its address) last read as that seat's, sealed identity and all (the Roster tab's
+    #: column H, read with the journal: ``learn_books``; ``publish.known_sheet``)
     known_books: dict[int, str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

@@ -8,11 +8,11 @@ same values.
 
 Where the service keeps the players out of protected ranges (Google Sheets: ``enforces_protections``),
 a workbook of the camp not due is not read when it is known: the Roster tab (column H, read with the
-journal) names it as the one last read with this seat's sealed identity, at the Drive revision the tool's
-own last write left it at (nobody changed it since, by hand or by restoring a version), and no report is
-owed to it. Its Orders and Results tabs are then what the tool last wrote there, which the journal says
-(``known_sheet``). So a resolve reads the director's workbook and the due players' (``stage_calls``), and
-lists the revisions twice (Drive calls, not the Sheets quota).
+journal) names it as the one last read with this seat's sealed identity, the tool's own account made its
+last change (Drive's ``lastModifyingUser``: nobody changed it since, by hand or by restoring a version),
+and no report is owed to it. Its Orders and Results tabs are then what the tool last wrote there, which
+the journal says (``known_sheet``). So a resolve reads the director's workbook and the due players'
+(``stage_calls``), and lists the files once (a Drive call, not the Sheets quota).
 
 One player's workbook that cannot be written (missing, not shared, a damaged
 file, a tab renamed by hand: ``UnusableWorkbookError``) never stops the others:
@@ -36,7 +36,7 @@ from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.timing import deadlines
 from sheetgm.service.timing.deadlines import local_time
 from sheetgm.service.workbooks import news, route
-from sheetgm.service.workbooks.sheetorders import SheetOrder, read_sheet
+from sheetgm.service.workbooks.sheetorders import TRANSIENT, SheetOrder, read_sheet
 from sheetgm.service.workbooks.stagemap import write_stage_map
 from sheetgm.service.workbooks.upkeep import order_status, stage_rows, upkeep_ops
 from sheetgm.sheets import layout, player, rows
@@ -56,33 +56,35 @@ def stage_calls(players: int, due: int) -> tuple[int, int]:
     return due + 2, players + 4
 
 
-def book_mark(game: Game, seat: int, revision: str) -> str:
-    """What column H of the Roster tab says of a seat's workbook: its address and its revision ("" if either is
-    unknown)."""
-    url = game.gateway.url(player_key(seat)) if game.gateway.enforces_protections else None
-    return f"{url} {revision}" if url and revision else ""
+def book_mark(game: Game, seat: int) -> str:
+    """What column H of the Roster tab says of a seat's workbook: its address ("" where protections are not
+    enforced: nothing is known without reading it there)."""
+    return (game.gateway.url(player_key(seat)) or "") if game.gateway.enforces_protections else ""
 
 
-def listed(game: Game, seats: list[int]) -> dict[int, str]:
-    """The seats' workbooks' Drive revisions, one listing (none where protections are not enforced, or if the
-    listing fails: then each is read)."""
+def last_ours(game: Game, seats: list[int]) -> set[int]:
+    """The seats whose workbook was last changed by the tool's own account (one Drive listing; none where
+    protections are not enforced, or if Drive refuses the listing: then each is read). A network or quota
+    failure stops the run as any call's would."""
     if not game.gateway.enforces_protections or not seats:
-        return {}
+        return set()
     try:
-        revs = game.gateway.revisions([player_key(s) for s in seats])
-    except BackendError:
-        return {}
-    return {s: revs[player_key(s)] for s in seats if revs.get(player_key(s))}
+        mine = game.gateway.written_by_us([player_key(s) for s in seats])
+    except TRANSIENT:
+        raise
+    except BackendError:  # the Drive API not enabled, say: publishing never depended on it
+        return set()
+    return {s for s in seats if mine.get(player_key(s))}
 
 
-def known_sheet(game: Game, seat: int, entries: list[Entry], revisions: dict[int, str]) -> SheetOrder | None:
+def known_sheet(game: Game, seat: int, entries: list[Entry], ours: set[int]) -> SheetOrder | None:
     """A workbook of the camp not due as the tool last left it, without reading it, where that is known: the
     service enforces protections (the player could not change the Orders and Results tabs, nor the identity
-    cell), the Roster tab names this very workbook as the one last read with this seat's sealed identity at
-    the revision listed now (``revisions``: nobody changed it since the tool's last write), and no report is
-    owed to it (a failed write may have left it anyhow). None: read it."""
-    mark = book_mark(game, seat, revisions.get(seat, ""))
-    if not mark or game.known_books.get(seat) != mark or owed(entries, seat):
+    cell), the Roster tab names this very workbook as the one last read with this seat's sealed identity, the
+    tool's own account made its last change (``ours``: nobody edited it since, by hand or by restoring a version,
+    nor added a tab), and no report is owed to it (a failed write may have left it anyhow). None: read it."""
+    mark = book_mark(game, seat)
+    if not mark or seat not in ours or game.known_books.get(seat) != mark or owed(entries, seat):
         return None
     tab: list[list[str]] = []
     for _key, row, cells in stage_rows(game, seat, entries):
@@ -93,19 +95,18 @@ def known_sheet(game: Game, seat: int, entries: list[Entry], revisions: dict[int
 
 def _book_ops(game: Game, roster: tuple[tuple[str, ...], ...], written: dict[int, SheetOrder]) -> list[Op]:
     """Column H of the Roster tab (as ``roster`` is written now): each workbook written in this run that was
-    read with its own sealed identity (or known so), at the revision listed after the writes ("" where that
-    is not known: it is read next time)."""
+    read with its own sealed identity (or known to be), where the tab does not name it already."""
     lang = game.lang
     ops: list[Op] = []
-    good = [s for s, sheet in written.items() if not sheet.trouble
-            and identity_of(sheet.identity, game.secret(), game.cfg.name) == (player_key(s), True)]
-    after = listed(game, good)
     for i, cells in enumerate(roster, 2):
         seat = int(cells[0]) if cells and str(cells[0]).isdigit() else 0
-        if seat not in written or not game.gateway.enforces_protections:
+        sheet = written.get(seat)
+        if sheet is None or sheet.trouble:
             continue
-        mark = book_mark(game, seat, after.get(seat, ""))
-        if game.known_books.get(seat, "") != mark:
+        if identity_of(sheet.identity, game.secret(), game.cfg.name) != (player_key(seat), True):
+            continue
+        mark = book_mark(game, seat)
+        if mark and game.known_books.get(seat) != mark:
             ops.append(SetValues(layout.rng(layout.tab(lang, "roster"), f"{BOOK_COL}{i}"), ((mark,),)))
     if ops:
         head = layout.rng(layout.tab(lang, "roster"), f"{BOOK_COL}1")
@@ -268,9 +269,9 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     formats = boards_changed(entry, entries, game)
     failed: dict[int, str] = {}
     read: dict[int, SheetOrder] = {}
-    revisions = listed(game, [s for s in game.seats if s not in (sheets or {})])
+    ours = last_ours(game, [s for s in game.seats if s not in (sheets or {})])
     for seat in game.seats:
-        sheet = (sheets or {}).get(seat) or known_sheet(game, seat, entries, revisions)
+        sheet = (sheets or {}).get(seat) or known_sheet(game, seat, entries, ours)
         if sheet is None:  # not read by this resolve, nor known: read now, before it is written
             sheet = read_sheet(game, seat)
             warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes

@@ -28,7 +28,8 @@ class Played:
 
     def __init__(self, fake: FakeGoogle, folder: Path, enforced: bool = True) -> None:
         self.fake = fake
-        self.game = make_game(folder, fake.gateway(meta_home=DIRECTOR), Clock(), roster=roster(5, 2))
+        self.game = make_game(folder, fake.gateway(meta_home=DIRECTOR), Clock(), roster=roster(5, 2),
+                              director_email="gm@example.com")
         self.enforced = enforced
 
     def fresh(self) -> Game:
@@ -107,8 +108,8 @@ def test_a_workbook_whose_id_changed_is_read_again(fake: FakeGoogle, tmp_path: P
 
 
 def test_a_workbook_changed_since_the_tools_last_write_is_read_again(fake: FakeGoogle, tmp_path: Path) -> None:
-    """Column H keeps the Drive revision the tool's own last write left: an edit by anyone who may edit the
-    protected tabs (the director by hand), or a tab a player added, moves it, and the workbook is read."""
+    """Drive names who changed a workbook last: an edit by anyone but the tool's account (the director by hand
+    in a protected tab, a player adding a tab or restoring a version) has the workbook read again."""
     from sheetgm.backends.port import AddTab, SetValues
 
     played = Played(fake, tmp_path / "g")
@@ -116,10 +117,13 @@ def test_a_workbook_changed_since_the_tools_last_write_is_read_again(fake: FakeG
     state = state_of(played.game)
     edited, added = [s for s, p in state.players.items() if p.camp != state.stage][:2]
     lang = played.game.seat_lang(edited)
-    played.game.gateway.write(player_key(edited), [SetValues(layout.rng(layout.tab(lang, "results"), "B2"),
-                                                            (("edited by hand",),))])
-    played.game.gateway.write(player_key(added), [AddTab("mine")])
     ids = played.game.gateway.ids  # type: ignore[attr-defined]
+    for seat in (edited, added):
+        fake.grant(ids[player_key(seat)], "gm@example.com", "writer")
+    director = fake.gateway(ids=ids, acting_as="gm@example.com")
+    director.write(player_key(edited), [SetValues(layout.rng(layout.tab(lang, "results"), "B2"),
+                                                  (("edited by hand",),))])
+    director.write(player_key(added), [AddTab("mine")])
     start = len(fake.log)
     _key, _due, calls = played.stage(2)
     read = [c.url for c in fake.log[start:] if c.method == "GET" and "sheets.googleapis.com" in c.url]
