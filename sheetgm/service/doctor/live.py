@@ -7,7 +7,8 @@ a writer: a permissions list, then a create), ``write`` (as the service account:
 write needs, then one batchUpdate with a new tab, values, a protection with editors, a dropdown, a note,
 bold, a background, borders, frozen rows and a column width), ``read`` (a fresh process's first read: the
 ``spreadsheets.get`` with sheetgm's field mask) and ``values`` (a later read: ``values:batchGet``),
-``lock`` (a token written and read back), ``versions`` (the Drive listing of versions `check` uses),
+``lock`` (a token written and read back), ``versions`` (the Drive listings of versions `check` uses and
+of who changed a file last, which publishing uses),
 ``protections`` and ``permissions`` (what ``audit`` reads), ``view`` (the grid read of ``verify``), and
 ``delete`` (the director's login removes the scratch file: always, even after a failure).
 """
@@ -113,7 +114,7 @@ def live_checks(cfg: GameConfig, folder: Path, out: Lines, env: Mapping[str, str
         ("read", lambda: later.read(SCRATCH, ["Orders!A1:C"])),
         ("values", lambda: later.read(SCRATCH, ["Orders!A1:C", "Extra!A1"])),
         ("lock", lock),
-        ("versions", lambda: later.revisions([SCRATCH])),
+        ("versions", lambda: (later.revisions([SCRATCH]), later.written_by_us([SCRATCH]))),
         ("protections", lambda: later.protections(SCRATCH)),
         ("permissions", lambda: later.permissions(SCRATCH)),
         ("view", lambda: later.view(SCRATCH)),
