@@ -6,7 +6,9 @@ A 10-player local game is made in a temporary folder and its survivors write the
 bench_local.py does); then ``service.check.check`` runs under ``sys.setprofile``. A call *enters* a module when
 its caller's module is another one; entries into ``sheetgm.service.*`` modules are counted per module, over the
 first ``--steps`` calls into sheetgm (the issue's measure) and over the whole check; a *climb back* is an entry
-into a service module from a module of a lower layer (core, notation, backends, sheets, render). ``--src`` runs
+into a service module from a module of a lower layer (core, notation, backends, sheets, render); the calls that
+``check.py`` itself makes into other service modules are what the ledger's one interface (``Record``) is for.
+``--src`` runs
 another tree of sheetgm (``git archive <commit> | tar -x -C DIR``), to put two trees side by side.
 """
 
@@ -35,7 +37,7 @@ for p in state.survivors():
     submit(game, state, p.seat, rng)
 LOWER = ("sheetgm.core", "sheetgm.notation", "sheetgm.backends", "sheetgm.sheets", "sheetgm.render")
 stack, seen = [], {"first": collections.Counter(), "all": collections.Counter(), "climbs_first": 0, "climbs_all": 0,
-                   "calls": 0}
+                   "calls": 0, "direct": collections.Counter()}
 def prof(frame, event, arg):
     if event == "call":
         mod = frame.f_globals.get("__name__", "")
@@ -47,6 +49,8 @@ def prof(frame, event, arg):
         first = seen["calls"] <= steps
         if mod.startswith("sheetgm.service") and mod != caller:
             seen["all"][mod] += 1
+            if caller == "sheetgm.service.check":
+                seen["direct"][mod] += 1
             if first:
                 seen["first"][mod] += 1
             if caller.startswith(LOWER):
@@ -70,7 +74,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run([sys.executable, "-c", TRACE, str(Path(tmp) / "game"), str(opts.players),
                               str(opts.steps)], capture_output=True, text=True, check=True,
-                             env={"PYTHONPATH": str(opts.src), "SHEETGM_CACHE_DIR": str(Path(tmp) / "cache"),
+                             cwd=tmp, env={"PYTHONPATH": str(opts.src), "SHEETGM_CACHE_DIR": str(Path(tmp) / "cache"),
                                   "PATH": "/usr/bin:/bin"}).stdout
     seen = json.loads(out.strip().splitlines()[-1])
     for part, label in (("first", f"the first {opts.steps} calls into sheetgm"), ("all", "the whole check")):
@@ -79,6 +83,10 @@ def main() -> None:
               f"{seen['climbs_' + part]} climbing back from a lower layer")
         for mod, n in sorted(visits.items(), key=lambda x: (-x[1], x[0])):
             print(f"  {n:5d}  {mod}")
+    direct = seen["direct"]
+    print(f"asked by check.py itself: {sum(direct.values())} calls into {len(direct)} service modules")
+    for mod, n in sorted(direct.items(), key=lambda x: (-x[1], x[0])):
+        print(f"  {n:5d}  {mod}")
     print(f"calls into sheetgm in all: {seen['calls']}")
 
 

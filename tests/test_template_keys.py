@@ -75,6 +75,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "order.camp.": ("survivor", "hunter"),
     "order.examples.": ("survivor", "hunter", "any"),
     "sim.outcome.": ("survivors", "hunters", "draw"),
+    "sheet.protect.tab_": ("deleted", "renamed", "carried"),
+    "svc.protect.tab_": ("deleted", "renamed", "carried"),
 }
 # Families keyed by data the templates define wholesale (checked for presence in both languages below).
 DATA_FAMILIES = ("svc.audit.", "replay.verify.", "err.cfg.field.", "render.glyph.", "render.view.", "render.key.",

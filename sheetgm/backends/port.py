@@ -269,6 +269,24 @@ class Protection:
 
 
 @dataclass(frozen=True)
+class Structure:
+    """A workbook's tabs as the file itself keeps them, and which program saved it last.
+
+    ``tabs`` in their order, the hidden ones among them in ``hidden``, the adapter's own hidden tabs left out;
+    ``lock``: the lock on the workbook's tabs (an .xlsx file's ``<workbookProtection lockStructure>``:
+    LOCK_GAME, LOCK_NONE when there is none or it is off, LOCK_OTHER, "weak"), None where the backend has no
+    such lock (Google: a protected tab cannot be deleted or renamed by others); ``saved_by``: the program the
+    file says saved it (``docProps/app.xml``: "LibreOffice/7.4.7.2$Linux_X86_64 …"), "" if it does not say;
+    ``file``: the file's name where the workbook is a file ("" otherwise)."""
+
+    tabs: tuple[str, ...]
+    hidden: frozenset[str] = frozenset()
+    lock: str | None = None
+    saved_by: str = ""
+    file: str = ""
+
+
+@dataclass(frozen=True)
 class Permission:
     """Who may open a file. ``kind`` is Drive's permission type: "user" or "group" (``email`` is the
     address), "domain" (``email`` is the domain: everyone in it), "anyone" (``email`` is empty:
@@ -538,6 +556,11 @@ class Gateway(ABC):
     def view(self, key: str) -> WorkbookView:
         """The full look of a workbook (values and formats). On Google this is one grid-data
         read, heavier than ``read``: for verification and tests, not for every stage."""
+
+    def structure(self, key: str) -> Structure:
+        """The workbook's tabs as it keeps them (``Structure``). By default its tabs, none known hidden, no lock
+        on the workbook's tabs, no program named."""
+        return Structure(tuple(self.tabs(key)))
 
     def release(self, key: str) -> None:
         """The caller is done with this workbook for now: an adapter that keeps workbooks parsed between calls

@@ -38,7 +38,7 @@ from sheetgm.service.timing.deadlines import local_time
 from sheetgm.service.workbooks import news, route
 from sheetgm.service.workbooks.sheetorders import TRANSIENT, SheetOrder, read_sheet
 from sheetgm.service.workbooks.stagemap import write_stage_map
-from sheetgm.service.workbooks.upkeep import order_status, stage_rows, upkeep_ops
+from sheetgm.service.workbooks.upkeep import order_status, protect_ops, stage_rows, upkeep_ops
 from sheetgm.sheets import layout, player, rows
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import director_ops
@@ -316,10 +316,17 @@ def deliver(game: Game, entries: list[Entry]) -> tuple[list[str], list[str]]:
     for seat in seats:
         sheet = read_sheet(game, seat)
         warnings += [sheet.trouble] if sheet.trouble else []
-        ops = [] if sheet.trouble else owed_ops(game, seat, entries)
+        ops = [] if sheet.trouble else [*sheet.repairs, *_kept_whole(game, seat, sheet, entries, warnings),
+                                        *owed_ops(game, seat, entries)]
         why = _write_player(game, seat, ops, warnings, owed(entries, seat), sheet)
         if why is not None:
             failed[seat] = why
     game.gateway.write(DIRECTOR, [*_settled(game, entries, failed, seats), release_op(game.lang)])
     return [game.alias(s) for s in seats if s not in failed], warnings
 
+
+def _kept_whole(game: Game, seat: int, sheet: SheetOrder, entries: list[Entry], warnings: list[str]) -> list[Op]:
+    """What a delivery puts back in the workbook it just read (``upkeep.py``), protected as laid out if it is
+    anything (a tab made again)."""
+    kept, _told, tab = upkeep_ops(game, seat, sheet, entries, "", warnings)
+    return [*kept, *protect_ops(game, seat, entries, tab)] if kept else []

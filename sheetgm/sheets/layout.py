@@ -122,20 +122,27 @@ def public_lang_ops(lang: str, editors: tuple[str, ...], main: bool = True, add:
 
 def player_ops(lang: str, editors: tuple[str, ...], camp: str = "survivor") -> list[Op]:
     """A player's workbook laid out; the order column's help shows examples of the player's camp."""
-    orders, results = tab(lang, "orders"), tab(lang, "results")
-    ops: list[Op] = []
-    ops += header_ops(orders, headers(lang, "orders"), (110, 380, 60, 200, 420, 190, 220))
-    ops += header_ops(results, headers(lang, "results"), RESULTS_WIDTHS)
-    ops += [
+    return [*orders_layout(lang, camp), *results_layout(lang), *player_protections(lang, editors)]
+
+
+def orders_layout(lang: str, camp: str) -> list[Op]:
+    """The Orders tab's header and its notes (the order column's with examples of the player's camp)."""
+    orders = tab(lang, "orders")
+    return [
+        *header_ops(orders, headers(lang, "orders"), (110, 380, 60, 200, 420, 190, 220)),
         SetNote(rng(orders, "B1"), render(lang, f"sheet.note.order_text_{camp}", max=MAX_ORDER_CHARS)),
         SetNote(rng(orders, "C1"), render(lang, "sheet.note.tick")),
         SetNote(rng(orders, "D1"), render(lang, "sheet.note.status")),
         SetNote(rng(orders, "F1"), render(lang, "sheet.note.stamp")),
         SetNote(rng(orders, "G1"), render(lang, "sheet.note.next_step")),
-        SetNote(rng(results, "B1"), render(lang, "sheet.note.results")),
-        *player_protections(lang, editors),
     ]
-    return ops
+
+
+def results_layout(lang: str) -> list[Op]:
+    """The Results tab's header and its note."""
+    results = tab(lang, "results")
+    return [*header_ops(results, headers(lang, "results"), RESULTS_WIDTHS),
+            SetNote(rng(results, "B1"), render(lang, "sheet.note.results"))]
 
 
 def player_protections(lang: str, editors: tuple[str, ...]) -> list[Op]:

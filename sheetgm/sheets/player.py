@@ -8,7 +8,7 @@ from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, S
 from sheetgm.core import passages
 from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
-from sheetgm.core.digests import same_text
+from sheetgm.core.errors import SheetgmError
 from sheetgm.core.events import Event
 from sheetgm.core.observe import name, status_words
 from sheetgm.core.preview import Preview
@@ -19,7 +19,7 @@ from sheetgm.notation.order_format import format_step
 from sheetgm.sheets import layout, mapcells
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.rows import free_row
-from sheetgm.sheets.seals import results_seal
+from sheetgm.sheets.seals import results_seal, results_sealed
 from sheetgm.sheets.stages import log_row, parse_key, stage_index, stage_key
 
 MAX_CHOICES = 60
@@ -35,14 +35,23 @@ def results_op(lang: str, key: str, text: str, secret: str, workbook: str) -> Op
 
 
 def edited_rows(rows: list[list[str]], secret: str, workbook: str) -> list[int]:
-    """Results rows (1-based) whose seal does not fit their stage and text in this workbook."""
+    """Results rows (1-based) whose seal does not fit their stage and text in this workbook, or whose stage
+    belongs in another row (a row copied whole, label and seal, over another one)."""
     bad = []
     for i, raw in enumerate(rows, 2):
         cells = list(raw) + ["", "", ""]
-        if (cells[0] or cells[1] or cells[2]) and not same_text(
-                results_seal(secret, workbook, cells[0], cells[1]), cells[2]):
+        if (cells[0] or cells[1] or cells[2]) and not (
+                _row_of(cells[0]) == i and results_sealed(secret, workbook, cells[0], cells[1], cells[2])):
             bad.append(i)
     return bad
+
+
+def _row_of(label: str) -> int | None:
+    """The Results row of the stage ``label`` names (None: not a stage)."""
+    try:
+        return log_row(label.strip())
+    except SheetgmError:
+        return None
 
 
 def identity_op(lang: str, token: str, seat: int, alias: str) -> Op:
@@ -53,10 +62,11 @@ def identity_op(lang: str, token: str, seat: int, alias: str) -> Op:
 
 def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: str | None = None,
               stage: str = "") -> Op:
-    """The tool's cells D (status), E (problems; cut with a note if too long for a cell, naming ``stage``)
+    """The tool's cells D (status) and E (problems; each cut with a note if too long for a cell, naming ``stage``)
     and, given a stamp, F of the Orders row ``row``."""
     r = row
-    cells: tuple[str, ...] = (status, fit("\n".join(problems), lang, "svc.cut_report", stage=stage))
+    cells: tuple[str, ...] = (fit(status, lang, "svc.cut_report", stage=stage),
+                              fit("\n".join(problems), lang, "svc.cut_report", stage=stage))
     end = "E"
     if stamp is not None:
         cells += (stamp,)

@@ -308,7 +308,8 @@ def test_an_empty_report_is_ok() -> None:
     assert not AuditReport([BookAudit("public"), BookAudit("director", failures=["f"])]).ok
     assert AuditReport([], ["n"]).to_dict() == {"ok": True, "workbooks": [], "notes": ["n"]}
     assert AuditReport([BookAudit("public", [("a", "reader")])]).to_dict()["workbooks"] == [
-        {"key": "public", "sharing": [("a", "reader")], "protections": [], "failures": [], "warnings": []}]
+        {"key": "public", "sharing": [("a", "reader")], "protections": [], "failures": [], "warnings": [], "tabs": [],
+         "saved_by": ""}]
 
 
 def test_every_finding_is_in_the_directors_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

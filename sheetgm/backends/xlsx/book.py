@@ -52,16 +52,22 @@ class Rel(NamedTuple):
 
 
 class Cell:
-    """kind: "s" text, "n" number, "b" boolean, "e" error, "d" ISO date, "" empty; value as stored.
+    """kind: "s" text, "n" number, "b" boolean, "e" error, "d" ISO date, "" empty; value as stored (of an
+    empty cell sharing another's formula: that formula as it reads in this cell, not written).
     ``sst``: the entry of the file's shared-string table the text came from (rich text, phonetic guides:
     written back as that entry while the text is unchanged), -1 for none; ``extra``: other attributes as
-    written (`` vm="1"``: a picture placed in the cell, `` cm="1"``: a dynamic array), kept likewise."""
+    written (`` vm="1"``: a picture placed in the cell, `` cm="1"``: a dynamic array), kept likewise. ``raw``: an
+    inline text as the file wrote it, where blanks at its ends were dropped as it was read (no xml:space="preserve":
+    Excel and calamine drop them, LibreOffice and openpyxl keep them): written back so while the text is the same,
+    so that no program reads it otherwise after a save."""
 
-    __slots__ = ("kind", "value", "formula", "style", "sst", "extra")
+    __slots__ = ("kind", "value", "formula", "style", "sst", "extra", "raw")
 
     def __init__(self, kind: str = "", value: str = "", style: int = 0,
-                 formula: tuple[dict[str, str], str] | None = None, sst: int = -1, extra: str = "") -> None:
+                 formula: tuple[dict[str, str], str] | None = None, sst: int = -1, extra: str = "",
+                 raw: str | None = None) -> None:
         self.kind, self.value, self.style, self.formula, self.sst, self.extra = kind, value, style, formula, sst, extra
+        self.raw = raw
 
 
 @dataclass
@@ -403,7 +409,9 @@ def text_of(book: Book, cell: Cell | None) -> str:
     a program that does not compute) reads as its formula, "=...", so that the checker can say so instead of
     reading an empty cell."""
     if cell is not None and not cell.kind and cell.formula is not None:
-        return "=" + cell.formula[1]
+        # (a cell sharing another's formula holds none of its own: its value is that formula, moved to it)
+        formula = cell.formula[1] or cell.value
+        return "=" + formula if formula else ""
     if cell is None or not cell.kind:
         return ""
     kind, value = cell.kind, cell.value

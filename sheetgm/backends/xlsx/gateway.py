@@ -64,7 +64,8 @@ from sheetgm.backends.errors import (
 from sheetgm.backends.xlsx import cells as xlsx_cells
 from sheetgm.backends.xlsx import fresh, images, lock
 from sheetgm.backends.xlsx.book import Book, Cell, Sheet, text_of
-from sheetgm.backends.xlsx.package import LIMITS, MiB, refuse
+from sheetgm.backends.xlsx.deflate import inflate
+from sheetgm.backends.xlsx.package import LIMITS, MiB, Part, refuse
 from sheetgm.backends.xlsx.read import read_book
 from sheetgm.backends.xlsx.siblings import siblings
 from sheetgm.backends.xlsx.write import write_book
@@ -447,6 +448,18 @@ class XlsxGateway(port.Gateway):
                 allows=lock.allows(attrs)))
         return out
 
+    def structure(self, key: str) -> port.Structure:
+        """The file's tabs (its hidden ones; sheetgm's own hidden tabs only if someone showed them), the lock on
+        its tabs as the game's password sees it, and the program its properties say saved it."""
+        book = self._load(key)
+        guard = book.structure
+        locked = lock.lock_of(guard or {}, self.lock_password(), "workbook") if lock.is_on(guard, "lockStructure") \
+            else port.LOCK_NONE
+        shown = [s for s in book.sheets if not (s.name.startswith(META_TAB) and s.state != "visible")]
+        return port.Structure(tuple(s.name for s in shown), frozenset(s.name for s in shown if s.state != "visible"),
+                              locked, "sheetgm" if book.ours else saved_by(book.parts.get("docProps/app.xml")),
+                              self.path(key).name)
+
     def permissions(self, key: str) -> list[port.Permission]:
         found = [port.Permission(r[1], r[2]) for r in self._records(self._load(key)) if r[0] == "permission"]
         return sorted(found, key=lambda p: (p.email, p.role))
@@ -563,3 +576,14 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+_APP = re.compile(rb"<(?:\w+:)?(Application|AppVersion)>([^<]{1,200})</")
+
+
+def saved_by(part: Part | None) -> str:
+    """The program a file's ``docProps/app.xml`` names (its Application and AppVersion), "" if none."""
+    data = (part.data if part.raw is None else inflate(part.raw)) if part is not None else None
+    found: dict[bytes, bytes] = {m.group(1): m.group(2) for m in _APP.finditer(data or b"")}
+    return " ".join(x.decode("utf-8", "replace").strip() for x in (found.get(b"Application"),
+                                                                  found.get(b"AppVersion")) if x)

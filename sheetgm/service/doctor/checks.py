@@ -31,6 +31,7 @@ from sheetgm.service.ledger.journal import Entry, journal_range, latest, lock_ra
 from sheetgm.service.ledger.lock import folder_lock, lock_is_free
 from sheetgm.service.new_game import sharing_plan
 from sheetgm.service.publish import stage_calls
+from sheetgm.service.status import undelivered
 
 LOGIN_DAYS = 7  # a consent screen in "testing" gives refresh tokens that lapse this long after the login
 PACE = 55  # calls a minute the pacing allows (ratelimit.LIMIT)
@@ -252,7 +253,8 @@ def _sharing(game: Game, out: Lines, keys: list[str]) -> None:
 
 
 def _lock(game: Game, out: Lines, holder: str) -> Entry | None:
-    """The folder's OS lock and the Lock tab's token; the journal's latest entry (for the quota's estimate)."""
+    """The folder's OS lock and the Lock tab's token, then the reports owed (``_owed``); the journal's latest entry
+    (for the quota's estimate)."""
     lang = game.lang
     try:
         with folder_lock(game.folder, holder, game.now().isoformat(timespec="seconds")):
@@ -267,9 +269,10 @@ def _lock(game: Game, out: Lines, holder: str) -> Entry | None:
         return None
     cells = list((got[lock_range(lang)] or [[]])[0]) + ["", "", ""]
     token, who, since = cells[:3]
-    entry = None
+    entry, entries = None, None
     try:
-        entry = latest(parse_entries(got[journal_range(lang)], lang))
+        entries = parse_entries(got[journal_range(lang)], lang)
+        entry = latest(entries)
     except SheetgmError as exc:
         out.add("journal", False, "journal_bad", "journal", error=exc.message(out.lang))
     if not token:
@@ -278,7 +281,18 @@ def _lock(game: Game, out: Lines, holder: str) -> Entry | None:
         out.add("lock", True, "lock_stale", "unlock", warn=True, holder=who or "?", since=since or "?")
     else:
         out.add("lock", False, "lock_held", "unlock", holder=who or "?", since=since or "?")
+    if entries is not None:
+        _owed(game, out, entries)
     return entry
+
+
+def _owed(game: Game, out: Lines, entries: list[Entry]) -> None:
+    """Reports the journal says could not be written yet: the same lines as `sheetgm status`."""
+    owed = undelivered(game, entries, out.lang)
+    if owed:
+        out.add("results", False, "results_owed", "owed", n=len(owed), owed="; ".join(owed))
+    else:
+        out.add("results", True, "results_ok")
 
 
 def _quota(game: Game, out: Lines, entry: Entry | None) -> None:

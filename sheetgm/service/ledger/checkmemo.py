@@ -12,9 +12,13 @@ Kept in column P of the seat's row of the director's Orders archive, read and wr
 - ``p``: a digest of the public reminder line written when this memo was (to skip writing it again);
 - ``a``: the revision listed again *after* that check wrote, for `waiting` only;
 - ``l``: when that check read the workbook (ISO): the listing is trusted for ``FRESH_FOR`` after it;
-- ``o``: the order text read, which the other seats' reviews are given of this seat's order while its
-  workbook is unchanged (RUL-39). ``c`` includes a digest of what the others' orders bring this seat
+- ``o``: the order text read (as much as the journal keeps, ``limits.kept_order``: enough to refuse a too long
+  one again), which the other seats' reviews are given of this seat's order while its workbook is unchanged
+  (RUL-39). ``c`` includes a digest of what the others' orders bring this seat
   (core/others.brought): an edit elsewhere that changes it has this workbook read and judged again.
+
+A memo is one cell: one too long for it (the problems of a long order) is kept without its verdict, so the
+workbook is read again next time rather than the whole archive write refused (``Memo.text``).
 
 A later check skips a workbook whose revision and context are unchanged (no read, no write: the verdict
 is the memo's). Otherwise it reads it, and if the judgment is the same as last time the status keeps
@@ -49,7 +53,8 @@ from typing import Any
 
 from sheetgm import __version__
 from sheetgm.backends.errors import BackendError
-from sheetgm.backends.port import Op, SetValues
+from sheetgm.backends.port import CELL_LIMIT, Op, SetValues
+from sheetgm.core import jsontext
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.others import brought
 from sheetgm.core.state import State
@@ -60,6 +65,7 @@ from sheetgm.service.ledger.stamps import Truth, truths
 from sheetgm.service.timing import deadlines
 from sheetgm.service.workbooks.sheetorders import orders_of
 from sheetgm.sheets import layout
+from sheetgm.sheets.limits import kept_order
 from sheetgm.sheets.stages import archive_row
 
 MEMO_COL = 15  # column P of the Orders archive (0-based): A-O are the stamps' (stamps.COLS)
@@ -96,14 +102,26 @@ class Memo:
         except (TypeError, ValueError):
             return False
 
-    def text(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    def text(self, limit: int = CELL_LIMIT) -> str:
+        """As the cell keeps it, within ``limit``: the order cut as the journal cuts it and, if the verdict and
+        notes still do not fit, without them (then the workbook is read again: the verdict is not kept)."""
+        data = asdict(self)
+        if data["o"] is not None:
+            data["o"] = kept_order(data["o"])
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        if len(text) > limit:
+            data["r"], data["w"] = {}, []
+            text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return text
 
     @classmethod
     def parse(cls, text: str) -> Memo | None:
-        """None for an empty or damaged cell (the workbook is then read)."""
+        """None for an empty or damaged cell, whatever a hand put there (the workbook is then read)."""
         try:
-            data = json.loads(text)
+            data = jsontext.loads(text, CELL_LIMIT)
+            if not all(isinstance(x, (str, int, bool)) or isinstance(x, list) and all(isinstance(y, str) for y in x)
+                       for x in dict(data["r"]).values()):
+                return None  # a verdict is flat: words, numbers and lists of words
             memo = cls(str(data["v"]), str(data["c"]), str(data["j"]), str(data["t"]), dict(data["r"]),
                        [str(x) for x in data["w"]], str(data.get("p", "")), str(data.get("a", "")),
                        None if data.get("o") is None else str(data["o"]), str(data.get("l", "")))
