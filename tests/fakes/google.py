@@ -498,6 +498,11 @@ class FakeGoogle:
         self.modified_by[sid] = who  # Drive's lastModifyingUser
         self.touched[sid] = next(self._ids)  # Drive lists the file changed last first
 
+    def edited_in_browser(self, sid: str, who: str) -> None:
+        """Say that ``who`` changed the spreadsheet by hand (a test that changed ``books`` directly): Drive's
+        version moves and its ``lastModifyingUser`` is ``who``, as after an edit in the browser."""
+        self._changed(sid, who)
+
     def lag_listing(self, lagging: bool = True) -> None:
         """Drive's listing lags the edits (reported publicly: by minutes): from now until called with False,
         ``files.list`` shows every spreadsheet's version and time as they are now, whatever changes after."""
