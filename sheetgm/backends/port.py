@@ -485,6 +485,10 @@ class Gateway(ABC):
     #: players never have (the service reads it from the director workbook, when first needed). None:
     #: protections in files carry no password (anyone with a file can lift them).
     password_source: Callable[[], str] | None = None
+    #: Whether the service keeps the players out of protected ranges whatever program they use (Google Sheets
+    #: does; a file's protection is only what the program opening it chooses to honour): then a protected range
+    #: holds what the tool last wrote there, and a writer may know it without reading it.
+    enforces_protections: bool = False
     #: Whether ``PlaceImage`` puts a picture in the workbook (an adapter that cannot leaves the tab as it is).
     places_pictures: bool = False
 
@@ -540,6 +544,12 @@ class Gateway(ABC):
         """For each workbook it can tell, a token that changes whenever the workbook changes (Google: Drive's
         version and modification time, from one listing), so that a caller can skip the ones that did not.
         A workbook left out is unknown: read it. The default knows none."""
+        return {}
+
+    def written_by_us(self, keys: Sequence[str]) -> dict[str, bool]:
+        """For each workbook it can tell, whether the last change to it was made by this gateway's own account
+        (Google: Drive's ``lastModifyingUser.me``, from one listing). A workbook left out is unknown. The
+        default knows none."""
         return {}
 
     @abstractmethod

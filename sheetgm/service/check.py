@@ -7,9 +7,10 @@ director's summary names exactly who has not submitted (the same names as
 the public reminder line) and who has problems. Stamps live in the director
 workbook (stamps.py); a sheet stamp that disagrees is named and written back.
 
-Before the deadline a workbook unchanged since the last check (its Drive version, one listing) is not
-read again: its verdict stands and the look is recorded; a workbook read again with the same order
-keeps the time its status shows, so nothing is written to it (checkmemo.py).
+Before the deadline a workbook unchanged since the last check (its Drive version, one listing) and read
+less than checkmemo.FRESH_FOR ago (the listing may lag an edit) is not read again: its verdict stands and
+the look is recorded; a workbook read again with the same order keeps the time its status shows, so
+nothing is written to it (checkmemo.py).
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     texts: dict[int, str] = {}
     for seat in due:
         rev, memo = revs.get(player_key(seat), ""), memos.get(seat)
-        if memo is not None and memo.o is not None and rev and memo.v == rev:
+        if memo is not None and memo.o is not None and rev and memo.v == rev and memo.fresh(now):
             texts[seat] = memo.o
             continue
         sheets[seat] = sheet = read_player(game, seat, state.night, state.stage,
@@ -222,7 +223,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             if before:
                 new_memos[seat] = Memo(rev, ctx, judged, shown.isoformat(timespec="seconds"), asdict(result),
                                                  list(director_notes), memo.p if memo is not None else "",
-                                                 o=sheet.text)
+                                                 o=sheet.text, l=now.isoformat(timespec="seconds"))
         game.gateway.release(player_key(seat))  # done with this workbook: not held while the others are checked
         rep.players.append(result)
         if progress:

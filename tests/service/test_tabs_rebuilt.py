@@ -77,6 +77,7 @@ def test_a_tab_renamed_on_google_is_made_again_and_the_results_delivered(tmp_pat
         for p in book.protected:
             if p.range.tab == TABS[name]:
                 p.range = dataclasses.replace(p.range, tab="我的页")
+        cli.fake.edited_in_browser(cli.sid(player_key(1)), "ann@example.com")  # Drive names who changed it last
         done = cli.run("resolve")
         assert done.exit_code == 0, done.output
         said = "被改名为" if name == "orders" else "看来是被改名了"  # an Orders tab is known by its header row

@@ -62,6 +62,7 @@ class SheetOrder:
     identity: str = ""  # the identity cell as read ("" if the workbook has none yet)
     results_missing: bool = False  # the Results tab is gone (renamed or deleted): the tool makes it again
     missing: tuple[str, ...] = ()  # sheetgm's tabs gone (layout.PLAYER_TABS names): the tool makes them again
+    unread: bool = False  # not read: as the tool left it, known from the journal (publish.known_sheet)
 
     def tab_notes(self, before: set[str], now: set[str]) -> tuple[list[str], list[str], set[str]]:
         """The notes about the Orders tab told once (RUL-51): (for the player, for the director, new ids).
