@@ -179,13 +179,14 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         ctx = checkmemo.seat_context(game, key, journal, when, before, seen.get(seat, truths.get(seat)), seat, must,
                                      brought)
         judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, notes)
-        shown = _shown_time(memo, judged, now)
+        shown = _shown_time(memo, judged, now, rev)
         if result.verdict in stamps.AFTER:
             status = verdicts.check_status(game, seat, result.verdict, result.used, old.checked, old.stamp)
         else:
             status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
                             time=deadlines.local_time(game, shown, lang, short=True))
-        status = "\n".join([status, read_line(game, lang, shown, sheet.text, before),
+        line = deadlines.deadline_line(game, state, lang, shown)
+        status = "\n".join([line, status, read_line(game, lang, shown, sheet.text, before),
                             *sheet.explain(lang, result.state), *notes])
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
@@ -193,8 +194,9 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         if planned is not None:  # column E: the problems and notes, then the preview in short (RUL-61)
             problems += ["", render(lang, "preview.title"), *player.preview_lines(state, planned, lang, full=False)]
         noise = player.noise_tiles(hunter_events(), seat) if p.is_hunter else []
-        cells = player.status_op(lang, sheet.row, status, problems, shown_stamp, stage=key)
-        write: list[Op] = [*sheet.repairs, *upkept, cells, *player.preview_ops(state, seat, lang, planned, noise)]
+        cells, height = player.status_ops(lang, sheet.row, status, problems, shown_stamp, stage=key)
+        write: list[Op] = [*sheet.repairs, *upkept, cells, height, *player.deadline_ops(state.board, lang, line),
+                           *player.preview_ops(state, seat, lang, planned, noise)]
         tools_own = {deadlines.local_time(game, s, lang) for s in (result.stamp, old.stamp) if s}
         if sheet.stamp and sheet.stamp not in tools_own:  # not a stamp the tool wrote itself
             rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
@@ -217,7 +219,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             progress(player_key(seat))
     if ahead is not None:
         rep.reminded = rep.missing
-        reminder = _remind(game, entries, key, ahead, rep, due, memos)
+        reminder = _remind(game, state, entries, key, ahead, rep, due, memos)
         if reminder is not None:  # written (or failed: ""): every memo says which line the public log shows
             for seat in due:
                 if seat not in new_memos and seat in memos:
@@ -242,8 +244,8 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     return rep
 
 
-def _remind(game: Game, entries: list[Entry], key: str, ahead: datetime, rep: CheckReport, due: list[int],
-            memos: dict[int, checkmemo.Memo]) -> str | None:
+def _remind(game: Game, state: State, entries: list[Entry], key: str, ahead: datetime, rep: CheckReport,
+            due: list[int], memos: dict[int, checkmemo.Memo]) -> str | None:
     """The public reminder line (with the news tabs a language lacks), unless the log shows it already as the
     last checks wrote it: the digest of the line now written, "" if the write failed, None if not written."""
     line = checkmemo.reminder(key, ahead.isoformat(), rep.reminded)
@@ -251,7 +253,8 @@ def _remind(game: Game, entries: list[Entry], key: str, ahead: datetime, rep: Ch
     if not catch_up and due and all(seat in memos and memos[seat].p == line for seat in due):
         return None
     try:
-        game.gateway.write(PUBLIC, catch_up + deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
+        game.gateway.write(PUBLIC, catch_up + deadlines.public_reminder_ops(game, key, ahead, rep.reminded)
+                           + deadlines.public_deadline_ops(game, state, game.now(), "check"))
     except BackendError as exc:
         rep.warnings.append(render(game.voice, "svc.reminder_unwritable", reason=exc.message(game.voice)))
         return ""
@@ -267,9 +270,11 @@ def _kept(memo: checkmemo.Memo | None) -> PlayerCheck | None:
         return None
 
 
-def _shown_time(memo: checkmemo.Memo | None, judged: str, now: datetime) -> datetime:
-    """The time the status shows: the last check's, if it judged the same; else now."""
-    if memo is not None and memo.j == judged:
+def _shown_time(memo: checkmemo.Memo | None, judged: str, now: datetime, rev: str) -> datetime:
+    """The time the status shows (when the row was last read, and the deadline line's "as of"): the last check's
+    if it judged the same and nothing but that check's own write has changed the workbook since (``Memo.a``), so
+    that a repeat writes nothing; else now: every save of the player's is seen read."""
+    if memo is not None and memo.j == judged and rev and memo.a == rev:
         try:
             return datetime.fromisoformat(memo.t)
         except ValueError:
