@@ -66,11 +66,24 @@ class CheckReport:
     reminded: list[str] = field(default_factory=list)  # aliases told they have not submitted
     stand_in: list[str] = field(default_factory=list)  # read after the deadline for a missed look (RUL-55)
     unchanged: list[str] = field(default_factory=list)  # not read: unchanged since the last check (checkmemo.py)
+    passed: bool = False  # the stage's deadline has passed: nobody can submit any more
 
     @property
     def missing(self) -> list[str]:
-        """Who has not submitted (written, ticked, no problem): the names the public reminder lists."""
+        """Who has not submitted (written, ticked, no problem): the names the public reminder lists. None after
+        the deadline: then what counts is fixed (``without_order`` names who will do nothing)."""
+        if self.passed:
+            return []
         return [p.alias for p in self.players if p.must_submit and p.state != "ok"]
+
+    @property
+    def without_order(self) -> list[str]:
+        """After the deadline, who has no order that counts (none, unreadable, or written only after the last
+        check before the deadline): they stay and do nothing. An unticked or problem order still counts."""
+        if not self.passed:
+            return []
+        return [p.alias for p in self.players if p.must_submit and (
+            p.state in ("empty", "unreadable") or p.verdict == stamps.LATE)]
 
     @property
     def with_problems(self) -> list[str]:
@@ -79,6 +92,7 @@ class CheckReport:
     def to_dict(self) -> dict[str, object]:
         return {"stage": self.stage, "players": [asdict(p) for p in self.players], "missing": self.missing,
                 "problems": self.with_problems, "warnings": self.warnings, "deadline": self.deadline,
+                "passed": self.passed, "without_order": self.without_order,
                 "reminded": self.reminded, "stand_in": self.stand_in, "unchanged": self.unchanged}
 
 
@@ -106,7 +120,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     seen: dict[int, stamps.Truth] = {}
     reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
     desk: list[Op] = []
-    rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
+    rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None, passed=passed)
     due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
     looked = list(due)
     memos, new_memos, wrote = checkmemo.memos(archive, key, seats), {}, set()
@@ -182,8 +196,9 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         shown = _shown_time(memo, judged, now, rev)
         if result.verdict in stamps.AFTER:
             status = verdicts.check_status(game, seat, result.verdict, result.used, old.checked, old.stamp)
-        else:
-            status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
+        else:  # after the deadline an unticked order is carried out as written: no "put ✓" then
+            word = "after_unticked" if result.state == "unticked" and not before else result.state
+            status = render(lang, f"sheet.status.{word}", n=len(result.problems),
                             time=deadlines.local_time(game, shown, lang, short=True))
         line = deadlines.deadline_line(game, state, lang, shown)
         status = "\n".join([line, status, read_line(game, lang, shown, sheet.text, before),

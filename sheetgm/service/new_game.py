@@ -18,9 +18,9 @@ from sheetgm.service.config.load import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
 from sheetgm.service.ledger.journal import PUBLISHED, Entry, digest, entry_hash, pack
+from sheetgm.service.timing import deadlines
 from sheetgm.sheets import layout
 from sheetgm.sheets.helptab import help_ops
-from sheetgm.service.timing import deadlines
 from sheetgm.sheets.player import current_ops, deadline_ops, identity_op, next_row, open_row_ops, status_ops
 from sheetgm.sheets.public import public_ops
 from sheetgm.sheets.seals import identity_token

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from sheetgm.core.cachedir import CACHE_ENV
+from sheetgm.service.config import file as configfile
 from sheetgm.service.config.file import declared_lang
 from sheetgm.service.config.load import InvalidConfigError, load_config, parse_config, to_toml
-from sheetgm.service.config import file as configfile
 
 TOML = """name = "g"
 seed = 3

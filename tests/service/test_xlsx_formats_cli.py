@@ -33,7 +33,8 @@ def test_check_and_resolve_name_an_ods_player_and_resolve_the_others(tmp_path: P
         assert named and "另存为" in named[0]
         assert any("S3" in line and beside.name in line and "旁边" in line for line in checked.stdout.splitlines())
         status = game.open().gateway.read(player_key(3), ["Orders!D2"])["Orders!D2"][0][0]  # the status cell
-        assert beside.name in status and "Beside" in status
+        assert "(.ods)" in status and "another format" in status  # in the player's words
+        assert str(beside.parent) not in status and beside.name not in status  # no path of the director's machine
 
         done = game.run("resolve")
         assert done.exit_code == 0 and "N1-survivor 已结算并发布" in done.stdout, done.output

@@ -41,7 +41,8 @@ from sheetgm.sheets.stages import log_row, parse_key, stage_key
 CAMPS = (SURVIVOR_STAGE, HUNTER_STAGE)
 REMINDER_COL = "C"  # column of the reminder line in the public Log tab (A: stage, B: public log)
 REMINDER_WIDTH = 420
-DEADLINE_CELL = "D1"  # the deadline line in the public Log tab, beside the reminder column's head
+DEADLINE_COL = "E"  # the deadline line in the public Log tab's header row (C: reminders, D: rolled back lines)
+DEADLINE_PX = 640
 
 
 def zone_of(cfg: GameConfig) -> ZoneInfo:
@@ -194,6 +195,8 @@ def deadline_line(game: Game, state: State, lang: str, at: datetime, by: str = "
 
 def public_deadline_ops(game: Game, state: State, at: datetime, by: str) -> list[Op]:
     """The same line at the top of the public Log tab of every language (``Game.langs``)."""
+    col = DEADLINE_COL
     return [op for lang in game.langs for op in (
-        SetValues(layout.rng(layout.tab(lang, "log"), DEADLINE_CELL), ((deadline_line(game, state, lang, at, by),),)),
-        SetBold(layout.rng(layout.tab(lang, "log"), DEADLINE_CELL)))]
+        SetValues(layout.rng(layout.tab(lang, "log"), f"{col}1"), ((deadline_line(game, state, lang, at, by),),)),
+        SetBold(layout.rng(layout.tab(lang, "log"), f"{col}1")),
+        ResizeColumns(layout.rng(layout.tab(lang, "log"), f"{col}:{col}"), DEADLINE_PX))]
