@@ -41,6 +41,10 @@ def test_check_and_resolve_name_an_ods_player_and_resolve_the_others(tmp_path: P
         assert any("S2" in line and "OpenDocument" in line for line in done.stdout.splitlines())
         assert "按结算记录补写" not in done.stdout  # no Results row said written from the journal
         assert render("zh", "err.backend.file.ods", path="x") != "err.backend.file.ods"
+        opened = game.open()
+        for seat in (1, 3, 4):  # no player's cell names a place on the director's machine
+            cells = [c for t in opened.gateway.view(player_key(seat)).tabs for row in t.values for c in row]
+            assert not any(str(tmp_path) in c or "workbooks/" in c for c in cells), seat
 
 
 def test_a_bomb_in_one_workbook_is_named_and_every_other_player_resolved(tmp_path: Path) -> None:
