@@ -52,6 +52,8 @@ def _words(prefix: str) -> tuple[str, ...]:
 # family (the key's literal start) -> every value the code can put after it
 FAMILIES: dict[str, tuple[str, ...]] = {
     "cli.state.": STATES,
+    "sheet.deadline.as_of_": ("check", "resolve", "new"),
+    "sheet.deadline.left_": ("days", "hours", "minutes"),
     "sheet.status.": STATES,
     "cli.resolve.": ACTIONS,
     "cli.journal.": ("published", "resolved", "superseded"),

@@ -162,5 +162,7 @@ class Sharing:
 
 
 def label(game: Game, key: str) -> str:
-    """A workbook as the director knows it: a player's by its key and alias."""
-    return f"{key} ({game.alias(int(key.split('-')[1]))})" if key.startswith("player-") else key
+    """A workbook as the director knows it, in the director's words: a player's by seat and alias."""
+    if key.startswith("player-") and key[7:].isdigit():
+        return render(game.voice, "day.book.player", seat=int(key[7:]), alias=game.alias(int(key[7:])))
+    return render(game.voice, f"day.book.{key}") if key in (DIRECTOR, PUBLIC) else key

@@ -30,6 +30,7 @@ from sheetgm.service.game import PUBLIC, Game, player_key
 from sheetgm.service.ledger import (
     AFTER,
     FALLBACK,
+    LATE,
     OK,
     Memo,
     Record,
@@ -79,11 +80,24 @@ class CheckReport:
     reminded: list[str] = field(default_factory=list)  # aliases told they have not submitted
     stand_in: list[str] = field(default_factory=list)  # read after the deadline for a missed look (RUL-55)
     unchanged: list[str] = field(default_factory=list)  # not read: unchanged since the last check (checkmemo.py)
+    passed: bool = False  # the stage's deadline has passed: nobody can submit any more
 
     @property
     def missing(self) -> list[str]:
-        """Who has not submitted (written, ticked, no problem): the names the public reminder lists."""
+        """Who has not submitted (written, ticked, no problem): the names the public reminder lists. None after
+        the deadline: then what counts is fixed (``without_order`` names who will do nothing)."""
+        if self.passed:
+            return []
         return [p.alias for p in self.players if p.must_submit and p.state != "ok"]
+
+    @property
+    def without_order(self) -> list[str]:
+        """After the deadline, who has no order that counts (none, unreadable, or written only after the last
+        check before the deadline): they stay and do nothing. An unticked or problem order still counts."""
+        if not self.passed:
+            return []
+        return [p.alias for p in self.players if p.must_submit and (
+            p.state in ("empty", "unreadable") or p.verdict == LATE)]
 
     @property
     def with_problems(self) -> list[str]:
@@ -92,6 +106,7 @@ class CheckReport:
     def to_dict(self) -> dict[str, object]:
         return {"stage": self.stage, "players": [asdict(p) for p in self.players], "missing": self.missing,
                 "problems": self.with_problems, "warnings": self.warnings, "deadline": self.deadline,
+                "passed": self.passed, "without_order": self.without_order,
                 "reminded": self.reminded, "stand_in": self.stand_in, "unchanged": self.unchanged}
 
 
@@ -117,7 +132,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     truths = record.truths(key)
     seen: dict[int, Truth] = {}
     reads: dict[int, tuple[str, str]] = {}  # seat -> (verdict, when read): the director's table
-    rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None)
+    rep = CheckReport(key, [], [], ahead.isoformat() if ahead else None, passed=passed)
     due = [s for s in game.seats if state.players[s].camp == state.stage and state.players[s].in_play]
     looked = list(due)
     memos, new_memos, wrote = record.memos(key), {}, set()
@@ -190,13 +205,15 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         ctx = checkmemo.seat_context(game, key, journal, when, before, seen.get(seat, truths.get(seat)), seat, must,
                                      brought)
         judged = checkmemo.judgment(ctx, sheet.row, sheet.text, sheet.ticked, notes)
-        shown = _shown_time(memo, judged, now)
+        shown = _shown_time(memo, judged, now, rev)
         if result.verdict in AFTER:
             status = verdicts.check_status(game, seat, result.verdict, result.used, old.checked, old.stamp)
-        else:
-            status = render(lang, f"sheet.status.{result.state}", n=len(result.problems),
+        else:  # after the deadline an unticked order is carried out as written: no "put ✓" then
+            word = "after_unticked" if result.state == "unticked" and not before else result.state
+            status = render(lang, f"sheet.status.{word}", n=len(result.problems),
                             time=deadlines.local_time(game, shown, lang, short=True))
-        status = "\n".join([status, read_line(game, lang, shown, sheet.text, before),
+        line = deadlines.deadline_line(game, state, lang, shown)
+        status = "\n".join([line, status, read_line(game, lang, shown, sheet.text, before),
                             *sheet.explain(lang, result.state), *notes])
         if ahead is not None and result.state != "ok" and must:
             status += "\n" + deadlines.player_reminder(game, seat, ahead, result.state)
@@ -204,8 +221,9 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
         if planned is not None:  # column E: the problems and notes, then the preview in short (RUL-61)
             problems += ["", render(lang, "preview.title"), *player.preview_lines(state, planned, lang, full=False)]
         noise = player.noise_tiles(hunter_events(), seat) if p.is_hunter else []
-        cells = player.status_op(lang, sheet.row, status, problems, shown_stamp, stage=key)
-        write: list[Op] = [*sheet.repairs, *upkept, cells, *player.preview_ops(state, seat, lang, planned, noise)]
+        cells, height = player.status_ops(lang, sheet.row, status, problems, shown_stamp, stage=key)
+        write: list[Op] = [*sheet.repairs, *upkept, cells, height, *player.deadline_ops(state.board, lang, line),
+                           *player.preview_ops(state, seat, lang, planned, noise)]
         tools_own = {deadlines.local_time(game, s, lang) for s in (result.stamp, old.stamp) if s}
         if sheet.stamp and sheet.stamp not in tools_own:  # not a stamp the tool wrote itself
             rep.warnings.append(render(game.voice, "svc.stamp_disagrees", alias=p.alias, seat=seat,
@@ -230,7 +248,7 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
             progress(player_key(seat))
     if ahead is not None:
         rep.reminded = rep.missing
-        reminder = _remind(game, entries, key, ahead, rep, due, memos)
+        reminder = _remind(game, state, entries, key, ahead, rep, due, memos)
         if reminder is not None:  # written (or failed: ""): every memo says which line the public log shows
             for seat in due:
                 if seat not in new_memos and seat in memos:
@@ -250,8 +268,8 @@ def _check(game: Game, progress: Callable[[str], None] | None) -> CheckReport:
     return rep
 
 
-def _remind(game: Game, entries: list[Entry], key: str, ahead: datetime, rep: CheckReport, due: list[int],
-            memos: dict[int, Memo]) -> str | None:
+def _remind(game: Game, state: State, entries: list[Entry], key: str, ahead: datetime, rep: CheckReport,
+            due: list[int], memos: dict[int, Memo]) -> str | None:
     """The public reminder line (with the news tabs a language lacks), unless the log shows it already as the
     last checks wrote it: the digest of the line now written, "" if the write failed, None if not written."""
     line = checkmemo.reminder(key, ahead.isoformat(), rep.reminded)
@@ -259,7 +277,8 @@ def _remind(game: Game, entries: list[Entry], key: str, ahead: datetime, rep: Ch
     if not catch_up and due and all(seat in memos and memos[seat].p == line for seat in due):
         return None
     try:
-        game.gateway.write(PUBLIC, catch_up + deadlines.public_reminder_ops(game, key, ahead, rep.reminded))
+        game.gateway.write(PUBLIC, catch_up + deadlines.public_reminder_ops(game, key, ahead, rep.reminded)
+                           + deadlines.public_deadline_ops(game, state, game.now(), "check"))
     except BackendError as exc:
         rep.warnings.append(render(game.voice, "svc.reminder_unwritable", reason=exc.message(game.voice)))
         return ""
@@ -275,9 +294,11 @@ def _kept(memo: Memo | None) -> PlayerCheck | None:
         return None
 
 
-def _shown_time(memo: Memo | None, judged: str, now: datetime) -> datetime:
-    """The time the status shows: the last check's, if it judged the same; else now."""
-    if memo is not None and memo.j == judged:
+def _shown_time(memo: Memo | None, judged: str, now: datetime, rev: str) -> datetime:
+    """The time the status shows (when the row was last read, and the deadline line's "as of"): the last check's
+    if it judged the same and nothing but that check's own write has changed the workbook since (``Memo.a``), so
+    that a repeat writes nothing; else now: every save of the player's is seen read."""
+    if memo is not None and memo.j == judged and rev and memo.a == rev:
         try:
             return datetime.fromisoformat(memo.t)
         except ValueError:

@@ -171,7 +171,7 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time)
         row = info.row or order_row(night)  # the row its label was found in at resolve
-        ops.append(player.status_op(lang, row, "\n".join([status, *told]), problems, stage=entry.key))
+        ops += player.status_ops(lang, row, "\n".join([status, *told]), problems, stage=entry.key)
         told = []
     if not sheet.unread:  # a workbook not read: its Results rows are the ones the tool wrote
         ops += results_repairs(game, entry.key, seat, entries, sheet, warnings)
@@ -181,11 +181,12 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     ops += layout.player_protections(lang, game.editors())  # put back as laid out, whatever happened to them
     due = player.next_row(state, seat, tab)
     ops += player.open_row_ops(state, seat, lang, game.editors(), tab, due)
-    if due is not None and rows.empty(tab, due):  # a new row: what the tool did is told once, in its status cell
+    line = deadlines.deadline_line(game, state, lang, game.now(), "resolve")
+    ops += player.deadline_ops(state.board, lang, line)
+    if due is not None and rows.empty(tab, due):  # a new row: the deadline first, and what the tool did, told once
         want = order_row(state.night)
         told += [render(lang, "sheet.rows.placed", row=due, want=want)] if due != want else []
-        if told:
-            ops.append(player.status_op(lang, due, "\n".join(told), ()))
+        ops += player.status_ops(lang, due, "\n".join([line, *told]), ())
     return ops
 
 
@@ -286,7 +287,8 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
         step(player_key(seat))
     state, events, lang = entry.view(game.board), entry.events(), game.lang
     game.gateway.write(PUBLIC, news.stage_ops(game, state, events, entry.key, formats, entries)
-                       + public_correction_ops(game, entry, entries))
+                       + public_correction_ops(game, entry, entries)
+                       + deadlines.public_deadline_ops(game, state, game.now(), "resolve"))
     step(PUBLIC)
     emails = [s.email for s in game.cfg.roster]
     done = replace(entry, status=PUBLISHED, undelivered=tuple(sorted(failed.items())))

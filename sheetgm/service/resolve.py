@@ -212,7 +212,8 @@ def read_orders(game: Game, cur: Entry, record: Record, deadline: datetime | Non
         used = format_order(order, lang) if order.steps or order.day else ""
         checked = truth.checked if truth is not None and verdict in AFTER else ""
         out.archive[seat] = ArchivedOrder(kept_order(text), used, tuple(problems), tuple(director_problems), bad,
-                                          ticked, stamp, sheet.row, verdict, checked, verdict == LATE)
+                                          ticked, stamp, sheet.row, verdict, checked, verdict == LATE,
+                                          kept_order(sheet.text) if kept_order(sheet.text) != kept_order(text) else "")
         if verdict in AFTER:
             out.warnings.append(verdicts.director_warning(game, seat, out.archive[seat], game.voice))
         if verdict == UNJUDGED and sheet.text and not sheet.trouble:

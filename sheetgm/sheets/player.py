@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
+from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, ResizeRows, SetBold, SetValidation, SetValues
 from sheetgm.core import passages
 from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
@@ -74,6 +74,35 @@ def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: 
     return SetValues(layout.rng(layout.tab(lang, "orders"), f"D{r}:{end}{r}"), (cells,))
 
 
+def fit_row_op(lang: str, row: int, status: str, problems: str) -> Op:
+    """The Orders row ``row`` as tall as its status (D) and problems (E) cells need (``layout.row_height``)."""
+    widths = layout.ORDERS_WIDTHS
+    height = layout.row_height(((status, widths[layout.O_STATUS]), (problems, widths[layout.O_PROBLEMS])))
+    return ResizeRows(layout.rng(layout.tab(lang, "orders"), f"{row}:{row}"), height)
+
+
+def status_ops(lang: str, row: int, status: str, problems: Iterable[str], stamp: str | None = None,
+               stage: str = "") -> list[Op]:
+    """``status_op`` and the row's height to show it whole (``fit_row_op``)."""
+    op = status_op(lang, row, status, problems, stamp, stage)
+    cells = op.rows[0] if isinstance(op, SetValues) and op.rows else ("", "")
+    return [op, fit_row_op(lang, row, cells[0], cells[1])]
+
+
+def deadline_ops(board: Board, lang: str, line: str) -> list[Op]:
+    """The deadline line (``deadlines.deadline_line``) in the Orders tab's header row and in the Current tab,
+    below the player's numbers beside the map: every player sees the stage due, its deadline and the time left."""
+    orders, cur = layout.tab(lang, "orders"), layout.tab(lang, "current")
+    side = mapcells.side_col(board)
+    label, value = layout.col(side + 1), layout.col(side + 2)
+    head = layout.rng(orders, f"{layout.DEADLINE_COL}1")
+    return [SetValues(head, ((line,),)), SetBold(head),
+            ResizeColumns(layout.rng(orders, f"{layout.DEADLINE_COL}:{layout.DEADLINE_COL}"), layout.DEADLINE_PX),
+            SetValues(layout.rng(cur, f"{label}{DEADLINE_ROW}:{value}{DEADLINE_ROW}"),
+                      ((render(lang, "sheet.deadline.label"), line),)),
+            SetBold(layout.rng(cur, f"{label}{DEADLINE_ROW}:{value}{DEADLINE_ROW}"))]
+
+
 LEGACY_FREEZE = "sheetgm:frozen:N{night}"  # how sheetgm before issue 15 froze a resolved row (a range protection)
 
 
@@ -126,6 +155,7 @@ def noise_tiles(events: Iterable[Event], seat: int) -> list[Tile]:
 
 
 INFO_ROWS = 11  # the player's numbers beside the map: 10 rows, then the skills
+DEADLINE_ROW = INFO_ROWS + 1  # the deadline line, between the player's numbers and the legend
 LEGEND_ROW = INFO_ROWS + 2
 INFO_PX = (110, 380)
 

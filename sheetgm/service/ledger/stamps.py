@@ -276,12 +276,13 @@ def passed_ops(game: Game, rows: list[list[str]], key: str, deadline: datetime |
 
 
 def archived_texts(entries: list[Entry], seat: int) -> dict[str, str]:
-    """The order text each live, resolved stage used for ``seat`` (to spot a past row edited later)."""
+    """The text each live, resolved stage's row held for ``seat`` when it was resolved (to spot a past row edited
+    later): an order changed after the deadline but before the resolve was not edited after it was resolved."""
     out: dict[str, str] = {}
     for e in entries:
         if e.status == SUPERSEDED or e.kind != "stage":
             continue
         info = e.orders().get(seat)
         if info is not None:
-            out[e.key] = info.text
+            out[e.key] = info.read or info.text
     return out

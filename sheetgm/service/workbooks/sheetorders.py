@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.errors import BackendError, MissingTabError, NetworkError, QuotaError
@@ -273,7 +274,9 @@ def read_player(game: Game, seat: int, night: int, stage: str, archived: Mapping
                  in zip(found.said, found.notes, found.director_notes, strict=True)]
     out.tab = found.tab  # as it is once the repairs are written
     for notice in game.gateway.notices(player_key(seat)):  # a copy in another format beside the file (xlsx)
-        out.said.append((f"{notice.code}:{notice.params.get('sibling', '')}", notice.message(lang),
+        kind = PurePath(str(notice.params.get("sibling", ""))).suffix or "?"  # the player's words: no path of ours
+        out.said.append((f"{notice.code}:{notice.params.get('sibling', '')}",
+                         render(lang, "sheet.notice.sibling", kind=kind),
                          render(game.voice, "svc.player_notice", alias=game.alias(seat), seat=seat,
                                 notice=notice.message(game.voice))))
     cells = found.cells
