@@ -48,7 +48,7 @@ def test_every_change_to_the_tabs_is_named_with_the_program_that_saved_the_file(
         assert found.lock == LOCK_NONE and "Openpyxl" in found.saved_by and "_sheetgm" in found.tabs
         audit = cli.run("audit")
         assert audit.exit_code == 1
-        s1, s2, s3 = (_lines(audit.stdout, f"player-{n} (S{n})") for n in (1, 2, 3))
+        s1, s2, s3 = (_lines(audit.stdout, f"{n} 号 S{n}") for n in (1, 2, 3))
         assert any("「如何写指令」页不见了（被删除）" in x and "Openpyxl" in x for x in s1), audit.stdout
         assert any("结构锁" in x and "没有了" in x for x in s1)
         assert any("隐藏页「_sheetgm」被显示出来了" in x for x in s1)
@@ -81,7 +81,7 @@ def test_a_file_gnumeric_saved_is_named_and_its_lost_lock_found(tmp_path: Path) 
         found = cli.open().gateway.structure(player_key(2))
         assert found.lock != LOCK_GAME and found.saved_by.startswith("gnumeric")  # it drops the lock on the tabs
         audit = cli.run("audit")
-        s2 = _lines(audit.stdout, "player-2 (S2)（文件 02-S2.xlsx，最后由 gnumeric")
+        s2 = _lines(audit.stdout, "2 号 S2（文件 02-S2.xlsx，最后由 gnumeric")
         assert any("结构锁" in x for x in s2), audit.stdout
         assert any("「结果」页的保护没有密码" in x for x in s2)  # Gnumeric drops the password too
         assert any("隐藏页「_sheetgm」被显示出来了" in x for x in s2)  # and shows sheetgm's hidden tab
@@ -89,7 +89,7 @@ def test_a_file_gnumeric_saved_is_named_and_its_lost_lock_found(tmp_path: Path) 
         game = cli.open()
         assert game.gateway.structure(player_key(2)).lock == LOCK_GAME
         assert all(p.password == LOCK_GAME for p in game.gateway.protections(player_key(2)))
-        assert not [x for x in _lines(cli.run("audit").stdout, "player-2 (S2)") if "✗" in x or "!" in x]
+        assert not [x for x in _lines(cli.run("audit").stdout, "2 号 S2") if "✗" in x or "!" in x]
 
 
 def test_doctor_agrees_with_status_about_reports_not_delivered(tmp_path: Path) -> None:
