@@ -99,8 +99,10 @@ class XlsxGateway(port.Gateway):
         self.names = dict(names or {})  # key -> suggested file name (without .xlsx) for workbooks to create
         self._files: dict[str, str] | None = None
         self._unrecorded: dict[str, str] = {}  # inside a batch: names of workbooks created, recorded at the flush
-        self._books: dict[str, tuple[tuple[int, int, int], Path, Book]] = {}
-        self._failed: dict[str, tuple[tuple[int, int, int], Path, UnreadableFileError]] = {}
+        # key -> the stamp of the file read (a local file's (mtime, size, inode); a WebDAV file's ETag), the file,
+        # the workbook parsed
+        self._books: dict[str, tuple[object, Path, Book]] = {}
+        self._failed: dict[str, tuple[object, Path, UnreadableFileError]] = {}
         self._dirty: dict[str, None] = {}  # inside a batch: workbooks changed and not saved yet, in order
         # The changes made to each kept workbook since its file was read, to make again on a newer file
         self._redo: dict[str, list[Callable[[Book], None]]] = {}
@@ -198,19 +200,13 @@ class XlsxGateway(port.Gateway):
                 if st.st_size > LIMITS.file_bytes:  # refused before it is read
                     raise refuse("too_large", size=f"{st.st_size / MiB:.1f}", limit=f"{LIMITS.file_bytes / MiB:.1f}")
                 data = f.read(LIMITS.file_bytes + 1)
-            book = read_book(data)
         except FileNotFoundError:
             raise self._missing(key, path) from None
         except UnreadableFileError as exc:
             raise UnreadableFileError(exc.code, **{**exc.params, "path": str(path)}) from exc
         except OSError as exc:
             raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
-        except Exception as exc:
-            # A damaged file may fail in ways no list foresees: each means this one file cannot be read, and
-            # says nothing of the others.
-            raise UnreadableFileError("err.backend.file.damaged", path=str(path),
-                                      detail=f"{type(exc).__name__}: {str(exc)[:160]}") from exc
-        return book, (st.st_mtime_ns, st.st_size, st.st_ino)
+        return parse(data, str(path)), (st.st_mtime_ns, st.st_size, st.st_ino)
 
     @staticmethod
     def _missing(key: str, path: Path) -> UnusableWorkbookError:
@@ -507,6 +503,21 @@ class XlsxGateway(port.Gateway):
         book = self._load(key)
         return port.WorkbookView(book.title, tuple(xlsx_cells.view(book, s) for s in book.sheets
                                                    if not s.name.startswith(META_TAB)))
+
+
+def parse(data: bytes, where: str) -> Book:
+    """A workbook's bytes parsed; UnreadableFileError naming ``where`` (the file) if they are not one."""
+    try:
+        if len(data) > LIMITS.file_bytes:
+            raise refuse("too_large", size=f"{len(data) / MiB:.1f}", limit=f"{LIMITS.file_bytes / MiB:.1f}")
+        return read_book(data)
+    except UnreadableFileError as exc:
+        raise UnreadableFileError(exc.code, **{**exc.params, "path": where}) from exc
+    except Exception as exc:
+        # A damaged file may fail in ways no list foresees: each means this one file cannot be read, and
+        # says nothing of the others.
+        raise UnreadableFileError("err.backend.file.damaged", path=where,
+                                  detail=f"{type(exc).__name__}: {str(exc)[:160]}") from exc
 
 
 def _whole_tabs(records: list[list[str]]) -> dict[str, list[str]]:
