@@ -48,9 +48,9 @@ main()
 MAKE_GAME = """
 import random, sys
 from pathlib import Path
-from sheetgm.service.config import parse_config
+from sheetgm.service.config.load import parse_config
 from sheetgm.service.demo import demo_config, submit
-from sheetgm.service.journal import latest, read_director
+from sheetgm.service.ledger.journal import latest, read_director
 from sheetgm.service.new_game import new_game
 game = new_game(Path(sys.argv[1]), parse_config(demo_config(10, 1, "zh", 12), "demo"))
 state = latest(read_director(game)[0]).state(game.board)

@@ -23,7 +23,7 @@ from sheetgm.backends import port
 from sheetgm.backends.xlsx import lock
 from sheetgm.backends.xlsx.gateway import XlsxGateway
 from sheetgm.service.check import check
-from sheetgm.service.config import parse_config
+from sheetgm.service.config.load import parse_config
 from sheetgm.service.game import player_key
 from sheetgm.service.new_game import new_game
 from sheetgm.sheets import layout

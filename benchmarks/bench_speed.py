@@ -64,9 +64,9 @@ MAKE_GAME = """
 import json, random, sys
 from pathlib import Path
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
-from sheetgm.service.config import parse_config
+from sheetgm.service.config.load import parse_config
 from sheetgm.service.demo import demo_config, submit
-from sheetgm.service.journal import latest, read_director
+from sheetgm.service.ledger.journal import latest, read_director
 from sheetgm.service.new_game import new_game
 from sheetgm.service.resolve import resolve
 folder, players, nights, big = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "big"

@@ -51,9 +51,9 @@ from sheetgm.bots import bot_order  # noqa: E402
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES  # noqa: E402
 from sheetgm.notation.order_format import format_order  # noqa: E402
 from sheetgm.service.check import check  # noqa: E402
-from sheetgm.service.config import parse_config  # noqa: E402
+from sheetgm.service.config.load import parse_config  # noqa: E402
 from sheetgm.service.game import DIRECTOR, Game, player_key  # noqa: E402
-from sheetgm.service.journal import latest, read_director  # noqa: E402
+from sheetgm.service.ledger.journal import latest, read_director  # noqa: E402
 from sheetgm.service.new_game import new_game  # noqa: E402
 from sheetgm.service.resolve import resolve  # noqa: E402
 from sheetgm.sheets import layout  # noqa: E402

@@ -43,20 +43,20 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "rows": ("sheetgm/sheets/rows.py", [
         "tests/test_rows_parts.py", "tests/test_rows.py",  # test_player_rows plays games: 20 s a mutant
     ]),
-    "stamps": ("sheetgm/service/stamps.py", [
+    "stamps": ("sheetgm/service/ledger/stamps.py", [
         "tests/service/test_stamps.py", "tests/service/test_deadlines_hold.py",
     ]),
-    "deadlines": ("sheetgm/service/deadlines.py", [
+    "deadlines": ("sheetgm/service/timing/deadlines.py", [
         "tests/service/test_deadline_rules.py", "tests/service/test_deadlines.py",
         "tests/service/test_deadlines_hold.py",
     ]),
-    "lock": ("sheetgm/service/lock.py", [
+    "lock": ("sheetgm/service/ledger/lock.py", [
         "tests/service/test_lock_units.py", "tests/service/test_lock.py", "tests/service/test_lock_messages.py",
     ]),
     "audit": ("sheetgm/service/audit.py", [
         "tests/service/test_audit_parts.py", "tests/service/test_audit.py", "tests/service/test_audit_in_force.py",
     ]),
-    "protections": ("sheetgm/service/protections.py", [  # audit's other half: the protections in each file
+    "protections": ("sheetgm/service/workbooks/protections.py", [  # audit's other half: the protections in each file
         "tests/service/test_protections_parts.py", "tests/service/test_audit_parts.py", "tests/service/test_audit.py",
         "tests/service/test_audit_in_force.py",
     ]),

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from sheetgm.service.stamps import LATE, SEEN
-from sheetgm.service.verdicts import nothing_used
+from sheetgm.service.ledger.stamps import LATE, SEEN
+from sheetgm.service.ledger.verdicts import nothing_used
 from sheetgm.sheets.archive import ArchivedOrder
 
 

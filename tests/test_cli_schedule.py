@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from sheetgm.cli.app import app
 from sheetgm.service.game import open_game
-from sheetgm.service.journal import latest, read_director
+from sheetgm.service.ledger.journal import latest, read_director
 
 runner = CliRunner()
 DRAFT = """name = "desk"

@@ -304,7 +304,7 @@ def test_game_map_reads_the_journal(game_dir: Path) -> None:
     assert pixels(director.png).size == (director.width, director.height) == (
         game.board.width * S + 2 * (S // 2) + drawing.LEGEND_TILES * S, game.board.height * S + 2 * (S // 2))
     assert director.png != public.png
-    from sheetgm.service.journal import read_director
+    from sheetgm.service.ledger.journal import read_director
     from sheetgm.service.mapview import build_view
 
     entries = read_director(game)[0]

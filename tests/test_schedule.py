@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheetgm.core.texts import has
-from sheetgm.service.schedule import (
+from sheetgm.service.schedule_game import schedule_command_output
+from sheetgm.service.timing.schedule import (
     CronEntry,
     ScheduleError,
     cron_entries,
@@ -19,7 +20,6 @@ from sheetgm.service.schedule import (
     offset_changes,
     render_schedule_block,
 )
-from sheetgm.service.schedule_game import schedule_command_output
 
 SPRING = date(2024, 5, 1)
 BERLIN_WINTER, BERLIN_SUMMER = date(2024, 1, 15), date(2024, 7, 15)
@@ -283,8 +283,8 @@ def test_config_without_deadlines_is_refused(tmp_path: Path) -> None:
 def test_the_last_hours_checks_are_no_further_apart_than_the_look_window_of_rul_55() -> None:
     """RUL-55 stands a look after the deadline in for the checks the schedule meant to run within LOOK_WINDOW of
     it: with every check on time, the last one is within that window, so the rule only acts on a late run."""
-    from sheetgm.service.schedule import LAST_HOUR_CHECKS
-    from sheetgm.service.stamps import LOOK_WINDOW
+    from sheetgm.service.ledger.stamps import LOOK_WINDOW
+    from sheetgm.service.timing.schedule import LAST_HOUR_CHECKS
 
     window = LOOK_WINDOW.total_seconds() / 60
     assert min(LAST_HOUR_CHECKS) < window

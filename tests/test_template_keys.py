@@ -24,7 +24,7 @@ import pytest
 import sheetgm
 from sheetgm.core.state import ELIMINATED, ESCAPED, IN_PLAY, RED_CARDED
 from sheetgm.core.texts import LANGS, has, table
-from sheetgm.service.stamps import AFTER
+from sheetgm.service.ledger.stamps import AFTER
 from sheetgm.sheets.layout import DIRECTOR_TABS, PLAYER_TABS, PUBLIC_TABS
 
 ROOT = Path(sheetgm.__file__).parent

@@ -15,7 +15,7 @@ import pytest
 import typer
 from ruamel.yaml import YAML
 
-from sheetgm.service.schedule import render_schedule_block
+from sheetgm.service.timing.schedule import render_schedule_block
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOW_DIR = ROOT / ".github" / "workflows"
@@ -295,7 +295,7 @@ GAME_CONFIG = {"name": "wf", "seed": 3, "lang": "en",  # nightly deadlines, long
 
 @pytest.fixture(scope="module")
 def made_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from sheetgm.service.config import parse_config
+    from sheetgm.service.config.load import parse_config
     from sheetgm.service.new_game import new_game
 
     folder = tmp_path_factory.mktemp("made") / "current"
@@ -359,7 +359,7 @@ def test_a_scheduled_run_checks_and_dry_runs_the_due_stage(resolve_wf: dict[str,
 def test_a_scheduled_run_never_resolves_a_stage_without_a_deadline(resolve_wf: dict[str, Any], repo: Path) -> None:
     from dataclasses import replace
 
-    from sheetgm.service.config import load_config, save_config
+    from sheetgm.service.config.load import load_config, save_config
 
     folder = repo / "games" / "current"
     save_config(replace(load_config(folder), schedule=None), folder)
@@ -385,7 +385,7 @@ def test_a_manual_run_naming_the_other_camp_stops_before_resolving(resolve_wf: d
 
 def test_the_resolve_job_ends_before_its_lock_expires() -> None:
     """A job GitHub kills for its time must not outlive the game lock it holds (another run would take it)."""
-    from sheetgm.service.lock import LOCK_TTL
+    from sheetgm.service.ledger.lock import LOCK_TTL
 
     text = (Path(__file__).resolve().parent.parent / ".github" / "workflows" / "resolve.yml").read_text("utf-8")
     minutes = [int(m) for m in re.findall(r"timeout-minutes:\s*(\d+)", text)]

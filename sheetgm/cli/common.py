@@ -31,7 +31,7 @@ def fail(message: str) -> NoReturn:
 
 
 def env_lang() -> str | None:
-    from sheetgm.service.configfile import env_lang as chosen
+    from sheetgm.service.config.file import env_lang as chosen
 
     return chosen()
 
@@ -39,7 +39,7 @@ def env_lang() -> str | None:
 def config_lang(path: Path) -> str | None:
     """The language of the game's config at ``path`` (its ``lang`` even when another field is wrong, so the
     error about that field is in the director's language), None if there is no config that reads."""
-    from sheetgm.service.configfile import declared_lang
+    from sheetgm.service.config.file import declared_lang
 
     return declared_lang(path)
 

@@ -11,7 +11,7 @@ from sheetgm.cli.common import attempt, emit, holder, lang_of
 from sheetgm.cli.options import GameOpt, JsonOpt
 
 if TYPE_CHECKING:
-    from sheetgm.service.doctorreport import DoctorReport
+    from sheetgm.service.doctor.report import DoctorReport
 
 
 def doctor_cmd(
@@ -22,7 +22,7 @@ def doctor_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Check everything a game needs, each line passed or failed with its fix; exit 1 if one failed."""
-    from sheetgm.service.doctor import doctor
+    from sheetgm.service.doctor.checks import doctor
 
     lang = lang_of(game)
     rep = attempt(lang, lambda: doctor(game, live=live, client_secrets=client_secrets, record=record,

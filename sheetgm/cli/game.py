@@ -26,8 +26,8 @@ def new_cmd(
 ) -> None:
     """Create a game: folder, config, seeded role deal and every workbook (shared one call at a time)."""
     from sheetgm.cli import present
-    from sheetgm.service.config import load_config, with_backend
-    from sheetgm.service.configfile import find_config
+    from sheetgm.service.config.file import find_config
+    from sheetgm.service.config.load import load_config, with_backend
     from sheetgm.service.game import make_gateway
     from sheetgm.service.new_game import new_game
 

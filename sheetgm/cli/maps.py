@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         from sheetgm.render.files import write_png
         from sheetgm.service.game import open_game
         from sheetgm.service.mapview import game_map
-        from sheetgm.service.stagemap import view_file
+        from sheetgm.service.workbooks.stagemap import view_file
 
         director_lang = lang_of(game)
         if lang is not None and lang not in ("zh", "en"):

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # only for the annotations: `check` need not import the demo,
     from sheetgm.service.check import CheckReport
     from sheetgm.service.demo import DemoReport
     from sheetgm.service.game import Game
-    from sheetgm.service.lock import UnlockReport
+    from sheetgm.service.ledger.lock import UnlockReport
     from sheetgm.service.new_game import ShareReport
     from sheetgm.service.resolve import ResolveReport
     from sheetgm.service.status import StatusReport

@@ -88,7 +88,7 @@ def unlock_cmd(
 ) -> None:
     """Clear the lock left by a resolve that was killed, instead of waiting 15 minutes for it to expire."""
     from sheetgm.cli import present
-    from sheetgm.service.lock import unlock
+    from sheetgm.service.ledger.lock import unlock
 
     serve(game, as_json, lambda g, _step: unlock(g, reason, holder()), present.unlocked)
 

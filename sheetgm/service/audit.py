@@ -24,9 +24,9 @@ from typing import Any
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Permission
 from sheetgm.core.texts import render
-from sheetgm.service import protections
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game
 from sheetgm.service.new_game import sharing_plan
+from sheetgm.service.workbooks import protections
 
 ABOVE_READER = ("commenter", "writer", "fileOrganizer", "organizer", "owner")
 OWNING = ("owner", "organizer", "fileOrganizer")

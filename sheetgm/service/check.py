@@ -25,12 +25,14 @@ from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.service import checkmemo, deadlines, news, stamps, table, verdicts
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import Entry, latest
-from sheetgm.service.lock import folder_lock
-from sheetgm.service.sheetorders import SheetOrder, orders_of, read_player, review
-from sheetgm.service.upkeep import upkeep_ops
+from sheetgm.service.ledger import checkmemo, stamps, table, verdicts
+from sheetgm.service.ledger.journal import Entry, latest
+from sheetgm.service.ledger.lock import folder_lock
+from sheetgm.service.timing import deadlines
+from sheetgm.service.workbooks import news
+from sheetgm.service.workbooks.sheetorders import SheetOrder, orders_of, read_player, review
+from sheetgm.service.workbooks.upkeep import upkeep_ops
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.stages import stage_key
 
@@ -81,7 +83,7 @@ class CheckReport:
 
 
 def check(game: Game, progress: Callable[[str], None] | None = None, holder: str = "sheetgm") -> CheckReport:
-    """Under the game folder's OS lock (service/lock.py): a check writes the director's and the players' workbooks,
+    """Under the game folder's OS lock (ledger/lock.py): a check writes the director's and the players' workbooks,
     and a local .xlsx file is saved whole, so a resolve saving the same file at the same moment would lose its
     cells (or the check its stamps). Across machines (Google) cells are written one range at a time: no token."""
     with folder_lock(game.folder, holder, deadlines.local_time(game, game.now())):

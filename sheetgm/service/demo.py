@@ -28,10 +28,10 @@ from sheetgm.core.setup import SeatSpec
 from sheetgm.core.state import State
 from sheetgm.notation.order_format import format_order
 from sheetgm.service.check import check
-from sheetgm.service.config import parse_config
+from sheetgm.service.config.load import parse_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import WORKBOOK_DIR, Game, player_key
-from sheetgm.service.journal import latest, read_director
+from sheetgm.service.ledger.journal import latest, read_director
 from sheetgm.service.new_game import new_game
 from sheetgm.service.resolve import ResolveReport, resolve
 from sheetgm.sheets import layout

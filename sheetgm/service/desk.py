@@ -23,11 +23,9 @@ from sheetgm.core.override import GAME_FIELDS, PLAYER_FIELDS, apply_override
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.render import bbcode
-from sheetgm.service import news, stagemap
-from sheetgm.service.deadlines import deadline_of, local_time
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import (
+from sheetgm.service.ledger.journal import (
     DESK_FIRST_ROW,
     PUBLISHED,
     RESOLVED,
@@ -43,8 +41,10 @@ from sheetgm.service.journal import (
     release_op,
     split_desk_key,
 )
-from sheetgm.service.lock import holding
-from sheetgm.service.sheetorders import read_sheet
+from sheetgm.service.ledger.lock import holding
+from sheetgm.service.timing.deadlines import deadline_of, local_time
+from sheetgm.service.workbooks import news, stagemap
+from sheetgm.service.workbooks.sheetorders import read_sheet
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import card_rows, progress_rows

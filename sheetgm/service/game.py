@@ -12,9 +12,9 @@ from sheetgm.backends.port import Gateway, SetValues
 from sheetgm.core.board import Board
 from sheetgm.core.setup import SeatSpec
 from sheetgm.notation.mapfile import load_map_file, ready_map
-from sheetgm.service.config import GameConfig, load_config
-from sheetgm.service.config_rules import camp_counts
-from sheetgm.service.configfile import env_lang
+from sheetgm.service.config.file import env_lang
+from sheetgm.service.config.load import GameConfig, load_config
+from sheetgm.service.config.rules import camp_counts
 from sheetgm.service.errors import MapFileMissingError, NoServiceAccountError, ServiceError
 from sheetgm.sheets import layout
 

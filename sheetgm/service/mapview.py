@@ -28,7 +28,7 @@ from sheetgm.render.views import (
 )
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game
-from sheetgm.service.journal import SUPERSEDED, Entry, read_director
+from sheetgm.service.ledger.journal import SUPERSEDED, Entry, read_director
 from sheetgm.sheets.stages import parse_key
 
 
@@ -110,7 +110,7 @@ def game_map(game: Game, view: str = PUBLIC, alias: str | None = None, stage: st
 def _planned(game: Game, entries: list[Entry], stage: str | None, view: str, model: MapView) -> MapView:
     """The player's view with the path of the order in her row for the stage now due (as ``check`` previews it:
     the others' orders left out, which changes the notes, never the path)."""
-    from sheetgm.service.sheetorders import read_player, review
+    from sheetgm.service.workbooks.sheetorders import read_player, review
 
     if view != PLAYER or stage is not None:
         raise ServiceError("err.render.plan_view")

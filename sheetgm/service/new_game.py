@@ -14,10 +14,10 @@ from sheetgm.backends.port import Gateway, Op
 from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.service.config import GameConfig, save_config
+from sheetgm.service.config.load import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
-from sheetgm.service.journal import PUBLISHED, Entry, digest, entry_hash, pack
+from sheetgm.service.ledger.journal import PUBLISHED, Entry, digest, entry_hash, pack
 from sheetgm.sheets import layout
 from sheetgm.sheets.helptab import help_ops
 from sheetgm.sheets.player import current_ops, identity_op, open_row_ops

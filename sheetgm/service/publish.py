@@ -21,14 +21,16 @@ from dataclasses import replace
 from sheetgm.backends.errors import UnreadableFileError, UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines, news, table
-from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, release_op
+from sheetgm.service.ledger import table
+from sheetgm.service.ledger.journal import PUBLISHED, SUPERSEDED, Entry, release_op
 from sheetgm.service.rollback import public_correction_ops, report_text
-from sheetgm.service.sheetorders import SheetOrder, read_sheet
-from sheetgm.service.stagemap import write_stage_map
-from sheetgm.service.upkeep import order_status, upkeep_ops
+from sheetgm.service.timing import deadlines
+from sheetgm.service.timing.deadlines import local_time
+from sheetgm.service.workbooks import news
+from sheetgm.service.workbooks.sheetorders import SheetOrder, read_sheet
+from sheetgm.service.workbooks.stagemap import write_stage_map
+from sheetgm.service.workbooks.upkeep import order_status, upkeep_ops
 from sheetgm.sheets import layout, player, rows
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import director_ops

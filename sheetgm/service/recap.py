@@ -30,10 +30,10 @@ from sheetgm.render.files import write_bytes
 from sheetgm.render.fonts import find_font
 from sheetgm.render.recap_html import CastRow, Recap, Step, page
 from sheetgm.render.views import Piece, after, director_view, replay_view
-from sheetgm.service.deadlines import local_time
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game
-from sheetgm.service.journal import PUBLISHED, SUPERSEDED, Entry, read_director
+from sheetgm.service.ledger.journal import PUBLISHED, SUPERSEDED, Entry, read_director
+from sheetgm.service.timing.deadlines import local_time
 from sheetgm.sheets.stages import parse_key, stage_key
 
 RECAP_DIR = "recap"

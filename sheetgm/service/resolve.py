@@ -24,10 +24,10 @@ from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_order
-from sheetgm.service import checkmemo, deadlines, stamps, verdicts
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.journal import (
+from sheetgm.service.ledger import checkmemo, stamps, verdicts
+from sheetgm.service.ledger.journal import (
     PUBLISHED,
     RESOLVED,
     SUPERSEDED,
@@ -37,9 +37,10 @@ from sheetgm.service.journal import (
     latest,
     pack,
 )
-from sheetgm.service.lock import holding, try_release
+from sheetgm.service.ledger.lock import holding, try_release
 from sheetgm.service.publish import deliver, owed, publish
-from sheetgm.service.sheetorders import SheetOrder, judge, orders_of, priority, read_player
+from sheetgm.service.timing import deadlines
+from sheetgm.service.workbooks.sheetorders import SheetOrder, judge, orders_of, priority, read_player
 from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.layout import tab
 from sheetgm.sheets.limits import kept_order

@@ -25,10 +25,9 @@ from sheetgm.backends.port import Op, SetBold, SetValues, Unprotect
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, public_log, report
 from sheetgm.core.texts import render
-from sheetgm.service import news
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import (
+from sheetgm.service.ledger.journal import (
     HISTORY_FIRST_ROW,
     SUPERSEDED,
     Entry,
@@ -38,9 +37,10 @@ from sheetgm.service.journal import (
     parse_entries,
     release_op,
 )
-from sheetgm.service.lock import holding
-from sheetgm.service.sheetorders import read_sheet
-from sheetgm.service.verdicts import report_note
+from sheetgm.service.ledger.lock import holding
+from sheetgm.service.ledger.verdicts import report_note
+from sheetgm.service.workbooks import news
+from sheetgm.service.workbooks.sheetorders import read_sheet
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import public_ops

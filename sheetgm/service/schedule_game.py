@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from pathlib import Path
 
-from sheetgm.service.schedule import (
+from sheetgm.service.timing.schedule import (
     DEFAULT_OFFSET,
     NOTE_HORIZON,
     ScheduleError,
@@ -26,8 +26,8 @@ def config_deadlines(game_config_path: Path) -> tuple[dict[str, str], dict[str, 
     ``[schedule]``: daily lines), the one-off ones (stage -> time: every deadline at another local time than its
     camp's recurring one, or all of them in a game with no ``[schedule]``: dated lines, so that an exception
     runs once and not every day for ever), the zone and every deadline's date."""
-    from sheetgm.service.config import load_config
-    from sheetgm.service.deadlines import night_deadlines
+    from sheetgm.service.config.load import load_config
+    from sheetgm.service.timing.deadlines import night_deadlines
 
     cfg = load_config(game_config_path)
     zone = zone_of(cfg.timezone)

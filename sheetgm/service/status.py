@@ -8,9 +8,9 @@ from typing import Any
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.observe import shown_progress
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines, stamps, table
 from sheetgm.service.game import DIRECTOR, Game, player_key
-from sheetgm.service.journal import (
+from sheetgm.service.ledger import stamps, table
+from sheetgm.service.ledger.journal import (
     RESOLVED,
     SUPERSEDED,
     Entry,
@@ -20,7 +20,8 @@ from sheetgm.service.journal import (
     lock_range,
     parse_entries,
 )
-from sheetgm.service.lock import lock_is_free, parse_unlocks, unlocks_range
+from sheetgm.service.ledger.lock import lock_is_free, parse_unlocks, unlocks_range
+from sheetgm.service.timing import deadlines
 from sheetgm.sheets.stages import stage_key
 
 

@@ -33,7 +33,7 @@ from sheetgm.core.texts import render
 from sheetgm.service import desk
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.journal import (
+from sheetgm.service.ledger.journal import (
     HISTORY_FIRST_ROW,
     PUBLISHED,
     RESOLVED,
@@ -46,8 +46,8 @@ from sheetgm.service.journal import (
     journal_range,
     scan_entries,
 )
-from sheetgm.service.sheetorders import judge, priority
-from sheetgm.service.verdicts import nothing_used
+from sheetgm.service.ledger.verdicts import nothing_used
+from sheetgm.service.workbooks.sheetorders import judge, priority
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import SETUP_KEY, key_of_index, stage_index
 

@@ -18,7 +18,7 @@ from sheetgm.backends.errors import CredentialsError
 from sheetgm.backends.google import auth
 from sheetgm.backends.google.gateway import GoogleGateway
 from sheetgm.backends.port import SetValues
-from sheetgm.service.config import parse_config
+from sheetgm.service.config.load import parse_config
 from sheetgm.service.game import IDS_FILE, make_gateway
 
 EMAIL = "gm-bot@game-123.iam.gserviceaccount.com"

@@ -70,9 +70,9 @@ CLI = "import sys; from sheetgm.cli.main import main; sys.argv[0] = 'sheetgm'; m
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 6-player game played to its second night, the survivors' orders typed (as bench_speed's)."""
-    from sheetgm.service.config import parse_config
+    from sheetgm.service.config.load import parse_config
     from sheetgm.service.demo import demo_config, submit
-    from sheetgm.service.journal import latest, read_director
+    from sheetgm.service.ledger.journal import latest, read_director
     from sheetgm.service.new_game import new_game
     from sheetgm.service.resolve import resolve
 

@@ -29,7 +29,7 @@ from sheetgm.backends.google.auth import ENV_B64
 from sheetgm.backends.google.idmap import JsonIdMap
 from sheetgm.backends.port import Gateway
 from sheetgm.backends.xlsx.gateway import XlsxGateway
-from sheetgm.service.config import load_config
+from sheetgm.service.config.load import load_config
 from sheetgm.service.game import DIRECTOR, IDS_FILE, Game, make_gateway, open_game
 
 DIRECTOR_EMAIL = "gm@example.com"

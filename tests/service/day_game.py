@@ -32,7 +32,7 @@ from sheetgm.cli.app import app
 from sheetgm.core.texts import table
 from sheetgm.service import demo
 from sheetgm.service.game import PUBLIC, Game, open_game, player_key
-from sheetgm.service.journal import latest, read_director
+from sheetgm.service.ledger.journal import latest, read_director
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import order_row
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from sheetgm.backends.port import Gateway, Op, SetValues
-from sheetgm.service.config import parse_config
+from sheetgm.service.config.load import parse_config
 from sheetgm.service.game import Game, player_key
-from sheetgm.service.journal import latest, read_director
+from sheetgm.service.ledger.journal import latest, read_director
 from sheetgm.service.new_game import new_game
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import order_row

@@ -224,7 +224,7 @@ def test_the_secret_of_the_tests_is_not_what_a_real_game_gets(tmp_path: Path) ->
         assert game.open().secret() == SECRET  # what the test factory passed
     from svc_helpers import roster as seats
 
-    from sheetgm.service.config import parse_config
+    from sheetgm.service.config.load import parse_config
     from sheetgm.service.new_game import new_game
     made = [new_game(tmp_path / f"g{i}", parse_config({"name": "g", "seed": 1, "roster": seats()})) for i in (1, 2)]
     secrets = [g.secret() for g in made]

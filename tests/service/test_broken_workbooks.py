@@ -23,7 +23,7 @@ from svc_helpers import write_order
 from sheetgm.backends.errors import AccessError, FileError, MissingTabError, MissingWorkbookError
 from sheetgm.backends.port import SetValues
 from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
-from sheetgm.service.journal import PUBLISHED, read_director
+from sheetgm.service.ledger.journal import PUBLISHED, read_director
 from sheetgm.sheets.seals import results_seal
 
 RESULTS, ORDERS, MAPS = "结果", "指令", "地图记录"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from svc_helpers import roster
 
-from sheetgm.service.config import load_config, parse_config, save_config, to_plain, to_toml
+from sheetgm.service.config.load import load_config, parse_config, save_config, to_plain, to_toml
 from sheetgm.service.errors import ConfigError
 from sheetgm.sheets.stages import archive_row, journal_row, key_of_index, log_row, stage_index
 

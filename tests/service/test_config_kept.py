@@ -1,4 +1,4 @@
-"""A config validated once on this machine is read back without pydantic (service/config.py's cache, issue 14),
+"""A config validated once on this machine is read back without pydantic (service/config/load.py's cache, issue 14),
 and the cache never stands in for a validation that could come out differently."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from svc_helpers import roster
 
 import sheetgm
 from sheetgm.core.cachedir import CACHE_ENV
-from sheetgm.service import config
-from sheetgm.service.config import parse_config
-from sheetgm.service.config_model import GameModel
+from sheetgm.service.config import load as config
+from sheetgm.service.config.load import parse_config
+from sheetgm.service.config.model import GameModel
 
 FULL: dict[str, Any] = {
     "name": "g", "seed": 3, "lang": "en", "timezone": "Europe/Paris", "options": {"crack_target": 9},
@@ -47,7 +47,7 @@ def test_the_kept_form_is_exactly_what_validation_gives(tmp_path: Path, monkeypa
 
 def test_a_kept_config_is_read_without_pydantic_in_a_new_process(tmp_path: Path) -> None:
     data = json.dumps({**FULL, "schedule": {**FULL["schedule"], "start": "2026-05-01"}})
-    script = ("import json, sys; from sheetgm.service.config import parse_config; "
+    script = ("import json, sys; from sheetgm.service.config.load import parse_config; "
               f"cfg = parse_config(json.loads({data!r})); "
               "print(cfg.name, cfg.schedule.days, 'pydantic' in sys.modules)")
     env = {**os.environ, CACHE_ENV: str(tmp_path)}
@@ -107,18 +107,18 @@ def test_the_hash_covers_every_module_that_decides_what_validation_accepts() -> 
     """A rule changed in a module the models or rules import makes every kept config stale; the texts and the
     error base only word refusals, and refusals are never kept."""
     words_only = {"core/texts.py", "core/errors.py"}
-    root = Path(config.__file__).parent.parent
+    root = Path(config.__file__).parents[2]
     needed: set[str] = set()
-    for module in ("service/config_model.py", "service/config_rules.py", "service/config.py"):
+    for module in ("service/config/model.py", "service/config/rules.py", "service/config/load.py"):
         for node in ast.walk(ast.parse((root / module).read_text("utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sheetgm."):
                 path = node.module.removeprefix("sheetgm.").replace(".", "/") + ".py"
                 if (root / path).exists():
                     needed.add(path)
-    plumbing = {"core/cachedir.py", "core/digests.py", "service/configfile.py", "service/errors.py"}  # the cache's
+    plumbing = {"core/cachedir.py", "core/digests.py", "service/config/file.py", "service/errors.py"}  # the cache's
     assert needed - words_only - plumbing <= set(
         config._CODE), needed
-    assert {"service/config.py", "service/config_model.py", "service/config_rules.py"} <= set(config._CODE)
+    assert {"service/config/load.py", "service/config/model.py", "service/config/rules.py"} <= set(config._CODE)
     assert all((root / name).is_file() for name in config._CODE)
 
 
@@ -128,6 +128,6 @@ def test_the_records_have_the_models_fields_in_the_models_order(record: str, mod
     """game.toml is saved in the records' field order, and a kept config is read back into them."""
     from dataclasses import fields
 
-    from sheetgm.service import config_model
+    from sheetgm.service.config import model as config_model
 
     assert [f.name for f in fields(getattr(config, record))] == list(getattr(config_model, model).model_fields)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from sheetgm.core.cachedir import CACHE_ENV
-from sheetgm.service import configfile
-from sheetgm.service.config import InvalidConfigError, load_config, parse_config, to_toml
-from sheetgm.service.configfile import declared_lang
+from sheetgm.service.config.file import declared_lang
+from sheetgm.service.config.load import InvalidConfigError, load_config, parse_config, to_toml
+from sheetgm.service.config import file as configfile
 
 TOML = """name = "g"
 seed = 3
@@ -62,8 +62,8 @@ def test_the_config_read_back_by_its_bytes_is_the_one_validated(cache: Path, tmp
 
 def test_a_new_process_reads_a_kept_config_without_tomllib_or_pydantic(cache: Path, tmp_path: Path) -> None:
     folder = _game(tmp_path, TOML + ROSTER)
-    script = ("import sys; from pathlib import Path; from sheetgm.service.config import load_config; "
-              "from sheetgm.service.configfile import declared_lang; "
+    script = ("import sys; from pathlib import Path; from sheetgm.service.config.load import load_config; "
+              "from sheetgm.service.config.file import declared_lang; "
               f"lang = declared_lang(Path({str(folder)!r})); cfg = load_config(Path({str(folder)!r})); "
               "print(lang, cfg.name, len(cfg.roster), 'tomllib' in sys.modules, 'pydantic' in sys.modules)")
     env = {**os.environ, CACHE_ENV: str(cache)}

@@ -16,7 +16,7 @@ from svc_helpers import roster
 from typer.testing import CliRunner
 
 from sheetgm.cli.app import app
-from sheetgm.service.config import load_config, parse_config
+from sheetgm.service.config.load import load_config, parse_config
 from sheetgm.service.errors import ConfigError
 
 runner = CliRunner()
@@ -196,7 +196,7 @@ def test_the_console_language_wins_over_the_games(tmp_path: Path) -> None:
 def test_a_zone_known_by_its_file_is_exactly_a_listed_zone() -> None:
     """The fast check (the zone's file, folder by folder as spelled) accepts only what the full list of the
     machine's zones holds, and no other spelling of it: the list is made only for a name it does not accept."""
-    from sheetgm.service import config_rules
+    from sheetgm.service.config import rules as config_rules
 
     zones = config_rules._zones()
     accepted = [z for z in sorted(zones.values()) if config_rules._spelled(z)]

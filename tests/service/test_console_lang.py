@@ -18,9 +18,9 @@ from sheetgm.backends.port import SetValues
 from sheetgm.cli.app import app
 from sheetgm.core.check import legal_steps
 from sheetgm.notation.order_format import format_step
-from sheetgm.service.config import parse_config, save_config
+from sheetgm.service.config.load import parse_config, save_config
 from sheetgm.service.game import open_game, player_key
-from sheetgm.service.journal import latest, read_director
+from sheetgm.service.ledger.journal import latest, read_director
 from sheetgm.sheets import layout
 from sheetgm.sheets.layout import DIRECTOR_TABS, PLAYER_TABS, PUBLIC_TABS
 

@@ -14,7 +14,7 @@ from svc_helpers import orders_row, roster, write_order
 
 from sheetgm.core.texts import render
 from sheetgm.service.game import DIRECTOR, PUBLIC
-from sheetgm.service.journal import read_director
+from sheetgm.service.ledger.journal import read_director
 from sheetgm.sheets import layout
 
 BILINGUAL = roster(langs={2: "en", 4: "en"})  # S1, S3 read Chinese, S2 and H1 English; the director Chinese

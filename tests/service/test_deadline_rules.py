@@ -1,4 +1,5 @@
-"""Deadlines computed from game.toml (service/deadlines.py), rule by rule, without a gateway where none is needed.
+"""Deadlines computed from game.toml (service/timing/deadlines.py), rule by rule,
+without a gateway where none is needed.
 
 test_deadlines.py plays the reminders and early resolution through check and resolve; here each rule of the
 schedule, of who is waited for and of the reminder texts is pinned down on its own.
@@ -17,9 +18,9 @@ from svc_helpers import Clock, make_game, roster
 
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.core.texts import render
-from sheetgm.service import deadlines
-from sheetgm.service.config import GameConfig, parse_config
-from sheetgm.service.deadlines import night_deadlines, zone_of
+from sheetgm.service.config.load import GameConfig, parse_config
+from sheetgm.service.timing import deadlines
+from sheetgm.service.timing.deadlines import night_deadlines, zone_of
 
 SH = ZoneInfo("Asia/Shanghai")
 

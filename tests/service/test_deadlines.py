@@ -12,13 +12,13 @@ from typer.testing import CliRunner
 from sheetgm.core.check import legal_steps
 from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_step
-from sheetgm.service import deadlines
 from sheetgm.service.check import check
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import PUBLIC, Game, player_key
-from sheetgm.service.journal import read_director
+from sheetgm.service.ledger.journal import read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.status import status
+from sheetgm.service.timing import deadlines
 from sheetgm.sheets import layout
 from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.stages import log_row

@@ -1,4 +1,5 @@
-"""Issue 15.9: what the surviving mutants of service/deadlines.py, service/stamps.py and service/lock.py got away
+"""Issue 15.9: what the surviving mutants of service/timing/deadlines.py, service/ledger/stamps.py and
+service/ledger/lock.py got away
 with, each held by a test that fails on it.
 
 * a ticked order with problems is not submitted, so the stage does not resolve early with it;
@@ -20,13 +21,13 @@ from svc_helpers import Clock, make_game, roster, state_of, write_order
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.core.check import legal_steps
 from sheetgm.notation.order_format import format_step
-from sheetgm.service import stamps
 from sheetgm.service.check import check
-from sheetgm.service.config import parse_config
-from sheetgm.service.deadlines import night_deadlines
+from sheetgm.service.config.load import parse_config
+from sheetgm.service.ledger import stamps
 from sheetgm.service.resolve import resolve
 from sheetgm.service.rollback import rollback
-from sheetgm.service.sheetorders import review
+from sheetgm.service.timing.deadlines import night_deadlines
+from sheetgm.service.workbooks.sheetorders import review
 
 SCHEDULE = {"survivors": "21:00", "hunters": "23:00", "start": "2024-05-01"}  # 20:00 in Shanghai at the start
 
@@ -109,7 +110,7 @@ def test_a_stamp_is_dropped_when_the_text_changes_and_taken_again(tmp_path: Path
     write_order(game, 1, "破解")
     rep = resolve(game)
     assert rep.action == "resolved"
-    from sheetgm.service.journal import read_director
+    from sheetgm.service.ledger.journal import read_director
 
     used = read_director(game)[0][-1].orders()[1]
     assert (used.text, used.stamp, used.verdict) == (b, "", "seen")

@@ -13,7 +13,15 @@ from sheetgm.service import desk
 from sheetgm.service.demo import demo
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, open_game, player_key
-from sheetgm.service.journal import DESK_FIRST_ROW, PUBLISHED, RESOLVED, entry_hash, latest, read_director, unpack
+from sheetgm.service.ledger.journal import (
+    DESK_FIRST_ROW,
+    PUBLISHED,
+    RESOLVED,
+    entry_hash,
+    latest,
+    read_director,
+    unpack,
+)
 from sheetgm.service.resolve import resolve
 from sheetgm.sheets import layout
 from sheetgm.sheets.player import info_range

@@ -27,7 +27,7 @@ from sheetgm.backends.google.shapes import EXPECTED, merge, shape
 from sheetgm.backends.port import SetValues
 from sheetgm.cli.app import app
 from sheetgm.service.game import IDS_FILE, open_game
-from sheetgm.service.journal import lock_range
+from sheetgm.service.ledger.journal import lock_range
 
 SA = "gm-bot@game-123.iam.gserviceaccount.com"
 OTHER_SA = "other-bot@game-9.iam.gserviceaccount.com"

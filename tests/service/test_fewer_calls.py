@@ -18,8 +18,8 @@ from sheetgm.core.check import legal_steps
 from sheetgm.notation.order_format import format_step
 from sheetgm.service.check import check
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
+from sheetgm.service.ledger.stamps import archive_range
 from sheetgm.service.resolve import resolve
-from sheetgm.service.stamps import archive_range
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row
 

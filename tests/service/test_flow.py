@@ -11,7 +11,7 @@ from sheetgm.service.check import check
 from sheetgm.service.demo import demo
 from sheetgm.service.errors import NotDueError
 from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
-from sheetgm.service.journal import PUBLISHED, read_director
+from sheetgm.service.ledger.journal import PUBLISHED, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.status import status
 from sheetgm.sheets import layout

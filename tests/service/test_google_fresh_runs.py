@@ -12,7 +12,7 @@ from svc_helpers import make_game, snapshot, write_order
 
 from sheetgm.core.errors import SheetgmError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.journal import PUBLISHED, read_director
+from sheetgm.service.ledger.journal import PUBLISHED, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.rollback import rollback
 

@@ -11,7 +11,7 @@ from svc_helpers import make_game, snapshot, write_order
 
 from sheetgm.core.errors import SheetgmError
 from sheetgm.service.game import Game
-from sheetgm.service.journal import PUBLISHED, read_director
+from sheetgm.service.ledger.journal import PUBLISHED, read_director
 from sheetgm.service.resolve import resolve
 
 ATTEMPTS = 3

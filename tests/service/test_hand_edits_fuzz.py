@@ -22,7 +22,7 @@ from svc_helpers import write_order
 
 from sheetgm.backends.port import SetValues
 from sheetgm.service.game import DIRECTOR, PUBLIC, player_key
-from sheetgm.service.journal import read_director
+from sheetgm.service.ledger.journal import read_director
 
 VALUES: list[object] = [
     "封印", "ａｂｃ１２３", "移动 Z99", "=1+1", "=SUM(A1:A3)", "x" * 40000, "\n\n", "é" * 3, "🙂", "N1-survivor",

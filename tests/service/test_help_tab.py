@@ -15,7 +15,7 @@ from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
 from sheetgm.core.texts import render, table
 from sheetgm.notation.orders import parse_order
 from sheetgm.service.game import open_game, player_key
-from sheetgm.service.journal import latest, read_director
+from sheetgm.service.ledger.journal import latest, read_director
 from sheetgm.sheets import helptab
 from sheetgm.sheets.helptab import help_rows
 

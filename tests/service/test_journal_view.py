@@ -10,7 +10,7 @@ from sheetgm.backends.memory import MemoryGateway
 from sheetgm.core.state import State
 from sheetgm.service.demo import demo
 from sheetgm.service.game import open_game
-from sheetgm.service.journal import read_director, unpack
+from sheetgm.service.ledger.journal import read_director, unpack
 from sheetgm.sheets.archive import ArchivedOrder
 
 

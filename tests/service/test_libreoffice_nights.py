@@ -18,7 +18,7 @@ from cli_games import cli_game
 from xlsx_witness import by_calamine, by_openpyxl
 
 from sheetgm.service.game import player_key
-from sheetgm.service.journal import PUBLISHED, read_director
+from sheetgm.service.ledger.journal import PUBLISHED, read_director
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "libreoffice"
 sys.path.insert(0, str(FIXTURES))

@@ -22,7 +22,7 @@ from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import CELL_LIMIT, GOOGLE_CELL_LIMIT, XLSX_CELL_LIMIT, Gateway, SetValues
 from sheetgm.backends.xlsx.gateway import XlsxGateway
 from sheetgm.service.game import DIRECTOR
-from sheetgm.service.journal import CHUNK, PUBLISHED, Entry, journal_range, pack, parse_entries, read_director
+from sheetgm.service.ledger.journal import CHUNK, PUBLISHED, Entry, journal_range, pack, parse_entries, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.verify import verify
 from sheetgm.sheets import layout

@@ -32,12 +32,12 @@ from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.backends.xlsx.gateway import FILES
 from sheetgm.cli.main import main
-from sheetgm.service import lock as gamelock
-from sheetgm.service import stamps
 from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, WORKBOOK_DIR, open_game
-from sheetgm.service.journal import PUBLISHED, lock_range, read_director
-from sheetgm.service.lock import LOCK_FILE, folder_lock, take_lock, try_release
+from sheetgm.service.ledger import lock as gamelock
+from sheetgm.service.ledger import stamps
+from sheetgm.service.ledger.journal import PUBLISHED, lock_range, read_director
+from sheetgm.service.ledger.lock import LOCK_FILE, folder_lock, take_lock, try_release
 from sheetgm.service.resolve import resolve
 from sheetgm.service.verify import verify
 

@@ -18,11 +18,11 @@ from svc_helpers import FlakyGateway, make_game, write_order
 
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import Op
-from sheetgm.service import lock as gamelock
 from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, WORKBOOK_DIR
-from sheetgm.service.journal import lock_range
-from sheetgm.service.lock import LOCK_FILE, folder_lock, take_lock
+from sheetgm.service.ledger import lock as gamelock
+from sheetgm.service.ledger.journal import lock_range
+from sheetgm.service.ledger.lock import LOCK_FILE, folder_lock, take_lock
 
 
 def _hold_without_name(folder: Path) -> int:

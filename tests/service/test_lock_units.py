@@ -12,8 +12,8 @@ import pytest
 from svc_helpers import make_game
 
 from sheetgm.backends.memory import MemoryGateway
-from sheetgm.service import lock as gamelock
-from sheetgm.service.lock import LOCK_FILE, _file_error, _held_here, lock_is_free, parse_unlocks
+from sheetgm.service.ledger import lock as gamelock
+from sheetgm.service.ledger.lock import LOCK_FILE, _file_error, _held_here, lock_is_free, parse_unlocks
 
 
 class Sleeps:

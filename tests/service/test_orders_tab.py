@@ -19,10 +19,10 @@ from sheetgm.cli import app as cli
 from sheetgm.cli import common as cli_common
 from sheetgm.core.check import legal_steps
 from sheetgm.notation.order_format import format_step
-from sheetgm.service.config import parse_config
-from sheetgm.service.deadlines import night_deadlines
+from sheetgm.service.config.load import parse_config
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, open_game, player_key
-from sheetgm.service.journal import read_director
+from sheetgm.service.ledger.journal import read_director
+from sheetgm.service.timing.deadlines import night_deadlines
 from sheetgm.sheets import layout
 from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.stages import archive_row, log_row

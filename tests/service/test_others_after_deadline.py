@@ -13,7 +13,7 @@ from played_games import played, run  # noqa: F401 - played is a fixture
 from svc_helpers import orders_row, state_of, write_order
 
 from sheetgm.core.board import tile_name
-from sheetgm.service.journal import read_director
+from sheetgm.service.ledger.journal import read_director
 from sheetgm.sheets import layout
 
 

@@ -21,7 +21,7 @@ from sheetgm.backends.port import SetValues
 from sheetgm.backends.xlsx.gateway import XlsxGateway
 from sheetgm.service.check import check
 from sheetgm.service.game import Game, player_key
-from sheetgm.service.journal import read_director
+from sheetgm.service.ledger.journal import read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.sheets import layout
 

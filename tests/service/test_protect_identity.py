@@ -22,7 +22,7 @@ from svc_helpers import write_order
 from sheetgm.backends.google.idmap import JsonIdMap
 from sheetgm.backends.port import SetValues
 from sheetgm.service.game import IDS_FILE, player_key
-from sheetgm.service.journal import read_director
+from sheetgm.service.ledger.journal import read_director
 from sheetgm.sheets.seals import results_seal
 
 RESULTS, ORDERS = "结果", "指令"

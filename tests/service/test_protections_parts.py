@@ -1,4 +1,4 @@
-"""audit's other half (service/protections.py): what each workbook's protections must be, held against what is
+"""audit's other half (service/workbooks/protections.py): what each workbook's protections must be, held against what is
 in force, one part at a time on the memory gateway (the runs on real files and the Google fake are in
 test_audit_in_force.py)."""
 
@@ -16,8 +16,8 @@ from sheetgm.backends.a1 import A1, parse_range
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import LOCK_GAME, LOCK_NONE, LOCK_OTHER, Protection
 from sheetgm.core.texts import render
-from sheetgm.service import protections as pr
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
+from sheetgm.service.workbooks import protections as pr
 from sheetgm.sheets import layout
 
 SA = "bot@proj.iam.gserviceaccount.com"

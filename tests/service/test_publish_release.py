@@ -13,7 +13,7 @@ from sheetgm.backends.port import Op
 from sheetgm.backends.xlsx import gateway as xlsx_gateway
 from sheetgm.backends.xlsx.gateway import XlsxGateway
 from sheetgm.service.game import player_key
-from sheetgm.service.journal import PUBLISHED, read_director
+from sheetgm.service.ledger.journal import PUBLISHED, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.sheets import layout
 

@@ -23,7 +23,7 @@ from sheetgm.render.recap_html import END_MARK, SECRET_MARK
 from sheetgm.service import desk
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, open_game
-from sheetgm.service.journal import SUPERSEDED, journal_range, read_director
+from sheetgm.service.ledger.journal import SUPERSEDED, journal_range, read_director
 from sheetgm.service.recap import RecapReport, recap
 from sheetgm.sheets import layout
 

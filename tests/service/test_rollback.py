@@ -11,7 +11,7 @@ from sheetgm.backends.memory import MemoryGateway
 from sheetgm.core.errors import SheetgmError
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
-from sheetgm.service.journal import PUBLISHED, SUPERSEDED, read_director
+from sheetgm.service.ledger.journal import PUBLISHED, SUPERSEDED, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.service.rollback import HISTORY_FIRST_ROW, rollback, stage_arg
 from sheetgm.service.verify import verify

@@ -11,8 +11,8 @@ from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import SetValues
 from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, Game, player_key
-from sheetgm.service.journal import PUBLISHED, RESOLVED, read_director
-from sheetgm.service.lock import take_lock
+from sheetgm.service.ledger.journal import PUBLISHED, RESOLVED, read_director
+from sheetgm.service.ledger.lock import take_lock
 from sheetgm.service.resolve import resolve
 from sheetgm.sheets import layout
 

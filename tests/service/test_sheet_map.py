@@ -13,7 +13,7 @@ from sheetgm.cli.app import app
 from sheetgm.core.board import tile_name
 from sheetgm.core.texts import render
 from sheetgm.service.game import PUBLIC, open_game, player_key
-from sheetgm.service.journal import latest, read_director
+from sheetgm.service.ledger.journal import latest, read_director
 from sheetgm.service.resolve import resolve
 from sheetgm.sheets import layout, mapcells
 

@@ -16,9 +16,9 @@ from sheetgm.core.board import tile_name
 from sheetgm.render.draw import DEFAULT_SCALE, draw_map
 from sheetgm.render.views import after, public_view
 from sheetgm.service.game import open_game, player_key
-from sheetgm.service.journal import read_director
+from sheetgm.service.ledger.journal import read_director
 from sheetgm.service.resolve import resolve
-from sheetgm.service.stagemap import ensure_stage_map
+from sheetgm.service.workbooks.stagemap import ensure_stage_map
 from sheetgm.sheets import mapcells
 from sheetgm.sheets.stages import parse_key
 

@@ -1,4 +1,4 @@
-"""The stamps and the Orders archive's memories (service/stamps.py), function by function, on rows as written.
+"""The stamps and the Orders archive's memories (service/ledger/stamps.py), function by function, on rows as written.
 
 The flows (check, resolve, rollback) are tested elsewhere on every gateway; here each rule is pinned down on
 its own so that a changed comparison, column or verdict fails a test that names it.
@@ -16,9 +16,9 @@ from svc_helpers import Clock, make_game, roster
 from sheetgm.backends.memory import MemoryGateway
 from sheetgm.backends.port import SetValues
 from sheetgm.core.texts import render
-from sheetgm.service import stamps
-from sheetgm.service.journal import PUBLISHED, RESOLVED, SUPERSEDED, Entry
-from sheetgm.service.stamps import (
+from sheetgm.service.ledger import stamps
+from sheetgm.service.ledger.journal import PUBLISHED, RESOLVED, SUPERSEDED, Entry
+from sheetgm.service.ledger.stamps import (
     FALLBACK,
     LATE,
     OK,
@@ -384,7 +384,7 @@ def test_one_seat_games_have_rows_too() -> None:
 
 def test_read_desk_reads_the_journal_the_lock_and_the_archive_at_once(game) -> None:  # type: ignore[no-untyped-def]
     from sheetgm.service.game import DIRECTOR
-    from sheetgm.service.journal import lock_range
+    from sheetgm.service.ledger.journal import lock_range
 
     game.gateway.write(DIRECTOR, [SetValues(lock_range(game.lang), (("tok", "me", "2024-05-01T20:00:00+08:00"),)),
                                   SetValues(stamps.archive_range(game.lang).split(":")[0],

@@ -7,8 +7,8 @@ from pathlib import Path
 from svc_helpers import Clock, make_game
 
 from sheetgm.backends.memory import MemoryGateway
-from sheetgm.service import table
 from sheetgm.service.game import DIRECTOR
+from sheetgm.service.ledger import table
 from sheetgm.sheets import layout
 
 

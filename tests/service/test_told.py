@@ -17,8 +17,8 @@ from svc_helpers import orders_row, state_of, write_order
 
 from sheetgm.backends.port import SetValues
 from sheetgm.core.board import tile_name
-from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import player_key
+from sheetgm.service.timing.deadlines import local_time
 from sheetgm.service.verify import verify
 from sheetgm.sheets import layout
 

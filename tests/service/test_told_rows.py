@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from sheetgm.service import stamps
+from sheetgm.service.ledger import stamps
 
 
 def _witness(rows: list[list[str]], key: str, seat: int, seats: int) -> tuple[set[str], set[str]]:

@@ -13,7 +13,7 @@ from sheetgm.backends.port import SetValues
 from sheetgm.cli.app import app
 from sheetgm.service import desk
 from sheetgm.service.game import DIRECTOR, Game, open_game
-from sheetgm.service.journal import pack, read_director, unpack
+from sheetgm.service.ledger.journal import pack, read_director, unpack
 from sheetgm.service.resolve import resolve
 from sheetgm.service.verify import verify
 from sheetgm.sheets import layout
@@ -102,7 +102,7 @@ def test_desk_entries_are_replayed_too(tmp_path: Path) -> None:
     e = entry(game, rep.key)
     actions = unpack(e.orders_json)
     actions[0]["value"] = "3"
-    from sheetgm.service.journal import entry_row
+    from sheetgm.service.ledger.journal import entry_row
 
     set_cell(game, "journal", f"I{entry_row(rep.key)}", pack(actions))
     check = verify(game)

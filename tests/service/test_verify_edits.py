@@ -20,7 +20,7 @@ from svc_helpers import write_order
 
 from sheetgm.backends.port import SetValues
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.journal import HISTORY_FIRST_ROW, journal_range, pack, unpack
+from sheetgm.service.ledger.journal import HISTORY_FIRST_ROW, journal_range, pack, unpack
 from sheetgm.service.resolve import resolve
 from sheetgm.service.rollback import rollback
 from sheetgm.sheets import layout

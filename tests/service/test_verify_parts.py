@@ -50,7 +50,7 @@ def _journal_row(game, cells: list[str]) -> None:  # type: ignore[no-untyped-def
     from sheetgm.backends.a1 import col_index
     from sheetgm.backends.port import SetValues
     from sheetgm.service.game import DIRECTOR
-    from sheetgm.service.journal import LAST_COL, journal_range
+    from sheetgm.service.ledger.journal import LAST_COL, journal_range
 
     tab = journal_range(game.lang).split("!")[0]
     width = col_index(LAST_COL) + 1
@@ -61,7 +61,7 @@ def test_a_journal_without_its_setup_row_is_named_not_replayed(tmp_path: Path) -
     import pytest
 
     from sheetgm.service.errors import ServiceError
-    from sheetgm.service.journal import read_director
+    from sheetgm.service.ledger.journal import read_director
 
     game = make_game(tmp_path, MemoryGateway())
     assert [e.key for e in read_director(game)[0]] == ["N0-setup"]
@@ -78,7 +78,7 @@ def test_a_journal_without_its_setup_row_is_named_not_replayed(tmp_path: Path) -
 def test_only_the_last_row_may_be_resolved_and_not_yet_published(tmp_path: Path) -> None:
     from sheetgm.backends.port import SetValues
     from sheetgm.service.game import DIRECTOR
-    from sheetgm.service.journal import RESOLVED, journal_range, journal_row
+    from sheetgm.service.ledger.journal import RESOLVED, journal_range, journal_row
 
     game = make_game(tmp_path, MemoryGateway())
     for seat in (1, 2, 3):
@@ -101,7 +101,7 @@ def test_a_stage_row_copied_elsewhere_is_named_as_misplaced_and_repeated(tmp_pat
     from sheetgm.backends.a1 import col_index
     from sheetgm.backends.port import SetValues
     from sheetgm.service.game import DIRECTOR
-    from sheetgm.service.journal import HISTORY_FIRST_ROW, LAST_COL, PUBLISHED, journal_range, journal_row
+    from sheetgm.service.ledger.journal import HISTORY_FIRST_ROW, LAST_COL, PUBLISHED, journal_range, journal_row
 
     monkeypatch.setenv("SHEETGM_LANG", "en")
     game = make_game(tmp_path, MemoryGateway())
@@ -220,7 +220,7 @@ def _said(h: dict[str, str], o: dict[str, str]) -> dict[str, list[str]]:
 def test_every_hand_edit_of_the_journal_says_what_and_where(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from test_verify_edits import EDITS, _journal, _play, _restore
 
-    from sheetgm.service.journal import read_director
+    from sheetgm.service.ledger.journal import read_director
 
     monkeypatch.setenv("SHEETGM_LANG", "en")
     game = make_game(tmp_path, MemoryGateway())
@@ -247,7 +247,7 @@ def test_a_desk_entry_that_cannot_be_replayed_says_why_and_the_next_stage_starts
     from test_verify import entry, play, play_night_two, set_cell
 
     from sheetgm.service import desk
-    from sheetgm.service.journal import entry_row, pack, unpack
+    from sheetgm.service.ledger.journal import entry_row, pack, unpack
 
     monkeypatch.setenv("SHEETGM_LANG", "en")
     game = make_game(tmp_path, MemoryGateway())
@@ -285,7 +285,7 @@ def test_an_archive_row_missing_or_edited_is_named_by_seat_and_the_replay_uses_w
         tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from test_verify import entry, set_cell
 
-    from sheetgm.service.journal import entry_row, pack, unpack
+    from sheetgm.service.ledger.journal import entry_row, pack, unpack
     from sheetgm.sheets.stages import archive_row
 
     monkeypatch.setenv("SHEETGM_LANG", "en")
@@ -320,7 +320,7 @@ def test_stages_missing_a_setup_hash_edited_and_a_blank_rollback_note(tmp_path: 
                                                                        monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from test_verify_edits import _journal, _play, _restore, _set
 
-    from sheetgm.service.journal import HISTORY_FIRST_ROW, journal_row
+    from sheetgm.service.ledger.journal import HISTORY_FIRST_ROW, journal_row
 
     monkeypatch.setenv("SHEETGM_LANG", "en")
     game = make_game(tmp_path, MemoryGateway())
@@ -382,8 +382,8 @@ def test_a_stage_is_resolved_again_with_its_archived_orders_the_seed_and_the_sta
 
     from sheetgm.core.steps import Order
     from sheetgm.service import verify as verify_module
-    from sheetgm.service.journal import digest, entry_row, pack, unpack
-    from sheetgm.service.verdicts import LATE
+    from sheetgm.service.ledger.journal import digest, entry_row, pack, unpack
+    from sheetgm.service.ledger.verdicts import LATE
     from sheetgm.sheets.stages import archive_row
 
     game = make_game(tmp_path, MemoryGateway())

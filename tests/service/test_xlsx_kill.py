@@ -13,7 +13,7 @@ from sheetgm.backends.xlsx.book import Book
 from sheetgm.backends.xlsx.gateway import XlsxGateway
 from sheetgm.service.demo import demo
 from sheetgm.service.game import Game, open_game
-from sheetgm.service.journal import PUBLISHED, read_director
+from sheetgm.service.ledger.journal import PUBLISHED, read_director
 from sheetgm.service.resolve import resolve
 
 

@@ -103,7 +103,7 @@ def _kind(s: Shape) -> str:
     return "an object" if isinstance(s, dict) else "a list" if isinstance(s, list) else str(s)
 
 
-# The fake's answers to the calls of `sheetgm doctor --live` (service/doctorlive.py), by kind of call
+# The fake's answers to the calls of `sheetgm doctor --live` (service/doctor/live.py), by kind of call
 # (`recording.kind_of`). Regenerate: tests/service/test_doctor.py's shapes test prints the table when they part.
 EXPECTED: dict[str, Shape] = {
  "drive.files.delete": "null",

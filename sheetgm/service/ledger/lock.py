@@ -37,8 +37,8 @@ from sheetgm.core.texts import render
 from sheetgm.notation.times import shown
 from sheetgm.service.errors import LockedError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.journal import Entry, journal_range, lock_range, parse_entries, release_op
-from sheetgm.service.stamps import archive_range
+from sheetgm.service.ledger.journal import Entry, journal_range, lock_range, parse_entries, release_op
+from sheetgm.service.ledger.stamps import archive_range
 from sheetgm.sheets import layout
 
 LOCK_TTL = timedelta(minutes=15)

@@ -45,11 +45,11 @@ from sheetgm.core.digests import sha256_hex
 from sheetgm.core.others import brought
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
-from sheetgm.service import deadlines
 from sheetgm.service.game import Game, player_key
-from sheetgm.service.journal import Entry
-from sheetgm.service.sheetorders import orders_of
-from sheetgm.service.stamps import Truth, truths
+from sheetgm.service.ledger.journal import Entry
+from sheetgm.service.ledger.stamps import Truth, truths
+from sheetgm.service.timing import deadlines
+from sheetgm.service.workbooks.sheetorders import orders_of
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import archive_row
 

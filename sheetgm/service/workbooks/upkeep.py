@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 from sheetgm.backends.port import AddTab, Op, SetNote
 from sheetgm.core.texts import render
-from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import Game
-from sheetgm.service.journal import SUPERSEDED, Entry
-from sheetgm.service.sheetorders import SheetOrder, identity_ops
-from sheetgm.service.stamps import FALLBACK, LATE, SEEN
+from sheetgm.service.ledger.journal import SUPERSEDED, Entry
+from sheetgm.service.ledger.stamps import FALLBACK, LATE, SEEN
+from sheetgm.service.timing.deadlines import local_time
+from sheetgm.service.workbooks.sheetorders import SheetOrder, identity_ops
 from sheetgm.sheets import layout, rows
 from sheetgm.sheets.archive import ArchivedOrder
 from sheetgm.sheets.stages import SETUP_KEY, order_row, parse_key

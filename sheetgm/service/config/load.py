@@ -41,8 +41,8 @@ import sheetgm
 from sheetgm.core.cachedir import cache_dir, keep_json
 from sheetgm.core.digests import blake2b
 from sheetgm.core.texts import has, render
-from sheetgm.service.config_rules import pydantic_message
-from sheetgm.service.configfile import CODE, find_config, kept_for_bytes, kept_validated, read_config_bytes
+from sheetgm.service.config.file import CODE, find_config, kept_for_bytes, kept_validated, read_config_bytes
+from sheetgm.service.config.rules import pydantic_message
 from sheetgm.service.errors import ConfigError
 
 _EVERY = re.compile(r"^(?:day|([1-7]) ?days?)$")
@@ -188,7 +188,7 @@ def _validated(data: dict[str, Any], where: str) -> tuple[GameConfig, dict[str, 
             pass  # none kept yet, or a kept file that is not one: validate
     from pydantic import ValidationError
 
-    from sheetgm.service.config_model import GameModel
+    from sheetgm.service.config.model import GameModel
 
     try:
         plain = GameModel.model_validate(data).model_dump(mode="json")
@@ -213,7 +213,7 @@ def _kept_file(data: Any) -> Path | None:
         return None
     digest = blake2b(text.encode("utf-8"), digest_size=16)
     digest.update(sheetgm.__version__.encode())
-    package = Path(__file__).parent.parent
+    package = Path(__file__).parents[2]
     try:
         for name in _CODE:
             digest.update((package / name).read_bytes())

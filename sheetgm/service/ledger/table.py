@@ -17,8 +17,9 @@ from sheetgm.backends.port import AddTab, ClearRange, Op, ResizeColumns, SetBold
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
 from sheetgm.notation.vocab import role_name
-from sheetgm.service import deadlines, stamps
 from sheetgm.service.game import Game
+from sheetgm.service.ledger import stamps
+from sheetgm.service.timing import deadlines
 from sheetgm.sheets import layout
 
 TAB = "table"  # sheet.tab.table

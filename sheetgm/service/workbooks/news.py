@@ -13,9 +13,9 @@ from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.events import Event
 from sheetgm.core.observe import public_log
 from sheetgm.core.state import State
-from sheetgm.service.deadlines import clear_reminder_op
 from sheetgm.service.game import PUBLIC, Game
-from sheetgm.service.journal import SUPERSEDED, Entry, split_desk_key
+from sheetgm.service.ledger.journal import SUPERSEDED, Entry, split_desk_key
+from sheetgm.service.timing.deadlines import clear_reminder_op
 from sheetgm.sheets import layout
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import public_ops

@@ -22,8 +22,8 @@ from typing import Any
 
 from sheetgm.backends import port
 from sheetgm.core.errors import SheetgmError
-from sheetgm.service.config import GameConfig
-from sheetgm.service.doctorreport import Lines
+from sheetgm.service.config.load import GameConfig
+from sheetgm.service.doctor.report import Lines
 from sheetgm.service.game import token_file
 
 SCRATCH = "scratch"

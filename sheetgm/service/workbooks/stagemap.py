@@ -21,7 +21,7 @@ from sheetgm.core.state import HUNTER_STAGE
 from sheetgm.core.texts import render
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game
-from sheetgm.service.journal import Entry
+from sheetgm.service.ledger.journal import Entry
 from sheetgm.sheets.stages import parse_key
 
 MAPS_DIR = "maps"

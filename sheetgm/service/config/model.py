@@ -1,4 +1,4 @@
-"""The pydantic models that validate ``game.toml`` (service/config.py turns what they accept into plain
+"""The pydantic models that validate ``game.toml`` (service/config/load.py turns what they accept into plain
 records; they are imported only when a config is new to this machine, see config.py's cache)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
 from sheetgm.notation.order_format import valid_alias
-from sheetgm.service.config_rules import (
+from sheetgm.service.config.rules import (
     Refusal,
     camp_counts,
     check_alias,

@@ -22,8 +22,8 @@ from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import LOCK_GAME, Protection
 from sheetgm.core.texts import render
 from sheetgm.service.game import PUBLIC, Game, player_key
-from sheetgm.service.journal import latest, read_director
-from sheetgm.service.sheetorders import orders_range
+from sheetgm.service.ledger.journal import latest, read_director
+from sheetgm.service.workbooks.sheetorders import orders_range
 from sheetgm.sheets import layout
 from sheetgm.sheets.player import next_row
 from sheetgm.sheets.rows import free_row

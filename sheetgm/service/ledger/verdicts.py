@@ -11,9 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from sheetgm.core.texts import render
-from sheetgm.service.deadlines import local_time
 from sheetgm.service.game import Game
-from sheetgm.service.stamps import AFTER, LATE
+from sheetgm.service.ledger.stamps import AFTER, LATE
+from sheetgm.service.timing.deadlines import local_time
 from sheetgm.sheets.archive import ArchivedOrder
 
 

@@ -22,12 +22,12 @@ from typing import Any
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.errors import SheetgmError
 from sheetgm.service.audit import BookAudit, Sharing, label
-from sheetgm.service.config import GameConfig, load_config
-from sheetgm.service.doctorreport import DoctorReport, Lines
+from sheetgm.service.config.load import GameConfig, load_config
+from sheetgm.service.doctor.report import DoctorReport, Lines
 from sheetgm.service.errors import LockedError
 from sheetgm.service.game import DIRECTOR, IDS_FILE, Game, load_board, make_gateway, token_file
-from sheetgm.service.journal import Entry, journal_range, latest, lock_range, parse_entries
-from sheetgm.service.lock import folder_lock, lock_is_free
+from sheetgm.service.ledger.journal import Entry, journal_range, latest, lock_range, parse_entries
+from sheetgm.service.ledger.lock import folder_lock, lock_is_free
 from sheetgm.service.new_game import sharing_plan
 
 LOGIN_DAYS = 7  # a consent screen in "testing" gives refresh tokens that lapse this long after the login
@@ -63,7 +63,7 @@ def doctor(folder: Path, env: Mapping[str, str] | None = None, live: bool = Fals
         _workbooks(google, out)
         _quota(google, out, _lock(google, out, holder))
     if live:
-        from sheetgm.service.doctorlive import live_checks
+        from sheetgm.service.doctor.live import live_checks
 
         rep.recording = live_checks(cfg, folder, out, env, client_secrets, record)
     return rep

@@ -62,13 +62,15 @@ def read_config_bytes(file: Path) -> tuple[bytes, Any]:
 
 # The modules whose code decides what validation accepts (relative to the sheetgm package): a kept validated
 # config is named by a hash of their bytes too (config.py).
-CODE = ("service/config.py", "service/config_model.py", "service/config_rules.py", "core/state.py", "core/steps.py",
-        "notation/order_format.py", "notation/vocab.py", "sheets/stages.py")
+CODE = (
+    "service/config/load.py", "service/config/model.py", "service/config/rules.py", "core/state.py", "core/steps.py",
+    "notation/order_format.py", "notation/vocab.py", "sheets/stages.py",
+)
 
 
 def code_bytes() -> bytes | None:
     """sheetgm's version and the bytes of the modules in CODE; None if one cannot be read."""
-    package = Path(__file__).parent.parent
+    package = Path(__file__).parents[2]
     try:
         return b"\0".join([sheetgm.__version__.encode(), *((package / name).read_bytes() for name in CODE)])
     except OSError:

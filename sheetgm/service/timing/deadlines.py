@@ -31,7 +31,7 @@ from sheetgm.backends.port import Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, State
 from sheetgm.core.texts import render
 from sheetgm.notation.times import shown
-from sheetgm.service.config import GameConfig
+from sheetgm.service.config.load import GameConfig
 from sheetgm.service.game import Game
 from sheetgm.sheets import layout
 from sheetgm.sheets.archive import ArchivedOrder

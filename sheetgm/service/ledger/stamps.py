@@ -51,7 +51,7 @@ from sheetgm.core.digests import sha256_hex
 from sheetgm.core.texts import render
 from sheetgm.notation.times import parse
 from sheetgm.service.game import DIRECTOR, Game, config_range
-from sheetgm.service.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
+from sheetgm.service.ledger.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
 from sheetgm.sheets import layout
 from sheetgm.sheets.limits import kept_order
 from sheetgm.sheets.stages import archive_row, key_of_index
