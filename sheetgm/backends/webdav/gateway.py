@@ -176,7 +176,8 @@ class WebDavGateway(XlsxGateway):
     def _put_if_same(self, key: str, where: str, data: bytes, etag: str) -> str:
         if not self.if_match or not etag:  # the server ignores If-Match, or sent no ETag: look right before
             now = self.client.propfind(where, 0)[0]
-            if now.etag != etag or (now.modified is not None and self._modified.get(key) not in (None, now.modified)):
+            if _bare(now.etag) != _bare(etag) or (
+                    now.modified is not None and self._modified.get(key) not in (None, now.modified)):
                 raise PreconditionFailed(where)
             return self.client.put(where, data)
         return self.client.put(where, data, if_match=etag)
@@ -217,3 +218,8 @@ class WebDavGateway(XlsxGateway):
 
     def notices(self, key: str) -> list[BackendError]:
         return []
+
+
+def _bare(etag: str) -> str:
+    """An ETag as compared: a server may quote it in one answer and not in another, or mark it weak."""
+    return etag.removeprefix("W/").strip('"')
