@@ -104,6 +104,7 @@ def test_a_whole_game_through_the_cli(director: Director, tmp_path: Path) -> Non
     assert director.json("status")["due"] == "N1-hunter"
     assert "N1-hunter" in director.ok("resolve", "--stage", "N1-hunter").stdout
     assert director.json("verify")["ok"] is True
+    assert "cron: '7 21 * * *'" in director.ok("schedule").stdout  # the workflow's lines, as for a Google game
 
 
 def test_no_password_is_said_and_none_is_printed(director: Director) -> None:
