@@ -254,6 +254,19 @@ class XlsxGateway(port.Gateway):
         self._redo.pop(key, None)
         self._books[key] = ((st.st_mtime_ns, st.st_size, st.st_ino), path, book)
 
+    def replace_file(self, key: str, data: bytes) -> Path:
+        """Put ``data`` (a whole workbook file, already read and checked by the caller: a player's returned
+        attachment) in place of the workbook's file, atomically, under the file's lock; what was kept of the old
+        one is dropped. Returns the file."""
+        path = self.path(key)
+        if key in self._dirty:
+            raise OpError(op="replace_file", detail=f"'{key}' has unsaved writes in this batch")
+        with _file_lock(path):
+            _replace(path, data)
+        self._books.pop(key, None)
+        self._redo.pop(key, None)
+        return path
+
     def release(self, key: str) -> None:
         """Let the parsed workbook go once saved (publishing writes 160 of them, each ~1.5 MB parsed); one with
         writes not saved yet (inside a batch) is kept."""
@@ -518,6 +531,18 @@ def parse(data: bytes, where: str) -> Book:
         # says nothing of the others.
         raise UnreadableFileError("err.backend.file.damaged", path=where,
                                   detail=f"{type(exc).__name__}: {str(exc)[:160]}") from exc
+
+
+def read_file(data: bytes, where: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+    """Values of ranges of a workbook file's bytes, as ``read`` gives them (tabs missing from it are left out)."""
+    book = parse(data, where)
+    out = {}
+    for text in ranges:
+        rng = parse_range(text)
+        sheet = book.sheet(rng.tab)
+        if sheet is not None and not rng.tab.startswith(META_TAB):
+            out[text] = xlsx_cells.read(book, sheet, rng)
+    return out
 
 
 def _whole_tabs(records: list[list[str]]) -> dict[str, list[str]]:
