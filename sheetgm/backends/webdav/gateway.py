@@ -33,7 +33,7 @@ from sheetgm.backends.errors import (
 )
 from sheetgm.backends.webdav.client import DavClient, PreconditionFailed
 from sheetgm.backends.xlsx.book import Book, Sheet
-from sheetgm.backends.xlsx.gateway import _KEY, FILES, XlsxGateway, parse, safe_name
+from sheetgm.backends.xlsx.gateway import _KEY, FILES, XlsxGateway, parse, read_file, safe_name
 from sheetgm.backends.xlsx.write import write_book
 
 _NEW = (0, 0, 0)  # the xlsx adapter's stamp of a workbook it created (no file read)
@@ -218,6 +218,56 @@ class WebDavGateway(XlsxGateway):
 
     def notices(self, key: str) -> list[BackendError]:
         return []
+
+    def copies(self, key: str) -> list[port.WorkbookCopy]:
+        """Every other .xlsx in the workbook's own folder (one listing: PROPFIND, depth 1), newest first."""
+        path = self.path(key)
+        folder = path.parent.as_posix()
+        if folder in ("", "."):
+            return []
+        try:
+            entries = self.client.propfind(folder + "/", 1)
+        except MissingWorkbookError:
+            return []
+        main = next((e for e in entries if e.path.rstrip("/").rsplit("/", 1)[-1] == path.name and not e.folder), None)
+        self._seen_main[key] = (main.etag, main.modified) if main is not None else None
+        found = []
+        for e in entries:
+            name = e.path.rstrip("/").rsplit("/", 1)[-1]
+            if e.folder or name == path.name or not name.casefold().endswith(".xlsx") or name.startswith(("~$", ".")):
+                continue
+            when = e.modified or 0.0
+            found.append(port.WorkbookCopy(name, when, main is None or when > (main.modified or 0.0)))
+        return sorted(found, key=lambda c: (-c.modified, c.name))
+
+    def _copy_bytes(self, key: str, name: str) -> tuple[bytes, str]:
+        where = f"{self.path(key).parent.as_posix()}/{name}"
+        got = self.client.get(where)
+        if got is None:
+            raise MissingWorkbookError(key=where)
+        return got[0], self.client.url(where)
+
+    def read_copy(self, key: str, name: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+        data, where = self._copy_bytes(key, name)
+        return read_file(data, where, ranges)
+
+    def adopt(self, key: str, name: str) -> None:
+        data, where = self._copy_bytes(key, name)
+        parse(data, where)
+        seen = self._seen_main.get(key)
+        path = self.path(key).as_posix()
+        try:
+            if isinstance(seen, tuple) and seen[0] and self.if_match:
+                self.client.put(path, data, if_match=str(seen[0]))
+            else:
+                now = self.client.propfind(path, 0)[0]
+                if not isinstance(seen, tuple) or _bare(now.etag) != _bare(str(seen[0])):
+                    raise PreconditionFailed(path)
+                self.client.put(path, data)
+        except PreconditionFailed:
+            raise ChangingError(url=self.client.url(path), tries=1, path=path) from None
+        self._books.pop(key, None)
+        self._redo.pop(key, None)
 
 
 def _bare(etag: str) -> str:

@@ -107,6 +107,7 @@ class XlsxGateway(port.Gateway):
         # The changes made to each kept workbook since its file was read, to make again on a newer file
         self._redo: dict[str, list[Callable[[Book], None]]] = {}
         self.redone = 0  # saves that found a newer file and made their changes again on it
+        self._seen_main: dict[str, object] = {}  # key -> the workbook's stamp when ``copies`` looked
         self._depth = 0
         self.loads = 0  # files parsed, and saved, by this gateway (benchmarks count them)
         self.saves = 0
@@ -266,6 +267,49 @@ class XlsxGateway(port.Gateway):
         self._books.pop(key, None)
         self._redo.pop(key, None)
         return path
+
+    def copies(self, key: str) -> list[port.WorkbookCopy]:
+        """Files in the folder named as the workbook's with what a sync client or a download adds (`` (1)``,
+        ``-conflict-…``, `` (conflicted copy …)``, ``-HOSTNAME``), newest first."""
+        path = self.path(key)
+        stem = path.stem.casefold()
+        try:
+            main = os.stat(path).st_mtime
+            names = os.listdir(path.parent)
+        except OSError:
+            return []
+        found = []
+        for name in names:
+            p = Path(name)
+            rest = p.stem[len(stem):] if p.stem.casefold().startswith(stem) else ""
+            if name == path.name or p.suffix.casefold() != ".xlsx" or not rest or not _COPY_TAIL.match(rest):
+                continue
+            try:
+                when = os.stat(path.parent / name).st_mtime
+            except OSError:
+                continue
+            found.append(port.WorkbookCopy(name, when, when > main))
+        self._seen_main[key] = _stamp(path)
+        return sorted(found, key=lambda c: (-c.modified, c.name))
+
+    def read_copy(self, key: str, name: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+        where = self.path(key).parent / name
+        try:
+            data = where.read_bytes()
+        except OSError as exc:
+            raise FileError(path=str(where), detail=f"{type(exc).__name__}: {exc}") from exc
+        return read_file(data, str(where), ranges)
+
+    def adopt(self, key: str, name: str) -> None:
+        path = self.path(key)
+        data = (path.parent / name).read_bytes()
+        parse(data, str(path.parent / name))  # a readable workbook, or UnreadableFileError naming the copy
+        with _file_lock(path):
+            if _stamp(path) != self._seen_main.get(key):
+                raise FileError(path=str(path), detail="changed while its copy was being read; run the command again")
+            _replace(path, data)
+        self._books.pop(key, None)
+        self._redo.pop(key, None)
 
     def release(self, key: str) -> None:
         """Let the parsed workbook go once saved (publishing writes 160 of them, each ~1.5 MB parsed); one with
@@ -577,6 +621,9 @@ def _tabs(book: Book) -> list[str]:
     return [s.name for s in book.sheets if not s.name.startswith(META_TAB)]
 
 
+# What a sync client or a download adds to a file's name: " (1)", "-conflict-…", "-NSConflict-…",
+# " (conflicted copy 2026-…)", "-HOSTNAME" (OneDrive), "_1"…
+_COPY_TAIL = re.compile(r"^(?:\s*\(.*\)|[-_ ].+)$")
 _NEW = (0, 0, 0)  # the stamp of a workbook created by this gateway: no file was read
 _TRIES = 5
 
