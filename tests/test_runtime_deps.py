@@ -7,7 +7,8 @@ import subprocess
 import sys
 
 # Packages that only the test extras install; importing any of them from sheetgm would break `pip install .`.
-TEST_ONLY = ("click", "pytest", "responses", "hypothesis", "check_jsonschema", "openpyxl", "python_calamine")
+TEST_ONLY = ("click", "pytest", "responses", "hypothesis", "check_jsonschema", "openpyxl", "python_calamine", "wsgidav",
+             "cheroot")
 
 SCRIPT = f"""
 import sys

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKFLOW_DIR = ROOT / ".github" / "workflows"
 WORKFLOWS = sorted([*WORKFLOW_DIR.glob("*.yml"), *WORKFLOW_DIR.glob("*.yaml")])
 SECRET = "SHEETGM_SERVICE_ACCOUNT_B64"
+SECRETS = (SECRET, "SHEETGM_WEBDAV_PASSWORD")  # a Google game's key, a WebDAV game's app password
 # The example deadlines resolve.yml's schedule was generated for (docs/schedule.md says the same).
 EXAMPLE_DEADLINES = {"survivor": "21:00", "hunter": "23:00"}
 EXAMPLE_ZONE, EXAMPLE_DAY = "Asia/Shanghai", date(2024, 5, 1)
@@ -254,19 +255,20 @@ def test_no_step_echoes_or_spreads_a_secret(path: Path) -> None:
         for step in job.get("steps", []):
             run = step.get("run", "")
             name = step.get("name", step.get("uses"))
-            assert "secrets." not in run and SECRET not in run, f"step {name!r} reads the secret in its script"
+            assert "secrets." not in run and not any(k in run for k in SECRETS), f"step {name!r} reads a secret"
             assert not re.search(r"\bset\s+-[a-z]*x", run), f"step {name!r} traces commands (set -x)"
             assert not re.search(r"^\s*(env|printenv)\b", run, re.M), f"step {name!r} prints the environment"
             assert not SECRET_EXPR.search(str(step.get("with", ""))), f"step {name!r} hands a secret to an action"
             for key, value in (step.get("env") or {}).items():
                 if SECRET_EXPR.search(str(value)):
-                    assert key == SECRET and value == f"${{{{ secrets.{SECRET} }}}}"
+                    assert key in SECRETS and value == f"${{{{ secrets.{key} }}}}"
                     assert "sheetgm " in run, f"step {name!r} gets the secret without running sheetgm"
 
 
 def test_the_secret_reaches_check_and_resolve_only(resolve_wf: dict[str, Any]) -> None:
-    with_secret = [SHEETGM_CALL.findall(s["run"]) for s in steps(resolve_wf) if SECRET in (s.get("env") or {})]
-    assert with_secret == [["check"], ["resolve"]]
+    for secret in SECRETS:
+        with_secret = [SHEETGM_CALL.findall(s["run"]) for s in steps(resolve_wf) if secret in (s.get("env") or {})]
+        assert with_secret == [["check"], ["resolve"]], secret
 
 
 def test_workload_identity_federation_is_off_unless_configured(resolve_wf: dict[str, Any]) -> None:
@@ -357,7 +359,8 @@ def repo(tmp_path: Path, made_game: Path) -> Path:
     script = "from sheetgm.cli.main import main; main()"
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "{script}" "$@"\n', "utf-8")
     shim.chmod(0o755)
-    (bin_dir / "python").symlink_to(sys.executable)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', "utf-8")
+    (bin_dir / "python").chmod(0o755)  # a shim, not a link: a link to the venv's python loses the venv
     return tmp_path
 
 
@@ -400,11 +403,13 @@ def test_the_condition_reader_reads_github_s_status_functions() -> None:
         step_runs("contains(github.ref, 'x')", {}, failed=False)
 
 
-def run_job(wf: dict[str, Any], repo: Path, stage: str, dry_run: bool,
-            failed_before: bool = False) -> tuple[list[tuple[str, int, str]], bool]:
+def run_job(wf: dict[str, Any], repo: Path, stage: str, dry_run: bool, failed_before: bool = False,
+            secrets: dict[str, str] | None = None) -> tuple[list[tuple[str, int, str]], bool]:
     """Run the resolve job's steps that call sheetgm as GitHub would (`shell: bash` = bash -eo pipefail), in
-    order, each under its `if:`; the others count as passed (``failed_before``: one of them failed). The steps
-    run with what they said and returned, and whether the job failed."""
+    order, each under its `if:`; the others count as passed (``failed_before``: one of them failed); the
+    repository's ``secrets`` (none by default) reach the steps that name them. The steps run with what they said
+    and returned, and whether the job failed."""
+    secrets = secrets or {}
     env = {**os.environ, "PATH": f"{repo / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}", "GAME": "games/current",
            "STAGE": stage, "DRY_RUN": "true" if dry_run else "false"}
     done: list[tuple[str, int, str]] = []
@@ -419,8 +424,8 @@ def run_job(wf: dict[str, Any], repo: Path, stage: str, dry_run: bool,
             continue
         step_env = dict(env)
         for key, value in (step.get("env") or {}).items():
-            assert key == SECRET, f"the test does not know the variable {key}={value!r}"
-            step_env[key] = ""  # a local xlsx game needs no credentials
+            assert key in SECRETS, f"the test does not know the variable {key}={value!r}"
+            step_env[key] = secrets.get(key, "")  # a local xlsx game needs no credentials
         proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script], cwd=repo,
                               env=step_env, capture_output=True, text=True, timeout=120)
         done.append((step["name"], proc.returncode, proc.stdout + proc.stderr))
@@ -515,9 +520,9 @@ def test_the_resolve_job_ends_before_its_lock_expires() -> None:
     assert minutes and all(m * 60 < LOCK_TTL.total_seconds() for m in minutes)
 
 
-def test_the_google_only_step_refuses_a_local_game_and_passes_a_google_one(resolve_wf: dict[str, Any],
+def test_the_google_or_webdav_step_refuses_a_local_game_and_passes_a_google_one(resolve_wf: dict[str, Any],
                                                                            repo: Path) -> None:
-    step = next(s for s in job_steps(resolve_wf) if s.get("name") == "Only a Google game")
+    step = next(s for s in job_steps(resolve_wf) if s.get("name") == "Only a Google or WebDAV game")
     env = {**os.environ, "PATH": f"{repo / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}", "GAME": "games/current"}
 
     def run() -> subprocess.CompletedProcess[str]:
@@ -535,3 +540,35 @@ def test_the_google_only_step_refuses_a_local_game_and_passes_a_google_one(resol
     save_config(parse_config(google), repo / "games" / "g2")
     env["GAME"] = "games/g2"
     assert run().returncode == 0
+
+
+def test_a_scheduled_run_resolves_a_webdav_game_with_its_password_secret(resolve_wf: dict[str, Any],
+                                                                         tmp_path: Path) -> None:
+    """The job on a WebDAV game (a real WsgiDAV here): the app password comes from the repository secret
+    SHEETGM_WEBDAV_PASSWORD, reaches check and resolve, and never shows in their logs."""
+    import dav_servers
+
+    from sheetgm.service.config.load import parse_config
+    from sheetgm.service.new_game import new_game
+
+    with dav_servers.wsgidav(tmp_path / "server") as server:
+        folder = tmp_path / "games" / "current"
+        cfg = {**GAME_CONFIG, "backend": "webdav", "webdav": {"url": server.url, "user": dav_servers.USER}}
+        os.environ["SHEETGM_WEBDAV_PASSWORD"] = dav_servers.PASSWORD
+        try:
+            new_game(folder, parse_config(cfg))
+        finally:
+            del os.environ["SHEETGM_WEBDAV_PASSWORD"]
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir()
+        (bin_dir / "sheetgm").write_text(
+            f'#!/bin/sh\nexec "{sys.executable}" -c "from sheetgm.cli.main import main; main()" "$@"\n', "utf-8")
+        (bin_dir / "sheetgm").chmod(0o755)
+        (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', "utf-8")
+        (bin_dir / "python").chmod(0o755)  # a shim, not a link: a link to the venv's python loses the venv
+        done, _ = run_job(resolve_wf, tmp_path, "survivor", dry_run=False,
+                       secrets={"SHEETGM_WEBDAV_PASSWORD": dav_servers.PASSWORD})
+        assert [rc for _, rc, _ in done] == [0, 0], done
+        assert "N1-survivor" in done[1][2] and dav_servers.PASSWORD not in "".join(out for _, _, out in done)
+        without, _ = run_job(resolve_wf, tmp_path, "auto", dry_run=True)  # the secret not set in the repository
+        assert without[0][1] != 0 and "SHEETGM_WEBDAV_PASSWORD" in without[0][2]

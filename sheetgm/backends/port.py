@@ -37,7 +37,7 @@ from operator import is_
 from typing import cast
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
-from sheetgm.backends.errors import BackendError, CellTooLongError, OpError
+from sheetgm.backends.errors import BackendError, CellTooLongError, MissingWorkbookError, OpError
 
 BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
 BORDER_STYLES = ("none", "thin", "medium", "thick", "dashed", "double")  # dashed, double: the map's obstacles, boards
@@ -296,6 +296,15 @@ class Permission:
     role: str  # owner, organizer, fileOrganizer, writer, commenter or reader
     kind: str = "user"
     discoverable: bool = False
+
+
+@dataclass(frozen=True)
+class WorkbookCopy:
+    """Another file of a workbook in its folder (a sync client's conflict copy, a renamed download)."""
+
+    name: str
+    modified: float  # seconds since the epoch
+    newer: bool  # saved after the workbook's own file
 
 
 @dataclass(frozen=True)
@@ -567,6 +576,22 @@ class Gateway(ABC):
         may let this one go (the next read parses it again). Writes not saved yet (inside a batch) are kept.
         Nothing by default."""
         return None
+
+    def copies(self, key: str) -> list[WorkbookCopy]:
+        """Other workbook files beside this workbook's in its folder that a sync client or a download made of it
+        (``03-Ann (1).xlsx``, ``03-Ann-conflict-….xlsx``, ``03-Ann (conflicted copy …).xlsx``, ``03-Ann-HOST.xlsx``;
+        in a WebDAV seat's folder, every other .xlsx), newest first. Whose they are is for the caller to find out
+        (``read_copy``: their seals). None by default (Google keeps one file per workbook)."""
+        return []
+
+    def read_copy(self, key: str, name: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+        """Values of ranges of one of ``copies(key)`` (tabs it lacks left out)."""
+        raise MissingWorkbookError(key=f"{key}: {name}")
+
+    def adopt(self, key: str, name: str) -> None:
+        """Make the copy ``name`` the workbook (its bytes in place of the workbook's file), only if the workbook is
+        still as ``copies`` saw it; the copy stays, for its owner to delete."""
+        raise MissingWorkbookError(key=f"{key}: {name}")
 
     def notices(self, key: str) -> list[BackendError]:
         """What the director and the player should hear about a workbook that is not an error: a copy in

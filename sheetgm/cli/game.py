@@ -1,4 +1,4 @@
-"""The game's own commands: new, share, check, resolve, status, audit, demo (thin: one service call each)."""
+"""The game's own commands: new, share, check, resolve, status, audit, demo, inbox (thin: one service call each)."""
 
 from __future__ import annotations
 
@@ -93,6 +93,20 @@ def demo_cmd(
     runs.demo(players, seed, folder, lang, max_nights, save_each_write, as_json)
 
 
+def inbox_cmd(
+    folder: Annotated[Path, typer.Argument()],
+    game: GameOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Local game: file the workbooks players sent back (any names, one folder) into their seats by their seals."""
+    from sheetgm.service.game import open_game
+    from sheetgm.service.inbox import inbox
+
+    lang = lang_of(game)
+    rep = attempt(lang, lambda: inbox(open_game(game), folder))
+    emit(as_json, rep.to_dict(), "\n".join(rep.lines))
+
+
 def register(app: typer.Typer) -> None:
     app.command("new")(new_cmd)
     app.command("share")(share_cmd)
@@ -101,3 +115,4 @@ def register(app: typer.Typer) -> None:
     app.command("status")(status_cmd)
     app.command("audit")(audit_cmd)
     app.command("demo")(demo_cmd)
+    app.command("inbox")(inbox_cmd)

@@ -159,6 +159,8 @@ def make_gateway(cfg: GameConfig, folder: Path, login: str = "service", client_s
         from sheetgm.backends.xlsx.gateway import XlsxGateway
 
         return XlsxGateway(folder / WORKBOOK_DIR, names=workbook_names(cfg))
+    if cfg.backend == "webdav":
+        return webdav_gateway(cfg, env)
     from sheetgm.backends.google.auth import account_email, load_credentials, user_credentials
     from sheetgm.backends.google.gateway import GoogleGateway
     from sheetgm.backends.google.idmap import JsonIdMap
@@ -175,6 +177,33 @@ def make_gateway(cfg: GameConfig, folder: Path, login: str = "service", client_s
     if account and account.lower() != cfg.service_account.lower():
         raise ServiceError("err.svc.wrong_account", account=account, expected=cfg.service_account)
     return GoogleGateway(creds, ids, account=account or cfg.service_account, meta_home=DIRECTOR)
+
+
+PASSWORD_ENV = "SHEETGM_WEBDAV_PASSWORD"
+
+
+def webdav_gateway(cfg: GameConfig, env: Mapping[str, str] | None = None) -> Gateway:
+    """The game's folders on its WebDAV server, as ``[webdav] user`` with the password from the environment,
+    paced to the account's budget (``requests`` in ``minutes``, a few kept in reserve) shared by every process of
+    this machine acting as that account."""
+    import os
+    from urllib.parse import urlsplit
+
+    from sheetgm.backends.google.ratelimit import SharedRateLimiter, budget_file
+    from sheetgm.backends.webdav.client import DavClient, DavNoPasswordError
+    from sheetgm.backends.webdav.gateway import WebDavGateway
+
+    dav = cfg.webdav
+    if dav is None:
+        raise ServiceError("err.cfg.webdav_table")
+    password = (os.environ if env is None else env).get(PASSWORD_ENV, "")
+    if not password:
+        raise DavNoPasswordError(user=dav.user)
+    limit = max(1, dav.requests - max(2, dav.requests // 50))  # 2% (at least 2) kept for the clocks and latency
+    pacing = SharedRateLimiter(budget_file(f"webdav:{dav.user}@{urlsplit(dav.url).hostname}"), limit, limit,
+                               window=dav.minutes * 60.0)
+    client = DavClient(dav.url, dav.user, password, pacing=pacing, timeout=(10.0, float(dav.timeout)))
+    return WebDavGateway(client, names=workbook_names(cfg), if_match=dav.if_match)
 
 
 def token_file() -> Path:

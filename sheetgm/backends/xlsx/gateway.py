@@ -22,6 +22,12 @@ fsyncs it and ``os.replace``s it over the workbook, so a reader (or a second
 process) sees the old file or the new one, never a torn one, whatever else
 runs; a failing op leaves the file untouched.
 
+Never over a newer save: a file is replaced only if it is still the file its workbook was read from (its stamp
+compared right before the rename, under a lock of the file that other sheetgm processes take too). A sync
+client (Nutstore, OneDrive, Dropbox) or a player that saved meanwhile, inside a batch too, makes the save read
+the newer file and apply this gateway's changes since the read to it again (``_redo``): the player's save and
+sheetgm's writes both land. What remains is the time between that comparison and the rename (microseconds).
+
 Files players produce: a file that is not a readable workbook (another format under the .xlsx name, a
 password, damage, more than a workbook may hold: ``package.Limits``) raises ``UnreadableFileError`` naming
 the file and what to do, read once per run; a copy in another format beside the file (``03-Ann.ods``) is
@@ -40,6 +46,7 @@ import functools
 import json
 import os
 import re
+import sys
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -94,9 +101,15 @@ class XlsxGateway(port.Gateway):
         self.names = dict(names or {})  # key -> suggested file name (without .xlsx) for workbooks to create
         self._files: dict[str, str] | None = None
         self._unrecorded: dict[str, str] = {}  # inside a batch: names of workbooks created, recorded at the flush
-        self._books: dict[str, tuple[tuple[int, int, int], Path, Book]] = {}
-        self._failed: dict[str, tuple[tuple[int, int, int], Path, UnreadableFileError]] = {}
+        # key -> the stamp of the file read (a local file's (mtime, size, inode); a WebDAV file's ETag), the file,
+        # the workbook parsed
+        self._books: dict[str, tuple[object, Path, Book]] = {}
+        self._failed: dict[str, tuple[object, Path, UnreadableFileError]] = {}
         self._dirty: dict[str, None] = {}  # inside a batch: workbooks changed and not saved yet, in order
+        # The changes made to each kept workbook since its file was read, to make again on a newer file
+        self._redo: dict[str, list[Callable[[Book], None]]] = {}
+        self.redone = 0  # saves that found a newer file and made their changes again on it
+        self._seen_main: dict[str, object] = {}  # key -> the workbook's stamp when ``copies`` looked
         self._depth = 0
         self.loads = 0  # files parsed, and saved, by this gateway (benchmarks count them)
         self.saves = 0
@@ -179,6 +192,7 @@ class XlsxGateway(port.Gateway):
             raise
         self.loads += 1
         self._books[key] = (stamp, path, book)
+        self._redo.pop(key, None)
         return book
 
     def _read(self, key: str, path: Path) -> tuple[Book, tuple[int, int, int]]:
@@ -189,19 +203,13 @@ class XlsxGateway(port.Gateway):
                 if st.st_size > LIMITS.file_bytes:  # refused before it is read
                     raise refuse("too_large", size=f"{st.st_size / MiB:.1f}", limit=f"{LIMITS.file_bytes / MiB:.1f}")
                 data = f.read(LIMITS.file_bytes + 1)
-            book = read_book(data)
         except FileNotFoundError:
             raise self._missing(key, path) from None
         except UnreadableFileError as exc:
             raise UnreadableFileError(exc.code, **{**exc.params, "path": str(path)}) from exc
         except OSError as exc:
             raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
-        except Exception as exc:
-            # A damaged file may fail in ways no list foresees: each means this one file cannot be read, and
-            # says nothing of the others.
-            raise UnreadableFileError("err.backend.file.damaged", path=str(path),
-                                      detail=f"{type(exc).__name__}: {str(exc)[:160]}") from exc
-        return book, (st.st_mtime_ns, st.st_size, st.st_ino)
+        return parse(data, str(path)), (st.st_mtime_ns, st.st_size, st.st_ino)
 
     @staticmethod
     def _missing(key: str, path: Path) -> UnusableWorkbookError:
@@ -218,14 +226,92 @@ class XlsxGateway(port.Gateway):
         return [FileNotice(path=str(path), sibling=other.name, name=path.name) for other in siblings(path)]
 
     def _save(self, key: str, book: Book) -> None:
+        """Replace the file only if it is still the one the workbook was read from; else read the newer one,
+        make this gateway's changes since the read again on it and try again (a player saves rarely twice
+        within a second: a few tries suffice)."""
         path = self.path(key)
+        read_from = self._books[key][0]
         try:
-            st = _replace(path, write_book(book))
+            for _ in range(_TRIES):
+                data = write_book(book)
+                with _file_lock(path):
+                    now = _stamp(path)
+                    if now == read_from or (now is None and read_from == _NEW):
+                        st = _replace(path, data)
+                        break
+                if read_from == _NEW:
+                    raise WorkbookExistsError(key=key)
+                book, read_from = self._read(key, path)  # a player's newer save: read, our changes made again
+                for change in self._redo.get(key, ()):
+                    change(book)
+                self.loads += 1
+                self.redone += 1
+            else:
+                raise FileError(path=str(path), detail=f"changed by another program {_TRIES} times while sheetgm "
+                                                       "saved it; run the command again")
         except BaseException:
             self._books.pop(key, None)
+            self._redo.pop(key, None)
             raise
         self.saves += 1
+        self._redo.pop(key, None)
         self._books[key] = ((st.st_mtime_ns, st.st_size, st.st_ino), path, book)
+
+    def replace_file(self, key: str, data: bytes) -> Path:
+        """Put ``data`` (a whole workbook file, already read and checked by the caller: a player's returned
+        attachment) in place of the workbook's file, atomically, under the file's lock; what was kept of the old
+        one is dropped. Returns the file."""
+        path = self.path(key)
+        if key in self._dirty:
+            raise OpError(op="replace_file", detail=f"'{key}' has unsaved writes in this batch")
+        with _file_lock(path):
+            _replace(path, data)
+        self._books.pop(key, None)
+        self._redo.pop(key, None)
+        return path
+
+    def copies(self, key: str) -> list[port.WorkbookCopy]:
+        """Files in the folder named as the workbook's with what a sync client or a download adds (`` (1)``,
+        ``-conflict-…``, `` (conflicted copy …)``, ``-HOSTNAME``), newest first."""
+        path = self.path(key)
+        stem = path.stem.casefold()
+        try:
+            main = os.stat(path).st_mtime
+            names = os.listdir(path.parent)
+        except OSError:
+            return []
+        found = []
+        for name in names:
+            p = Path(name)
+            rest = p.stem[len(stem):] if p.stem.casefold().startswith(stem) else ""
+            if name == path.name or p.suffix.casefold() != ".xlsx" or not rest or not _COPY_TAIL.match(rest):
+                continue
+            try:
+                when = os.stat(path.parent / name).st_mtime
+            except OSError:
+                continue
+            found.append(port.WorkbookCopy(name, when, when > main))
+        self._seen_main[key] = _stamp(path)
+        return sorted(found, key=lambda c: (-c.modified, c.name))
+
+    def read_copy(self, key: str, name: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+        where = self.path(key).parent / name
+        try:
+            data = where.read_bytes()
+        except OSError as exc:
+            raise FileError(path=str(where), detail=f"{type(exc).__name__}: {exc}") from exc
+        return read_file(data, str(where), ranges)
+
+    def adopt(self, key: str, name: str) -> None:
+        path = self.path(key)
+        data = (path.parent / name).read_bytes()
+        parse(data, str(path.parent / name))  # a readable workbook, or UnreadableFileError naming the copy
+        with _file_lock(path):
+            if _stamp(path) != self._seen_main.get(key):
+                raise FileError(path=str(path), detail="changed while its copy was being read; run the command again")
+            _replace(path, data)
+        self._books.pop(key, None)
+        self._redo.pop(key, None)
 
     def release(self, key: str) -> None:
         """Let the parsed workbook go once saved (publishing writes 160 of them, each ~1.5 MB parsed); one with
@@ -284,16 +370,19 @@ class XlsxGateway(port.Gateway):
             raise MissingTabError(range=format_range(rng), tab=rng.tab, key=key)
         return sheet
 
-    def _change(self, key: str, book: Book, change: Callable[[], None]) -> None:
+    def _change(self, key: str, book: Book, change: Callable[[Book], None]) -> None:
         """Apply ``change`` to the kept workbook and save it (at the end of the batch, inside one). Ops are
         checked before, so this does not fail; if it still does, the kept copy is dropped (with the unsaved
-        writes of the batch to it): the file is untouched and is read again next time."""
+        writes of the batch to it): the file is untouched and is read again next time. The change is kept
+        until the save, to be made again on a newer file (``_save``)."""
         try:
-            change()
+            change(book)
         except BaseException:
             self._books.pop(key, None)
             self._dirty.pop(key, None)
+            self._redo.pop(key, None)
             raise
+        self._redo.setdefault(key, []).append(change)
         self._commit(key, book)
 
     def _commit(self, key: str, book: Book) -> None:
@@ -334,6 +423,7 @@ class XlsxGateway(port.Gateway):
     def _drop(self) -> None:
         for key in self._dirty:
             self._books.pop(key, None)
+            self._redo.pop(key, None)
         self._dirty.clear()
         if self._unrecorded:  # the record on disk never had them
             self._unrecorded.clear()
@@ -366,7 +456,7 @@ class XlsxGateway(port.Gateway):
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.path(key)
         self._record(key, path)  # before the file: a file is never left without its record
-        self._books[key] = ((0, 0, 0), path, book)
+        self._books[key] = (_NEW, path, book)
         self._commit(key, book)
 
     def tabs(self, key: str) -> list[str]:
@@ -393,7 +483,7 @@ class XlsxGateway(port.Gateway):
         password = self.lock_password() if protecting else None  # before the file: the source may read another
         book = self._load(key)
         self._check_tabs(key, book, ops, ranges)
-        self._change(key, book, lambda: self._apply(book, ops, ranges, password, protecting))
+        self._change(key, book, lambda b: self._apply(b, ops, ranges, password, protecting))
 
     def _apply(self, book: Book, ops: Sequence[port.Op], ranges: list[list[A1]], password: str | None,
                protecting: bool) -> None:
@@ -471,11 +561,13 @@ class XlsxGateway(port.Gateway):
         self._set_permission(key, email, None)
 
     def _set_permission(self, key: str, email: str, role: str | None) -> None:
-        book = self._load(key)
-        records = [r for r in self._records(book) if not (r[0] == "permission" and r[1].lower() == email.lower())]
-        if role is not None:
-            records.append(["permission", email, role, ""])
-        self._change(key, book, lambda: self._store(book, records))
+        def change(book: Book) -> None:
+            records = [r for r in self._records(book) if not (r[0] == "permission" and r[1].lower() == email.lower())]
+            if role is not None:
+                records.append(["permission", email, role, ""])
+            self._store(book, records)
+
+        self._change(key, self._load(key), change)
 
     def url(self, key: str) -> str | None:
         path = self.path(key)
@@ -487,6 +579,33 @@ class XlsxGateway(port.Gateway):
         book = self._load(key)
         return port.WorkbookView(book.title, tuple(xlsx_cells.view(book, s) for s in book.sheets
                                                    if not s.name.startswith(META_TAB)))
+
+
+def parse(data: bytes, where: str) -> Book:
+    """A workbook's bytes parsed; UnreadableFileError naming ``where`` (the file) if they are not one."""
+    try:
+        if len(data) > LIMITS.file_bytes:
+            raise refuse("too_large", size=f"{len(data) / MiB:.1f}", limit=f"{LIMITS.file_bytes / MiB:.1f}")
+        return read_book(data)
+    except UnreadableFileError as exc:
+        raise UnreadableFileError(exc.code, **{**exc.params, "path": where}) from exc
+    except Exception as exc:
+        # A damaged file may fail in ways no list foresees: each means this one file cannot be read, and
+        # says nothing of the others.
+        raise UnreadableFileError("err.backend.file.damaged", path=where,
+                                  detail=f"{type(exc).__name__}: {str(exc)[:160]}") from exc
+
+
+def read_file(data: bytes, where: str, ranges: Sequence[str]) -> dict[str, list[list[str]]]:
+    """Values of ranges of a workbook file's bytes, as ``read`` gives them (tabs missing from it are left out)."""
+    book = parse(data, where)
+    out = {}
+    for text in ranges:
+        rng = parse_range(text)
+        sheet = book.sheet(rng.tab)
+        if sheet is not None and not rng.tab.startswith(META_TAB):
+            out[text] = xlsx_cells.read(book, sheet, rng)
+    return out
 
 
 def _whole_tabs(records: list[list[str]]) -> dict[str, list[str]]:
@@ -519,6 +638,45 @@ def _whole_tab(text: str) -> str | None:
 
 def _tabs(book: Book) -> list[str]:
     return [s.name for s in book.sheets if not s.name.startswith(META_TAB)]
+
+
+# What a sync client or a download adds to a file's name: " (1)", "-conflict-…", "-NSConflict-…",
+# " (conflicted copy 2026-…)", "-HOSTNAME" (OneDrive), "_1"…
+_COPY_TAIL = re.compile(r"^(?:\s*\(.*\)|[-_ ].+)$")
+_NEW = (0, 0, 0)  # the stamp of a workbook created by this gateway: no file was read
+_TRIES = 5
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise FileError(path=str(path), detail=f"{type(exc).__name__}: {exc}") from exc
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """The file locked against other sheetgm processes saving it (advisory, POSIX ``flock``; a sync client does
+    not take it, which the stamp comparison made under it answers). A file replaced while we waited is seen as
+    changed: the stamp names the new file. Without ``fcntl`` (Windows), or without the file, no lock."""
+    if sys.platform == "win32":
+        yield
+        return
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 _UMASK: int | None = None

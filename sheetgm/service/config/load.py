@@ -4,7 +4,7 @@
     map = "standard"            # a shipped map, or a path to a .map file (relative to the folder)
     seed = 20240501
     lang = "zh"                 # the director's language for messages
-    backend = "xlsx"            # or "google"
+    backend = "xlsx"            # or "google", or "webdav" (with a [webdav] table)
     timezone = "Asia/Shanghai"
     max_nights = 12
     director_email = "gm@example.com"       # google only
@@ -13,6 +13,9 @@
     [options]                   # engine options (crack_target, key_drop, ...)
     [schedule]                  # recurring deadlines, local times in `timezone` (deadlines.py)
     survivors = "21:00"; hunters = "23:00"; every = "day"; from_night = 1; start = "2024-05-01"
+    [webdav]                    # webdav only: the game's root folder; the password is SHEETGM_WEBDAV_PASSWORD
+    url = "https://dav.jianguoyun.com/dav/sheetgm/spring-cup/"; user = "gm@example.com"
+    if_match = true; requests = 600; minutes = 30; timeout = 60   # (the defaults: Nutstore's free plan)
     [deadlines]                 # stage key -> ISO time: overrides the schedule for that stage
     "N1-survivor" = "2024-05-01T21:00:00+08:00"
     [[roster]]
@@ -75,6 +78,18 @@ class ScheduleConfig:
 
 
 @dataclass(frozen=True, kw_only=True)
+class WebDavConfig:
+    """``[webdav]`` as validated (config_model.WebDavModel); the password is never here."""
+
+    url: str
+    user: str
+    if_match: bool = True
+    requests: int = 600
+    minutes: int = 30
+    timeout: int = 60
+
+
+@dataclass(frozen=True, kw_only=True)
 class GameConfig:
     """``game.toml`` as validated (config_model.GameModel)."""
 
@@ -92,14 +107,16 @@ class GameConfig:
     role_pool: list[str] | None = None
     schedule: ScheduleConfig | None = None
     deadlines: dict[str, datetime] = field(default_factory=dict)
+    webdav: WebDavConfig | None = None
     roster: list[SeatConfig]
 
 
 def from_plain(data: dict[str, Any]) -> GameConfig:
     """The records from a validated config in JSON form (the models' ``model_dump(mode="json")``)."""
-    schedule = data.get("schedule")
+    schedule, webdav = data.get("schedule"), data.get("webdav")
     return GameConfig(
-        **{k: v for k, v in data.items() if k not in ("roster", "schedule", "deadlines")},
+        **{k: v for k, v in data.items() if k not in ("roster", "schedule", "deadlines", "webdav")},
+        webdav=None if webdav is None else WebDavConfig(**webdav),
         roster=[SeatConfig(**seat) for seat in data["roster"]],
         schedule=None if schedule is None else ScheduleConfig(
             **{**schedule, "start": date.fromisoformat(schedule["start"])}),

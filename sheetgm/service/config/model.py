@@ -105,6 +105,37 @@ class ScheduleModel(BaseModel):
         return int(m.group(1)) if m and m.group(1) else 1
 
 
+class WebDavModel(BaseModel):
+    """``[webdav]``: where a WebDAV game's folders are, as whom, and the account's request budget (Nutstore's
+    free plan: 600 requests in 30 minutes). The password comes from SHEETGM_WEBDAV_PASSWORD, never from here."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str
+    user: str = Field(min_length=1)
+    if_match: bool = True  # false: the server ignores If-Match (doctor says so): sheetgm looks before each write
+    requests: int = Field(default=600, ge=10, le=1_000_000, strict=True)
+    minutes: int = Field(default=30, ge=1, le=1440, strict=True)
+    timeout: int = Field(default=60, ge=5, le=600, strict=True)  # seconds a request may wait for an answer
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_password(cls, data: Any) -> Any:
+        if isinstance(data, dict) and any(k in data for k in ("password", "pass", "app_password")):
+            raise Refusal("err.cfg.webdav_password")
+        return data
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, v: str) -> str:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(v.strip())
+        if parts.scheme not in ("https", "http") or not parts.hostname or "@" in parts.netloc:
+            raise Refusal("err.cfg.webdav_url", value=f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}")
+        return v.strip() if v.strip().endswith("/") else v.strip() + "/"
+
+
 class GameModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -112,7 +143,7 @@ class GameModel(BaseModel):
     map: str = "standard"
     seed: int = Field(strict=True)
     lang: Literal["zh", "en"] = "zh"
-    backend: Literal["xlsx", "google"] = "xlsx"
+    backend: Literal["xlsx", "google", "webdav"] = "xlsx"
     timezone: str = "Asia/Shanghai"
     max_nights: int = Field(default=12, ge=1, le=99, strict=True)
     director_email: str | None = None
@@ -122,6 +153,7 @@ class GameModel(BaseModel):
     role_pool: list[str] | None = None
     schedule: ScheduleModel | None = None
     deadlines: dict[str, datetime] = Field(default_factory=dict)
+    webdav: WebDavModel | None = None
     roster: list[SeatModel] = Field(min_length=2)
 
     @field_validator("name")
@@ -186,4 +218,6 @@ class GameModel(BaseModel):
                 raise Refusal("err.cfg.google_emails", who=", ".join(missing) or "director_email")
             if not self.service_account:
                 raise Refusal("err.cfg.no_service_account")
+        if self.backend == "webdav" and self.webdav is None:
+            raise Refusal("err.cfg.webdav_table")
         return self

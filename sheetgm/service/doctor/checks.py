@@ -8,7 +8,8 @@ that the Sheets and Drive APIs are enabled for the key's project, that every wor
 ``spreadsheets.json`` is reachable (one Drive listing) and shared as the game needs (the audit's rules,
 on each file's permissions), the game lock (the Lock tab's token, the folder's OS lock) and the quota:
 what this machine spent of the account's minute, and what the due stage will need. A local game has
-its config, its files and its lock checked. ``--live`` goes on with `doctorlive`.
+its config, its files and its lock checked; a WebDAV game its server, folders, conditional writes, clock and
+request budget (``doctor/webdav.py``), and its lock. ``--live`` goes on with `doctorlive`.
 """
 
 from __future__ import annotations
@@ -62,6 +63,14 @@ def doctor(folder: Path, env: Mapping[str, str] | None = None, live: bool = Fals
         game = Game(folder, cfg, board, make_gateway(cfg, folder))
         if _local(game, out):  # the lock is in the director's workbook: not looked for where it is missing
             _lock(game, out, holder)
+        return rep
+    if cfg.backend == "webdav":
+        from sheetgm.service.doctor.webdav import password_line, webdav_checks
+
+        if cfg.webdav is not None and password_line(env, out, cfg.webdav.user):
+            game = Game(folder, cfg, board, make_gateway(cfg, folder, env=env))
+            if webdav_checks(game, out):
+                _lock(game, out, holder)
         return rep
     google = _google(cfg, folder, board, out, env)
     if google is not None and _workbooks(google, out):

@@ -76,7 +76,8 @@ class SheetOrder:
         for key, note, director_note in self.said:
             if key in before:
                 continue
-            notes.append(note)
+            if note:
+                notes.append(note)
             if key not in now and key not in new:
                 director.append(director_note)
                 new.add(key)
@@ -251,8 +252,8 @@ def identity_ops(game: Game, seat: int, sheet: SheetOrder | None) -> list[Op]:
                                game.alias(seat))]
 
 
-def read_player(game: Game, seat: int, night: int, stage: str, archived: Mapping[str, str] | None = None
-                ) -> SheetOrder:
+def read_player(game: Game, seat: int, night: int, stage: str, archived: Mapping[str, str] | None = None,
+                adopted: bool = False) -> SheetOrder:
     """One read of a player's workbook (``read_sheet``) and the row of ``stage`` in it, found by its label.
 
     ``archived`` maps the seat's earlier stages to the order text used then (from the journal), so a row
@@ -284,7 +285,68 @@ def read_player(game: Game, seat: int, night: int, stage: str, archived: Mapping
     out.text = cells[layout.O_TEXT].strip()
     out.ticked = is_tick(cells[layout.O_TICK])
     out.stamp = cells[layout.O_STAMP].strip()
+    if not out.ticked and not adopted:  # no order here: saved into a conflict copy or a renamed file instead?
+        took, said = copies_said(game, seat)
+        if took:
+            again = read_player(game, seat, night, stage, archived, adopted=True)
+            again.said[:0] = said
+            return again
+        out.said += said
     return out
+
+
+def copies_said(game: Game, seat: int) -> tuple[bool, list[tuple[str, str, str]]]:
+    """Another file of the seat's workbook in its folder (a sync client's conflict copy, ``03-Ann (1).xlsx``): the
+    newest one carrying this seat's seal, if newer than the workbook, becomes the workbook (``adopt``); the notes
+    to tell once (id, the player's, the director's): the copy read, the older ones to delete, the ones refused
+    (another seat's or a forged seal, unreadable); and whether one was adopted (the workbook is then read again).
+    Only looked for when the workbook holds no ticked order for the stage: one folder listing more per such seat."""
+    key, lang, voice = player_key(seat), game.seat_lang(seat), game.voice
+    try:
+        found = game.gateway.copies(key)
+    except TRANSIENT:
+        raise
+    except BackendError:
+        return False, []
+    said: list[tuple[str, str, str]] = []
+    chosen = None
+    for copy in found:
+        try:
+            got = game.gateway.read_copy(key, copy.name, [identity_range(lang)])
+        except TRANSIENT:
+            raise
+        except BackendError as exc:
+            said.append((f"copy:{copy.name}:{int(copy.modified)}", render(lang, "sheet.copies.refused", file=copy.name),
+                         render(voice, "svc.copies.unreadable", alias=game.alias(seat), seat=seat, file=copy.name,
+                                reason=exc.message(voice))))
+            continue
+        cell = got.get(identity_range(lang)) or [[""]]
+        text = cell[0][0] if cell and cell[0] else ""
+        whose, sealed = identity_of(text, game.secret(), game.cfg.name)
+        if whose != key or not sealed:
+            what = render(voice, "svc.copies.other_seat" if whose and sealed else "svc.copies.forged",
+                          alias=game.alias(seat), seat=seat, file=copy.name, key=whose or "-")
+            said.append((f"copy:{copy.name}:{int(copy.modified)}", render(lang, "sheet.copies.refused", file=copy.name),
+                         what))
+        elif chosen is None and copy.newer:
+            chosen = copy
+        else:
+            said.append((f"copy:{copy.name}:{int(copy.modified)}", render(lang, "sheet.copies.older", file=copy.name),
+                         render(voice, "svc.copies.older", alias=game.alias(seat), seat=seat, file=copy.name)))
+    if chosen is None:
+        return False, said
+    try:
+        game.gateway.adopt(key, chosen.name)
+    except TRANSIENT:
+        raise
+    except BackendError as exc:
+        said.append((f"copy:{chosen.name}:{int(chosen.modified)}", "", render(
+            voice, "svc.copies.unreadable", alias=game.alias(seat), seat=seat, file=chosen.name,
+            reason=exc.message(voice))))
+        return False, said
+    said.insert(0, (f"copy:{chosen.name}:{int(chosen.modified)}", render(lang, "sheet.copies.read", file=chosen.name),
+                    render(voice, "svc.copies.read", alias=game.alias(seat), seat=seat, file=chosen.name)))
+    return True, said
 
 
 @dataclass

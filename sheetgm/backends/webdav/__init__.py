@@ -1,0 +1,1 @@
+"""WebDAV adapter: workbooks in shared folders on a WebDAV server (Nutstore, Nextcloud...)."""
