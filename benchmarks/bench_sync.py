@@ -166,6 +166,25 @@ def night_calls(players: int, nights: int, way: str) -> Counter[str]:
     return tally
 
 
+def one_resolve(players: int) -> tuple[int, int, int, int]:
+    """The Sheets reads and writes of the second stage's resolve (every workbook known by then), measured on the
+    fake, and what ``publish.stage_calls`` (doctor's estimate) says for it."""
+    from sheetgm.service.publish import stage_calls
+
+    tally: Counter[str] = Counter()
+    with FakeGoogle() as fake, tempfile.TemporaryDirectory() as tmp:
+        night = Night(fake, Path(tmp), players)
+        for stage in range(2):
+            due = night.due()
+            night.write_orders(due)
+            night.now = night.deadline() + timedelta(minutes=AFTER)
+            if stage:
+                night.run("resolve", tally)
+            else:
+                night.run("resolve", Counter())
+    return tally["resolve read"], tally["resolve write"], *stage_calls(players, len(due))
+
+
 def overlap(players: int, nights: int, shared: bool) -> dict[str, Any]:
     """A night with a check (in a second folder) overlapping each resolve, both paced, quotas enforced."""
     from fakes.virtualclock import VirtualClock
@@ -240,6 +259,16 @@ def main() -> None:
             sent = (t["check bytes"] + t["resolve bytes"]) / n / 1000
             print(f"  {players:3} players  {way:14} all {total}   " + "   ".join(parts) + f"   ({sent:.0f} kB written)",
                   flush=True)
+    print("one resolve after the deadline (the second stage), Sheets reads / writes: measured, and what "
+          "publish.stage_calls (doctor's estimate) says:")
+    for players in [int(x) for x in args.sizes.split(",")]:
+        try:
+            reads, writes, want_r, want_w = one_resolve(players)
+        except ImportError:  # a tree (--src) from before stage_calls
+            print("  (this tree has no publish.stage_calls)")
+            break
+        print(f"  {players:3} players  measured {reads:4} / {writes:4}   stage_calls {want_r:4} / {want_w:4}",
+              flush=True)
     if args.no_overlap or not hasattr(FakeGoogle, "enforce_quota"):
         return
     print(f"a {args.overlap_players}-player game, a check overlapping each resolve, 60 reads and 60 writes a minute "

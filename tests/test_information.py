@@ -9,7 +9,8 @@ MUST learn does appear.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Sequence
 
 import pytest
 from enginekit import SEED, board, game, of, order, t
@@ -37,6 +38,7 @@ from sheetgm.core.steps import (
 )
 from sheetgm.core.texts import render
 from sheetgm.notation.orders import parse_order
+from sheetgm.render.route import route_png
 
 LANGS = ("zh", "en")
 
@@ -98,8 +100,10 @@ def _passage(st: State, so: Orders, ho: Orders) -> None:
 
 
 def _passage_found(st: State, so: Orders, ho: Orders) -> None:
-    """Dan's search on A6 finds Ivy's passage instead of nothing: only Dan learns it (RUL-36)."""
-    st.passages.append(Passage(ends=edge_key(t("A6"), t("D6")), owner=IVY))
+    """Dan searches on I5 instead of A6 and finds Ivy's passage (I5-J6, hers from setup) instead of nothing: only
+    Dan learns it (RUL-36). The passage is there in both worlds, as it is in the game: she knows her own passage
+    whoever finds it, and her map shows it either way; that it was found is what she is not told."""
+    st.players[DAN].pos = t("I5")
 
 
 def _cat_cracks(st: State, so: Orders, ho: Orders) -> None:
@@ -147,13 +151,15 @@ def play(st: State, so: Orders, ho: Orders, seed: int = SEED) -> tuple[State, li
 
 
 # The observer's next order, previewed when their next stage is checked (RUL-61): every field, both languages.
-NEXT = {ANN: "move C1, D1; search; move C1 B1; search; crack",
+NEXT = {ANN: "search; move C1, D1; search; move C1 B1; crack",
         HAL: "G2, F2, E2; listen; E3; attack", IVY: "J2; gaze; I2 H2; attack"}
 
 
-def preview_text(state: State, seat: int, lang: str) -> str:
+def preview_text(state: State, seat: int, lang: str, events: Sequence[Event] = ()) -> str:
     pv = preview(state, seat, parse_order(NEXT.get(seat, "search; crack; move A1")))
     fields = [f"{pv.start} {pv.mp} {pv.ap} {pv.path()}", *pv.lines(lang)]
+    # the route picture placed over her Current tab: her view with the route, every pixel
+    fields.append(hashlib.sha256(route_png(state, seat, pv, lang, events)[0]).hexdigest())
     for s in pv.steps:
         fields.append(repr((s.number, s.text, s.path, s.tile, s.robot, s.mp, s.ap, s.here, s.cancelled_by,
                             [x.message(lang) for x in (*s.problems, *s.notes, *s.warnings)])))
@@ -170,7 +176,8 @@ def texts(seat: int | None, mid: State, ev_s: list[Event], end: State, ev_h: lis
             out[lang] = public_log(ev_s, lang) + "\n" + public_log(ev_h, lang)
         else:
             out[lang] = report(mid, ev_s, seat, lang) + "\n" + report(end, ev_h, seat, lang)
-            out[lang] += "\n" + preview_text(end if end.players[seat].is_survivor else mid, seat, lang)
+            survivor = end.players[seat].is_survivor
+            out[lang] += "\n" + preview_text(end if survivor else mid, seat, lang, ev_h if survivor else ev_s)
     return out
 
 
@@ -199,7 +206,8 @@ def test_the_previews_are_busy() -> None:
     mid, ev_s, end, ev_h = play(*base())
     ann = preview_text(end, ANN, "en")
     assert "no chest on D1" in ann and "empty in your last report" in ann and "step 3 fails first" in ann
-    assert "((1, 0), (2, 0), (3, 0), (2, 0), (1, 0))" in ann  # B1 C1 D1 C1 B1
+    assert "((1, 0), (2, 0), (3, 0))" in ann  # B1 C1 D1: the search on D1 fails, and the rest never runs
+    assert "✗ Step 3 \"search\" → D1 · MP 1 · AP 0" in ann and "– Step 4 \"move C1 B1\" → D1 · MP 1" in ann
     assert "Step 5: There is no generator on B1" in ann
     assert "Step 1 \"G2, F2, E2\"" in preview_text(mid, HAL, "en")
 

@@ -42,7 +42,7 @@ from sheetgm.core.steps import (
 from sheetgm.core.texts import render
 from sheetgm.notation import vocab
 from sheetgm.notation.order_format import valid_alias
-from sheetgm.notation.orders import format_order, format_step, parse_order, parse_order_all
+from sheetgm.notation.orders import format_order, format_step, parse_order, parse_order_all, parse_order_numbered
 
 TEXTS = Path(__file__).resolve().parent.parent / "sheet_templates" / "texts"
 
@@ -144,7 +144,11 @@ EXAMPLES: list[tuple[str, Order]] = [
     ("冲刺 B2 B3 B4 B5", steps(Skill("sprint", tiles=(t("B2"), t("B3"), t("B4"), t("B5"))))),
     ("冲刺 B2、B3、B4", steps(Skill("sprint", tiles=(t("B2"), t("B3"), t("B4"))))),
     ("sprint B2 B3", steps(Skill("sprint", tiles=(t("B2"), t("B3"))))),
-    ("冲刺 B2 B3, C3", steps(Skill("sprint", tiles=(t("B2"), t("B3"))), Move(t("C3")))),
+    ("冲刺 B2 B3; C3", steps(Skill("sprint", tiles=(t("B2"), t("B3"))), Move(t("C3")))),
+    # a sprint is a move (冲刺<移动>): tiles after a comma continue it as they continue a path (RUL-60)
+    ("冲刺 B2 B3, C3", steps(Skill("sprint", tiles=(t("B2"), t("B3"), t("C3"))))),
+    ("冲刺 C1，D1，E1，E2", steps(Skill("sprint", tiles=(t("C1"), t("D1"), t("E1"), t("E2"))))),
+    ("sprint C1, D1, E1, E2", steps(Skill("sprint", tiles=(t("C1"), t("D1"), t("E1"), t("E2"))))),
     ("配置药剂", steps(Skill("brew"))),
     ("brew", steps(Skill("brew"))),
     ("魔术道具 F6", steps(Skill("magic", tiles=(t("F6"),)))),
@@ -169,6 +173,7 @@ EXAMPLES: list[tuple[str, Order]] = [
     ("亮相 D4", steps(Skill("appear", tiles=(t("D4"),)))),
     ("逻辑推理 B2 B3 C2 C3", steps(Skill("deduce", tiles=(t("B2"), t("B3"), t("C2"), t("C3"))))),
     ("逻辑推理 B2、B3、C2、C3", steps(Skill("deduce", tiles=(t("B2"), t("B3"), t("C2"), t("C3"))))),
+    ("逻辑推理 B2，B3，C2，C3", steps(Skill("deduce", tiles=(t("B2"), t("B3"), t("C2"), t("C3"))))),
     ("deduce b2b3c2c3", steps(Skill("deduce", tiles=(t("B2"), t("B3"), t("C2"), t("C3"))))),
     ("痕迹检定", steps(Skill("trace"))),
     ("trace", steps(Skill("trace"))),
@@ -543,3 +548,22 @@ def test_doc_error_examples_fail(line: str) -> None:
     assert errors
     with pytest.raises(OrderSyntaxError):
         parse_order(line)
+
+
+# --- each written step's own text (RUL-60, RUL-63) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "texts", "written"), [
+    ("移动 D3，D4，D5，D6", ("移动 D3，D4，D5，D6",), (1, 1, 1, 1)),
+    ("move F5, F6; crack; search", ("move F5, F6", "crack", "search"), (1, 1, 2, 3)),
+    ("冲刺 C1，D1，E1，E2；搜索", ("冲刺 C1，D1，E1，E2", "搜索"), (1, 2)),
+    ("  1. 移动 B2 ，B3\n2、搜索 ", ("移动 B2 ，B3", "搜索"), (1, 1, 2)),
+    ("救治 “Ann”；破解", ("救治 “Ann”", "破解"), (1, 2)),
+    ("强行 C4，C5", ("强行 C4", "C5"), (1, 2)),  # a step of one tile: the tile after it is a move of its own
+    ("门之钥 C4，C5", ("门之钥 C4", "C5"), (1, 2)),
+])
+def test_step_texts_as_written(text: str, texts: tuple[str, ...], written: tuple[int, ...]) -> None:
+    """A step is quoted with the player's own characters (full-width commas, quotes), without the spaces
+    around it or the step number in front of it; the numbering is unchanged."""
+    parsed = parse_order_numbered(text)
+    assert (parsed.texts, parsed.written, parsed.errors) == (texts, written, [])

@@ -4,13 +4,28 @@ is there, its problems, notes and warnings; one numbering with the checker and t
 from __future__ import annotations
 
 import pytest
-from enginekit import board, game, survive, t
+from enginekit import board, game, hunt, survive, t
 
 from sheetgm.core.observe import event_line
-from sheetgm.core.preview import WARN_EMPTIED, WARN_NO_CHEST, WARN_POWERED, WARN_SEARCHED, WARN_TRAP, preview
+from sheetgm.core.preview import (
+    MAY_ADRENALINE_SELF,
+    MAY_HEAL,
+    WARN_EMPTIED,
+    WARN_NO_CHEST,
+    WARN_NO_ROOM,
+    WARN_NOWHERE,
+    WARN_POWERED,
+    WARN_ROOM_POTION,
+    WARN_SEARCHED,
+    WARN_TRAP,
+    preview,
+    step_line,
+)
 from sheetgm.core.state import State
 from sheetgm.core.steps import RobotStep
+from sheetgm.core.texts import render
 from sheetgm.notation.orders import parse_order, parse_order_numbered
+from sheetgm.sheets.player import path_marks, preview_lines
 
 #    A  B  C  D  E
 # 1  .  C  .  .  G
@@ -58,7 +73,7 @@ def test_a_path_after_a_comma_is_one_step_with_its_tiles_points_and_what_is_ther
 def test_lines_number_and_quote_each_step_as_written(lang: str) -> None:
     pv = preview(start(), ANN, parse_order("移动 B1，B2；搜索"))
     lines = pv.lines(lang)
-    assert ("「移动 B1, B2」" if lang == "zh" else '"移动 B1, B2"') in lines[1] and "B2" in lines[1]
+    assert ("「移动 B1，B2」" if lang == "zh" else '"移动 B1，B2"') in lines[1] and "B2" in lines[1]
     assert lines[2].startswith("第 2 步「搜索」" if lang == "zh" else 'Step 2 "搜索"')
     assert "B2" in lines[3] and ("没有宝物箱" in lines[3] or "no chest" in lines[3])
 
@@ -139,3 +154,133 @@ def test_the_result_quotes_the_failed_step_and_names_the_trap_before_it(lang: st
     line = event_line(failed[0], lang)
     assert line.startswith("第 3 步「crack」未能执行" if lang == "zh" else 'Step 3 "crack" could not be carried out')
     assert "B2" in line and ("陷阱" in line if lang == "zh" else "trap" in line)
+
+
+# --- issue 28: a preview that agrees with the night ------------------------------------------------------------
+
+#    A  B  C  D  E    F
+# 1  .  C  .  .  G    .
+# 2  .  .  .  .  .  # .       (a high wall between E2 and F2)
+# 3  X  .  G  .  .    .
+#          =                  (a high wall between C3 and C4)
+# 4  .  .  .  .  .    .
+WALLED = board("""name: walled
+map:
+   A  B  C  D  E    F
+1  .  C  .  .  G    .
+2  .  .  .  .  .  # .
+3  X  .  G  .  .    .
+         =
+4  .  .  .  .  .    .
+""")
+
+
+HUNTER = 3  # Hal, in walled()
+
+
+def walled(role: str = "athlete", at: str = "F3", **extra: object) -> State:
+    return game(WALLED, survivors=[("Ann", role, at, dict(extra)), ("Bo", "doctor", "A4")],
+                hunters=[("Hal", "clown", "C4")], chests={"B1": "map"})
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_move_stopped_by_a_wall_stops_where_the_resolver_stops_her(lang: str) -> None:
+    st = walled()
+    pv = preview(st, ANN, parse_order_numbered("move F2, E2; search").order)
+    one, two = pv.steps
+    assert (one.path, one.tile, one.mp, one.ap, one.fails) == ((t("F2"),), t("F2"), 2, 1, True)
+    assert (two.tile, two.mp, two.ap, two.cancelled_by, two.path) == (t("F2"), 2, 1, 1, ())
+    end, events = survive(st, {ANN: parse_order_numbered("move F2, E2; search").order})
+    assert end.players[ANN].pos == one.tile and [e.params["mp"] for e in events if e.kind == "points_left"
+                                                   and e.actor == ANN] == [one.mp]
+    assert path_marks(pv, lang) == {t("F2"): render(lang, "sheet.map.step", n=1)}  # no →1 on E2
+    column_e = preview_lines(st, pv, lang, full=False)  # the Orders tab's column E: the ✗ in the step's own line
+    assert any(x.startswith("✗ ") and "F2" in x for x in column_e)
+    assert any(x.startswith("– ") for x in column_e)  # step 2 never runs
+    walls = preview(walled(at="B3"), ANN, parse_order("move C3, C4; crack"))  # what is on the tile she stops on
+    assert [(s.tile, s.here, s.mp) for s in walls.steps] == [(t("C3"), ("generator",), 2)] * 2
+
+
+def test_a_dash_into_a_wall_goes_nowhere_and_says_so() -> None:
+    st = walled()
+    st.stage = "hunter"
+    pv = preview(st, HUNTER, parse_order("华丽出场 北; 华丽出场 东"))
+    north, east = pv.steps
+    assert (north.tile, north.ap, north.wasted, codes(north.warnings)) == (t("C4"), 1, True, [WARN_NOWHERE])
+    assert (east.tile, east.ap, east.wasted, east.warnings) == (t("F4"), 0, False, ())
+    assert step_line("zh", north).startswith("⚠ 第 1 步")
+    _, events = hunt(st, {HUNTER: parse_order("华丽出场 北; 华丽出场 东")})
+    assert [e.params["tile"] for e in events if e.kind == "moved"] == ["D4", "E4", "F4"]
+
+
+@pytest.mark.parametrize(("role", "items", "warning"), [
+    ("athlete", ["revolver"], WARN_NO_ROOM), ("lucky", ["map", "bottle", "wings"], WARN_NO_ROOM),
+    ("doctor", ["revolver"], WARN_ROOM_POTION), ("doctor", ["stimulant"], None), ("athlete", [], None)])
+def test_a_search_with_no_room_warns(role: str, items: list[str], warning: str | None) -> None:
+    st = walled(role, "B1", items=items)
+    pv = preview(st, ANN, parse_order("search"))
+    assert pv.steps[0].here == ("chest_full",)
+    assert [c for c in codes(pv.steps[0].warnings) if c in (WARN_NO_ROOM, WARN_ROOM_POTION)] == (
+        [warning] if warning else [])
+    _, events = survive(st, {ANN: parse_order("search")})
+    assert bool([e for e in events if e.kind == "no_room"]) == (warning is not None)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_downed_players_points_do_not_rise_on_a_heal_she_cannot_count_on(lang: str) -> None:
+    """Bo's order heals her: whether he acts before her she cannot know, so from the step that needs it the
+    tile and points are a "may", not the points of a heal that may not come."""
+    st = walled(at="A4", downed=True)
+    order = parse_order("move A3; move B3; move B2")
+    pv = preview(st, ANN, order, {2: parse_order("救治 Ann")})
+    assert (pv.mp, pv.ap) == (1, 0)
+    one, two, three = pv.steps
+    assert (one.sure, one.mp) == (True, 0) and not two.sure and not three.sure
+    assert [x.code for x in two.notes] == ["check.note.heal"]
+    lines = pv.lines(lang)
+    mp = "MP ?" if lang == "en" else "移动力 ？"
+    assert [mp in x for x in lines if x.lstrip().startswith(("?", "？"))] == [True, False, True]
+    assert not any(f"{mp[:-2]} {n} " in x for x in lines for n in (2, 3))  # no figure of a heal she cannot count on
+    assert "maybe B3" in lines[2] or "可能在 B3" in lines[2]
+
+
+def test_a_heal_of_another_hangs_on_where_she_stands() -> None:
+    st = walled(at="A4")
+    pv = preview(st, ANN, parse_order("heal Bo; move A3"))
+    assert [s.sure for s in pv.steps] == [False, False]
+    assert [x.code for x in pv.steps[0].notes] == [MAY_HEAL]
+    on_herself = preview(st, ANN, parse_order("heal Ann fear; move A3"))
+    assert [s.sure for s in on_herself.steps] == [True, True]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_werewolfs_mp_shows_what_bloodlust_may_add(lang: str) -> None:
+    st = walled()
+    st.stage = "hunter"
+    st.players[HUNTER].role = "werewolf"
+    pv = preview(st, HUNTER, parse_order("D4"))
+    assert pv.more_mp and (pv.mp, pv.steps[0].mp) == (4, 3)
+    lines = pv.lines(lang)
+    assert ("MP 4 (5 if a survivor is Injured)" if lang == "en" else "移动力 4（有求生者受伤时 5）") in lines[0]
+    assert ("MP 3 (4 if" if lang == "en" else "移动力 3（有求生者受伤时 4）") in lines[1]
+    st.players[HUNTER].flags["no_mp_night"] = st.night  # the silver dagger's curse: no MP whatever
+    assert not preview(st, HUNTER, parse_order("D4")).more_mp
+
+
+def test_a_stunned_hunters_steps_never_run() -> None:
+    st = walled()
+    st.stage = "hunter"
+    st.players[HUNTER].stunned = True
+    pv = preview(st, HUNTER, parse_order("D4, E4; listen"))
+    assert [(s.tile, s.mp, s.ap, s.path, s.cancelled_by, s.fails) for s in pv.steps] == [
+        (t("C4"), 4, 2, (), 0, False)] * 2
+    assert [x.code for x in pv.general] == ["check.note.stunned"]
+    assert [x[:2] for x in pv.lines("en")[1:]] == ["– ", "– "]
+
+
+def test_adrenaline_on_herself_when_not_downed_is_a_may_that_says_why() -> None:
+    st = walled(at="A4", items=["adrenaline"])
+    pv = preview(st, ANN, parse_order("use adrenaline; move A3"))
+    assert [x.code for x in pv.steps[0].notes] == [MAY_ADRENALINE_SELF] and not pv.steps[0].sure
+    st.players[ANN].downed = True
+    assert preview(st, ANN, parse_order("use adrenaline; move A3")).steps[1].sure  # Downed: it gets her up

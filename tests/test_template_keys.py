@@ -52,6 +52,8 @@ def _words(prefix: str) -> tuple[str, ...]:
 # family (the key's literal start) -> every value the code can put after it
 FAMILIES: dict[str, tuple[str, ...]] = {
     "cli.state.": STATES,
+    "sheet.deadline.as_of_": ("check", "resolve", "new"),
+    "sheet.deadline.left_": ("days", "hours", "minutes"),
     "sheet.status.": STATES,
     "cli.resolve.": ACTIONS,
     "cli.journal.": ("published", "resolved", "superseded"),
@@ -62,6 +64,10 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "word.": PLAYER_STATUS + WINNERS + ("survivor", "hunter"),
     "word.result_": ("won", "lost", "draw"),
     "sheet.camp.": ("survivor", "hunter"),
+    "err.backend.cred.": ("not_json", "not_object", "not_key", "unreadable", "neither", "not_base64", "incomplete",
+                          "none", "oauth", "login_not_json", "login_incomplete", "login_unreadable"),
+    "doctor.net.": ("connection", "timeout", "tls", "proxy", "other"),
+    "doctor.grant.": ("key_deleted", "account_gone", "clock"),
     "sheet.tab.": DIRECTOR_TABS + PUBLIC_TABS + PLAYER_TABS,
     "sheet.head.": tuple(f"d_{t}" for t in DIRECTOR_TABS) + ("p_log", "p_progress", "p_cards", "orders", "results"),
     "sheet.note.order_text_": ("survivor", "hunter"),
@@ -71,6 +77,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "order.camp.": ("survivor", "hunter"),
     "order.examples.": ("survivor", "hunter", "any"),
     "sim.outcome.": ("survivors", "hunters", "draw"),
+    "sheet.protect.tab_": ("deleted", "renamed", "carried"),
+    "svc.protect.tab_": ("deleted", "renamed", "carried"),
 }
 # Families keyed by data the templates define wholesale (checked for presence in both languages below).
 DATA_FAMILIES = ("svc.audit.", "replay.verify.", "err.cfg.field.", "render.glyph.", "render.view.", "render.key.",

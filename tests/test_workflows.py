@@ -36,6 +36,10 @@ def steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
     return [s for job in workflow["jobs"].values() for s in job.get("steps", [])]
 
 
+def job_steps(workflow: dict[str, Any], job: str = "resolve") -> list[dict[str, Any]]:
+    return list(workflow["jobs"][job].get("steps", []))
+
+
 def validate(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
                            str(path)], capture_output=True, text=True, timeout=120)
@@ -112,9 +116,49 @@ def test_ci_runs_the_readmes_test_command_on_push_and_pull_request(ci_wf: dict[s
 # --- resolve.yml
 
 def test_runs_of_one_game_never_overlap_and_are_never_cancelled(resolve_wf: dict[str, Any]) -> None:
-    conc = resolve_wf["concurrency"]
+    assert "concurrency" not in resolve_wf, "a workflow-wide group is keyed before the folder is normalised"
+    job = resolve_wf["jobs"]["resolve"]
+    assert job["needs"] == "game"
+    conc = job["concurrency"]
     assert conc["cancel-in-progress"] is False
-    assert conc["group"] == "sheetgm-${{ inputs.game || 'games/current' }}"
+    assert conc["group"] == "sheetgm-${{ needs.game.outputs.folder }}"
+    assert resolve_wf["jobs"]["game"]["outputs"]["folder"] == "${{ steps.folder.outputs.folder }}"
+    assert resolve_wf["jobs"]["game"]["env"]["GAME"] == "${{ inputs.game || 'games/current' }}"
+    assert job["env"]["GAME"] == "${{ needs.game.outputs.folder }}", "the job runs on the folder its group names"
+
+
+def normalise(wf: dict[str, Any], game: str, tmp_path: Path) -> tuple[int, str]:
+    """Run the game job's script as GitHub would: its exit status and the folder it outputs."""
+    step = next(s for s in job_steps(wf, "game") if s.get("id") == "folder")
+    assert step["shell"] == "bash"
+    out = tmp_path / "github_output"
+    out.write_text("", "utf-8")
+    work = tmp_path / "workspace"
+    work.mkdir(exist_ok=True)
+    proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=work,
+                          env={**os.environ, "GAME": game, "GITHUB_OUTPUT": str(out)}, capture_output=True,
+                          text=True, timeout=30)
+    lines = [ln.split("=", 1)[1] for ln in out.read_text("utf-8").splitlines() if ln.startswith("folder=")]
+    return proc.returncode, lines[-1] if lines else ""
+
+
+@pytest.mark.parametrize("spelling", ["games/current", "./games/current", "games/current/", "games//current",
+                                      "./games/./current/", "games/old/../current", "games/current/."])
+def test_every_spelling_of_a_game_folder_is_one_concurrency_group(resolve_wf: dict[str, Any], spelling: str,
+                                                                   tmp_path: Path) -> None:
+    assert normalise(resolve_wf, spelling, tmp_path) == (0, "games/current")
+
+
+@pytest.mark.parametrize("spelling", ["..", "../other", "games/../..", "/etc", ".", ""])
+def test_a_folder_outside_the_repository_is_refused(resolve_wf: dict[str, Any], spelling: str,
+                                                    tmp_path: Path) -> None:
+    rc, folder = normalise(resolve_wf, spelling, tmp_path)
+    assert rc != 0 and folder == ""
+
+
+def test_other_games_stay_other_groups(resolve_wf: dict[str, Any], tmp_path: Path) -> None:
+    assert normalise(resolve_wf, "games/other", tmp_path) == (0, "games/other")
+    assert normalise(resolve_wf, "games/current two", tmp_path) == (0, "games/current two")
 
 
 def test_dispatch_inputs(resolve_wf: dict[str, Any]) -> None:
@@ -125,7 +169,7 @@ def test_dispatch_inputs(resolve_wf: dict[str, Any]) -> None:
     assert inputs["dry_run"]["type"] == "boolean" and inputs["dry_run"]["default"] is False
     assert inputs["game"]["type"] == "string" and inputs["game"]["default"] == "games/current"
     env = resolve_wf["jobs"]["resolve"]["env"]
-    assert env["GAME"] == "${{ inputs.game || 'games/current' }}"
+    assert env["GAME"] == "${{ needs.game.outputs.folder }}"
     assert env["STAGE"] == "${{ inputs.stage || 'auto' }}"
 
 
@@ -164,7 +208,7 @@ def test_schedule_is_what_sheetgm_schedule_prints_for_the_documented_example() -
 
 
 def test_steps_check_then_resolve_then_upload_always(resolve_wf: dict[str, Any]) -> None:
-    all_steps = steps(resolve_wf)
+    all_steps = job_steps(resolve_wf)
     uses = [str(s.get("uses", "")).split("@")[0] for s in all_steps]
     assert uses[:2] == ["actions/checkout", "actions/setup-python"]
     runs = [s.get("run", "") for s in all_steps]
@@ -317,16 +361,62 @@ def repo(tmp_path: Path, made_game: Path) -> Path:
     return tmp_path
 
 
-def run_job(wf: dict[str, Any], repo: Path, stage: str, dry_run: bool) -> list[tuple[str, int, str]]:
-    """Run the steps that call sheetgm as GitHub would (`shell: bash` = bash -eo pipefail), in order."""
+TOKEN = re.compile(r"\s*(&&|\|\||==|!=|!|\(|\)|'[^']*'|[A-Za-z_][\w.-]*\(\)|[A-Za-z_][\w.-]*)")
+
+
+def step_runs(condition: str | None, outcomes: dict[str, str], failed: bool) -> bool:
+    """GitHub's `if:` for the expressions resolve.yml's steps use (none means `success()`): the status
+    functions, `steps.<id>.outcome`, string literals, ==, !=, !, &&, || and brackets; anything else fails."""
+    expr = (condition or "success()").strip()
+    if expr.startswith("${{") and expr.endswith("}}"):
+        expr = expr[3:-2].strip()
+    calls = {"success()": not failed, "failure()": failed, "always()": True, "cancelled()": False}
+    parts, pos = [], 0
+    while pos < len(expr):
+        match = TOKEN.match(expr, pos)
+        assert match and match.group(1), f"the test cannot read {expr[pos:]!r} in {condition!r}"
+        tok, pos = match.group(1), match.end()
+        if tok in ("&&", "||", "!"):
+            parts.append({"&&": " and ", "||": " or ", "!": " not "}[tok])
+        elif tok in ("==", "!=", "(", ")") or tok.startswith("'"):
+            parts.append(f" {tok} ")
+        elif tok in calls:
+            parts.append(f" {calls[tok]} ")
+        else:
+            name = re.fullmatch(r"steps\.([\w-]+)\.(outcome|conclusion)", tok)
+            assert name, f"the test does not know {tok!r} in {condition!r}"
+            parts.append(repr(outcomes.get(name.group(1), "skipped")))
+    return bool(eval("".join(parts), {"__builtins__": {}}))  # noqa: S307 - built above from known tokens only
+
+
+def test_the_condition_reader_reads_github_s_status_functions() -> None:
+    assert step_runs(None, {}, failed=False) and not step_runs(None, {}, failed=True)
+    assert step_runs("always()", {}, failed=True)
+    assert not step_runs("${{ !cancelled() && success() }}", {}, failed=True)
+    cond = "${{ !cancelled() && (success() || steps.check.outcome == 'failure') }}"
+    assert step_runs(cond, {"check": "failure"}, failed=True)
+    assert not step_runs(cond, {"check": "skipped"}, failed=True)
+    with pytest.raises(AssertionError):
+        step_runs("contains(github.ref, 'x')", {}, failed=False)
+
+
+def run_job(wf: dict[str, Any], repo: Path, stage: str, dry_run: bool,
+            failed_before: bool = False) -> tuple[list[tuple[str, int, str]], bool]:
+    """Run the resolve job's steps that call sheetgm as GitHub would (`shell: bash` = bash -eo pipefail), in
+    order, each under its `if:`; the others count as passed (``failed_before``: one of them failed). The steps
+    run with what they said and returned, and whether the job failed."""
     env = {**os.environ, "PATH": f"{repo / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}", "GAME": "games/current",
            "STAGE": stage, "DRY_RUN": "true" if dry_run else "false"}
     done: list[tuple[str, int, str]] = []
-    for step in steps(wf):
+    outcomes: dict[str, str] = {}
+    failed = failed_before
+    for step in job_steps(wf):
         script = step.get("run", "")
         if "sheetgm " not in script:
             continue
-        assert "if" not in step, f"the test does not know the condition {step['if']!r}"
+        if not step_runs(step.get("if"), outcomes, failed):
+            outcomes[step.get("id", step["name"])] = "skipped"
+            continue
         step_env = dict(env)
         for key, value in (step.get("env") or {}).items():
             assert key == SECRET, f"the test does not know the variable {key}={value!r}"
@@ -334,9 +424,9 @@ def run_job(wf: dict[str, Any], repo: Path, stage: str, dry_run: bool) -> list[t
         proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script], cwd=repo,
                               env=step_env, capture_output=True, text=True, timeout=120)
         done.append((step["name"], proc.returncode, proc.stdout + proc.stderr))
-        if proc.returncode:
-            break
-    return done
+        outcomes[step.get("id", step["name"])] = "failure" if proc.returncode else "success"
+        failed = failed or (proc.returncode != 0 and not step.get("continue-on-error"))
+    return done, failed
 
 
 def due_now(repo: Path) -> str | None:
@@ -347,7 +437,8 @@ def due_now(repo: Path) -> str | None:
 
 
 def test_a_scheduled_run_checks_and_dry_runs_the_due_stage(resolve_wf: dict[str, Any], repo: Path) -> None:
-    done = run_job(resolve_wf, repo, "auto", dry_run=True)
+    done, failed = run_job(resolve_wf, repo, "auto", dry_run=True)
+    assert not failed
     assert [(name, rc) for name, rc, _ in done] == [("Check the orders", 0), ("Resolve the stage", 0)], done
     assert "N1-survivor" in done[1][2] and "dry run" in done[1][2]
     logs = repo / "games" / "current" / "logs"
@@ -364,23 +455,55 @@ def test_a_scheduled_run_never_resolves_a_stage_without_a_deadline(resolve_wf: d
     folder = repo / "games" / "current"
     save_config(replace(load_config(folder), schedule=None), folder)
     assert "schedule" not in (folder / "game.toml").read_text("utf-8")
-    done = run_job(resolve_wf, repo, "auto", dry_run=False)
+    done, _ = run_job(resolve_wf, repo, "auto", dry_run=False)
     assert [rc for _, rc, _ in done] == [0, 0], done
     assert "N1-survivor has no deadline" in done[1][2] and "nothing was resolved" in done[1][2]
     assert due_now(repo) == "N1-survivor"
 
 
 def test_a_manual_run_naming_the_due_camp_resolves_that_stage(resolve_wf: dict[str, Any], repo: Path) -> None:
-    done = run_job(resolve_wf, repo, "survivor", dry_run=False)
+    done, _ = run_job(resolve_wf, repo, "survivor", dry_run=False)
     assert [rc for _, rc, _ in done] == [0, 0], done
     assert due_now(repo) == "N1-hunter"
 
 
 def test_a_manual_run_naming_the_other_camp_stops_before_resolving(resolve_wf: dict[str, Any], repo: Path) -> None:
-    done = run_job(resolve_wf, repo, "hunter", dry_run=False)
+    done, failed = run_job(resolve_wf, repo, "hunter", dry_run=False)
+    assert failed
     assert [(name, rc) for name, rc, _ in done] == [("Check the orders", 0), ("Resolve the stage", 1)], done
     assert "The stage due is N1-survivor, not a hunter stage: nothing was resolved" in done[-1][2]
     assert due_now(repo) == "N1-survivor"
+
+
+def failing_check(repo: Path) -> None:
+    """`sheetgm check` fails as on a network error; every other command runs for real."""
+    shim = repo / "bin" / "sheetgm"
+    shim.rename(repo / "bin" / "sheetgm-real")
+    shim.write_text('#!/bin/sh\nif [ "$1" = check ]; then echo "network error: the connection was reset" >&2; '
+                    'exit 1; fi\nexec sheetgm-real "$@"\n', "utf-8")
+    shim.chmod(0o755)
+
+
+def test_a_failed_check_does_not_keep_the_due_stage_from_resolving(resolve_wf: dict[str, Any], repo: Path) -> None:
+    failing_check(repo)
+    done, failed = run_job(resolve_wf, repo, "auto", dry_run=False)
+    assert [(name, rc) for name, rc, _ in done] == [("Check the orders", 1), ("Resolve the stage", 0)], done
+    assert "network error" in done[0][2]
+    assert due_now(repo) == "N1-hunter", "the stage whose deadline passed was resolved in the same run"
+    assert failed, "the failed check is still reported: the run is marked failed"
+
+
+def test_a_failure_before_the_check_stops_the_run(resolve_wf: dict[str, Any], repo: Path) -> None:
+    done, failed = run_job(resolve_wf, repo, "auto", dry_run=False, failed_before=True)
+    assert done == [] and failed
+    assert due_now(repo) == "N1-survivor"
+
+
+def test_a_failed_check_then_a_failed_resolve_fails_the_run(resolve_wf: dict[str, Any], repo: Path) -> None:
+    failing_check(repo)
+    done, failed = run_job(resolve_wf, repo, "hunter", dry_run=False)
+    assert [(name, rc) for name, rc, _ in done] == [("Check the orders", 1), ("Resolve the stage", 1)], done
+    assert failed and due_now(repo) == "N1-survivor"
 
 
 def test_the_resolve_job_ends_before_its_lock_expires() -> None:
@@ -390,3 +513,25 @@ def test_the_resolve_job_ends_before_its_lock_expires() -> None:
     text = (Path(__file__).resolve().parent.parent / ".github" / "workflows" / "resolve.yml").read_text("utf-8")
     minutes = [int(m) for m in re.findall(r"timeout-minutes:\s*(\d+)", text)]
     assert minutes and all(m * 60 < LOCK_TTL.total_seconds() for m in minutes)
+
+
+def test_the_google_only_step_refuses_a_local_game_and_passes_a_google_one(resolve_wf: dict[str, Any],
+                                                                           repo: Path) -> None:
+    step = next(s for s in job_steps(resolve_wf) if s.get("name") == "Only a Google game")
+    env = {**os.environ, "PATH": f"{repo / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}", "GAME": "games/current"}
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=repo,
+                              env=env, capture_output=True, text=True, timeout=120)
+
+    local = run()
+    assert local.returncode == 1 and "::error::games/current is a local (xlsx) game" in local.stdout
+    from sheetgm.service.config.load import parse_config, save_config
+
+    google = {**GAME_CONFIG, "backend": "google", "director_email": "gm@example.com",
+              "service_account": "bot@game-1.iam.gserviceaccount.com",
+              "roster": [{**s, "email": f"{s['alias']}@example.com"} for s in GAME_CONFIG["roster"]]}
+    (repo / "games" / "g2").mkdir()
+    save_config(parse_config(google), repo / "games" / "g2")
+    env["GAME"] = "games/g2"
+    assert run().returncode == 0

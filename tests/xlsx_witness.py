@@ -21,7 +21,7 @@ from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.port import SetBold, SetValues
 from sheetgm.backends.xlsx import cells as xlsx_cells
 from sheetgm.backends.xlsx.book import Book, duration_text, text_of
-from sheetgm.backends.xlsx.package import fold, strict_to_transitional
+from sheetgm.backends.xlsx.package import as_utf8, fold, strict_to_transitional
 from sheetgm.backends.xlsx.read import read_book
 from sheetgm.backends.xlsx.write import write_book
 from sheetgm.backends.xlsx.xmlkit import skeleton
@@ -217,6 +217,7 @@ def _elements_lost(part: str, old: bytes, new: bytes, modelled: set[str]) -> lis
     """Top-level elements of ``old`` not modelled that are not in ``new`` byte for byte."""
     if b"purl.oclc.org/ooxml" in old:
         return []  # a Strict part: written back in transitional names
+    old = as_utf8(old)  # a part in UTF-16 (or another encoding) is written back in UTF-8
     mine = {xml for _name, xml in skeleton(new).children}
     return [f"{part}: {name}" for name, xml in skeleton(old).children if name not in modelled and xml not in mine]
 

@@ -90,9 +90,17 @@ class NetworkError(BackendError):
 
 
 class CredentialsError(BackendError):
-    """Credentials are missing or malformed; params never carry their content (params: source, problem)."""
+    """Credentials are missing or malformed; params never carry their content (params: source, and ``problem``:
+    its text key under ``err.backend.cred``, rendered in the reader's language with the other params)."""
 
     code = "err.backend.credentials"
+
+    def message(self, lang: str = "zh") -> str:
+        from sheetgm.core.texts import render
+
+        params = dict(self.params)
+        params["problem"] = render(lang, f"err.backend.cred.{params.get('problem', '')}", **params)
+        return render(lang, self.code, **params)
 
 
 class FileError(UnusableWorkbookError):

@@ -10,6 +10,8 @@ from sheetgm.backends.errors import MissingTabError, MissingWorkbookError, Workb
 
 
 class MemoryGateway(port.Gateway):
+    places_pictures = True
+
     def __init__(self, books: dict[str, model.Book] | None = None) -> None:
         self.books: dict[str, model.Book] = {} if books is None else books
 
@@ -52,6 +54,9 @@ class MemoryGateway(port.Gateway):
 
     def protections(self, key: str) -> list[port.Protection]:
         return model.protections(self._book(key))
+
+    def pictures(self, key: str) -> dict[str, dict[str, bytes]]:
+        return {s.name: dict(s.pictures) for s in self._book(key).sheets if s.pictures}
 
     def permissions(self, key: str) -> list[port.Permission]:
         return [port.Permission(e, r) for e, r in sorted(self._book(key).permissions.items())]

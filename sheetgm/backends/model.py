@@ -41,6 +41,7 @@ class Sheet:
     row_heights: dict[int, int] = field(default_factory=dict)
     grid_rows: int = GRID_ROWS
     grid_cols: int = GRID_COLS
+    pictures: dict[str, bytes] = field(default_factory=dict)  # name -> PNG (port.PlaceImage)
 
     def cell(self, row: int, col: int) -> Cell:
         return self.cells.setdefault((row, col), Cell())
@@ -209,6 +210,11 @@ def apply(book: Book, op: port.Op) -> None:
     elif isinstance(op, port.ResizeRows):
         for r in range(rng.start_row, rng.end_row if rng.end_row is not None else sheet.grid_rows):
             sheet.row_heights[r] = op.height
+    elif isinstance(op, port.PlaceImage):
+        if op.png:
+            sheet.pictures[op.name] = op.png
+        else:
+            sheet.pictures.pop(op.name, None)
     else:
         each_cell(sheet, rng, _cell_change(op))
 

@@ -156,6 +156,23 @@ class SetNote:
 
 
 @dataclass(frozen=True)
+class PlaceImage:
+    """A picture over a tab, its top-left corner on the cell ``range`` names, ``width`` x ``height`` pixels.
+    ``name`` tells it from others: placing the same name again replaces it, an empty ``png`` removes it. An
+    adapter that cannot place a picture leaves the tab as it is (Google: the Sheets API places an image only
+    from a public URL, and a player's route must stay private)."""
+
+    range: str
+    png: bytes
+    width: int
+    height: int
+    name: str
+
+
+PICTURE_LIMIT = 4 * 1024 * 1024  # bytes of one picture (a player's route picture is ~100 kB)
+
+
+@dataclass(frozen=True)
 class FreezeRows:
     """Keep a tab's first rows in view as it scrolls."""
 
@@ -218,7 +235,7 @@ class AddTab:
 
 Op = (
     SetValues | ClearRange | SetBackground | SetBold | SetBorders | SetValidation | SetNote
-    | FreezeRows | ResizeColumns | ResizeRows | Protect | Unprotect | AddTab
+    | FreezeRows | ResizeColumns | ResizeRows | Protect | Unprotect | AddTab | PlaceImage
 )
 
 
@@ -249,6 +266,24 @@ class Protection:
     # still lets anyone do (insertRows, deleteRows, sort, formatCells...). "" and () where editors decide.
     password: str = ""
     allows: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Structure:
+    """A workbook's tabs as the file itself keeps them, and which program saved it last.
+
+    ``tabs`` in their order, the hidden ones among them in ``hidden``, the adapter's own hidden tabs left out;
+    ``lock``: the lock on the workbook's tabs (an .xlsx file's ``<workbookProtection lockStructure>``:
+    LOCK_GAME, LOCK_NONE when there is none or it is off, LOCK_OTHER, "weak"), None where the backend has no
+    such lock (Google: a protected tab cannot be deleted or renamed by others); ``saved_by``: the program the
+    file says saved it (``docProps/app.xml``: "LibreOffice/7.4.7.2$Linux_X86_64 …"), "" if it does not say;
+    ``file``: the file's name where the workbook is a file ("" otherwise)."""
+
+    tabs: tuple[str, ...]
+    hidden: frozenset[str] = frozenset()
+    lock: str | None = None
+    saved_by: str = ""
+    file: str = ""
 
 
 @dataclass(frozen=True)
@@ -327,6 +362,14 @@ def op_ranges(op: Op) -> list[A1]:
         size = op.width if isinstance(op, ResizeColumns) else op.height
         if size <= 0:
             raise OpError(op=type(op).__name__, detail=f"size must be positive, not {size}")
+    if isinstance(op, PlaceImage):
+        if rng.end_row != rng.start_row + 1 or rng.end_col != rng.start_col + 1:
+            raise OpError(op="PlaceImage", detail=f"a picture is placed on one cell, not {op.range}")
+        if op.png and (op.width <= 0 or op.height <= 0 or len(op.png) > PICTURE_LIMIT
+                       or not op.png.startswith(b"\x89PNG\r\n\x1a\n")):
+            raise OpError(op="PlaceImage", detail=f"not a PNG of {PICTURE_LIMIT} bytes at most with a positive size")
+        if not op.name or len(op.name) > 64:
+            raise OpError(op="PlaceImage", detail=f"a picture's name has 1 to 64 characters, not {len(op.name)}")
     if isinstance(op, SetValues):
         if rng.end_row is None or rng.end_col is None:
             raise OpError(op="SetValues", detail=f"write to a cell or a bounded range, not {op.range}")
@@ -442,6 +485,12 @@ class Gateway(ABC):
     #: players never have (the service reads it from the director workbook, when first needed). None:
     #: protections in files carry no password (anyone with a file can lift them).
     password_source: Callable[[], str] | None = None
+    #: Whether the service keeps the players out of protected ranges whatever program they use (Google Sheets
+    #: does; a file's protection is only what the program opening it chooses to honour): then a protected range
+    #: holds what the tool last wrote there, and a writer may know it without reading it.
+    enforces_protections: bool = False
+    #: Whether ``PlaceImage`` puts a picture in the workbook (an adapter that cannot leaves the tab as it is).
+    places_pictures: bool = False
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -473,6 +522,11 @@ class Gateway(ABC):
     @abstractmethod
     def protections(self, key: str) -> list[Protection]: ...
 
+    def pictures(self, key: str) -> dict[str, dict[str, bytes]]:
+        """Tab -> {name: PNG} of the pictures placed with ``PlaceImage`` that the workbook holds (an adapter
+        that places none: none)."""
+        return {}
+
     @abstractmethod
     def permissions(self, key: str) -> list[Permission]: ...
 
@@ -492,10 +546,21 @@ class Gateway(ABC):
         A workbook left out is unknown: read it. The default knows none."""
         return {}
 
+    def written_by_us(self, keys: Sequence[str]) -> dict[str, bool]:
+        """For each workbook it can tell, whether the last change to it was made by this gateway's own account
+        (Google: Drive's ``lastModifyingUser.me``, from one listing). A workbook left out is unknown. The
+        default knows none."""
+        return {}
+
     @abstractmethod
     def view(self, key: str) -> WorkbookView:
         """The full look of a workbook (values and formats). On Google this is one grid-data
         read, heavier than ``read``: for verification and tests, not for every stage."""
+
+    def structure(self, key: str) -> Structure:
+        """The workbook's tabs as it keeps them (``Structure``). By default its tabs, none known hidden, no lock
+        on the workbook's tabs, no program named."""
+        return Structure(tuple(self.tabs(key)))
 
     def release(self, key: str) -> None:
         """The caller is done with this workbook for now: an adapter that keeps workbooks parsed between calls

@@ -51,11 +51,11 @@ def default_engine() -> Engine:
         report=_lazy("sheetgm.core.observe", "report"),
         public_log=_lazy("sheetgm.core.observe", "public_log"),
         director_log=_lazy("sheetgm.core.observe", "director_log"),
-        check_order=_lazy("sheetgm.core.check", "check_order"),
+        check_order=_lazy("sheetgm.core.check", "check_as_written"),  # steps numbered as written (RUL-60)
         give_card=_lazy("sheetgm.core.cards", "give_card"),
         apply_override=_lazy("sheetgm.core.override", "apply_override"),
         new_game=_lazy("sheetgm.core.setup", "new_game"),
         seat_spec=_lazy("sheetgm.core.setup", "SeatSpec"),
         lurking_proposals=_lazy("sheetgm.core.cards", "lurking_proposals"),
-        review_order=_lazy("sheetgm.core.check", "review_order"),
+        review_order=_lazy("sheetgm.core.check", "review_as_written"),
     )

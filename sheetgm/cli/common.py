@@ -104,13 +104,16 @@ def attempt(lang: str, call: Callable[[], R]) -> R:
 def holder() -> str:
     """Who holds the game lock, so that a stuck lock says where it came from, and the same holder running
     again takes its own stale lock over at once: ``SHEETGM_HOLDER`` if set; in GitHub Actions the
-    repository's workflow (its runs of one game never overlap: see the workflow's concurrency group);
-    otherwise the user on this machine."""
+    repository's workflow and this run (its id and attempt): each run is a holder of its own, so a lock another
+    run took a minute ago is never taken as ours (whatever the concurrency groups); the steps of one run (check,
+    then resolve) share it. Otherwise the user on this machine."""
     env = os.environ
     if env.get("SHEETGM_HOLDER", "").strip():
         return env["SHEETGM_HOLDER"].strip()
     if env.get("GITHUB_ACTIONS") == "true" and env.get("GITHUB_REPOSITORY"):
-        return f"github-actions@{env['GITHUB_REPOSITORY']}/{env.get('GITHUB_WORKFLOW', '')}".rstrip("/")
+        where = f"github-actions@{env['GITHUB_REPOSITORY']}/{env.get('GITHUB_WORKFLOW', '')}".rstrip("/")
+        run = env.get("GITHUB_RUN_ID", "").strip() or os.urandom(4).hex()  # never shared, even unnamed
+        return f"{where}#{run}.{env.get('GITHUB_RUN_ATTEMPT', '').strip() or '1'}"
     return f"{_user()}@{_host()}"
 
 

@@ -9,7 +9,7 @@ from sheetgm.notation.times import shown as shown_time
 
 if TYPE_CHECKING:  # only for the annotations: `check` need not import the demo, its bots, audit...
     from sheetgm.service.audit import AuditReport
-    from sheetgm.service.check import CheckReport
+    from sheetgm.service.check import CheckReport, PlayerCheck
     from sheetgm.service.demo import DemoReport
     from sheetgm.service.game import Game
     from sheetgm.service.ledger.lock import UnlockReport
@@ -46,10 +46,13 @@ def checked(lang: str, rep: CheckReport) -> str:
         return render(lang, "cli.over")
     lines = [render(lang, "cli.check_head", stage=rep.stage)]
     for p in rep.players:
-        lines.append(f"  {p.alias}: {render(lang, f'cli.state.{p.state}')}")
+        lines.append(f"  {p.alias}: {render(lang, f'cli.state.{_state_word(p, rep.passed)}')}")
         lines += [f"    - {x}" for x in p.problems]
         lines += [f"    · {x}" for x in p.notes]
-    lines.append(render(lang, "cli.missing", aliases=", ".join(rep.missing) or "-"))
+    if rep.passed:  # nobody can submit any more: who will do nothing, not who "has not submitted"
+        lines.append(render(lang, "cli.without_order", aliases=", ".join(rep.without_order) or "-"))
+    else:
+        lines.append(render(lang, "cli.missing", aliases=", ".join(rep.missing) or "-"))
     lines.append(render(lang, "cli.with_problems", aliases=", ".join(rep.with_problems) or "-"))
     if rep.stand_in:
         lines.append(render(lang, "day.check_stand_in", aliases=", ".join(rep.stand_in)))
@@ -57,6 +60,16 @@ def checked(lang: str, rep: CheckReport) -> str:
         lines.append(render(lang, "cli.check_unchanged", aliases=", ".join(rep.unchanged)))
     lines += [f"! {w}" for w in rep.warnings]
     return "\n".join(lines)
+
+
+def _state_word(p: PlayerCheck, passed: bool) -> str:
+    """The key of a seat's state in the check's summary: a first order written after the deadline is late, not
+    changed; after the deadline an unticked order is carried out as written."""
+    if p.state == "late" and p.verdict == "late":  # stamps.LATE (not imported: the fast path stays light)
+        return "late_written"
+    if p.state == "unticked" and passed:
+        return "after_unticked"
+    return p.state
 
 
 LOCAL_WORDING = {"waiting": "day.local.waiting", "no_deadline": "day.local.no_deadline"}
@@ -170,11 +183,12 @@ def unlocked(lang: str, rep: UnlockReport) -> str:
     return render(lang, "cli.unlock_done", holder=rep.holder or "-", since=since)
 
 
-def audited(lang: str, rep: AuditReport) -> str:
+def audited(lang: str, rep: AuditReport, aliases: dict[int, str] | None = None) -> str:
+    """The audit, each workbook named as the director knows it (``book``: a seat and its alias), never by key."""
     lines = []
     for b in rep.books:
         share = ", ".join(f"{e} ({r})" for e, r in b.sharing) or "-"
-        lines.append(f"{b.key}: {render(lang, 'cli.shared_with', who=share)}")
+        lines.append(f"{book(lang, b.key, aliases or {})}: {render(lang, 'cli.shared_with', who=share)}")
         lines += [f"  🔒 {rng}: {', '.join(ed) or render(lang, 'cli.owner_only')}" for rng, ed, _d in b.protections]
         lines += [f"  ✗ {f}" for f in b.failures]
         lines += [f"  ! {w}" for w in b.warnings]

@@ -45,9 +45,16 @@ def status(game: Path, as_json: bool) -> None:
 def audit(game: Path, as_json: bool) -> None:
     """Exit 1 when the audit finds a player who can read or write what they must not."""
     from sheetgm.cli import present
+    from sheetgm.service.audit import AuditReport
     from sheetgm.service.audit import audit as audit_game
 
-    rep = serve(game, as_json, lambda g, _step: audit_game(g), present.audited)
+    aliases: dict[int, str] = {}  # the seats' aliases, known once the game is open: the books named by them
+
+    def call(g: Game, _step: object) -> AuditReport:
+        aliases.update({s: g.alias(s) for s in g.seats})
+        return audit_game(g)
+
+    rep = serve(game, as_json, call, lambda lang, r: present.audited(lang, r, aliases))
     if not rep.ok:
         raise SystemExit(1)
 

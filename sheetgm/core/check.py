@@ -10,7 +10,7 @@ never rejects an order that could turn out legal (RUL-18, RUL-39), and notes the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
@@ -24,7 +24,8 @@ from sheetgm.core.survivor_actions import day_step
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import CHAIN, STUNNED, Unknowns
 
-__all__ = ["Problem", "Review", "check_order", "review_order", "budget_of", "Draft", "legal_steps", "candidates",
+__all__ = ["Problem", "Review", "check_order", "review_order", "check_as_written", "review_as_written", "as_written",
+           "budget_of", "Draft", "legal_steps", "candidates",
            "assume_arrival"]
 
 
@@ -34,7 +35,7 @@ class Problem:
 
     code: str
     params: dict[str, Any]
-    step: int | None = None  # 1-based night step; None for day steps and general problems
+    step: int | None = None  # 1-based night step (a day step with ``day``); None: general. ``as_written`` renumbers
     day: bool = False
 
     def message(self, lang: str = "zh") -> str:
@@ -58,6 +59,36 @@ class Review:
 def check_order(state: State, seat: int, order: Order, others: Mapping[int, Order] | None = None) -> list[Problem]:
     """Every problem of one order against what its player knows, in step order."""
     return review_order(state, seat, order, others).problems
+
+
+def review_as_written(state: State, seat: int, order: Order, others: Mapping[int, Order] | None = None) -> Review:
+    """``review_order`` numbered as the player wrote the order (``as_written``)."""
+    return as_written(order, review_order(state, seat, order, others))
+
+
+def check_as_written(state: State, seat: int, order: Order, others: Mapping[int, Order] | None = None
+                     ) -> list[Problem]:
+    """``check_order`` numbered as the player wrote the order (``as_written``)."""
+    return review_as_written(state, seat, order, others).problems
+
+
+def as_written(order: Order, review: Review) -> Review:
+    """A review with every step numbered as the player wrote the order (RUL-60): a path of three tiles is one
+    step, a day gift is the step it was written as. A problem or note repeated for the tiles of one path is
+    said once for its step (``移动 C4，C5，B5`` with no MP left: 第 1 步：移动力不足, once)."""
+    def number(xs: list[Problem]) -> list[Problem]:
+        out: list[Problem] = []
+        seen: set[tuple[int | None, str, str]] = set()
+        for x in xs:
+            if x.step is not None:
+                x = replace(x, step=order.day_label(x.step) if x.day else order.label(x.step)[0], day=False)
+            key = (x.step, x.code, repr(sorted(x.params.items())))
+            if key not in seen:
+                seen.add(key)
+                out.append(x)
+        return out
+
+    return Review(number(review.problems), number(review.notes))
 
 
 # Called with 0 before the first night step, then with each night step's number (1-based) once it is judged.
@@ -87,10 +118,14 @@ def _review(draft: Draft, order: Order, unknown: Unknowns, watch: Watch | None =
     for i, d in enumerate(order.day, 1):
         try:
             day_step(ctx, p, d)
-            if isinstance(d, Give) and d.item != "key":
-                unknown.gifts.append(d.item)
+            depends = unknown.give_away(ctx, p, d.item) if isinstance(d, Give) else None
         except Illegal as exc:
             out.problems.append(Problem(exc.code, exc.params, i, day=True))
+            continue
+        if isinstance(d, Give) and depends is not None:  # an item that must reach her first (RUL-29)
+            note, own = depends
+            code, params = ("err.rule.no_keys", {}) if d.item == "key" else ("err.rule.not_holding", {"item": d.item})
+            out.notes.append(Problem(note, {**own, "code": code, "params": params}, i, day=True))
     unknown.night_items = list(p.items)
     if p.is_hunter and p.stunned and order.steps:
         out.notes.append(Problem(STUNNED, {}))

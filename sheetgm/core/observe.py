@@ -131,7 +131,7 @@ def event_line(ev: Event, lang: str) -> str:
         key = "ev.deduction_yes" if ev.params.get("yes") else "ev.deduction_no"
     if ev.kind == "trace" and ev.params.get("distance", 0) < 0:
         key = "ev.trace_none"
-    if ev.kind == "step_failed":  # quoted as written (RUL-63); an event of an older journal has no text
+    if ev.kind in ("step_failed", "day_failed"):  # quoted as written (RUL-63); an older journal's event has no text
         key += "_quoted" if ev.params.get("text") else ""
         key += "_held" if ev.params.get("held") else ""
     return render(lang, key, **_params(lang, ev.params))

@@ -6,8 +6,9 @@ heal or Adrenaline that gets her up before her action, a board taken down before
 checker may use of them only what is addressed to her by name (a gift, a heal: they are made to her
 and she is told of them), and only what she can see of it: a gift from a survivor on her tile as the
 day starts (RUL-3 tells her who stands there), not whether the giver still holds the item; a heal
-naming her, not where the healer stands or whether she will act first. What is not addressed to her
-(a board another survivor dismantles) is never read from the orders: a board on her way is noted
+naming her, not where the healer stands or whether she will act first. A gift to her may be given on in
+her own day orders (RUL-29): the checker follows her hands through them (``Unknowns.give_away``). What is
+not addressed to her (a board another survivor dismantles) is never read from the orders: a board on her way is noted
 whenever someone else could take it down, whatever they wrote. So her problems and notes are the same
 whatever the others hold, where they stand and whatever else they wrote.
 """

@@ -230,14 +230,22 @@ NIGHT_KINDS = frozenset(name for name, cls in STEP_TYPES.items() if not cls.kind
 class Order:
     """One player's order for one stage: day steps then night steps.
 
-    ``written`` and ``texts`` (from the order language, not part of the order's identity): the written step each
-    night step comes from (a path of three tiles is one written step and three moves) and the text of each written
-    step, so that the checker, the preview and the results number and quote a step as the player wrote it."""
+    ``written``, ``written_day`` and ``texts`` (from the order language, not part of the order's identity): the
+    written step each night (day) step comes from (a path of three tiles is one written step and three moves) and
+    the text of each written step, so that the checker, the preview and the results number and quote a step as the
+    player wrote it."""
 
     steps: tuple[Step, ...] = ()
     day: tuple[DayStep, ...] = field(default=())
     written: tuple[int, ...] = field(default=(), compare=False)
     texts: tuple[str, ...] = field(default=(), compare=False)
+    written_day: tuple[int, ...] = field(default=(), compare=False, repr=False)  # the written step of each day step
+
+    def day_label(self, i: int) -> int:
+        """The written number of day step ``i`` (1-based); i for an order not read from text."""
+        if len(self.written_day) != len(self.day) or not 0 < i <= len(self.day):
+            return i
+        return self.written_day[i - 1]
 
     def label(self, i: int) -> tuple[int, str]:
         """The written number and text of night step ``i`` (1-based); (i, "") for an order not read from text."""

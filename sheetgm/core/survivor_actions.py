@@ -196,7 +196,7 @@ def drop(ctx: Ctx, p: Player, item: str) -> None:
 
 def day_step(ctx: Ctx, p: Player, step: DayStep) -> Player | None:
     """One day order (R-PHASE-1): the Lucky Guy's prayer (R-ROLE-LUCKY) takes effect; a gift is checked
-    and its receiver returned (the gifts are made together, ``day.settle_pair``)."""
+    and its receiver returned (the gifts are made in rounds, ``day.settle``)."""
     if p.is_hunter:
         raise Illegal("err.rule.survivor_only")
     if isinstance(step, Give):
@@ -209,21 +209,11 @@ def day_step(ctx: Ctx, p: Player, step: DayStep) -> Player | None:
 
 
 def give(ctx: Ctx, p: Player, alias: str, item: str) -> Player:
-    """Check a day gift (R-PHASE-1): to another survivor on the same tile, of an item or a key she holds
-    when the day's gifts begin. Returns the receiver; ``day.settle_pair`` makes the gifts of a pair at
-    one moment (RUL-29)."""
+    """Check a day gift (R-PHASE-1): to another survivor on the same tile. Returns the receiver. Whether she
+    holds the item is settled when the gift is made, as what she receives that day may be given on
+    (``day.settle``, RUL-29; the checker follows her hands itself, ``check.py``)."""
     t = named(ctx, alias)
     if t.seat == p.seat:
         raise Illegal("err.rule.give_self")
-    if item == "key":
-        if p.keys < 1:
-            raise Illegal("err.rule.no_keys")
-    elif item not in p.items:
-        raise Illegal("err.rule.not_holding", item=item)
     beside(ctx, p, t, known=True)
-    if ctx.dry:  # the checker lets it go at once (whether the receiver has room is hidden); only the giver's
-        if item == "key":  # piece is the checker's to change (check.py plays on the state itself)
-            p.keys -= 1  # a key always passes (no room needed)
-        else:
-            p.items.remove(item)
     return t

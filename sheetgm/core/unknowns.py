@@ -9,7 +9,8 @@ where the Bane stands after his chain claw (it depends on whether it catches a s
 Werewolf's Bloodlust MP (it depends on whether a survivor is Injured).
 
 Other players' orders of the same stage (RUL-39): what they address to this player (a gift to her,
-a heal or Adrenaline that gets her up) is used, each at most once and only where she could hold it;
+a heal or Adrenaline that gets her up) is used, each at most once and only where she could hold it (a
+gift to her may be given on in the day, RUL-29);
 a board another player may take down (or break) before her step is noted whatever they wrote. Each
 thing granted excuses one failure of its own kind: a note never covers a failure it cannot explain.
 """
@@ -64,6 +65,31 @@ class Unknowns:
             self.searches.append((piece.seat, piece.pos, inner.what))
         elif isinstance(inner, Attack) and inner.direction is not None and piece.role == "bane":
             self.chain = True
+
+    def give_away(self, ctx: Ctx, p: Player, item: str) -> tuple[str, dict[str, str]] | None:
+        """One of her day gifts on the checker's copy of her hands, as written (RUL-29): what she holds leaves
+        them (the receiver may have no room: ``gifts``). Else the note it depends on: an item she gave away
+        earlier may come back (its receiver had no room) and be given again; a gift to her of that item may
+        pass on through her hands if she has room for it then. Else the gift is a problem."""
+        if item == "key":  # keys need no room: one given away never comes back
+            if p.keys > 0:
+                p.keys -= 1
+                return None
+            if self.brought.keys:
+                return GIFT_IN, {"alias": self.brought.keys.pop(0)}
+            raise Illegal("err.rule.no_keys")
+        if item in p.items:
+            p.items.remove(item)
+            self.gifts.append(item)
+            return None
+        if item in self.gifts:
+            return GIFT, {}
+        offered = [g for g in self.brought.gifts if g[1] == item]
+        if offered and ctx.fits(p, [*p.items, item]):
+            self.brought.gifts.remove(offered[0])
+            self.gifts.append(item)
+            return GIFT_IN, {"alias": offered[0][0]}
+        raise Illegal("err.rule.not_holding", item=item)
 
     def explain(self, ctx: Ctx, p: Player, b: Budget, step: Step, exc: Illegal) -> Explained | None:
         """(note, its own parameters, retry) when the failure may not happen at resolution, after granting on

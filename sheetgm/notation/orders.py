@@ -13,9 +13,9 @@ Grammar (zh and en keywords mix freely, case and full width do not matter)::
 Inside a step, words are separated by spaces, arrows (→ > ->) or colons. A
 Chinese keyword may be glued to what follows (``移动B2B3``, ``搜索钥匙``,
 ``救治小明倒地``). A leading step number (``1.``, ``(2)``, ``第3步``) is ignored.
-Tiles separated by 、 right after a sprint or deduction
-continue its tile list (``冲刺 B2、B3、B4``); tiles after 、 or a comma right
-after a move continue its path (``移动 F4，F3`` is one written step, RUL-60). Keywords may be written in
+Tiles after 、 or a comma right after a move continue its path (``移动 F4，F3``
+is one written step, RUL-60), and likewise a sprint's or a deduction's tile
+list (``冲刺 B2，B3，B4``). Keywords may be written in
 traditional characters (``移動``, ``攻擊``). The full word list is in
 ``vocab``; ``docs/order-language.md`` has many examples.
 
@@ -33,6 +33,7 @@ reported as such (``err.order.other_camp``) instead of being explained.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -92,9 +93,9 @@ MAX_SPRINT_TILES = 4
 DEDUCE_TILES = 4
 NO_ARG_SKILLS = frozenset({"brew", "retrieve", "fury", "trace"})
 ONE_TILE_SKILLS = frozenset({"magic", "gate", "appear"})
-LIST_SKILLS = frozenset({"sprint", "deduce"})  # whose tile list may continue after 、
+LIST_SKILLS = frozenset({"sprint", "deduce"})  # whose tile list may continue after 、 or a comma
 
-_SEP_RE = re.compile(r"([;,、。\n\r\u2028\u2029])")
+_SEPS = frozenset(";,、。\n\r\u2028\u2029")  # between steps, as NFKC reads them
 _LIST_SEPS = frozenset({",", "、"})  # (after NFKC, "，" is ","): tiles after them may continue a path or a list
 _ARROW_RE = re.compile(r"->|=>|→|⇒|⟶|>|:")
 _TILE_RUN_RE = re.compile(r"[A-Za-z]{1,2}[1-9][0-9]{0,2}")
@@ -206,35 +207,66 @@ def parse_order_numbered(text: str, camp: str | None = None) -> Parsed:
         errors.append(OrderSyntaxError("err.order.nothing_mixed", step=nothing.number, text=nothing.text))
         errors.sort(key=lambda e: e.params["step"])
     texts = tuple(seg.text for seg in segments)
-    return Parsed(Order(tuple(steps), tuple(day), tuple(written), texts), errors, tuple(written), tuple(written_day),
-                  texts)
+    order = Order(tuple(steps), tuple(day), tuple(written), texts, tuple(written_day))
+    return Parsed(order, errors, tuple(written), tuple(written_day), texts)
 
 
 # --- splitting -----------------------------------------------------------------
 
 
 def _segments(text: str) -> list[_Segment]:
-    """Split a cell into written steps; 、-separated tiles extend a sprint or deduction."""
-    parts = _SEP_RE.split(plain_text(text))
+    """Split a cell into written steps; tiles after 、 or a comma extend a path, a sprint or a deduction.
+
+    Each step keeps its text as the player wrote it (``，`` stays ``，``), to be quoted back (RUL-63)."""
     out: list[_Segment] = []
+    starts: list[int] = []  # where each step's text starts in ``text``
     sep = ""
-    for i, part in enumerate(parts):
-        if i % 2 == 1:
-            sep = part
-            continue
-        chunk = _ENUM_RE.sub("", part.strip(), count=1).strip()
+    for start, end, after in _pieces(text):
+        part = text[start:end]
+        plain = plain_text(part).strip()
+        chunk = _ENUM_RE.sub("", plain, count=1).strip()
+        this_sep, sep = sep, after
         if not chunk:
             continue
         tokens, glued = _split_head(_ARROW_RE.sub(" ", chunk).split())
         if not tokens:  # only arrows or colons
             continue
-        if sep in _LIST_SEPS and out and _extends_list(out[-1].tokens, tokens, sep):
+        lo, hi = _span(text, start, end, numbered=chunk != plain)
+        if this_sep in _LIST_SEPS and out and _extends_list(out[-1].tokens, tokens):
             prev = out[-1]
             prev.tokens.extend(tokens)
-            prev.text = f"{prev.text}{sep}{' ' if sep == ',' else ''}{chunk}"
+            prev.text = text[starts[-1]:hi]
             continue
-        out.append(_Segment(len(out) + 1, chunk, tokens, glued))
+        out.append(_Segment(len(out) + 1, text[lo:hi], tokens, glued))
+        starts.append(lo)
     return out
+
+
+def _pieces(text: str) -> list[tuple[int, int, str]]:
+    """The cell cut at its separators: the start and end of each part in ``text`` and the separator after it
+    (as NFKC reads it: ``，`` is ``,``; "" after the last part)."""
+    out: list[tuple[int, int, str]] = []
+    start = 0
+    for i, c in enumerate(text):
+        sep = c if c.isascii() else unicodedata.normalize("NFKC", c)
+        if sep in _SEPS:
+            out.append((start, i, sep))
+            start = i + 1
+    out.append((start, len(text), ""))
+    return out
+
+
+def _span(text: str, start: int, end: int, numbered: bool) -> tuple[int, int]:
+    """Where a step's own text lies in ``text[start:end]``: without the spaces around it, nor the step number
+    the player put in front of it (when it is written in plain digits or Chinese numerals)."""
+    part = text[start:end]
+    lo = start + len(part) - len(part.lstrip())
+    hi = start + len(part.rstrip())
+    if numbered:
+        m = _ENUM_RE.match(text[lo:hi])
+        if m is not None and m.end() < hi - lo:
+            lo += m.end()
+    return lo, hi
 
 
 def _split_head(tokens: list[str]) -> tuple[list[str], bool]:
@@ -273,14 +305,13 @@ def _head_skill(tokens: list[str]) -> str | None:
     return None
 
 
-def _extends_list(prev: list[str], tokens: list[str], sep: str) -> bool:
-    """Tiles alone after 、 continue a sprint's or a deduction's tile list; after 、 or a comma they continue a
-    path (``move F4, F3`` is one written step of two moves, RUL-60)."""
+def _extends_list(prev: list[str], tokens: list[str]) -> bool:
+    """Tiles alone after 、 or a comma continue a path (``move F4, F3`` is one written step of two moves), and
+    likewise the tile list of a skill that moves along a path or names tiles in a row: a sprint (冲刺<移动>:
+    移动时可移动四个地块, ``冲刺 C1，D1，E1，E2``) or a deduction (RUL-60)."""
     if not tokens or not all(_is_tile_run(t) for t in tokens):
         return False
-    if _is_path(prev):
-        return True
-    return sep == "、" and _head_skill(prev) in LIST_SKILLS
+    return _is_path(prev) or _head_skill(prev) in LIST_SKILLS
 
 
 def _is_path(tokens: list[str]) -> bool:

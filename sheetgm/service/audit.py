@@ -11,7 +11,9 @@ every way the sharing or a protection differs from what `sheetgm new` set up:
   can lift protections), a player or the service account unable to write where they must;
 - a grant of the plan missing (`sheetgm share` puts it back);
 - a protection missing, widened or with an editor too many, as read from the workbook itself
-  (Google's protected ranges, an .xlsx file's sheet protection and locked cells): ``protections.py``.
+  (Google's protected ranges, an .xlsx file's sheet protection and locked cells): ``protections.py``;
+- a tab of sheetgm's deleted or renamed, the lock on a file's tabs gone (LibreOffice and Gnumeric drop it),
+  named with the program the file says saved it; a tab added or a hidden one shown is a warning: ``tabset.py``.
 
 A public file open to anyone for reading, or shared with an outsider as reader, is a warning.
 """
@@ -26,7 +28,7 @@ from sheetgm.backends.port import Permission
 from sheetgm.core.texts import render
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game
 from sheetgm.service.new_game import sharing_plan
-from sheetgm.service.workbooks import protections
+from sheetgm.service.workbooks import protections, tabset
 
 ABOVE_READER = ("commenter", "writer", "fileOrganizer", "organizer", "owner")
 OWNING = ("owner", "organizer", "fileOrganizer")
@@ -41,6 +43,8 @@ class BookAudit:
     protections: list[tuple[str, list[str], str]] = field(default_factory=list)  # range, editors, description
     failures: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    tabs: list[str] = field(default_factory=list)  # as the file keeps them (``Gateway.structure``)
+    saved_by: str = ""  # the program the file says saved it last ("" if it does not say)
 
 
 @dataclass
@@ -68,14 +72,18 @@ def audit(game: Game) -> AuditReport:
         try:
             perms = game.gateway.permissions(key)
             prots = game.gateway.protections(key)
+            found = game.gateway.structure(key)
         except BackendError as exc:
             book.failures.append(exc.message(game.voice))
             continue
         book.sharing = [(p.email or p.kind, p.role) for p in perms]
         book.protections = [(p.range, list(p.editors), p.description) for p in prots]
+        book.tabs, book.saved_by = list(found.tabs), found.saved_by
         Sharing(game, key, book).check(perms, plan.get(key, {}))
         owners = frozenset(p.email for p in perms if p.kind == "user" and p.role in OWNING)
-        protections.check(game, key, label(game, key), prots, rows, book.failures, book.warnings, owners)
+        named = tabset.shown(game, key, label(game, key), found)
+        gone = tabset.check(game, key, named, found, book.failures, book.warnings)
+        protections.check(game, key, named, prots, rows, book.failures, book.warnings, owners, gone)
     notes = [render(game.voice, "svc.audit.local_password")] if game.cfg.backend == "xlsx" else []
     notes += [render(game.voice, "svc.audit.unread", reason=why) for why in unread]
     return AuditReport(books, notes)
@@ -154,5 +162,7 @@ class Sharing:
 
 
 def label(game: Game, key: str) -> str:
-    """A workbook as the director knows it: a player's by its key and alias."""
-    return f"{key} ({game.alias(int(key.split('-')[1]))})" if key.startswith("player-") else key
+    """A workbook as the director knows it, in the director's words: a player's by seat and alias."""
+    if key.startswith("player-") and key[7:].isdigit():
+        return render(game.voice, "day.book.player", seat=int(key[7:]), alias=game.alias(int(key[7:])))
+    return render(game.voice, f"day.book.{key}") if key in (DIRECTOR, PUBLIC) else key

@@ -46,6 +46,9 @@ class Game:
     gateway: Gateway
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     known_secret: str | None = field(default=None, repr=False)
+    #: seat -> the workbook (its address) last read as that seat's, sealed identity and all (the Roster tab's
+    #: column H, read with the journal: ``learn_books``; ``publish.known_sheet``)
+    known_books: dict[int, str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         # an adapter of files locks its protections with the secret, read from the director workbook when needed
@@ -74,6 +77,11 @@ class Game:
             if len(row) >= 2 and row[0].strip() == layout.SECRET_ROW and row[1].strip():
                 self.known_secret = row[1].strip()
                 return
+
+    def learn_books(self, roster_rows: list[list[str]]) -> None:
+        """Take the workbooks known to be each seat's from the Roster tab's rows (A to H, from row 2)."""
+        self.known_books = {int(r[0]): r[7].strip() for r in roster_rows
+                            if len(r) > 7 and r[0].strip().isdigit() and r[7].strip()}
 
     @property
     def seats(self) -> list[int]:

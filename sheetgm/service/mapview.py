@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sheetgm.core.board import Tile
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
 from sheetgm.render.draw import DEFAULT_SCALE, MAX_SCALE, MIN_SCALE, draw_map, geometry
 from sheetgm.render.fonts import find_font
+from sheetgm.render.route import planned
 from sheetgm.render.views import (
     PLAYER,
     PUBLIC,
@@ -24,7 +24,6 @@ from sheetgm.render.views import (
     director_view,
     player_view,
     public_view,
-    with_plan,
 )
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game
@@ -122,11 +121,4 @@ def _planned(game: Game, entries: list[Entry], stage: str | None, view: str, mod
     if sheet.trouble:
         raise ServiceError("err.render.plan_unreadable", alias=model.viewer, reason=sheet.trouble)
     seen = review(state, p.seat, sheet.text, game.seat_lang(p.seat)).preview if sheet.text else None
-    if seen is None:
-        return model
-    steps: dict[Tile, list[int]] = {}
-    for s in seen.steps:
-        for t in s.path if not s.robot else ():
-            if s.number not in steps.setdefault(t, []):
-                steps[t].append(s.number)
-    return with_plan(model, seen.path(), steps)
+    return planned(model, seen)

@@ -18,9 +18,10 @@ from sheetgm.service.config.load import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
 from sheetgm.service.ledger.journal import PUBLISHED, Entry, digest, entry_hash, pack
+from sheetgm.service.timing import deadlines
 from sheetgm.sheets import layout
 from sheetgm.sheets.helptab import help_ops
-from sheetgm.sheets.player import current_ops, identity_op, open_row_ops
+from sheetgm.sheets.player import current_ops, deadline_ops, identity_op, next_row, open_row_ops, status_ops
 from sheetgm.sheets.public import public_ops
 from sheetgm.sheets.seals import identity_token
 from sheetgm.sheets.stages import SETUP_KEY
@@ -63,6 +64,10 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
         p = state.players[seat]
         ops = layout.player_ops(pl, editors, p.camp) + current_ops(state, seat, pl)
         ops += open_row_ops(state, seat, pl, editors, tab=[])
+        line = deadlines.deadline_line(game, state, pl, game.now(), "new")
+        ops += deadline_ops(state.board, pl, line)
+        due = next_row(state, seat, [])
+        ops += status_ops(pl, due, line, ()) if due is not None else []
         ops.append(identity_op(pl, identity_token(game.secret(), cfg.name, player_key(seat)), seat, p.alias))
         ops += help_ops(pl, p.alias, p.camp, p.role)
         title = f"{cfg.name} · {game.alias(seat)}"
@@ -70,6 +75,7 @@ def _workbooks(game: Game, state: State) -> list[tuple[str, str, list[Op], list[
     pub = layout.public_ops(game.langs, editors)
     for pub_lang in game.langs:  # every language of the roster reads the public news in its own tabs
         pub += public_ops(state, [], SETUP_KEY, pub_lang)[1:]
+    pub += deadlines.public_deadline_ops(game, state, game.now(), "new")
     out.append((PUBLIC, f"{cfg.name} · public", pub, layout.public_tabs(game.langs)))
     now = game.now().isoformat(timespec="seconds")
     entry = Entry(SETUP_KEY, PUBLISHED, digest({}), entry_hash(state, []), cfg.seed, now, pack(state.to_dict()), "", "")

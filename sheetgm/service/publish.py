@@ -6,6 +6,14 @@ stage's label in a row that holds nothing, and to put back what is missing (``up
 that died half-way is completed by running it again, and a repeat writes the same cells with the
 same values.
 
+Where the service keeps the players out of protected ranges (Google Sheets: ``enforces_protections``),
+a workbook of the camp not due is not read when it is known: the Roster tab (column H, read with the
+journal) names it as the one last read with this seat's sealed identity, the tool's own account made its
+last change (Drive's ``lastModifyingUser``: nobody changed it since, by hand or by restoring a version),
+and no report is owed to it. Its Orders and Results tabs are then what the tool last wrote there, which
+the journal says (``known_sheet``). So a resolve reads the director's workbook and the due players'
+(``stage_calls``), and lists the files once (a Drive call, not the Sheets quota).
+
 One player's workbook that cannot be written (missing, not shared, a damaged
 file, a tab renamed by hand: ``UnusableWorkbookError``) never stops the others:
 the player is named, and the seat is kept in the journal row (``undelivered``)
@@ -18,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from sheetgm.backends.errors import UnreadableFileError, UnusableWorkbookError
+from sheetgm.backends.errors import BackendError, UnreadableFileError, UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
@@ -27,14 +35,83 @@ from sheetgm.service.ledger.journal import PUBLISHED, SUPERSEDED, Entry, release
 from sheetgm.service.rollback import public_correction_ops, report_text
 from sheetgm.service.timing import deadlines
 from sheetgm.service.timing.deadlines import local_time
-from sheetgm.service.workbooks import news
-from sheetgm.service.workbooks.sheetorders import SheetOrder, read_sheet
+from sheetgm.service.workbooks import news, route
+from sheetgm.service.workbooks.sheetorders import TRANSIENT, SheetOrder, read_sheet
 from sheetgm.service.workbooks.stagemap import write_stage_map
-from sheetgm.service.workbooks.upkeep import order_status, upkeep_ops
+from sheetgm.service.workbooks.upkeep import order_status, protect_ops, stage_rows, upkeep_ops
 from sheetgm.sheets import layout, player, rows
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.public import director_ops
+from sheetgm.sheets.seals import identity_of, identity_token
 from sheetgm.sheets.stages import journal_row, key_of_index, log_row, order_row, parse_key, stage_key
+
+BOOK_COL = "H"  # the Roster tab's column naming the workbook last read as the seat's (Game.known_books)
+
+
+def stage_calls(players: int, due: int) -> tuple[int, int]:
+    """The Sheets calls of one resolve after the deadline once every workbook is known (``known_sheet``):
+    reads, the director's workbook (the desk, then the lock read back) and each due player's; writes, the lock
+    taken, the journal row, each player's workbook, the public one and the director's last. What `doctor`
+    estimates; tests/service/test_call_counts.py holds it to what the Google fake counts."""
+    return due + 2, players + 4
+
+
+def book_mark(game: Game, seat: int) -> str:
+    """What column H of the Roster tab says of a seat's workbook: its address ("" where protections are not
+    enforced: nothing is known without reading it there)."""
+    return (game.gateway.url(player_key(seat)) or "") if game.gateway.enforces_protections else ""
+
+
+def last_ours(game: Game, seats: list[int]) -> set[int]:
+    """The seats whose workbook was last changed by the tool's own account (one Drive listing; none where
+    protections are not enforced, or if Drive refuses the listing: then each is read). A network or quota
+    failure stops the run as any call's would."""
+    if not game.gateway.enforces_protections or not seats:
+        return set()
+    try:
+        mine = game.gateway.written_by_us([player_key(s) for s in seats])
+    except TRANSIENT:
+        raise
+    except BackendError:  # the Drive API not enabled, say: publishing never depended on it
+        return set()
+    return {s for s in seats if mine.get(player_key(s))}
+
+
+def known_sheet(game: Game, seat: int, entries: list[Entry], ours: set[int]) -> SheetOrder | None:
+    """A workbook of the camp not due as the tool last left it, without reading it, where that is known: the
+    service enforces protections (the player could not change the Orders and Results tabs, nor the identity
+    cell), the Roster tab names this very workbook as the one last read with this seat's sealed identity, the
+    tool's own account made its last change (``ours``: nobody edited it since, by hand or by restoring a version,
+    nor added a tab), and no report is owed to it (a failed write may have left it anyhow). None: read it."""
+    mark = book_mark(game, seat)
+    if not mark or seat not in ours or game.known_books.get(seat) != mark or owed(entries, seat):
+        return None
+    tab: list[list[str]] = []
+    for _key, row, cells in stage_rows(game, seat, entries):
+        tab = rows.place(tab, row, cells)
+    token = identity_token(game.secret(), game.cfg.name, player_key(seat))
+    return SheetOrder(seat, 0, tab=tab, identity=token, unread=True)
+
+
+def _book_ops(game: Game, roster: tuple[tuple[str, ...], ...], written: dict[int, SheetOrder]) -> list[Op]:
+    """Column H of the Roster tab (as ``roster`` is written now): each workbook written in this run that was
+    read with its own sealed identity (or known to be), where the tab does not name it already."""
+    lang = game.lang
+    ops: list[Op] = []
+    for i, cells in enumerate(roster, 2):
+        seat = int(cells[0]) if cells and str(cells[0]).isdigit() else 0
+        sheet = written.get(seat)
+        if sheet is None or sheet.trouble:
+            continue
+        if identity_of(sheet.identity, game.secret(), game.cfg.name) != (player_key(seat), True):
+            continue
+        mark = book_mark(game, seat)
+        if mark and game.known_books.get(seat) != mark:
+            ops.append(SetValues(layout.rng(layout.tab(lang, "roster"), f"{BOOK_COL}{i}"), ((mark,),)))
+    if ops:
+        head = layout.rng(layout.tab(lang, "roster"), f"{BOOK_COL}1")
+        ops.insert(0, SetValues(head, ((render(lang, "sheet.head.d_roster_book"),),)))
+    return ops
 
 
 def boards_changed(entry: Entry, entries: list[Entry], game: Game) -> bool:
@@ -94,19 +171,22 @@ def player_ops(game: Game, entry: Entry, seat: int, entries: list[Entry], sheet:
     if info is not None:
         status, problems = order_status(game, seat, info, entry.time)
         row = info.row or order_row(night)  # the row its label was found in at resolve
-        ops.append(player.status_op(lang, row, "\n".join([status, *told]), problems, stage=entry.key))
+        ops += player.status_ops(lang, row, "\n".join([status, *told]), problems, stage=entry.key)
         told = []
-    ops += results_repairs(game, entry.key, seat, entries, sheet, warnings)
+    if not sheet.unread:  # a workbook not read: its Results rows are the ones the tool wrote
+        ops += results_repairs(game, entry.key, seat, entries, sheet, warnings)
     ops += player.current_ops(state, seat, lang, events, formats)
+    ops += route.cleared(game.gateway, game.board, lang)  # the route shown was of the order now resolved
     ops += player.history_ops(state, seat, lang, entry.key, events, game.editors())
     ops += layout.player_protections(lang, game.editors())  # put back as laid out, whatever happened to them
     due = player.next_row(state, seat, tab)
     ops += player.open_row_ops(state, seat, lang, game.editors(), tab, due)
-    if due is not None and rows.empty(tab, due):  # a new row: what the tool did is told once, in its status cell
+    line = deadlines.deadline_line(game, state, lang, game.now(), "resolve")
+    ops += player.deadline_ops(state.board, lang, line)
+    if due is not None and rows.empty(tab, due):  # a new row: the deadline first, and what the tool did, told once
         want = order_row(state.night)
         told += [render(lang, "sheet.rows.placed", row=due, want=want)] if due != want else []
-        if told:
-            ops.append(player.status_op(lang, due, "\n".join(told), ()))
+        ops += player.status_ops(lang, due, "\n".join([line, *told]), ())
     return ops
 
 
@@ -189,11 +269,14 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     step = progress or (lambda _key: None)
     formats = boards_changed(entry, entries, game)
     failed: dict[int, str] = {}
+    read: dict[int, SheetOrder] = {}
+    ours = last_ours(game, [s for s in game.seats if s not in (sheets or {})])
     for seat in game.seats:
-        sheet = (sheets or {}).get(seat)
-        if sheet is None:  # not read by this resolve: read now, before it is written
+        sheet = (sheets or {}).get(seat) or known_sheet(game, seat, entries, ours)
+        if sheet is None:  # not read by this resolve, nor known: read now, before it is written
             sheet = read_sheet(game, seat)
             warnings += [sheet.trouble] if sheet.trouble else sheet.director_notes
+        read[seat] = sheet
         rewritten: list[str] = []  # Results rows and Orders rows written again: said only once they are written
         ops = [] if sheet.trouble else player_ops(game, entry, seat, entries, sheet, rewritten, formats)
         why = _write_player(game, seat, ops, warnings, [e for e in owed(entries, seat) if e.key != entry.key], sheet)
@@ -204,7 +287,8 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
         step(player_key(seat))
     state, events, lang = entry.view(game.board), entry.events(), game.lang
     game.gateway.write(PUBLIC, news.stage_ops(game, state, events, entry.key, formats, entries)
-                       + public_correction_ops(game, entry, entries))
+                       + public_correction_ops(game, entry, entries)
+                       + deadlines.public_deadline_ops(game, state, game.now(), "resolve"))
     step(PUBLIC)
     emails = [s.email for s in game.cfg.roster]
     done = replace(entry, status=PUBLISHED, undelivered=tuple(sorted(failed.items())))
@@ -213,8 +297,10 @@ def publish(game: Game, entry: Entry, entries: list[Entry], sheets: dict[int, Sh
     due = None if state.over() else stage_key(state.night, state.stage)
     final += table.sheet_ops(game, table.seat_rows(game, state, due, []), due,
                              deadlines.deadline_of(game, due) if due else None)
+    roster = layout.roster_rows(state, emails, lang)
     final += [
-        SetValues(layout.rng(layout.tab(lang, "roster"), "A2"), layout.roster_rows(state, emails, lang)),
+        SetValues(layout.rng(layout.tab(lang, "roster"), "A2"), roster),
+        *_book_ops(game, roster, {s: sh for s, sh in read.items() if s not in failed}),
         done.op(lang),
         delivery_note_op(game, done, (notes or []) + warnings),
         release_op(lang),
@@ -232,10 +318,17 @@ def deliver(game: Game, entries: list[Entry]) -> tuple[list[str], list[str]]:
     for seat in seats:
         sheet = read_sheet(game, seat)
         warnings += [sheet.trouble] if sheet.trouble else []
-        ops = [] if sheet.trouble else owed_ops(game, seat, entries)
+        ops = [] if sheet.trouble else [*sheet.repairs, *_kept_whole(game, seat, sheet, entries, warnings),
+                                        *owed_ops(game, seat, entries)]
         why = _write_player(game, seat, ops, warnings, owed(entries, seat), sheet)
         if why is not None:
             failed[seat] = why
     game.gateway.write(DIRECTOR, [*_settled(game, entries, failed, seats), release_op(game.lang)])
     return [game.alias(s) for s in seats if s not in failed], warnings
 
+
+def _kept_whole(game: Game, seat: int, sheet: SheetOrder, entries: list[Entry], warnings: list[str]) -> list[Op]:
+    """What a delivery puts back in the workbook it just read (``upkeep.py``), protected as laid out if it is
+    anything (a tab made again)."""
+    kept, _told, tab = upkeep_ops(game, seat, sheet, entries, "", warnings)
+    return [*kept, *protect_ops(game, seat, entries, tab)] if kept else []

@@ -18,7 +18,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sheetgm.backends.port import Op
 from sheetgm.core.observe import public_log, report
 from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
@@ -26,7 +25,20 @@ from sheetgm.core.texts import render
 from sheetgm.notation.order_format import format_order
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
-from sheetgm.service.ledger import checkmemo, stamps, verdicts
+from sheetgm.service.ledger import (
+    AFTER,
+    FALLBACK,
+    LATE,
+    OK,
+    STAND_IN,
+    UNJUDGED,
+    Record,
+    Truth,
+    checkmemo,
+    counted,
+    observe,
+    verdicts,
+)
 from sheetgm.service.ledger.journal import (
     PUBLISHED,
     RESOLVED,
@@ -137,47 +149,46 @@ class Read:
     warnings: list[str]
     notes: list[str] = field(default_factory=list)  # for the director, not warnings: orders no check saw
     after: bool = False  # the deadline has passed (by the clock, or seen passed before: RUL-52)
-    desk: list[Op] = field(default_factory=list)  # the director workbook's memories to write with the journal
 
     @property
     def priority(self) -> list[int]:
         return priority({s: a.stamp for s, a in self.archive.items()})
 
 
-def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]],
-                deadline: datetime | None, progress: Callable[[str], None] | None = None) -> Read:
+def read_orders(game: Game, cur: Entry, record: Record, deadline: datetime | None,
+                progress: Callable[[str], None] | None = None) -> Read:
     """Every order of the due stage. After its deadline an order counts as the tool saw it before the
     deadline (stamps.counted); before it (an early or named resolve) complete orders are stamped now."""
     state = cur.state(game.board)
     key = stage_key(state.night, state.stage)
     now = game.now()
-    seats = len(game.seats)
-    after = stamps.has_passed(archive_rows, key, seats, deadline, now)
-    truths = stamps.truths(archive_rows, key, seats, entries)
+    entries = record.entries
+    after = record.passed(key, deadline, now)
+    truths = record.truths(key)
     out = Read({}, {}, {}, [], [], after)
     unjudged: list[str] = []
-    counted: dict[int, tuple[str, str, str]] = {}  # seat -> (the text that counts, its stamp, verdict)
+    counts: dict[int, tuple[str, str, str]] = {}  # seat -> (the text that counts, its stamp, verdict)
     stand_in: list[str] = []  # RUL-55: the last checks before the deadline ran late; read now, counted
     for seat in game.seats:
         p = state.players[seat]
         if p.camp != state.stage or not p.in_play:
             continue  # their workbook is only written this stage
-        sheet = read_player(game, seat, state.night, state.stage, archived=stamps.archived_texts(entries, seat))
+        sheet = read_player(game, seat, state.night, state.stage, archived=record.archived_texts(seat))
         out.sheets[seat] = sheet
         if progress:
             progress(f"player-{seat}")
         if sheet.trouble:
             out.warnings.append(sheet.trouble)
         else:
-            told_before, told_now = stamps.told(archive_rows, key, seat, seats)
+            told_before, told_now = record.told(key, seat)
             _notes, director_notes, new = sheet.tab_notes(told_before, told_now)
             out.warnings += director_notes
             if new:
-                out.desk.append(stamps.told_op(game, key, seat, told_now | new))
-        counted[seat] = (stamps.counted(truths.get(seat), sheet.text, deadline) if after
-                         else (sheet.text, "", stamps.OK))
-    stage_orders = orders_of(state, {s: text for s, (text, _, _) in counted.items()})
-    for seat, (text, stamp, verdict) in counted.items():  # each order reviewed with the others (RUL-39)
+                record.note_told(key, seat, told_now | new)
+        counts[seat] = (counted(truths.get(seat), sheet.text, deadline) if after
+                         else (sheet.text, "", OK))
+    stage_orders = orders_of(state, {s: text for s, (text, _, _) in counts.items()})
+    for seat, (text, stamp, verdict) in counts.items():  # each order reviewed with the others (RUL-39)
         p, sheet, lang = state.players[seat], out.sheets[seat], game.seat_lang(seat)
         others = {s: o for s, o in stage_orders.items() if s != seat}  # what they bring her (RUL-39)
         truth = truths.get(seat)
@@ -187,33 +198,34 @@ def read_orders(game: Game, cur: Entry, entries: list[Entry], archive_rows: list
                              ) if text else []
         told = ((list(problems) if game.voice == lang else judge(state, seat, text, game.voice, others)[1])
                 if text and game.voice != game.lang else director_problems)
-        ticked = sheet.ticked or verdict == stamps.FALLBACK  # the stamped version was ticked
+        ticked = sheet.ticked or verdict == FALLBACK  # the stamped version was ticked
         if not after:
             complete = ticked and not problems and not bad and bool(order.steps or order.day)
-            truth = stamps.observe(truths.get(seat, stamps.Truth()), text, complete, now)
+            truth = observe(truths.get(seat, Truth()), text, complete, now)
             stamp = truth.stamp_for(text) if complete else ""
         if sheet.trouble:
             director_problems = [sheet.trouble]
-        if text or verdict == stamps.LATE:
+        if text or verdict == LATE:
             # a seat with no order is left out: the engine tells them (no_order, R-ORDER-5); a late one was not
             # "no order": it gets an empty one and its report says why (RUL-50)
             out.orders[seat] = order
         used = format_order(order, lang) if order.steps or order.day else ""
-        checked = truth.checked if truth is not None and verdict in stamps.AFTER else ""
+        checked = truth.checked if truth is not None and verdict in AFTER else ""
         out.archive[seat] = ArchivedOrder(kept_order(text), used, tuple(problems), tuple(director_problems), bad,
-                                          ticked, stamp, sheet.row, verdict, checked, verdict == stamps.LATE)
-        if verdict in stamps.AFTER:
+                                          ticked, stamp, sheet.row, verdict, checked, verdict == LATE,
+                                          kept_order(sheet.text) if kept_order(sheet.text) != kept_order(text) else "")
+        if verdict in AFTER:
             out.warnings.append(verdicts.director_warning(game, seat, out.archive[seat], game.voice))
-        if verdict == stamps.UNJUDGED and sheet.text and not sheet.trouble:
+        if verdict == UNJUDGED and sheet.text and not sheet.trouble:
             unjudged.append(p.alias)
-        if verdict == stamps.STAND_IN and not sheet.trouble:
+        if verdict == STAND_IN and not sheet.trouble:
             stand_in.append(p.alias)
         if bad:
             out.warnings.append(render(game.voice, "svc.order_unreadable", alias=p.alias, seat=seat,
                                        cell=f"{tab(lang, 'orders')}!B{sheet.row}",
                                        problems="; ".join([sheet.trouble] if sheet.trouble else told)))
     if after:
-        out.desk += stamps.passed_ops(game, archive_rows, key, deadline, list(out.sheets))
+        record.note_passed(key, deadline, list(out.sheets))
     reopened = any(e.key == key and e.status == SUPERSEDED for e in entries)  # rolled back: taken as read
     if unjudged and deadline is not None and not reopened:
         out.notes.append(render(game.voice, "svc.deadline.orders_unjudged", aliases=", ".join(unjudged),
@@ -230,20 +242,22 @@ def _owing(game: Game, entries: list[Entry]) -> bool:
 
 def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder: str = "sheetgm",
             progress: Callable[[str], None] | None = None) -> ResolveReport:
-    entries, lock, archive_rows = stamps.read_desk(game)
+    record = Record.read(game)
+    entries, lock = record.entries, record.lock
     cur, due, named = _due(game, entries, stage)
     if due is None and (dry_run or not _owing(game, entries)):
         return ResolveReport(stage or cur.key, Action.NOTHING, winner=cur.state(game.board).winner)
     if dry_run and due is not None:
         deadline = deadlines.deadline_of(game, due) if cur.status != RESOLVED else None
-        return _dry_run(game, cur, entries, archive_rows, due, deadline, named, progress)
+        return _dry_run(game, cur, record, due, deadline, named, progress)
     if not named and due is not None and cur.status != RESOLVED and not _owing(game, entries):
-        judged = _waiting_as_checked(game, cur, entries, archive_rows, due)
+        judged = _waiting_as_checked(game, cur, record, due)
         if judged is not None:
             return judged
     with holding(game, lock, holder) as held:
         # another run may have resolved a stage, or a check stamped an order, between our first read and the lock
-        entries, archive_rows = held.entries, held.archive
+        record = Record(game, held.entries, lock, held.archive)
+        entries = record.entries
         cur, due, named = _due(game, entries, stage)
         if due is None:
             return _deliver(game, cur, entries, stage, held.token)
@@ -251,11 +265,10 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         if cur.status == RESOLVED:
             warnings = publish(game, cur, entries, None, progress)
             return _report(game, cur, Action.REPUBLISHED, warnings)
-        got = read_orders(game, cur, entries, archive_rows, deadline, progress)
+        got = read_orders(game, cur, record, deadline, progress)
         when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got)
         if when in (Action.WAITING, Action.NO_DEADLINE):  # nothing resolved; reports owed to repaired workbooks written
-            if got.desk:
-                game.gateway.write(DIRECTOR, got.desk)
+            record.write()
             _, owed = _settle_owed(game, entries, held.token)
             return ResolveReport(due, when, warnings=owed + got.warnings, notes=[why])
         state = cur.state(game.board)
@@ -263,7 +276,7 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         entry = Entry(due, RESOLVED, digest({s: a.text for s, a in got.archive.items()}), entry_hash(new, events),
                       game.cfg.seed, game.now().isoformat(timespec="seconds"), pack(new.to_dict()),
                       pack([e.to_dict() for e in events]), pack({s: a.to_dict() for s, a in got.archive.items()}))
-        game.gateway.write(DIRECTOR, [entry.op(game.lang), *got.desk])  # the journal row, before publishing
+        game.gateway.write(DIRECTOR, [entry.op(game.lang), *record.ops()])  # the journal row, before publishing
         entries = [*entries, entry]
         warnings = got.warnings + publish(game, entry, entries, got.sheets, progress, notes=got.warnings)
         done = _report(game, entry, when or Action.RESOLVED, warnings)
@@ -271,16 +284,15 @@ def resolve(game: Game, dry_run: bool = False, stage: str | None = None, holder:
         return done
 
 
-def _waiting_as_checked(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]],
-                        due: str) -> ResolveReport | None:
+def _waiting_as_checked(game: Game, cur: Entry, record: Record, due: str) -> ResolveReport | None:
     """Before the deadline, when no due workbook changed since the last check (checkmemo.py): the stage waits
     for the players that check found had not submitted, without taking the lock or reading a workbook.
     None: resolve as usual (the check's verdicts may be stale, or everyone has submitted)."""
     deadline = deadlines.deadline_of(game, due)
-    if stamps.has_passed(archive_rows, due, len(game.seats), deadline, game.now()):
+    if record.passed(due, deadline, game.now()):
         return None
     when = deadline.isoformat() if deadline else ""
-    found = checkmemo.waiting(game, cur.state(game.board), due, entries, archive_rows, when, True)
+    found = checkmemo.waiting(game, cur.state(game.board), due, record.entries, record.archive, when, True)
     if found is None or not found[0]:
         return None
     names, notes = found
@@ -315,12 +327,12 @@ def _report(game: Game, entry: Entry, action: Action, warnings: list[str]) -> Re
     return ResolveReport(entry.key, action, public_log(entry.events(), game.voice), warnings, winner=st.winner)
 
 
-def _dry_run(game: Game, cur: Entry, entries: list[Entry], archive_rows: list[list[str]], due: str,
-             deadline: datetime | None, named: bool, progress: Callable[[str], None] | None) -> ResolveReport:
+def _dry_run(game: Game, cur: Entry, record: Record, due: str, deadline: datetime | None, named: bool,
+             progress: Callable[[str], None] | None) -> ResolveReport:
     if cur.status == RESOLVED:
         return ResolveReport(due, Action.DRY_RUN, public_log(cur.events(), game.voice),
                              [render(game.voice, "svc.pending_publish", stage=due)])
-    got = read_orders(game, cur, entries, archive_rows, deadline, progress)
+    got = read_orders(game, cur, record, deadline, progress)
     when, why = (None, "") if named else _early_or_wait(game, cur, due, deadline, got)
     if when in (Action.WAITING, Action.NO_DEADLINE):
         return ResolveReport(due, when, warnings=got.warnings, notes=[why])

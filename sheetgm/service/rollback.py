@@ -39,7 +39,7 @@ from sheetgm.service.ledger.journal import (
 )
 from sheetgm.service.ledger.lock import holding
 from sheetgm.service.ledger.verdicts import report_note
-from sheetgm.service.workbooks import news
+from sheetgm.service.workbooks import news, route
 from sheetgm.service.workbooks.sheetorders import read_sheet
 from sheetgm.sheets import layout, player
 from sheetgm.sheets.limits import fit
@@ -131,6 +131,7 @@ def _players(game: Game, kept: list[Entry], gone: list[Entry], reason: str, rep:
             text = mark + "\n" + report(e.state(game.board), e.events(), seat, lang)
             ops.append(player.results_op(lang, e.key, text, game.secret(), player_key(seat)))
         ops += player.current_ops(state, seat, lang, events)
+        ops += route.cleared(game.gateway, game.board, lang)
         ops += player.open_row_ops(state, seat, lang, game.editors(), sheet.tab, label=False)
         try:
             game.gateway.write(player_key(seat), ops)

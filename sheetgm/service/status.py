@@ -55,8 +55,9 @@ class StatusReport:
         return d
 
 
-def undelivered(game: Game, entries: list[Entry]) -> list[str]:
-    """One line per player still owed reports: which workbook, which stages, why."""
+def undelivered(game: Game, entries: list[Entry], lang: str | None = None) -> list[str]:
+    """One line per player still owed reports: which workbook, which stages, why (in ``lang``, else the
+    console's; `doctor` says the same)."""
     owed: dict[int, tuple[list[str], str]] = {}
     for e in entries:
         if e.status == SUPERSEDED:
@@ -64,7 +65,7 @@ def undelivered(game: Game, entries: list[Entry]) -> list[str]:
         for seat, why in e.undelivered:
             owed.setdefault(seat, ([], why))[0].append(e.key)
             owed[seat] = (owed[seat][0], why)  # the latest reason
-    return [render(game.voice, "svc.undelivered", alias=game.alias(s), seat=s, key=player_key(s),
+    return [render(lang or game.voice, "svc.undelivered", alias=game.alias(s), seat=s, key=player_key(s),
                    stages=", ".join(keys), reason=why) for s, (keys, why) in sorted(owed.items()) if s in game.seats]
 
 

@@ -24,13 +24,14 @@ class ArchivedOrder:
     verdict: str = "ok"  # how the deadline counted it (stamps.OK, FALLBACK, SEEN, LATE, UNJUDGED, STAND_IN; RUL-38)
     checked: str = ""  # changed after the last check before the deadline (stamps.AFTER): when that check ran
     nothing: bool = False  # late and nothing carried out: an empty order, not "no order" (RUL-50)
+    read: str = ""  # the row's text as the resolve read it, when that is not ``text`` (changed after the deadline)
 
     def to_dict(self) -> dict[str, Any]:
         """As the journal keeps it (JSON)."""
         return {"text": self.text, "used": self.used, "problems": list(self.problems),
                 "problems_director": list(self.problems_director), "bad": self.bad, "ticked": self.ticked,
                 "stamp": self.stamp, "row": self.row, "verdict": self.verdict, "checked": self.checked,
-                "nothing": self.nothing}
+                "nothing": self.nothing, **({"read": self.read} if self.read else {})}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ArchivedOrder:
@@ -45,7 +46,7 @@ class ArchivedOrder:
             bad=bool(data.get("bad", False)), ticked=bool(data.get("ticked", False)),
             stamp=str(data.get("stamp", "") or ""), row=int(row) if row not in (None, "") else None,
             verdict=str(data.get("verdict", "ok") or "ok"), checked=str(data.get("checked", "") or ""),
-            nothing=bool(data.get("nothing", False)),
+            nothing=bool(data.get("nothing", False)), read=str(data.get("read", "") or ""),
         )
 
     @property

@@ -7,6 +7,7 @@ the director's), so the service always asks ``tab(lang, "orders")``.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from sheetgm.backends.a1 import col_letters, quote_tab
@@ -25,6 +26,12 @@ RESULTS_WIDTHS = (110, 700, 120)
 ORDERS_PROTECTION = "sheetgm:orders"  # the Orders tab's protection (whole tab, the due row's cells open)
 OPEN_COLS = (("B", "C"), ("G", "G"))  # what a player may edit in the row of the stage due: order, tick, dropdown
 IDENTITY_CELL = "I1"  # whose workbook this is (seals.identity_token), beside the Orders tab's header
+DEADLINE_COL = "H"  # the deadline line in the Orders tab's header row (H1), between the column heads and I1
+DEADLINE_PX = 640
+ORDERS_WIDTHS = (110, 380, 60, 200, 420, 190, 220)  # columns A-G of a player's Orders tab, in pixels
+LINE_PX = 20  # one line of wrapped text (LibreOffice and Excel at the default font)
+CHAR_PX = 7  # one narrow character of the default font; a wide (CJK) one is two
+MAX_ROW_PX = 545  # the tallest row a spreadsheet keeps (409 points)
 # Columns of a player's Orders tab (0-based) and of the Journal.
 O_STAGE, O_TEXT, O_TICK, O_STATUS, O_PROBLEMS, O_STAMP, O_NEXT = range(7)
 J_KEY, J_STATUS, J_ORDERS_HASH, J_STATE_HASH, J_SEED, J_TIME, J_STATE, J_EVENTS, J_ORDERS = range(9)
@@ -32,6 +39,23 @@ J_KEY, J_STATUS, J_ORDERS_HASH, J_STATE_HASH, J_SEED, J_TIME, J_STATE, J_EVENTS,
 TICKS = frozenset({"✓", "✔", "✔️", "☑", "☑️", "✅", "√", "x", "y", "yes", "ok", "okay", "1", "true", "done",
                    "submit", "submitted", "是", "是的", "好", "好的", "对", "确认", "确定", "提交", "已提交", "完成",
                    "ok了"})
+
+
+def text_lines(text: str, width_px: int) -> int:
+    """How many lines ``text`` takes in a wrapped cell ``width_px`` wide (each of its lines wrapped on its own)."""
+    per_line = max(1, (width_px - 8) // CHAR_PX)
+    total = 0
+    for line in text.split("\n"):
+        units = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+        total += max(1, -(-units // per_line))
+    return total
+
+
+def row_height(cells: Sequence[tuple[str, int]]) -> int:
+    """The height in pixels a row needs to show each of its wrapped ``(text, column width)`` cells whole: neither
+    LibreOffice nor Excel grows a row for wrapped text by itself, and a player cannot resize a protected row."""
+    lines = max((text_lines(t, w) for t, w in cells if t), default=1)
+    return min(MAX_ROW_PX, lines * LINE_PX + 4)
 
 
 def tab(lang: str, name: str) -> str:
@@ -122,20 +146,27 @@ def public_lang_ops(lang: str, editors: tuple[str, ...], main: bool = True, add:
 
 def player_ops(lang: str, editors: tuple[str, ...], camp: str = "survivor") -> list[Op]:
     """A player's workbook laid out; the order column's help shows examples of the player's camp."""
-    orders, results = tab(lang, "orders"), tab(lang, "results")
-    ops: list[Op] = []
-    ops += header_ops(orders, headers(lang, "orders"), (110, 380, 60, 200, 420, 190, 220))
-    ops += header_ops(results, headers(lang, "results"), RESULTS_WIDTHS)
-    ops += [
+    return [*orders_layout(lang, camp), *results_layout(lang), *player_protections(lang, editors)]
+
+
+def orders_layout(lang: str, camp: str) -> list[Op]:
+    """The Orders tab's header and its notes (the order column's with examples of the player's camp)."""
+    orders = tab(lang, "orders")
+    return [
+        *header_ops(orders, headers(lang, "orders"), ORDERS_WIDTHS),
         SetNote(rng(orders, "B1"), render(lang, f"sheet.note.order_text_{camp}", max=MAX_ORDER_CHARS)),
         SetNote(rng(orders, "C1"), render(lang, "sheet.note.tick")),
         SetNote(rng(orders, "D1"), render(lang, "sheet.note.status")),
         SetNote(rng(orders, "F1"), render(lang, "sheet.note.stamp")),
         SetNote(rng(orders, "G1"), render(lang, "sheet.note.next_step")),
-        SetNote(rng(results, "B1"), render(lang, "sheet.note.results")),
-        *player_protections(lang, editors),
     ]
-    return ops
+
+
+def results_layout(lang: str) -> list[Op]:
+    """The Results tab's header and its note."""
+    results = tab(lang, "results")
+    return [*header_ops(results, headers(lang, "results"), RESULTS_WIDTHS),
+            SetNote(rng(results, "B1"), render(lang, "sheet.note.results"))]
 
 
 def player_protections(lang: str, editors: tuple[str, ...]) -> list[Op]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, SetBold, SetValidation, SetValues
+from sheetgm.backends.port import AddTab, Op, Protect, ResizeColumns, ResizeRows, SetBold, SetValidation, SetValues
 from sheetgm.core import passages
 from sheetgm.core.board import Board, Tile, parse_tile, tile_name
 from sheetgm.core.check import legal_steps
-from sheetgm.core.digests import same_text
+from sheetgm.core.errors import SheetgmError
 from sheetgm.core.events import Event
 from sheetgm.core.observe import name, status_words
 from sheetgm.core.preview import Preview
@@ -19,7 +19,7 @@ from sheetgm.notation.order_format import format_step
 from sheetgm.sheets import layout, mapcells
 from sheetgm.sheets.limits import fit
 from sheetgm.sheets.rows import free_row
-from sheetgm.sheets.seals import results_seal
+from sheetgm.sheets.seals import results_seal, results_sealed
 from sheetgm.sheets.stages import log_row, parse_key, stage_index, stage_key
 
 MAX_CHOICES = 60
@@ -35,14 +35,23 @@ def results_op(lang: str, key: str, text: str, secret: str, workbook: str) -> Op
 
 
 def edited_rows(rows: list[list[str]], secret: str, workbook: str) -> list[int]:
-    """Results rows (1-based) whose seal does not fit their stage and text in this workbook."""
+    """Results rows (1-based) whose seal does not fit their stage and text in this workbook, or whose stage
+    belongs in another row (a row copied whole, label and seal, over another one)."""
     bad = []
     for i, raw in enumerate(rows, 2):
         cells = list(raw) + ["", "", ""]
-        if (cells[0] or cells[1] or cells[2]) and not same_text(
-                results_seal(secret, workbook, cells[0], cells[1]), cells[2]):
+        if (cells[0] or cells[1] or cells[2]) and not (
+                _row_of(cells[0]) == i and results_sealed(secret, workbook, cells[0], cells[1], cells[2])):
             bad.append(i)
     return bad
+
+
+def _row_of(label: str) -> int | None:
+    """The Results row of the stage ``label`` names (None: not a stage)."""
+    try:
+        return log_row(label.strip())
+    except SheetgmError:
+        return None
 
 
 def identity_op(lang: str, token: str, seat: int, alias: str) -> Op:
@@ -53,15 +62,45 @@ def identity_op(lang: str, token: str, seat: int, alias: str) -> Op:
 
 def status_op(lang: str, row: int, status: str, problems: Iterable[str], stamp: str | None = None,
               stage: str = "") -> Op:
-    """The tool's cells D (status), E (problems; cut with a note if too long for a cell, naming ``stage``)
+    """The tool's cells D (status) and E (problems; each cut with a note if too long for a cell, naming ``stage``)
     and, given a stamp, F of the Orders row ``row``."""
     r = row
-    cells: tuple[str, ...] = (status, fit("\n".join(problems), lang, "svc.cut_report", stage=stage))
+    cells: tuple[str, ...] = (fit(status, lang, "svc.cut_report", stage=stage),
+                              fit("\n".join(problems), lang, "svc.cut_report", stage=stage))
     end = "E"
     if stamp is not None:
         cells += (stamp,)
         end = "F"
     return SetValues(layout.rng(layout.tab(lang, "orders"), f"D{r}:{end}{r}"), (cells,))
+
+
+def fit_row_op(lang: str, row: int, status: str, problems: str) -> Op:
+    """The Orders row ``row`` as tall as its status (D) and problems (E) cells need (``layout.row_height``)."""
+    widths = layout.ORDERS_WIDTHS
+    height = layout.row_height(((status, widths[layout.O_STATUS]), (problems, widths[layout.O_PROBLEMS])))
+    return ResizeRows(layout.rng(layout.tab(lang, "orders"), f"{row}:{row}"), height)
+
+
+def status_ops(lang: str, row: int, status: str, problems: Iterable[str], stamp: str | None = None,
+               stage: str = "") -> list[Op]:
+    """``status_op`` and the row's height to show it whole (``fit_row_op``)."""
+    op = status_op(lang, row, status, problems, stamp, stage)
+    cells = op.rows[0] if isinstance(op, SetValues) and op.rows else ("", "")
+    return [op, fit_row_op(lang, row, cells[0], cells[1])]
+
+
+def deadline_ops(board: Board, lang: str, line: str) -> list[Op]:
+    """The deadline line (``deadlines.deadline_line``) in the Orders tab's header row and in the Current tab,
+    below the player's numbers beside the map: every player sees the stage due, its deadline and the time left."""
+    orders, cur = layout.tab(lang, "orders"), layout.tab(lang, "current")
+    side = mapcells.side_col(board)
+    label, value = layout.col(side + 1), layout.col(side + 2)
+    head = layout.rng(orders, f"{layout.DEADLINE_COL}1")
+    return [SetValues(head, ((line,),)), SetBold(head),
+            ResizeColumns(layout.rng(orders, f"{layout.DEADLINE_COL}:{layout.DEADLINE_COL}"), layout.DEADLINE_PX),
+            SetValues(layout.rng(cur, f"{label}{DEADLINE_ROW}:{value}{DEADLINE_ROW}"),
+                      ((render(lang, "sheet.deadline.label"), line),)),
+            SetBold(layout.rng(cur, f"{label}{DEADLINE_ROW}:{value}{DEADLINE_ROW}"))]
 
 
 LEGACY_FREEZE = "sheetgm:frozen:N{night}"  # how sheetgm before issue 15 froze a resolved row (a range protection)
@@ -116,6 +155,7 @@ def noise_tiles(events: Iterable[Event], seat: int) -> list[Tile]:
 
 
 INFO_ROWS = 11  # the player's numbers beside the map: 10 rows, then the skills
+DEADLINE_ROW = INFO_ROWS + 1  # the deadline line, between the player's numbers and the legend
 LEGEND_ROW = INFO_ROWS + 2
 INFO_PX = (110, 380)
 

@@ -134,10 +134,19 @@ def locate(tab: list[list[str]], key: str, night: int, lang: str, dlang: str, ar
     for name, params in said:
         params = {"key": key, "due": row, **params}
         out.said.append((name, params))
-        out.notes.append(render(lang, f"sheet.rows.{name}", **params))
+        shown = {k: _quoted(v) if k == "text" else v for k, v in params.items()}  # a label cell may hold anything
+        out.notes.append(render(lang, f"sheet.rows.{name}", **shown))
         out.director_notes.append(render(dlang, "svc.rows", alias=alias, tab=orders,
-                                         note=render(dlang, f"sheet.rows.{name}", **params)))
+                                         note=render(dlang, f"sheet.rows.{name}", **shown)))
     return out
+
+
+QUOTED = 80  # characters of a player's text quoted back in a note
+
+
+def _quoted(text: object) -> object:
+    t = str(text)
+    return t if len(t) <= QUOTED else t[:QUOTED - 1] + "…"
 
 
 def _others(tab: list[list[str]], labels: dict[int, str], skip: set[int], key: str,

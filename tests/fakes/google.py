@@ -140,6 +140,9 @@ class FakeGoogle:
         self.discovery = Discovery()
         self.quota: Quota | None = None  # Google's per-minute Sheets quotas, when enforce_quota is called
         self.versions: dict[str, int] = {}  # Drive's version of each spreadsheet: one more at each change
+        self.listed_as_of: dict[str, int] | None = None  # lag_listing(): the versions the listing still shows
+        self.modified_by: dict[str, str] = {}  # who changed each spreadsheet last
+        self.modified_by_as_of: dict[str, str] = {}  # lag_listing(): who the listing still says
         self.touched: dict[str, int] = {}  # when each spreadsheet last changed (a counter)
         self._lock = threading.RLock()  # two threads (a check and a resolve) may call at once
         self._ids = itertools.count(1)
@@ -287,7 +290,7 @@ class FakeGoogle:
             return self._answer(method, err)
         changed = path.get("spreadsheetId") or path.get("fileId")
         if verb != "GET" and changed in self.books:
-            self._changed(changed)
+            self._changed(changed, who)
         self.discovery.check_response(method, status, doc)
         if fault == "lost_reply":
             return self._network("timeout")
@@ -450,7 +453,7 @@ class FakeGoogle:
         sid = self._new_id()
         self.books[sid] = book
         self.drive.grant(sid, "user", "owner", who)
-        self._changed(sid)
+        self._changed(sid, who)
         return 200, fake_sheets.document(book, sid, grid=False, who=who)
 
     # -- Drive ------------------------------------------------------------
@@ -490,16 +493,34 @@ class FakeGoogle:
 
     # -- Drive files: the listing of versions ------------------------------
 
-    def _changed(self, sid: str) -> None:
+    def _changed(self, sid: str, who: str = "") -> None:
         self.versions[sid] = self.versions.get(sid, 1) + 1
+        self.modified_by[sid] = who  # Drive's lastModifyingUser
         self.touched[sid] = next(self._ids)  # Drive lists the file changed last first
 
-    def _file_doc(self, sid: str) -> dict[str, Any]:
+    def edited_in_browser(self, sid: str, who: str) -> None:
+        """Say that ``who`` changed the spreadsheet by hand (a test that changed ``books`` directly): Drive's
+        version moves and its ``lastModifyingUser`` is ``who``, as after an edit in the browser."""
+        self._changed(sid, who)
+
+    def lag_listing(self, lagging: bool = True) -> None:
+        """Drive's listing lags the edits (reported publicly: by minutes): from now until called with False,
+        ``files.list`` shows every spreadsheet's version and time as they are now, whatever changes after."""
+        self.listed_as_of = dict(self.versions) if lagging else None
+        self.modified_by_as_of = dict(self.modified_by) if lagging else {}
+
+    def _file_doc(self, sid: str, who: str = "") -> dict[str, Any]:
         n = self.versions.get(sid, 1)
+        last = self.modified_by.get(sid, "")
+        if self.listed_as_of is not None:
+            n = self.listed_as_of.get(sid, n)
+            last = self.modified_by_as_of.get(sid, last)
         when = f"2024-05-01T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"  # moves with each change
         return {"kind": "drive#file", "id": sid, "name": self.books[sid].title,
                 "mimeType": "application/vnd.google-apps.spreadsheet", "version": str(n),
-                "createdTime": "2024-05-01T00:00:00.000Z", "modifiedTime": when}
+                "createdTime": "2024-05-01T00:00:00.000Z", "modifiedTime": when,
+                "lastModifyingUser": {"kind": "drive#user", "displayName": last.split("@")[0] or "-",
+                                      "me": bool(last) and last == who, "emailAddress": last or "-"}}
 
     def _file_list(self, who: str, params: dict[str, list[str]], body: Any) -> tuple[int, Any]:
         """``files.list``: the spreadsheets the caller can open, newest change first. ``q`` may join with ``and``
@@ -521,7 +542,7 @@ class FakeGoogle:
                    if self.drive.role(sid, who) is not None and all(w(sid) for w in wanted)]
         page = visible[start:start + min(max(size, 1), 1000)]
         doc: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False,
-                               "files": [self._file_doc(sid) for sid in page]}
+                               "files": [self._file_doc(sid, who) for sid in page]}
         if start + len(page) < len(visible):
             doc["nextPageToken"] = str(start + len(page))
         fields = params.get("fields", [""])[0]

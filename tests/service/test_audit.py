@@ -46,8 +46,9 @@ def test_audit_fails_when_a_player_can_read_another_workbook(gw, tmp_path: Path)
     rep = audit(game)
     assert not rep.ok
     failures = [f for b in rep.books for f in b.failures]
-    assert any("S2" in f and "player-1" in f for f in failures)
-    assert any("S3" in f and "director" in f for f in failures)
+    assert any("S2" in f and "1 号 S1" in f for f in failures)  # a workbook named by seat and alias
+    assert any("S3" in f and "导演工作簿" in f for f in failures)
+    assert not any("player-" in f or "director" in f for f in failures)
 
 
 def test_audit_fails_when_a_results_tab_is_unprotected(gw, tmp_path: Path) -> None:

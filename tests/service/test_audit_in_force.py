@@ -199,7 +199,7 @@ SHARING: list[tuple[Callable[[CliGame], None], str, str]] = [
     (lambda g: g.fake.grant(g.sid(PUBLIC), "p3@example.com", "commenter"), "public",  # type: ignore[union-attr]
      "S3 has role commenter on the public workbook"),
     (lambda g: g.fake.grant(g.sid(player_key(3)), "P4@Example.COM", "reader"), "player-3",  # type: ignore
-     "H1 can open workbook player-3"),
+     "H1 can open Seat 3 · S3"),
 ]
 
 

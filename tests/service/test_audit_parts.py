@@ -72,7 +72,7 @@ def test_the_director_and_the_service_account_pass_in_any_case_and_as_owners(gam
 
 
 def test_the_service_account_below_writer_fails_on_every_file(game: Game) -> None:
-    for key, shown in ((DIRECTOR, "director"), (PUBLIC, "public"), (player_key(2), "player-2 (S2)")):
+    for key, shown in ((DIRECTOR, "Director's workbook"), (PUBLIC, "Public workbook"), (player_key(2), "Seat 2 · S2")):
         for role in ("reader", "commenter"):
             assert failures(game, key, user(SA.upper(), role)) == (
                 [f"The service account {SA.upper()} has role {role} on {shown}: the scheduled runs need writer"], [])
@@ -86,18 +86,18 @@ def test_the_service_account_of_the_gateway_counts_when_game_toml_names_none(tmp
     game = make_game(tmp_path, gw, roster=roster(emails=True), director_email=GM)
     assert failures(game, DIRECTOR, user("runner@proj.iam.gserviceaccount.com", "writer")) == ([], [])
     assert failures(game, DIRECTOR, user("runner@proj.iam.gserviceaccount.com", "reader"))[0] == [
-        "The service account runner@proj.iam.gserviceaccount.com has role reader on director: the scheduled runs "
-        "need writer"]
+        "The service account runner@proj.iam.gserviceaccount.com has role reader on Director's workbook: the "
+        "scheduled runs need writer"]
 
 
 def test_an_owner_who_is_no_player_passes_and_a_player_who_owns_their_file_fails(game: Game) -> None:
     assert failures(game, player_key(1), user("someone@else.org", "owner")) == ([], [])
     assert failures(game, player_key(1), user("p1@example.com", "owner"))[0] == [
-        "S1 owns their workbook player-1 (S1): an owner can lift the protections and share it on; they should be "
+        "S1 owns their own workbook (Seat 1 · S1): an owner can lift the protections and share it on; they should be "
         "writer"]
     for role in ("organizer", "fileOrganizer"):
         assert failures(game, player_key(2), user("p2@example.com", role))[0] == [
-            "S2 owns their workbook player-2 (S2): an owner can lift the protections and share it on; they should "
+            "S2 owns their own workbook (Seat 2 · S2): an owner can lift the protections and share it on; they should "
             "be writer"]
     assert failures(game, DIRECTOR, user("someone@else.org", "writer"))[0] == [
         "someone@else.org can open the director workbook (role writer) but is neither the director nor the service "
@@ -108,23 +108,23 @@ def test_a_player_on_their_own_file_needs_writer_exactly(game: Game) -> None:
     assert failures(game, player_key(2), user("p2@EXAMPLE.com", "writer")) == ([], [])
     for role in ("reader", "commenter"):
         assert failures(game, player_key(2), user("p2@example.com", role)) == (
-            [f"S2 has role {role} on their own workbook player-2 (S2): they need writer to enter orders"], [])
+            [f"S2 has role {role} on their own workbook (Seat 2 · S2): they need writer to enter orders"], [])
 
 
 def test_a_player_on_another_players_file_or_the_directors_fails_whatever_the_role(game: Game) -> None:
     for role in ("reader", "commenter", "writer", "owner"):
         assert failures(game, player_key(1), user("P2@example.COM", role)) == (
-            [f"S2 can open workbook player-1 (S1) (role {role}): a player may open only their own workbook and "
+            [f"S2 can open Seat 1 · S1 (role {role}): a player may open only their own workbook and "
              "the public one"], [])
         assert failures(game, DIRECTOR, user("p4@example.com", role)) == (
-            [f"H1 can open workbook director (role {role}): a player may open only their own workbook and the "
+            [f"H1 can open Director's workbook (role {role}): a player may open only their own workbook and the "
              "public one"], [])
 
 
 def test_a_stranger_on_a_players_file_is_named_with_that_player(game: Game) -> None:
     for seat, alias in ((1, "S1"), (3, "S3"), (4, "H1")):
         assert failures(game, player_key(seat), user("Spy@Example.org", "reader")) == (
-            [f"Spy@Example.org can open player-{seat} ({alias}) (role reader) but is neither its player {alias}, "
+            [f"Spy@Example.org can open Seat {seat} · {alias} (role reader) but is neither its player {alias}, "
              "the director nor the service account"], [])
 
 
@@ -144,11 +144,12 @@ def test_a_link_open_to_anyone_fails_on_private_files_and_is_a_warning_on_the_pu
     link = Permission("", "reader", "anyone")
     found = Permission("", "writer", "anyone", discoverable=True)
     assert failures(game, player_key(1), link, found)[0] == [
-        "player-1 (S1) is open to anyone with the link (role reader): only the people game.toml names may open it",
-        "player-1 (S1) is open to anyone with the link (role writer, and findable by search): only the people "
+        "Seat 1 · S1 is open to anyone with the link (role reader): only the people game.toml names may open it",
+        "Seat 1 · S1 is open to anyone with the link (role writer, and findable by search): only the people "
         "game.toml names may open it"]
     assert failures(game, DIRECTOR, link)[0] == [
-        "director is open to anyone with the link (role reader): only the people game.toml names may open it"]
+        "Director's workbook is open to anyone with the link (role reader): only the people game.toml names may "
+        "open it"]
     assert failures(game, PUBLIC, link, found) == (
         ["Anyone with the link can edit the public workbook (role writer): players may only read it"],
         ["The public workbook is open to anyone with the link (reading only): outsiders can read the public log"])
@@ -157,9 +158,9 @@ def test_a_link_open_to_anyone_fails_on_private_files_and_is_a_warning_on_the_pu
 def test_a_group_or_a_domain_fails_on_private_files_and_may_only_read_the_public_one(game: Game) -> None:
     group, domain = Permission("Team@Example.org", "reader", "group"), Permission("example.org", "writer", "domain")
     assert failures(game, player_key(3), group, domain)[0] == [
-        "player-3 (S3) is shared with the group Team@Example.org (role reader): share player and director files "
+        "Seat 3 · S3 is shared with the group Team@Example.org (role reader): share player and director files "
         "with single addresses only",
-        "player-3 (S3) is shared with the domain example.org (role writer): share player and director files with "
+        "Seat 3 · S3 is shared with the domain example.org (role writer): share player and director files with "
         "single addresses only"]
     assert failures(game, PUBLIC, group, domain) == (
         ["The public workbook is shared with the domain example.org (role writer): only the players should read "
@@ -177,15 +178,15 @@ def test_a_group_or_a_domain_fails_on_private_files_and_may_only_read_the_public
 def test_a_grant_of_the_plan_missing_is_named_and_one_in_another_case_is_not_missing(game: Game) -> None:
     plan = {SA: "writer", "P2@Example.com": "writer"}
     assert failures(game, player_key(2), plan=plan)[0] == [
-        f"{SA} has not been given writer access to player-2 (S2): run `sheetgm share` to grant it",
-        "P2@Example.com has not been given writer access to player-2 (S2): run `sheetgm share` to grant it"]
+        f"{SA} has not been given writer access to Seat 2 · S2: run `sheetgm share` to grant it",
+        "P2@Example.com has not been given writer access to Seat 2 · S2: run `sheetgm share` to grant it"]
     assert failures(game, player_key(2), user(SA.upper(), "writer"), user("p2@example.com", "writer"),
                     plan=plan) == ([], [])
     low = failures(game, player_key(2), user(SA, "writer"), user("p2@example.com", "reader"), plan=plan)[0]
-    assert low == ["S2 has role reader on their own workbook player-2 (S2): they need writer to enter orders"]
+    assert low == ["S2 has role reader on their own workbook (Seat 2 · S2): they need writer to enter orders"]
     groups = failures(game, player_key(2), user(SA, "writer"), Permission("p2@example.com", "writer", "group"),
                       plan=plan)[0]  # a group of that address is not the player's own grant
-    assert groups[-1] == ("P2@Example.com has not been given writer access to player-2 (S2): run `sheetgm share` "
+    assert groups[-1] == ("P2@Example.com has not been given writer access to Seat 2 · S2: run `sheetgm share` "
                           "to grant it") and len(groups) == 2
 
 
@@ -197,18 +198,20 @@ def test_a_game_without_addresses_has_no_player_and_no_director(tmp_path: Path,
     assert failures(game, DIRECTOR, user("", "writer"))[0] == [
         " can open the director workbook (role writer) but is neither the director nor the service account"]
     assert failures(game, player_key(2), user("", "reader"))[0] == [
-        " can open player-2 (S2) (role reader) but is neither its player S2, the director nor the service account"]
+        " can open Seat 2 · S2 (role reader) but is neither its player S2, the director nor the service account"]
     assert failures(game, DIRECTOR, user("xxxx", "writer"))[0] == [  # no stand-in address either
         "xxxx can open the director workbook (role writer) but is neither the director nor the service account"]
 
 
-def test_the_label_names_a_players_workbook_by_its_alias() -> None:
+def test_the_label_names_a_players_workbook_by_its_seat_and_alias() -> None:
     class Named:
+        voice = "en"
+
         def alias(self, seat: int) -> str:
             return {1: "S1", 12: "H2"}[seat]
 
     assert [label(Named(), k) for k in ("player-1", "player-12", DIRECTOR, PUBLIC)] == [  # type: ignore[arg-type]
-        "player-1 (S1)", "player-12 (H2)", "director", "public"]
+        "Seat 1 · S1", "Seat 12 · H2", "Director's workbook", "Public workbook"]
 
 
 # -- the whole audit -------------------------------------------------------------------------------------------
@@ -248,7 +251,7 @@ def test_a_file_whose_sharing_cannot_be_read_fails_by_name_and_the_others_are_st
         "director's `sheetgm share`), then run again"]
     assert books[player_key(2)].sharing == [] and books[player_key(2)].protections == []
     assert books[player_key(3)].failures == [
-        "S1 can open workbook player-3 (S3) (role reader): a player may open only their own workbook and the "
+        "S1 can open Seat 3 · S3 (role reader): a player may open only their own workbook and the "
         "public one"]
     assert [k for k, b in books.items() if b.failures] == [player_key(2), player_key(3)]
     assert rep.to_dict()["ok"] is False
@@ -289,7 +292,7 @@ def test_a_grant_of_the_plan_taken_away_is_named(game: Game) -> None:
     game.gateway.unshare(player_key(4), SA)
     rep = audit(game)
     assert [(b.key, b.failures) for b in rep.books if b.failures] == [(player_key(4), [
-        f"{SA} has not been given writer access to player-4 (H1): run `sheetgm share` to grant it"])]
+        f"{SA} has not been given writer access to Seat 4 · H1: run `sheetgm share` to grant it"])]
 
 
 def test_order_rows_that_cannot_be_read_are_a_note(game: Game) -> None:
@@ -308,7 +311,8 @@ def test_an_empty_report_is_ok() -> None:
     assert not AuditReport([BookAudit("public"), BookAudit("director", failures=["f"])]).ok
     assert AuditReport([], ["n"]).to_dict() == {"ok": True, "workbooks": [], "notes": ["n"]}
     assert AuditReport([BookAudit("public", [("a", "reader")])]).to_dict()["workbooks"] == [
-        {"key": "public", "sharing": [("a", "reader")], "protections": [], "failures": [], "warnings": []}]
+        {"key": "public", "sharing": [("a", "reader")], "protections": [], "failures": [], "warnings": [], "tabs": [],
+         "saved_by": ""}]
 
 
 def test_every_finding_is_in_the_directors_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -323,8 +327,8 @@ def test_every_finding_is_in_the_directors_language(tmp_path: Path, monkeypatch:
          "fan@example.org 能打开公开工作簿（权限 reader），但不是玩家"])
     assert failures(game, player_key(1), Permission("", "reader", "anyone", discoverable=True),
                     Permission("t@example.org", "reader", "group"))[0] == [
-        "player-1 (S1) 对“任何获得链接的人”开放（权限 reader，且能被搜索到）：只有 game.toml 里的人可以打开",
-        "player-1 (S1) 共享给了群组 t@example.org（权限 reader）：玩家和导演的文件只能共享给单个地址"]
+        "1 号 S1 对“任何获得链接的人”开放（权限 reader，且能被搜索到）：只有 game.toml 里的人可以打开",
+        "1 号 S1 共享给了群组 t@example.org（权限 reader）：玩家和导演的文件只能共享给单个地址"]
     gw = game.gateway
     assert isinstance(gw, Drive)
     gw.broken[player_key(2)] = AccessError(key=player_key(2), account=SA)

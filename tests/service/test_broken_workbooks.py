@@ -1,21 +1,20 @@
 """Issue 8.5: one broken player workbook never stops a publish.
 
-A truncated or unreadable .xlsx, a tab renamed or deleted by hand, a Google workbook gone (404), shared
-wrongly (403) or with a renamed tab: the player is named (which player, which workbook, what is wrong) in
-the resolve output, in `sheetgm status` and in the director's Log; every other player, the public log and
-the director workbook are written; the report is kept in the journal, and once the director has repaired
-the workbook the same stage run again writes it. All through the command line, on xlsx and the Google fake.
+A truncated or unreadable .xlsx, a Google workbook gone (404) or shared wrongly (403): the player is named
+(which player, which workbook, what is wrong) in the resolve output, in `sheetgm status` and in the director's
+Log; every other player, the public log and the director workbook are written; the report is kept in the
+journal, and once the director has repaired the workbook the same stage run again writes it. All through the
+command line, on xlsx and the Google fake. (A tab of sheetgm's renamed or deleted by hand no longer breaks a
+workbook: it is made again, test_tabs_rebuilt.py.)
 """
 
 from __future__ import annotations
 
 import json
 import random
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-import openpyxl
 import pytest
 from cli_games import SERVICE_ACCOUNT, CliGame, cli_game
 from svc_helpers import write_order
@@ -45,23 +44,6 @@ def _garbage(game: CliGame) -> Callable[[], None]:
     return lambda: path.write_bytes(data)
 
 
-def _xlsx_tab(game: CliGame) -> Callable[[], None]:
-    path = _xlsx(game)
-    keep = path.with_suffix(".bak")
-    shutil.copy(path, keep)
-    wb = openpyxl.load_workbook(path)
-    wb[ORDERS].title = "我的指令"  # renamed by the player
-    wb.save(path)
-    return lambda: shutil.move(keep, path)
-
-
-def _google_tab(game: CliGame) -> Callable[[], None]:
-    assert game.fake is not None
-    book = game.fake.books[game.sid(player_key(2))]
-    book.sheet(ORDERS).name = "Orders (mine)"  # a renamed Results tab is made again instead (test_protect_identity)
-    return lambda: setattr(book.sheet("Orders (mine)"), "name", ORDERS)
-
-
 def _google_gone(game: CliGame) -> Callable[[], None]:
     assert game.fake is not None
     sid = game.sid(player_key(2))
@@ -80,13 +62,11 @@ def _google_denied(game: CliGame) -> Callable[[], None]:
 
 
 BREAKS = {
-    "xlsx": ["truncated", "garbage", "renamed_orders_tab"],
-    "google": ["renamed_orders_tab_google", "deleted_404", "denied_403"],
+    "xlsx": ["truncated", "garbage"],
+    "google": ["deleted_404", "denied_403"],
 }
 WHY: dict[str, tuple[type[Exception], str | None]] = {
        "truncated": (FileError, None), "garbage": (FileError, None),  # None: the file's name
-       "renamed_orders_tab": (MissingTabError, "没有「指令」标签"),
-       "renamed_orders_tab_google": (MissingTabError, "没有「指令」标签"),
        "deleted_404": (MissingWorkbookError, "“player-2”不存在"),
        "denied_403": (AccessError, "无权访问工作簿“player-2”")}
 
@@ -96,10 +76,6 @@ def _break(game: CliGame, how: str) -> Callable[[], None]:
         return _truncate(game)
     if how == "garbage":
         return _garbage(game)
-    if how == "renamed_orders_tab":
-        return _xlsx_tab(game)
-    if how == "renamed_orders_tab_google":
-        return _google_tab(game)
     if how == "deleted_404":
         return _google_gone(game)
     return _google_denied(game)
@@ -170,8 +146,8 @@ def test_a_report_owed_to_a_repaired_workbook_is_written_with_the_next_stage(tmp
     with cli_game("google", tmp_path) as game:
         g = game.open()
         write_order(g, 2, "破解")
-        repair = _google_tab(game)
-        assert game.run("resolve").exit_code == 0  # N1-survivor: S2's Orders tab is renamed
+        repair = _google_denied(game)
+        assert game.run("resolve").exit_code == 0  # N1-survivor: S2's workbook cannot be written
         repair()
         done = game.run("resolve")  # N1-hunter publishes to everyone: S2 gets N1-survivor too
         assert done.exit_code == 0 and "结果!B2" in done.stdout, done.output
@@ -248,8 +224,8 @@ def test_a_plain_resolve_that_waits_for_orders_still_writes_the_owed_reports(tmp
     with cli_game("google", tmp_path, schedule=None) as game:  # no deadline: a stage waits for every order
         g = game.open()
         write_order(g, 2, "破解")
-        repair = _google_tab(game)
-        assert game.run("resolve", "--stage", "N1-survivor").exit_code == 0  # S2's Results tab is renamed
+        repair = _google_denied(game)
+        assert game.run("resolve", "--stage", "N1-survivor").exit_code == 0  # S2's workbook cannot be written
         repair()
         again = game.run("resolve")  # N1-hunter is due, and its hunter has not written an order
         assert again.exit_code == 0, again.output

@@ -81,3 +81,14 @@ def test_problems_and_notes_number_the_steps_as_written(gw, tmp_path: Path, cloc
     lines = orders_row(game, 1)[layout.O_PROBLEMS].splitlines()
     assert "第 2 步：这是杀手的行动" in lines, lines
     assert any(line.startswith("第 4 步：取决于搜索找到什么") for line in lines), lines
+
+
+def test_a_problem_repeated_along_one_path_is_said_once(gw, tmp_path: Path, clock) -> None:
+    """Issue 28: `check` said "第 1 步：移动力不足" once per tile of a path written with ，beyond her MP (RUL-60)."""
+    game = make_game(tmp_path, gw, clock)
+    here = state_of(game).players[1].pos
+    a, b = tile_name(here), tile_name((here[0], here[1] + 1))
+    write_order(game, 1, f"移动 {b}，{a}，{b}，{a}，{b}；搜索")  # five moves, 3 MP: the last two fail alike
+    check(game)
+    lines = orders_row(game, 1)[layout.O_PROBLEMS].splitlines()
+    assert [line for line in lines if line.startswith("第 1 步：")] == ["第 1 步：移动力不足（需要 1，剩余 0）"], lines

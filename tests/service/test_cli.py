@@ -78,6 +78,9 @@ def test_check_resolve_status_audit(game: Path) -> None:
     assert st.exit_code == 0 and json.loads(st.stdout)["due"] == "N1-hunter"
     audit = run("audit", "--game", str(game))
     assert audit.exit_code == 0 and "Audit passed" in audit.stdout
+    heads = [line.split(":")[0] for line in audit.stdout.splitlines() if not line.startswith((" ", "ℹ"))]
+    assert heads[:3] == ["Director's workbook", "Public workbook", "Seat 1 · Ann"]  # seats and aliases, not keys
+    assert not any(h.startswith(("director", "public", "player-")) for h in heads)
 
 
 def test_missing_game_is_a_one_line_error(tmp_path: Path) -> None:

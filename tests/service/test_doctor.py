@@ -98,7 +98,7 @@ def test_a_healthy_google_game_passes_every_line(director: Director) -> None:
     got = lines(rep)
     assert code == 0 and rep["ok"] is True, rep
     assert list(got) == ["config", "cache", "credentials", "token", "login", "sheets_api", "drive_api", "workbooks",
-                         "sharing", "lock", "quota"]
+                         "sharing", "lock", "results", "quota"]
     assert SA in got["credentials"]["detail"] and ENV_B64 in got["credentials"]["detail"]
     assert "all 5" in got["workbooks"]["detail"] and got["lock"]["detail"] == "Lock: free."
     assert "N1-survivor" not in got["quota"]["detail"] and "4 reads" in got["quota"]["detail"]  # 2 survivors + 2

@@ -303,3 +303,28 @@ def test_a_check_is_refused_while_another_process_holds_the_local_files(tmp_path
         assert "Traceback" not in refused.output
         assert {p.name: p.read_bytes() for p in (tmp_path / WORKBOOK_DIR).iterdir()} == before
         assert game.run("check").exit_code == 0
+
+
+def _github_run(monkeypatch: pytest.MonkeyPatch, run_id: str, attempt: str = "1") -> str:
+    from sheetgm.cli.common import holder
+
+    monkeypatch.delenv("SHEETGM_HOLDER", raising=False)
+    for key, value in {"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "forum/games", "GITHUB_WORKFLOW": "resolve",
+                       "GITHUB_RUN_ID": run_id, "GITHUB_RUN_ATTEMPT": attempt}.items():
+        monkeypatch.setenv(key, value)
+    return holder()
+
+
+def test_two_github_runs_never_both_hold_the_lock(gw, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29.4: every run took the lock as the same holder, so a lock another run took a minute earlier
+    counted as free. The holder names the run and its attempt; the steps of one run share it."""
+    game = make_game(tmp_path, gw)
+    first = _github_run(monkeypatch, "9001")
+    assert first == "github-actions@forum/games/resolve#9001.1"
+    held = take_lock(game, [], first)
+    for other in (_github_run(monkeypatch, "9002"), _github_run(monkeypatch, "9001", attempt="2")):
+        assert other != first
+        with pytest.raises(LockedError):
+            take_lock(game, _lock_cells(game), other)
+        assert _lock_cells(game)[0] == held.token
+    assert take_lock(game, _lock_cells(game), _github_run(monkeypatch, "9001")).token != held.token  # same run

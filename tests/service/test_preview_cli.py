@@ -70,7 +70,7 @@ def test_check_writes_the_preview_and_resolve_quotes_the_step(backend: str, tmp_
         assert row[layout.O_TEXT] == text  # nothing of the order is touched
         e = row[layout.O_PROBLEMS].splitlines()
         assert "指令预览（只按你已知的情况推算；夜里可能不同）" in e
-        assert any(x.startswith(f"第 1 步「移动 {tile_name(a)}, {tile_name(b)}」→ {tile_name(b)} · 移动力 1")
+        assert any(x.startswith(f"第 1 步「移动 {tile_name(a)}，{tile_name(b)}」→ {tile_name(b)} · 移动力 1")
                    for x in e), e
         assert f"  ⚠ 很可能白费：{tile_name(b)} 没有宝物箱，在那里搜索只能找到别人可能留下或藏着的东西" in e
 

@@ -33,13 +33,18 @@ def test_check_and_resolve_name_an_ods_player_and_resolve_the_others(tmp_path: P
         assert named and "另存为" in named[0]
         assert any("S3" in line and beside.name in line and "旁边" in line for line in checked.stdout.splitlines())
         status = game.open().gateway.read(player_key(3), ["Orders!D2"])["Orders!D2"][0][0]  # the status cell
-        assert beside.name in status and "Beside" in status
+        assert "(.ods)" in status and "another format" in status  # in the player's words
+        assert str(beside.parent) not in status and beside.name not in status  # no path of the director's machine
 
         done = game.run("resolve")
         assert done.exit_code == 0 and "N1-survivor 已结算并发布" in done.stdout, done.output
         assert any("S2" in line and "OpenDocument" in line for line in done.stdout.splitlines())
         assert "按结算记录补写" not in done.stdout  # no Results row said written from the journal
         assert render("zh", "err.backend.file.ods", path="x") != "err.backend.file.ods"
+        opened = game.open()
+        for seat in (1, 3, 4):  # no player's cell names a place on the director's machine
+            cells = [c for t in opened.gateway.view(player_key(seat)).tabs for row in t.values for c in row]
+            assert not any(str(tmp_path) in c or "workbooks/" in c for c in cells), seat
 
 
 def test_a_bomb_in_one_workbook_is_named_and_every_other_player_resolved(tmp_path: Path) -> None:

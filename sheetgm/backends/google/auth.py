@@ -39,11 +39,11 @@ def _parse(text: str, source: str) -> dict[str, Any]:
     try:
         info = json.loads(text.lstrip("\ufeff"))
     except ValueError:
-        raise CredentialsError(source=source, problem="not valid JSON") from None
+        raise CredentialsError(source=source, problem="not_json") from None
     if not isinstance(info, dict):
-        raise CredentialsError(source=source, problem="not a JSON object")
+        raise CredentialsError(source=source, problem="not_object")
     if info.get("type") != "service_account":
-        raise CredentialsError(source=source, problem='not a service-account key ("type" is not "service_account")')
+        raise CredentialsError(source=source, problem="not_key")
     return info
 
 
@@ -53,8 +53,9 @@ def _read_file(path: Path, source: str, named: bool = True) -> dict[str, Any]:
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        where = f"cannot read {path}" if named else "holds neither a JSON key nor the path of a readable file"
-        raise CredentialsError(source=source, problem=f"{where} ({type(exc).__name__})") from None
+        if named:
+            raise CredentialsError(source=source, problem="unreadable", path=str(path), error=_os_reason(exc)) from None
+        raise CredentialsError(source=source, problem="neither", error=_os_reason(exc)) from None  # never the value
     return _parse(text, source)
 
 
@@ -75,7 +76,7 @@ def service_account_info(
         try:
             text = base64.b64decode(encoded, validate=True).decode("utf-8-sig")
         except (binascii.Error, ValueError):
-            raise CredentialsError(source=ENV_B64, problem="not valid base64 of a UTF-8 text") from None
+            raise CredentialsError(source=ENV_B64, problem="not_base64") from None
         return _parse(text, ENV_B64), ENV_B64
     return None
 
@@ -93,14 +94,13 @@ def load_credentials(
             )
             return creds
         except (ValueError, KeyError, TypeError):
-            problem = "the key is incomplete or its private key is invalid"
-            raise CredentialsError(source=source, problem=problem) from None
+            raise CredentialsError(source=source, problem="incomplete") from None
     try:
         found_creds, _project = google.auth.default(scopes=list(scopes))
     except DefaultCredentialsError:
         raise CredentialsError(
             source="google.auth.default()",
-            problem=f"no credentials found; set {ENV_B64} (base64 of the service-account key JSON) or {ENV_JSON}",
+            problem="none", b64=ENV_B64, json=ENV_JSON,
         ) from None
     return found_creds
 
@@ -111,13 +111,39 @@ def account_email(creds: Credentials) -> str | None:
     return email if isinstance(email, str) and "@" in email else None
 
 
+def saved_login_problem(token_file: Path | str) -> str:
+    """Why the saved login ``token_file`` cannot be used as one ("" if it can, or if there is none): a text key
+    under ``err.backend.cred`` (``login_not_json``, ``login_incomplete``, ``login_unreadable``)."""
+    path = Path(token_file)
+    if not path.is_file():
+        return ""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return "login_unreadable"
+    except ValueError:
+        return "login_not_json"
+    fields = ("refresh_token", "client_id", "client_secret")
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) and data.get(k) for k in fields):
+        return "login_incomplete"
+    return ""
+
+
 def user_credentials(client_secrets: Path | str, token_file: Path | str, scopes: Sequence[str] = SCOPES) -> Credentials:
-    """The director's own OAuth login (a Desktop-app client), cached in ``token_file``; opens a browser once."""
+    """The director's own OAuth login (a Desktop-app client), cached in ``token_file``; opens a browser once.
+    A damaged saved login is named as such (not the client file, which is not read while a login is saved)."""
+    damaged = saved_login_problem(token_file)
+    if damaged:
+        raise CredentialsError(source=str(token_file), problem=damaged, path=str(token_file))
     try:
         client = gspread.oauth(
             scopes=list(scopes), credentials_filename=str(client_secrets), authorized_user_filename=str(token_file)
         )
     except (OSError, ValueError) as exc:
-        problem = f"OAuth login failed ({type(exc).__name__})"
-        raise CredentialsError(source=str(client_secrets), problem=problem) from None
+        raise CredentialsError(source=str(client_secrets), problem="oauth", error=_os_reason(exc)) from None
     return client.http_client.auth
+
+
+def _os_reason(exc: BaseException) -> str:
+    """The system's words for a file that cannot be read (its errno text), else the error's kind."""
+    return getattr(exc, "strerror", None) or type(exc).__name__

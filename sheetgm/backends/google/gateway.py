@@ -66,6 +66,7 @@ T = TypeVar("T")
 MAX_PAYLOAD = 2_000_000  # bytes; the API's recommended ceiling for one request
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 LISTING_FIELDS = "nextPageToken,files(id,version,modifiedTime)"
+WRITER_FIELDS = "nextPageToken,files(id,lastModifyingUser(me))"
 Observer = Callable[[str, str, dict[str, Any], "requests.Response | None", "BaseException | None"], None]
 
 
@@ -102,6 +103,8 @@ class GatedHTTPClient(HTTPClient):
 
 
 class GoogleGateway(port.Gateway):
+    enforces_protections = True  # Sheets refuses a protected range's edit to anyone but its editors
+
     def __init__(
         self,
         credentials: Credentials,
@@ -259,6 +262,7 @@ class GoogleGateway(port.Gateway):
 
     def write(self, key: str, ops: Sequence[port.Op]) -> None:
         port.check_ops(ops, port.GOOGLE_CELL_LIMIT)
+        ops = [op for op in ops if not isinstance(op, port.PlaceImage)]  # see port.PlaceImage: the cell map stays
         ops, after = self.known.prune(key, ops)
         if not ops:
             return
@@ -364,18 +368,28 @@ class GoogleGateway(port.Gateway):
         """Each workbook's Drive version and modification time, from one ``files.list`` of the spreadsheets
         this account can open (a next page only while one asked for is missing). A workbook not found is
         left out: the caller reads it, and the read says what is wrong."""
+        found = self._listed(keys, LISTING_FIELDS)
+        return {k: f"{f.get('version', '')}@{f.get('modifiedTime', '')}" for k, f in found.items()}
+
+    def written_by_us(self, keys: Sequence[str]) -> dict[str, bool]:
+        """Whether each workbook's last change was this account's own (Drive's ``lastModifyingUser.me``), from
+        one ``files.list``; a workbook not found is left out."""
+        found = self._listed(keys, WRITER_FIELDS)
+        return {k: bool((f.get("lastModifyingUser") or {}).get("me")) for k, f in found.items()}
+
+    def _listed(self, keys: Sequence[str], fields: str) -> dict[str, dict[str, Any]]:
         wanted = {self.ids[k]: k for k in keys if k in self.ids}
-        out: dict[str, str] = {}
+        out: dict[str, dict[str, Any]] = {}
         token = ""
         while wanted.keys() - {self.ids[k] for k in out}:
-            params = {"q": f"mimeType='{SPREADSHEET_MIME}' and trashed=false", "fields": LISTING_FIELDS,
+            params = {"q": f"mimeType='{SPREADSHEET_MIME}' and trashed=false", "fields": fields,
                       "pageSize": "1000", "supportsAllDrives": "true", "includeItemsFromAllDrives": "true"}
             if token:
                 params["pageToken"] = token
             doc = self._call("drive", self.http.request, "get", DRIVE_FILES_API_V3_URL, params=params).json()
             for f in doc.get("files", []):
                 if f.get("id") in wanted:
-                    out[wanted[f["id"]]] = f"{f.get('version', '')}@{f.get('modifiedTime', '')}"
+                    out[wanted[f["id"]]] = f
             token = str(doc.get("nextPageToken") or "")
             if not token:
                 break

@@ -3,110 +3,23 @@
 One JSON object a line (``.jsonl``), one per HTTP attempt, as ``tests/fakes/replay.py`` reads its
 recordings: ``method``, ``uri``, ``body`` (the request's JSON), ``status``, ``content_type`` and
 ``answer`` (the answer's JSON, or its text). The OAuth token endpoint is never recorded, nor any
-header (the Authorization header carries the token). Before it is written:
-
-- every spreadsheet id becomes ``redacted-spreadsheet-0001``... and every Drive permission id (Drive
-  derives them from the person's account) ``redacted-permission-0001``... (long enough to read as ids);
-- every e-mail address becomes ``director@example.com``, ``service-account@example.iam.gserviceaccount.com``
-  or ``person-1@example.com``...; a display name becomes the local part of that address; a photo link
-  or a domain is replaced;
-- tokens, keys and secrets (any field named like one) become ``REDACTED``; a project number in a message
-  or a link becomes ``PROJECT``;
-- a Drive listing keeps only the files the recording made (not the account's other files).
+header (the Authorization header carries the token). Before it is written, a Drive listing keeps only the
+files the recording made (not the account's other files), and everything else goes through `redact.Redactor`:
+an allow-list of keys and value shapes, so that nothing personal survives whatever key or string it hides in.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import requests
 
-EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-SHEET_URL = re.compile(r"/spreadsheets/(?!redacted-)([A-Za-z0-9_-]{10,})")
-FILE_URL = re.compile(r"/files/(?!redacted-)([A-Za-z0-9_-]{10,})")
-PERMISSION_URL = re.compile(r"/permissions/(?!redacted-)([A-Za-z0-9_-]+)")
-PROJECT = re.compile(r"(project(?:s|_number)?[:/=]\s*)\d+|(project\s+)\d+", re.IGNORECASE)
-SECRET_KEYS = ("token", "secret", "private_key", "password", "assertion", "key_id")
-PLACEHOLDERS = ("@example.com", "@example.iam.gserviceaccount.com")
+from sheetgm.backends.google.redact import Redactor
 
-
-@dataclass
-class Redactor:
-    director: str = ""
-    service_account: str = ""
-    emails: dict[str, str] = field(default_factory=dict)
-    ids: dict[str, str] = field(default_factory=dict)  # spreadsheet and permission ids -> placeholder
-
-    def email(self, found: str) -> str:
-        low = found.lower()
-        if low not in self.emails:
-            if self.director and low == self.director.lower():
-                self.emails[low] = "director@example.com"
-            elif self.service_account and low == self.service_account.lower():
-                self.emails[low] = "service-account@example.iam.gserviceaccount.com"
-            elif low.endswith(PLACEHOLDERS) and (low.startswith(("director@", "service-account@", "person-"))):
-                self.emails[low] = low  # already a placeholder
-            else:
-                n = sum(1 for v in self.emails.values() if v.startswith("person-")) + 1
-                self.emails[low] = f"person-{n}@example.com"
-        return self.emails[low]
-
-    def id(self, found: str, kind: str) -> str:
-        if found not in self.ids:
-            n = sum(1 for v in self.ids.values() if v.startswith(f"redacted-{kind}-")) + 1
-            self.ids[found] = f"redacted-{kind}-{n:04d}"
-        return self.ids[found]
-
-    def learn(self, doc: Any) -> None:
-        """Ids to hide wherever they show up later: a spreadsheet's, a permission's."""
-        if isinstance(doc, dict):
-            if isinstance(doc.get("spreadsheetId"), str):
-                self.id(doc["spreadsheetId"], "spreadsheet")
-            if doc.get("kind") == "drive#permission" and isinstance(doc.get("id"), str):
-                self.id(doc["id"], "permission")
-            for p in doc.get("permissions") or [] if isinstance(doc.get("permissions"), list) else []:
-                if isinstance(p, dict) and isinstance(p.get("id"), str):
-                    self.id(p["id"], "permission")  # a listing's permissions: their kind may be masked out
-            for v in doc.values():
-                self.learn(v)
-        elif isinstance(doc, list):
-            for v in doc:
-                self.learn(v)
-
-    def text(self, s: str) -> str:
-        s = SHEET_URL.sub(lambda m: "/spreadsheets/" + self.id(m.group(1), "spreadsheet"), s)
-        s = FILE_URL.sub(lambda m: "/files/" + self.id(m.group(1), "spreadsheet"), s)
-        s = PERMISSION_URL.sub(lambda m: "/permissions/" + self.id(m.group(1), "permission"), s)
-        for raw, placeholder in sorted(self.ids.items(), key=lambda kv: -len(kv[0])):
-            if len(raw) >= 8:
-                s = s.replace(raw, placeholder)
-        s = EMAIL.sub(lambda m: self.email(m.group(0)), s)
-        return PROJECT.sub(lambda m: (m.group(1) or m.group(2)) + "PROJECT", s)
-
-    def doc(self, doc: Any, key: str = "") -> Any:
-        if isinstance(doc, dict):
-            out = {k: self.doc(v, k) for k, v in doc.items()}
-            if isinstance(out.get("displayName"), str):  # a person's name: the local part of their placeholder
-                out["displayName"] = str(out.get("emailAddress", "REDACTED@")).split("@")[0]
-            return out
-        if isinstance(doc, list):
-            return [self.doc(v, key) for v in doc]
-        if isinstance(doc, str):
-            if any(word in key.lower() for word in SECRET_KEYS):
-                return "REDACTED"
-            if key == "photoLink":
-                return "https://example.com/photo.png"
-            if key == "domain":
-                return "example.com"
-            if key == "id" and doc in self.ids:
-                return self.ids[doc]
-            return self.text(doc)
-        return doc
-
+__all__ = ["Recorder", "Redactor", "kind_of", "write_jsonl"]
 
 def _answer(response: requests.Response) -> Any:
     try:

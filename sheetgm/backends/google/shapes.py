@@ -111,6 +111,9 @@ EXPECTED: dict[str, Shape] = {
   "files": [
    {
     "id": "str",
+    "lastModifyingUser": {
+     "me": "bool"
+    },
     "modifiedTime": "str",
     "version": "str"
    }

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -52,16 +52,22 @@ class Rel(NamedTuple):
 
 
 class Cell:
-    """kind: "s" text, "n" number, "b" boolean, "e" error, "d" ISO date, "" empty; value as stored.
+    """kind: "s" text, "n" number, "b" boolean, "e" error, "d" ISO date, "" empty; value as stored (of an
+    empty cell sharing another's formula: that formula as it reads in this cell, not written).
     ``sst``: the entry of the file's shared-string table the text came from (rich text, phonetic guides:
     written back as that entry while the text is unchanged), -1 for none; ``extra``: other attributes as
-    written (`` vm="1"``: a picture placed in the cell, `` cm="1"``: a dynamic array), kept likewise."""
+    written (`` vm="1"``: a picture placed in the cell, `` cm="1"``: a dynamic array), kept likewise. ``raw``: an
+    inline text as the file wrote it, where blanks at its ends were dropped as it was read (no xml:space="preserve":
+    Excel and calamine drop them, LibreOffice and openpyxl keep them): written back so while the text is the same,
+    so that no program reads it otherwise after a save."""
 
-    __slots__ = ("kind", "value", "formula", "style", "sst", "extra")
+    __slots__ = ("kind", "value", "formula", "style", "sst", "extra", "raw")
 
     def __init__(self, kind: str = "", value: str = "", style: int = 0,
-                 formula: tuple[dict[str, str], str] | None = None, sst: int = -1, extra: str = "") -> None:
+                 formula: tuple[dict[str, str], str] | None = None, sst: int = -1, extra: str = "",
+                 raw: str | None = None) -> None:
         self.kind, self.value, self.style, self.formula, self.sst, self.extra = kind, value, style, formula, sst, extra
+        self.raw = raw
 
 
 @dataclass
@@ -180,6 +186,19 @@ class Pending:
         return any(f' s="{n}"' in text for n in wanted)
 
 
+@dataclass(frozen=True)
+class Picture:
+    """A picture to place over a tab (``images.py``): its name, its PNG (empty: none), its top-left cell
+    (0-based) and its size in pixels."""
+
+    name: str
+    png: bytes
+    row: int
+    col: int
+    width: int
+    height: int
+
+
 @dataclass(eq=False)
 class _SheetFields:
     """The fields of a `Sheet` (its behaviour is in the class below)."""
@@ -212,6 +231,7 @@ class _SheetFields:
     notes_read: dict[tuple[int, int], tuple[str, str]] | None = None  # notes as read: their parts are kept
     legacy: str = ""  # the relationship id of the notes' drawing (legacyDrawing) as read
     pending: Pending | None = None  # rows not parsed yet (their row attributes are in ``rows``)
+    picture: Picture | None = None  # a picture asked for since the last save (``images.place``)
 
 
 class Sheet(_SheetFields):
@@ -316,11 +336,12 @@ class Sheet(_SheetFields):
             # from the last save or made at the next
             self.written, self.rows_in_written, self.source = None, False, None
             return
-        xml = self.written if self.written is not None else _text(self.source)
-        if isinstance(xml, bytes):
-            xml = xml.decode("utf-8")
-        if self.rows_in_written and xml is not None:
-            self.row_xml = self._written_rows(xml)
+        if self.rows_in_written:  # (only then: another program's part may be in UTF-16, its rows not ours)
+            xml = self.written if self.written is not None else _text(self.source)
+            if isinstance(xml, bytes):
+                xml = xml.decode("utf-8")
+            if xml is not None:
+                self.row_xml = self._written_rows(xml)
         self.written, self.rows_in_written, self.source = None, False, None
 
     def _written_rows(self, xml: str) -> dict[int, str]:
@@ -389,7 +410,9 @@ def text_of(book: Book, cell: Cell | None) -> str:
     a program that does not compute) reads as its formula, "=...", so that the checker can say so instead of
     reading an empty cell."""
     if cell is not None and not cell.kind and cell.formula is not None:
-        return "=" + cell.formula[1]
+        # (a cell sharing another's formula holds none of its own: its value is that formula, moved to it)
+        formula = cell.formula[1] or cell.value
+        return "=" + formula if formula else ""
     if cell is None or not cell.kind:
         return ""
     kind, value = cell.kind, cell.value
@@ -398,10 +421,7 @@ def text_of(book: Book, cell: Cell | None) -> str:
     if kind == "b":
         return "TRUE" if value in ("1", "true") else "FALSE"
     if kind == "d":
-        try:
-            return datetime.fromisoformat(value).replace(tzinfo=None).isoformat(sep=" ")
-        except ValueError:
-            return value
+        return _iso_text(value)
     try:
         number = float(value)
     except ValueError:
@@ -419,6 +439,20 @@ def text_of(book: Book, cell: Cell | None) -> str:
     if number != number or number in (float("inf"), float("-inf")):
         return value
     return str(int(number)) if number.is_integer() else str(number)
+
+
+def _iso_text(value: str) -> str:
+    """An ISO date cell's text: a date and time, or a time alone (a Strict file's times: "10:59:59.99999999998"),
+    to the microsecond as calamine reads it; the value as written if it is neither."""
+    text = re.sub(r"(\.[0-9]{6})[0-9]+", r"\1", value) if "." in value else value
+    try:
+        return datetime.fromisoformat(text).replace(tzinfo=None).isoformat(sep=" ")
+    except ValueError:
+        pass
+    try:
+        return str(time.fromisoformat(text).replace(tzinfo=None))
+    except ValueError:
+        return value
 
 
 def duration_text(days: float) -> str:

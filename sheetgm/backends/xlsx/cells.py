@@ -104,6 +104,8 @@ def _unshare(sheet: Sheet, cell: Cell) -> None:
         theirs = other.formula[0] if other.formula is not None else {}
         if other is not cell and theirs.get("t") == "shared" and theirs.get("si") == si:
             other.formula = None
+            if not other.kind:
+                other.value = ""  # (the formula it read as)
             sheet.touch_row(r)
 
 

@@ -61,9 +61,10 @@ from sheetgm.backends.errors import (
     WorkbookExistsError,
 )
 from sheetgm.backends.xlsx import cells as xlsx_cells
-from sheetgm.backends.xlsx import fresh, lock
+from sheetgm.backends.xlsx import fresh, images, lock
 from sheetgm.backends.xlsx.book import Book, Cell, Sheet, text_of
-from sheetgm.backends.xlsx.package import LIMITS, MiB, refuse
+from sheetgm.backends.xlsx.deflate import inflate
+from sheetgm.backends.xlsx.package import LIMITS, MiB, Part, refuse
 from sheetgm.backends.xlsx.read import read_book
 from sheetgm.backends.xlsx.siblings import siblings
 from sheetgm.backends.xlsx.write import write_book
@@ -86,6 +87,8 @@ def safe_name(name: str) -> str:
 
 
 class XlsxGateway(port.Gateway):
+    places_pictures = True
+
     def __init__(self, folder: Path | str, names: Mapping[str, str] | None = None) -> None:
         self.folder = Path(folder)
         self.names = dict(names or {})  # key -> suggested file name (without .xlsx) for workbooks to create
@@ -411,6 +414,8 @@ class XlsxGateway(port.Gateway):
             elif isinstance(op, port.AddTab):
                 if book.sheet(op.name) is None:
                     book.sheets.append(Sheet(op.name))
+            elif isinstance(op, port.PlaceImage):
+                images.place(book, self._sheet(book, found[0]), op, found[0])
             elif isinstance(op, port.Protect | port.Unprotect):
                 records = [r for r in records if not (r[0] == "protection" and r[3] == op.description)]
                 if isinstance(op, port.Protect):
@@ -419,6 +424,9 @@ class XlsxGateway(port.Gateway):
             else:
                 xlsx_cells.apply(book, self._sheet(book, found[0]), op, found[0])
         self._store(book, records, password, protecting, before)
+
+    def pictures(self, key: str) -> dict[str, dict[str, bytes]]:
+        return images.pictures(self._load(key))
 
     def protections(self, key: str) -> list[port.Protection]:
         """What each tab's protection in the file enforces, with the editors and description recorded for it
@@ -438,6 +446,18 @@ class XlsxGateway(port.Gateway):
                 unprotected=tuple(xlsx_cells.open_cells(book, sheet)), password=lock.lock_of(attrs, password),
                 allows=lock.allows(attrs)))
         return out
+
+    def structure(self, key: str) -> port.Structure:
+        """The file's tabs (its hidden ones; sheetgm's own hidden tabs only if someone showed them), the lock on
+        its tabs as the game's password sees it, and the program its properties say saved it."""
+        book = self._load(key)
+        guard = book.structure
+        locked = lock.lock_of(guard or {}, self.lock_password(), "workbook") if lock.is_on(guard, "lockStructure") \
+            else port.LOCK_NONE
+        shown = [s for s in book.sheets if not (s.name.startswith(META_TAB) and s.state != "visible")]
+        return port.Structure(tuple(s.name for s in shown), frozenset(s.name for s in shown if s.state != "visible"),
+                              locked, "sheetgm" if book.ours else saved_by(book.parts.get("docProps/app.xml")),
+                              self.path(key).name)
 
     def permissions(self, key: str) -> list[port.Permission]:
         found = [port.Permission(r[1], r[2]) for r in self._records(self._load(key)) if r[0] == "permission"]
@@ -568,3 +588,14 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+_APP = re.compile(rb"<(?:\w+:)?(Application|AppVersion)>([^<]{1,200})</")
+
+
+def saved_by(part: Part | None) -> str:
+    """The program a file's ``docProps/app.xml`` names (its Application and AppVersion), "" if none."""
+    data = (part.data if part.raw is None else inflate(part.raw)) if part is not None else None
+    found: dict[bytes, bytes] = {m.group(1): m.group(2) for m in _APP.finditer(data or b"")}
+    return " ".join(x.decode("utf-8", "replace").strip() for x in (found.get(b"Application"),
+                                                                  found.get(b"AppVersion")) if x)

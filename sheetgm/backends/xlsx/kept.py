@@ -97,7 +97,7 @@ def digest(section: str, key: Hashable) -> bytes | None:
 def get(section: str, key: Hashable) -> Any:
     """The kept result of parsing ``key`` (a text) for ``section``, or None."""
     table = _table if _table is not None else _load()
-    _looked[0] += len(key) if isinstance(key, (str, bytes)) else 64
+    _looked[0] += size(key)
     if not table or _looked[0] > LOOK_LIMIT:
         return None  # a large game: what is read past this is parsed, as without the table, and not noted
     found = digest(section, key)
@@ -113,6 +113,17 @@ def note(section: str, key: Hashable, value: Any) -> None:
     data only), while this process looks texts up (past LOOK_LIMIT it notes none: the table stays the same)."""
     if _looked[0] <= LOOK_LIMIT:
         _fresh[(section, key)] = value
+
+
+def size(key: Hashable) -> int:
+    """What digesting ``key`` costs, in characters: a text's length, a tuple's texts' (a written row's key holds
+    its cells' texts: 12,000 rows each showing one 1 MB shared string were 12 GB to hash at every save), 8 for
+    anything else."""
+    if isinstance(key, (str, bytes)):
+        return len(key)
+    if isinstance(key, tuple):
+        return 8 + sum(map(size, key))
+    return 8
 
 
 def _read(file: Path | None) -> Any:

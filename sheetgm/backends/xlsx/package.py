@@ -190,8 +190,10 @@ class Package:
             raise refuse("part_too_large", part=name, limit=_mb(self.limits.part_bytes))
         out = self._inflate(info, keep=True)
         assert out is not None
-        if self.strict and _is_xml(name):
-            out = strict_to_transitional(out)
+        if _is_xml(name):
+            out = as_utf8(out)
+            if self.strict:
+                out = strict_to_transitional(out)
         return out
 
     def part(self, name: str) -> Part:
@@ -277,6 +279,42 @@ class Package:
 def fold(name: str) -> str:
     """A part name as OPC compares it: without case, "/" and "\\" the same."""
     return name.replace("\\", "/").casefold()
+
+
+_DECLARED = re.compile(rb"\A(<\?xml\s[^>]*?encoding\s*=\s*)([\"'])([A-Za-z0-9._-]+)\2")
+_UTF16 = ((b"\xff\xfe", "utf-16-le", 2), (b"\xfe\xff", "utf-16-be", 2), (b"<\x00", "utf-16-le", 0),
+          (b"\x00<", "utf-16-be", 0))
+
+
+def as_utf8(data: bytes) -> bytes:
+    """An XML part in UTF-8, its declaration saying so: a part in another encoding (UTF-16, with or without a
+    byte order mark; one its declaration names) is read and written back as UTF-8, which every program reads
+    and the codec slices as text. UTF-8 (the usual part) is returned as it is; an encoding Python does not
+    know, or text that is not in the encoding named, raises (the file is refused as damaged)."""
+    if data[:1] == b"<" and data[1:2] != b"\x00":  # UTF-8 or a declared 8-bit encoding: the declaration decides
+        found = _DECLARED.match(data)
+        named = found.group(3).lower().replace(b"_", b"-") if found is not None else b"utf-8"
+        if named in (b"utf-8", b"utf8"):
+            return data
+        # (a part in 8 bits that names a 16- or 32-bit encoding is in UTF-8, as expat reads it)
+        try:
+            text = data.decode("utf-8" if named.startswith((b"utf-16", b"utf-32", b"ucs")) else named.decode())
+        except LookupError as exc:
+            raise ValueError(f"unknown encoding {named.decode()!r}") from exc
+    elif data.startswith(b"\xef\xbb\xbf"):
+        return data
+    else:
+        for mark, codec, skip in _UTF16:
+            if data.startswith(mark):
+                text = data[skip:].decode(codec)
+                break
+        else:
+            return data
+    out = text.encode("utf-8")
+    head = _DECLARED.match(out)
+    if head is not None:
+        out = out[:head.start(3)] + b"UTF-8" + out[head.end(3):]
+    return out
 
 
 def _is_xml(name: str) -> bool:

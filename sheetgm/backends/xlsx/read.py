@@ -21,7 +21,7 @@ from xml.parsers import expat
 
 from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import kept, xmlkit
+from sheetgm.backends.xlsx import formulas, kept, xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Pending, Rel, Sheet, Validation
 from sheetgm.backends.xlsx.package import (
     LIMITS,
@@ -43,6 +43,9 @@ FAILURES = (zipfile.BadZipFile, zlib.error, ParseError, expat.ExpatError, KeyErr
 K = TypeVar("K", str, bytes)
 V = TypeVar("V")
 _STRICT_DOC = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
+# A shared formula's text moved into the cells sharing it (``formulas.moved``), at most, in characters: a normal
+# file's formulas filled down (50 characters in 20,000 rows: 1 M); past it a cell reads as empty, as without it.
+FORMULA_CHARS = 2 << 20
 _STREAM_ABOVE = 1 << 20  # a part larger than this is parsed as it streams in
 _ESTIMATE_ABOVE = 1 << 18  # the cells of a sheet larger than this are counted before it is parsed
 _CHUNK = 1 << 18
@@ -76,6 +79,7 @@ class _Budget:
 
     def __init__(self, limits: Limits) -> None:
         self.limits, self.cells, self.elements = limits, 0, 0
+        self.formulas = FORMULA_CHARS  # characters of shared formulas moved into the cells sharing them, left
 
     def add_cells(self, n: int, estimate: bool = False) -> None:
         if estimate:
@@ -124,9 +128,10 @@ def _read(pkg: Package, limits: Limits) -> Book:
     for el in entries if entries is not None else []:
         rid = el.get(f"{{{xmlkit.REL}}}id", "")
         rel = by_id.get(rid)
-        if rel is None:
-            continue  # a dangling entry: no part to show or to write back
-        if rel.type != xmlkit.RT_SHEET:  # a chart sheet, a dialog sheet, a macro sheet: carried as it is
+        if rel is None or rel.type != xmlkit.RT_SHEET:
+            # a chart sheet, a dialog sheet, a macro sheet, or an entry without a part (Excel 5 macro sheets):
+            # carried as it is, where it stood, so that the defined names' localSheetId (a tab's position) and
+            # the active tab still count the same tabs
             book.others.append((position, _sheet_entry(el, rid)))
         else:
             if len(book.sheets) >= limits.tabs:
@@ -135,7 +140,9 @@ def _read(pkg: Package, limits: Limits) -> Book:
         position += 1
     if not book.sheets:
         raise refuse("no_sheet")
-    book.workbook_rels = [r for r in wb_rels if r.type != xmlkit.RT_SHEET]
+    # (a worksheet no entry names, its entry without r:id, is carried with its link: the writer links the tabs)
+    tabs = {s.rel_id for s in book.sheets}
+    book.workbook_rels = [r for r in wb_rels if r.type != xmlkit.RT_SHEET or r.id not in tabs]
     if ours:
         core = fromstring(no_doctype(pkg.read("docProps/core.xml"), "docProps/core.xml")) if (
             "docProps/core.xml" in pkg) else None
@@ -484,6 +491,8 @@ def _parse_layout(rest: bytes) -> _Layout:
 
 def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budget: _Budget, extras: bool) -> None:
     cells, row, columns = sheet.cells, -1, _COLUMNS
+    shared: dict[str, tuple[int, int, str]] = {}  # a shared formula's si -> its first cell and text
+    sharing: list[tuple[Cell, int, int, str]] = []  # the cells that share one, without a result
     if len(columns) > 100_000:  # a long-lived process reading many large sheets: start the memo afresh
         columns.clear()
     for row_el in rows:
@@ -502,7 +511,7 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
                 if col < 0:
                     col = columns[ref] = col_of(ref)
             kind, value, formula, sst = c.get("t", "n"), "", None, -1
-            v_text, inline = None, None
+            v_text, inline, raw = None, None, None
             for part in c:
                 if part.tag == _V:
                     v_text = part.text or ""
@@ -516,7 +525,7 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
                     value = strings[sst] if 0 <= sst < len(strings) else ""
                     sst = sst if value else -1
             elif kind == "inlineStr":
-                kind, value = "s", xmlkit.run_text(inline)
+                kind, value, raw = "s", xmlkit.run_text(inline), _unstripped(inline)
             elif kind == "str":
                 kind, value = "s", xmlkit.unescape(v_text) if v_text and "_x" in v_text else v_text or ""
             elif v_text is None or (kind == "n" and not v_text):
@@ -527,8 +536,24 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
             style = int(s) if s else 0  # s="" (a Mac Excel file): the default format
             extra = _extra(c) if extras and not c.attrib.keys() <= _KNOWN_CELL else ""
             if (kind or style or formula or extra) and row >= 0:
-                cells[(row, col)] = Cell(kind, value, style, formula, sst, extra)
+                cell = cells[(row, col)] = Cell(kind, value, style, formula, sst, extra, raw)
+                if formula is not None and formula[0].get("t") == "shared":
+                    si = formula[0].get("si", "")
+                    if formula[1] and "ref" in formula[0]:
+                        shared.setdefault(si, (row, col, formula[1]))
+                    elif not formula[1] and not kind:
+                        sharing.append((cell, row, col, si))
         budget.add_cells(max(1, len(cells) - before))  # a row costs its cells, an empty one its element
+    # What each computes, read as its formula (``text_of``): its value. A long formula filled down 100,000 rows
+    # (3 MB of file) would be 800 MB of texts and seconds of moving references: FORMULA_CHARS bounds them.
+    for cell, at_row, at_col, si in sharing:
+        first = shared.get(si)
+        if first is not None and budget.formulas >= len(first[2]):
+            cell.value = formulas.moved(first[2], at_row - first[0], at_col - first[1])
+            if cell.value != first[2]:
+                budget.formulas -= len(cell.value)
+            else:
+                cell.value = first[2]  # the same text (no reference moved): one string for all
 
 
 # Rows and cells in the shapes sheetgm's writer gives them (sheetxml.py): a row's plain attributes, cells with a
@@ -735,6 +760,17 @@ def row_cells(piece: str) -> tuple[int, tuple[tuple[int, str, str, int], ...]]:
             text = xmlkit.unescape(text)
         cells.append((col, "s", text, style))
     return row, tuple(cells)
+
+
+def _unstripped(inline: Element | None) -> str | None:
+    """An inline text of one ``<t>`` as written, when blanks at its ends were dropped in reading it (``Cell.raw``)."""
+    if inline is None or len(inline) != 1 or inline[0].tag != _T_TAG or inline[0].get(_SPACE) == "preserve":
+        return None
+    text = inline[0].text or ""
+    return text if text and (text[0] in _BLANKS or text[-1] in _BLANKS) else None
+
+
+_T_TAG, _SPACE, _BLANKS = xmlkit.m("t"), f"{{{xmlkit.XML_NS}}}space", " \t\r\n"
 
 
 def _extra(c: Element) -> str:

@@ -164,7 +164,7 @@ def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) ->
     if any(cell.formula is not None for _c, cell in cells):
         return made_row(r, cells, extra)
     key = (r, tuple(extra.items()) if extra else (),
-           *[(c, cell.style, cell.kind, cell.value, cell.sst, cell.extra) for c, cell in cells])
+           *[(c, cell.style, cell.kind, cell.value, cell.sst, cell.extra, cell.raw) for c, cell in cells])
     found = _ROWS.get(key)
     if found is None:
         if len(_ROWS) >= 2048:  # (a key and its row: a few kB)
@@ -184,7 +184,8 @@ def made_row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None
     for c, cell in cells:
         ref = (known.get(c) or letters(c)) + n
         # the usual cells (a map's), made here: a format only, or a text of the writer's own
-        if cell.formula is None and not cell.extra and (not cell.kind or (cell.kind == "s" and cell.sst < 0)):
+        if cell.formula is None and not cell.extra and cell.raw is None and (
+                not cell.kind or (cell.kind == "s" and cell.sst < 0)):
             style = f' s="{cell.style}"' if cell.style else ""
             if not cell.kind:
                 out.append(f'<c r="{ref}"{style}/>')
@@ -213,6 +214,9 @@ def _cell(ref: str, cell: Cell) -> str:
             return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(xmlkit.escape(value))}</v></c>'
         if cell.sst >= 0:  # the file's own entry, with its runs and phonetic guides
             return f'<c r="{ref}"{style} t="s"><v>{cell.sst}</v></c>'
+        raw = cell.raw
+        if raw is not None and xmlkit.unescape(raw.strip(" \t\r\n")) == value:  # blanks as written (``Cell.raw``)
+            return f'<c r="{ref}"{style} t="inlineStr"><is><t>{xmlkit.text(raw)}</t></is></c>'
         return f'<c r="{ref}"{style}{inline_end(value)}'
     if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
         return f'<c r="{ref}"{style}>{formula}<v>{xmlkit.text(value)}</v></c>'

@@ -157,7 +157,7 @@ class Styles:
         if "numFmts" in groups:
             slices.append(groups["numFmts"])
         if any(not found for tag in _GROUPS if tag in groups for found in [getattr(st, _ATTR[tag])]) or \
-                _PREFIXED.search("".join(slices)):
+                _PREFIXED.search("".join(slices)) or _PREFIXED.search("".join(groups.values())):
             tree = cls._parse_tree(fromstring(data))
             tree.root, tree.head, tree.names, tree.tail = st.root, st.head, st.names, st.tail
             return tree
@@ -180,15 +180,17 @@ class Styles:
 
     @classmethod
     def _parse_tree(cls, root: Element) -> Styles:
-        """The entries through a tree: written back without prefixes, in the main namespace."""
+        """The entries through a tree: written back without prefixes, in the main namespace. An entry given as
+        ``mc:AlternateContent`` (Hancell's fonts) is one entry: its fallback's, else its first choice's."""
         st = cls()
         found = root.find(m("numFmts"))
-        for nf in found if found is not None else []:
-            st.num_fmts[int(nf.get("numFmtId", "0"))] = nf.get("formatCode", "")
-        for tag in _GROUPS:
+        for nf in _entries(found, m("numFmt")) if found is not None else []:
+            st.num_fmts[_int(nf.get("numFmtId", "0"))] = nf.get("formatCode", "")
+        for tag, item in _GROUPS.items():
             group = root.find(m(tag))
-            if group is not None and len(group):
-                setattr(st, "xfs" if tag == "cellXfs" else tag, [to_xml(el) for el in group])
+            entries = _entries(group, m(item)) if group is not None else []
+            if entries:
+                setattr(st, "xfs" if tag == "cellXfs" else tag, [to_xml(el) for el in entries])
         return st
 
     def xf(self, i: int) -> Xf:
@@ -349,6 +351,30 @@ class Styles:
         parts.extend(self.tail)
         parts.append(f"</{self.root[1:].split(None, 1)[0].rstrip('>')}>" if self.root else "</styleSheet>")
         return "".join(parts)
+
+
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+
+
+def _entries(group: Element, item: str) -> list[Element]:
+    """The ``item`` entries of a list, each ``mc:AlternateContent`` among them taken as the one entry it stands
+    for (the fallback's, which needs no extension, else the first choice's); anything else is skipped."""
+    out = []
+    for el in group:
+        if el.tag == item:
+            out.append(el)
+        elif el.tag == f"{_MC}AlternateContent":
+            options = [*el.iterfind(f"{_MC}Fallback/{item}"), *el.iterfind(f"{_MC}Choice/{item}")]
+            if options:
+                out.append(options[0])
+    return out
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from xml.etree.ElementTree import ParseError, fromstring
 
-from sheetgm.backends.xlsx import xmlkit
+from sheetgm.backends.xlsx import images, xmlkit
 from sheetgm.backends.xlsx.book import RANK, Book, Rel, Sheet
 from sheetgm.backends.xlsx.deflate import crc32, deflate
 from sheetgm.backends.xlsx.package import Part, rels_path, resolve_target
@@ -81,6 +81,7 @@ class _Plan:
         self.after: list[tuple[Sheet, list[Rel], str]] = []  # what each sheet holds once saved
         self.wb_ids = {r.id for r in book.workbook_rels} | {s.rel_id for s in book.sheets if s.rel_id}
         self.wb_rels: list[Rel] = []
+        self.pictures: set[str] = set()  # the parts of pictures placed at this save (``images.plan``)
 
     def free_name(self, pattern: str, start: int) -> str:
         n = start
@@ -112,6 +113,10 @@ class _Plan:
                          Rel(legacy, xmlkit.RT_VML, _relative(v_path, sheet.part))]
                 new_notes = [(c_path, comments_xml(sheet)), (v_path, vml_xml(sheet, i))]
                 self.types["/" + c_path] = _TYPES["comments"]
+            sheet.source = None
+            self.changed = True
+        if sheet.picture is not None:
+            rels = images.plan(self, sheet, rels, i)
             sheet.source = None
             self.changed = True
         if sheet.source is not None:
@@ -301,7 +306,13 @@ def _attrs_of(xml: str) -> dict[str, str] | None:
     asks of the same lock; the caller only compares them)."""
     try:
         return xmlkit.plain_attrs(fromstring(xml))
-    except ParseError:  # a prefixed element (its namespace declared on the root): written anew
+    except ParseError:
+        pass
+    prefix = re.match(r"<([\w.-]+):", xml)  # a prefixed element (``<x:workbookProtection``): its prefix bound
+    try:
+        return xmlkit.plain_attrs(fromstring(f'<w xmlns:{prefix.group(1)}="{xmlkit.MAIN}">{xml}</w>')[0]) if (
+            prefix) else None
+    except ParseError:  # another namespace's prefix than the root's: written anew
         return None
 
 
@@ -364,11 +375,14 @@ def _settle(book: Book, plan: _Plan, done: dict[str, Part]) -> None:
                 sheet.kept.append((RANK["legacyDrawing"], "legacyDrawing", legacy_xml(root, legacy)))
                 sheet.kept.sort(key=lambda k: k[0])
         sheet.rels, sheet.legacy, sheet.notes_read = rels, legacy, dict(sheet.notes)
+        sheet.picture = None
         sheet.source = done[sheet.part]
         for rel in rels:
             target = resolve_target(sheet.part, rel.target)
             if rel.type in (xmlkit.RT_COMMENTS, xmlkit.RT_VML) and target in done:
                 book.parts[target] = done[target]
+    for name in plan.pictures:
+        book.parts[name] = done[name]
     if book.styles_part == "" or book.styles_read != book.styles.version:
         book.styles_part = book.styles_part or "xl/styles.xml"
         book.styles_read = book.styles.version

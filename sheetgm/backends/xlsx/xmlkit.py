@@ -132,7 +132,9 @@ def run_text(el: Element | None) -> str:
 
 def unescape(text: str) -> str:
     """A spreadsheet string's ``_xHHHH_`` escapes as the characters they stand for (ECMA-376 ST_Xstring:
-    "_x000D_" a carriage return, "_x005F_" the underscore that keeps a literal "_x0041_" from being one)."""
+    "_x000D_" a carriage return, "_x005F_" the underscore that keeps a literal "_x0041_" from being one). A
+    character past U+FFFF is escaped as its UTF-16 pair ("_xD801__xDC05_"): the pair is that one character; a
+    half without its other half stands for no character and stays as written (as calamine reads it)."""
     return re.sub(_ESCAPED, _char, text)
 
 
@@ -150,10 +152,15 @@ def _escaped(found: re.Match[str]) -> str:
 
 
 def _char(found: re.Match[str]) -> str:
-    return chr(int(found.group(1), 16))
+    high, low, one = found.groups()
+    if high is not None:
+        return chr(0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00)
+    code = int(one, 16)
+    return found.group(0) if 0xD800 <= code <= 0xDFFF else chr(code)
 
 
-_ESCAPED = r"_x([0-9A-Fa-f]{4})_"  # (compiled, in re's cache, when a text holds "_x")
+# (compiled, in re's cache, when a text holds "_x")
+_ESCAPED = r"_x([Dd][89ABab][0-9A-Fa-f]{2})__x([Dd][C-Fc-f][0-9A-Fa-f]{2})_|_x([0-9A-Fa-f]{4})_"
 _LITERAL_ESCAPE = r"_(x[0-9A-Fa-f]{4}_)"
 
 

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sheetgm.backends.errors import BackendError
+from sheetgm.backends.errors import BackendError, MissingWorkbookError
 from sheetgm.core.cachedir import cache_dir, folder_problem
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.texts import render
@@ -31,6 +31,8 @@ from sheetgm.service.game import DIRECTOR, IDS_FILE, Game, load_board, make_gate
 from sheetgm.service.ledger.journal import Entry, journal_range, latest, lock_range, parse_entries
 from sheetgm.service.ledger.lock import folder_lock, lock_is_free
 from sheetgm.service.new_game import sharing_plan
+from sheetgm.service.publish import stage_calls
+from sheetgm.service.status import undelivered
 
 LOGIN_DAYS = 7  # a consent screen in "testing" gives refresh tokens that lapse this long after the login
 PACE = 55  # calls a minute the pacing allows (ratelimit.LIMIT)
@@ -58,12 +60,11 @@ def doctor(folder: Path, env: Mapping[str, str] | None = None, live: bool = Fals
         return rep
     if cfg.backend == "xlsx":
         game = Game(folder, cfg, board, make_gateway(cfg, folder))
-        _local(game, out)
-        _lock(game, out, holder)
+        if _local(game, out):  # the lock is in the director's workbook: not looked for where it is missing
+            _lock(game, out, holder)
         return rep
     google = _google(cfg, folder, board, out, env)
-    if google is not None:
-        _workbooks(google, out)
+    if google is not None and _workbooks(google, out):
         _quota(google, out, _lock(google, out, holder))
     if live:
         from sheetgm.service.doctor.live import live_checks
@@ -84,17 +85,26 @@ def _cache(out: Lines) -> None:
                 reason=render(out.lang, f"cache.refused.{problem}"))
 
 
-def _local(game: Game, out: Lines) -> None:
-    missing = []
+def _local(game: Game, out: Lines) -> bool:
+    """Every local workbook opens; whether the director's does (the lock is looked at then). A game with no
+    workbook at all was never made: one line says so, with `new` for this folder."""
+    missing, gone = [], []
     for key in game.keys():
         try:
             game.gateway.tabs(key)
+        except MissingWorkbookError:
+            gone.append(key)
         except BackendError as exc:
             missing.append(f"{label(game, key)}: {exc.message(out.lang)}")
+    if len(gone) == len(game.keys()):
+        out.add("workbooks", False, "local_none", "new_local", folder=str(game.folder))
+        return False
+    missing = [f"{label(game, key)}: {render(out.lang, 'doctor.local_gone')}" for key in gone] + missing
     if missing:
         out.add("workbooks", False, "local_bad", "local", problems="; ".join(missing))
     else:
         out.add("workbooks", True, "local_ok", n=len(game.keys()))
+    return DIRECTOR not in gone
 
 
 def _google(cfg: GameConfig, folder: Path, board: Any, out: Lines, env: Mapping[str, str] | None) -> Game | None:
@@ -123,7 +133,8 @@ def _google(cfg: GameConfig, folder: Path, board: Any, out: Lines, env: Mapping[
     out.add("credentials", True, "sa_ok", source=source, account=account or cfg.service_account or "?")
     verdict = probe.token(creds)
     if verdict.code != "ok":
-        out.add("token", False, f"token_{verdict.code}", f"token_{verdict.code}", detail=verdict.detail)
+        fix = f"token_{verdict.why}" if verdict.code == "invalid_grant" and verdict.why else f"token_{verdict.code}"
+        out.add("token", False, f"token_{verdict.code}", fix, detail=_said(out, verdict), source=source)
         _login(out)
         return None
     out.add("token", True, "token_ok")
@@ -139,14 +150,27 @@ def _google(cfg: GameConfig, folder: Path, board: Any, out: Lines, env: Mapping[
     return Game(folder, cfg, board, gw)
 
 
+def _said(out: Lines, verdict: Any) -> str:
+    """A verdict's detail in the director's language: what Google's words mean where known, else the words
+    themselves, quoted as Google's; a failed connection by its kind (never a Python class name or tuple)."""
+    if verdict.code == "network":
+        return render(out.lang, f"doctor.net.{verdict.why or 'other'}")
+    if verdict.why:
+        return render(out.lang, f"doctor.grant.{verdict.why}", words=verdict.detail)
+    return render(out.lang, "doctor.google_said", words=verdict.detail) if verdict.detail else "-"
+
+
 def _login(out: Lines) -> None:
     from sheetgm.backends.google import probe
+    from sheetgm.backends.google.auth import saved_login_problem
 
     path = token_file()
     try:
         creds = probe.saved_login(path)
-    except (ValueError, OSError) as exc:
-        out.add("login", False, "login_broken", "login", path=str(path), error=type(exc).__name__)
+    except (ValueError, OSError):
+        why = saved_login_problem(path) or "login_incomplete"  # google-auth refused what reads as a login
+        out.add("login", False, "login_broken", "login_broken", path=str(path),
+                error=render(out.lang, f"err.backend.cred.{why}", path=str(path)))
         return
     if creds is None:
         out.add("login", True, "login_none", "login", warn=True, path=str(path))
@@ -156,7 +180,7 @@ def _login(out: Lines) -> None:
         out.add("login", False, "login_lapsed", "login_lapsed", path=str(path))
         return
     if verdict.code != "ok":
-        out.add("login", False, f"token_{verdict.code}", "login", path=str(path), detail=verdict.detail)
+        out.add("login", False, f"token_{verdict.code}", "login", path=str(path), detail=_said(out, verdict))
         return
     made = datetime.fromtimestamp(path.stat().st_mtime, UTC)
     age = (datetime.now(UTC) - made).total_seconds() / 86400
@@ -185,23 +209,29 @@ def _apis(gw: Any, ids: Mapping[str, str], out: Lines) -> bool:
                 out.add(name, True, "api_ok", api=api)  # enabled: the director's workbook is the workbooks' check
                 continue
             ok = False
-            out.add(name, False, f"api_{verdict.code}", f"api_{verdict.code}", api=api, detail=verdict.detail)
+            detail = verdict.detail if verdict.code == "disabled" else _said(out, verdict)  # the link, as it is
+            out.add(name, False, f"api_{verdict.code}", f"api_{verdict.code}", api=api, detail=detail)
             continue
         out.add(name, True, "api_ok", api=api)
     return ok
 
 
-def _workbooks(game: Game, out: Lines) -> None:
+def _workbooks(game: Game, out: Lines) -> bool:
     """Every workbook in spreadsheets.json and visible to the service account (one listing); then shared as the
-    game needs (the audit's rules, on each file's permissions)."""
+    game needs (the audit's rules, on each file's permissions). Whether the director's workbook can be read
+    (the lock and the quota are looked at then: otherwise this line has said why already). A game with no
+    workbook at all was never made: one line says so, with `new` for this folder."""
     gw = game.gateway
     keys = game.keys()
     absent = [k for k in keys if k not in getattr(gw, "ids", {})]
+    if len(absent) == len(keys):
+        out.add("workbooks", False, "books_none", "new_here", folder=str(game.folder))
+        return False
     try:
         seen = gw.revisions([k for k in keys if k not in absent])
     except BackendError as exc:
         out.add("workbooks", False, "books_unlisted", "share", error=exc.message(out.lang))
-        return
+        return False
     hidden = [k for k in keys if k not in absent and k not in seen]
     if absent or hidden:
         out.add("workbooks", False, "books_missing", "share" if not absent else "new",
@@ -209,7 +239,9 @@ def _workbooks(game: Game, out: Lines) -> None:
                 hidden=", ".join(label(game, k) for k in hidden) or "-", account=gw.account or "?")
     else:
         out.add("workbooks", True, "books_ok", n=len(keys))
-    _sharing(game, out, [k for k in keys if k in seen])
+    if seen:
+        _sharing(game, out, [k for k in keys if k in seen])
+    return DIRECTOR in seen
 
 
 def _sharing(game: Game, out: Lines, keys: list[str]) -> None:
@@ -235,7 +267,8 @@ def _sharing(game: Game, out: Lines, keys: list[str]) -> None:
 
 
 def _lock(game: Game, out: Lines, holder: str) -> Entry | None:
-    """The folder's OS lock and the Lock tab's token; the journal's latest entry (for the quota's estimate)."""
+    """The folder's OS lock and the Lock tab's token, then the reports owed (``_owed``); the journal's latest entry
+    (for the quota's estimate)."""
     lang = game.lang
     try:
         with folder_lock(game.folder, holder, game.now().isoformat(timespec="seconds")):
@@ -250,9 +283,10 @@ def _lock(game: Game, out: Lines, holder: str) -> Entry | None:
         return None
     cells = list((got[lock_range(lang)] or [[]])[0]) + ["", "", ""]
     token, who, since = cells[:3]
-    entry = None
+    entry, entries = None, None
     try:
-        entry = latest(parse_entries(got[journal_range(lang)], lang))
+        entries = parse_entries(got[journal_range(lang)], lang)
+        entry = latest(entries)
     except SheetgmError as exc:
         out.add("journal", False, "journal_bad", "journal", error=exc.message(out.lang))
     if not token:
@@ -261,7 +295,18 @@ def _lock(game: Game, out: Lines, holder: str) -> Entry | None:
         out.add("lock", True, "lock_stale", "unlock", warn=True, holder=who or "?", since=since or "?")
     else:
         out.add("lock", False, "lock_held", "unlock", holder=who or "?", since=since or "?")
+    if entries is not None:
+        _owed(game, out, entries)
     return entry
+
+
+def _owed(game: Game, out: Lines, entries: list[Entry]) -> None:
+    """Reports the journal says could not be written yet: the same lines as `sheetgm status`."""
+    owed = undelivered(game, entries, out.lang)
+    if owed:
+        out.add("results", False, "results_owed", "owed", n=len(owed), owed="; ".join(owed))
+    else:
+        out.add("results", True, "results_ok")
 
 
 def _quota(game: Game, out: Lines, entry: Entry | None) -> None:
@@ -275,7 +320,7 @@ def _quota(game: Game, out: Lines, entry: Entry | None) -> None:
         return
     state = entry.state(game.board)
     due = [p for p in state.players.values() if p.camp == state.stage and p.in_play and not p.is_robot]
-    reads, writes = len(due) + 2, len(game.seats) + 4
+    reads, writes = stage_calls(len(game.seats), len(due))  # what the Google fake counts (test_call_counts.py)
     minutes = max(0, math.ceil(max(reads, writes) / pace) - 1)
     out.add("quota", True, "quota_slow" if minutes else "quota_stage", warn=minutes > 0, reads=used_r, writes=used_w,
             limit=pace, stage_reads=reads, stage_writes=writes, minutes=minutes)

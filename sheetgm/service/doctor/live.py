@@ -7,7 +7,8 @@ a writer: a permissions list, then a create), ``write`` (as the service account:
 write needs, then one batchUpdate with a new tab, values, a protection with editors, a dropdown, a note,
 bold, a background, borders, frozen rows and a column width), ``read`` (a fresh process's first read: the
 ``spreadsheets.get`` with sheetgm's field mask) and ``values`` (a later read: ``values:batchGet``),
-``lock`` (a token written and read back), ``versions`` (the Drive listing of versions `check` uses),
+``lock`` (a token written and read back), ``versions`` (the Drive listings of versions `check` uses and
+of who changed a file last, which publishing uses),
 ``protections`` and ``permissions`` (what ``audit`` reads), ``view`` (the grid read of ``verify``), and
 ``delete`` (the director's login removes the scratch file: always, even after a failure).
 """
@@ -46,6 +47,26 @@ def scratch_ops(editors: tuple[str, ...]) -> list[port.Op]:
         port.ResizeColumns("Orders!B:B", 300),
         port.SetValues("Extra!A1", (("x",),)),
     ]
+
+
+def known_strings(editors: tuple[str, ...]) -> frozenset[str]:
+    """The strings the scratch file is made of (its tabs, ranges, values, notes): sheetgm's own, safe to keep
+    in the recording. Not its title (it holds the game's name) nor the lock's token."""
+    found: set[str] = {SCRATCH, *TABS, "doctor", "now"}
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            found.add(value)
+            found.update(value.replace("!", " ").replace(":", " ").split())
+        elif isinstance(value, tuple | list):
+            for v in value:
+                walk(v)
+        elif hasattr(value, "__dataclass_fields__"):
+            for name in value.__dataclass_fields__:
+                walk(getattr(value, name))
+
+    walk(scratch_ops(()))
+    return frozenset(s for s in found if s and s not in editors)
 
 
 def live_checks(cfg: GameConfig, folder: Path, out: Lines, env: Mapping[str, str] | None,
@@ -93,7 +114,7 @@ def live_checks(cfg: GameConfig, folder: Path, out: Lines, env: Mapping[str, str
         ("read", lambda: later.read(SCRATCH, ["Orders!A1:C"])),
         ("values", lambda: later.read(SCRATCH, ["Orders!A1:C", "Extra!A1"])),
         ("lock", lock),
-        ("versions", lambda: later.revisions([SCRATCH])),
+        ("versions", lambda: (later.revisions([SCRATCH]), later.written_by_us([SCRATCH]))),
         ("protections", lambda: later.protections(SCRATCH)),
         ("permissions", lambda: later.permissions(SCRATCH)),
         ("view", lambda: later.view(SCRATCH)),
@@ -112,7 +133,7 @@ def live_checks(cfg: GameConfig, folder: Path, out: Lines, env: Mapping[str, str
     finally:
         recorder.name = "delete"
         _delete(director, ids, out)
-    redactor = Redactor(cfg.director_email or "", bot)
+    redactor = Redactor(cfg.director_email or "", bot, known_strings(editors))
     entries = recorder.redacted(redactor)
     path = record or folder / "doctor" / f"google-live-{datetime.now(UTC):%Y%m%d-%H%M%S}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,18 +11,31 @@ Kept in column P of the seat's row of the director's Orders archive, read and wr
 - ``t``: the time its status cell shows (ISO); ``r`` and ``w``: the verdict and the director's notes;
 - ``p``: a digest of the public reminder line written when this memo was (to skip writing it again);
 - ``a``: the revision listed again *after* that check wrote, for `waiting` only;
-- ``o``: the order text read, which the other seats' reviews are given of this seat's order while its
-  workbook is unchanged (RUL-39). ``c`` includes a digest of what the others' orders bring this seat
+- ``l``: when that check read the workbook (ISO): the listing is trusted for ``FRESH_FOR`` after it;
+- ``o``: the order text read (as much as the journal keeps, ``limits.kept_order``: enough to refuse a too long
+  one again), which the other seats' reviews are given of this seat's order while its workbook is unchanged
+  (RUL-39). ``c`` includes a digest of what the others' orders bring this seat
   (core/others.brought): an edit elsewhere that changes it has this workbook read and judged again.
+
+A memo is one cell: one too long for it (the problems of a long order) is kept without its verdict, so the
+workbook is read again next time rather than the whole archive write refused (``Memo.text``).
 
 A later check skips a workbook whose revision and context are unchanged (no read, no write: the verdict
 is the memo's). Otherwise it reads it, and if the judgment is the same as last time the status keeps
 its time: the cells it would write are those already there, and the Google adapter sends nothing.
 
 Why the revision from *before* the read: an edit made after the listing is either in what was read or
-moves the revision again, so it is never missed (Drive may show an edit late: that only delays the
-skip). A check's own write moves the revision too, so the next check reads once more, finds the same
-judgment and writes nothing; the one after that skips the workbook.
+moves the revision again. A check's own write moves the revision too, so the next check reads once more,
+finds the same judgment and writes nothing; the one after that skips the workbook.
+
+Drive's listing can lag an edit by minutes (its version and modification time are updated late): a check
+that lists during the lag sees the old revision and would skip the workbook, and the next one too while
+the lag lasts. So the listing is trusted only ``FRESH_FOR`` after the last read (``l``): a workbook not read
+for longer is read whatever the listing says, in a check and in a resolve that waits (``waiting``); after
+the deadline every workbook is read anyway. 15 minutes: longer than the lags reported (a few minutes), and
+the spacing of the scheduled checks in the hour before a deadline (docs/schedule.md), so an edit is seen by
+the second check after it at the latest, while checks run close together (by hand, or a late scheduled run
+right before the next) still skip what did not change.
 
 A resolve before the deadline (`waiting`) also trusts ``a``, the revision after the check's own writes:
 an edit that slipped in before that second listing can only make it wait one run too long (it never
@@ -35,12 +48,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sheetgm import __version__
 from sheetgm.backends.errors import BackendError
-from sheetgm.backends.port import Op, SetValues
+from sheetgm.backends.port import CELL_LIMIT, Op, SetValues
+from sheetgm.core import jsontext
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.others import brought
 from sheetgm.core.state import State
@@ -51,10 +65,12 @@ from sheetgm.service.ledger.stamps import Truth, truths
 from sheetgm.service.timing import deadlines
 from sheetgm.service.workbooks.sheetorders import orders_of
 from sheetgm.sheets import layout
+from sheetgm.sheets.limits import kept_order
 from sheetgm.sheets.stages import archive_row
 
 MEMO_COL = 15  # column P of the Orders archive (0-based): A-O are the stamps' (stamps.COLS)
 FORMAT = 2  # bump when what a memo means changes: every check then reads every workbook once
+FRESH_FOR = timedelta(minutes=15)  # Drive's listing is trusted this long after a read (see above)
 
 
 def _digest(*parts: object) -> str:
@@ -75,18 +91,40 @@ class Memo:
     p: str = ""
     a: str = ""
     o: str | None = None
+    l: str = ""  # noqa: E741 - one letter, as every key of the memo (one cell holds it)
 
-    def text(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    def fresh(self, now: datetime) -> bool:
+        """Read no longer than ``FRESH_FOR`` ago: Drive's listing may then say whether it changed since. A memo
+        without the time (an older sheetgm's), or one read "later" than now (a clock moved back), is not."""
+        try:
+            read = datetime.fromisoformat(self.l)
+            return timedelta(0) <= now - read <= FRESH_FOR
+        except (TypeError, ValueError):
+            return False
+
+    def text(self, limit: int = CELL_LIMIT) -> str:
+        """As the cell keeps it, within ``limit``: the order cut as the journal cuts it and, if the verdict and
+        notes still do not fit, without them (then the workbook is read again: the verdict is not kept)."""
+        data = asdict(self)
+        if data["o"] is not None:
+            data["o"] = kept_order(data["o"])
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        if len(text) > limit:
+            data["r"], data["w"] = {}, []
+            text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return text
 
     @classmethod
     def parse(cls, text: str) -> Memo | None:
-        """None for an empty or damaged cell (the workbook is then read)."""
+        """None for an empty or damaged cell, whatever a hand put there (the workbook is then read)."""
         try:
-            data = json.loads(text)
+            data = jsontext.loads(text, CELL_LIMIT)
+            if not all(isinstance(x, (str, int, bool)) or isinstance(x, list) and all(isinstance(y, str) for y in x)
+                       for x in dict(data["r"]).values()):
+                return None  # a verdict is flat: words, numbers and lists of words
             memo = cls(str(data["v"]), str(data["c"]), str(data["j"]), str(data["t"]), dict(data["r"]),
                        [str(x) for x in data["w"]], str(data.get("p", "")), str(data.get("a", "")),
-                       None if data.get("o") is None else str(data["o"]))
+                       None if data.get("o") is None else str(data["o"]), str(data.get("l", "")))
         except (ValueError, KeyError, TypeError):
             return None
         return memo
@@ -145,6 +183,9 @@ def waiting(game: Game, state: State, key: str, entries: list[Entry], rows: list
     if not due or any(s not in found for s in due):
         return None
     if any(found[s].o is None for s in due):
+        return None
+    now = game.now()
+    if any(not found[s].fresh(now) for s in due):  # Drive's listing may lag an edit: read them all
         return None
     revs = revisions(game, due)
     journal, known = journal_digest(entries), truths(rows, key, len(game.seats), entries)

@@ -27,6 +27,7 @@ from typing import Any
 
 from sheetgm.backends.a1 import col_letters
 from sheetgm.backends.port import CELL_LIMIT, SetValues
+from sheetgm.core import jsontext
 from sheetgm.core.board import Board
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.errors import SheetgmError
@@ -84,9 +85,10 @@ def pack(data: Any) -> str:
 
 
 def unpack(text: str) -> Any:
+    """A value as ``pack`` wrote it; a cell edited into something else (too deep, a bomb) is a ValueError."""
     if text.startswith("z:"):
-        text = zlib.decompress(base64.b64decode(text[2:], validate=True)).decode("utf-8")
-    return json.loads(text)
+        text = jsontext.inflate(base64.b64decode(text[2:], validate=True)).decode("utf-8")
+    return jsontext.loads(text)
 
 
 def digest(data: Any) -> str:
@@ -264,7 +266,8 @@ def _entry(cells: list[str], row: int) -> Entry:
     undelivered: tuple[tuple[int, str], ...] = ()
     if cells[UNDELIVERED_COL] and cells[1] != SUPERSEDED:
         try:
-            undelivered = tuple(sorted((int(s), str(w)) for s, w in json.loads(cells[UNDELIVERED_COL]).items()))
+            undelivered = tuple(sorted((int(s), str(w))
+                                       for s, w in jsontext.loads(cells[UNDELIVERED_COL]).items()))
         except (ValueError, AttributeError) as exc:
             raise broken("L", f"{type(exc).__name__}: {exc}") from None
     return Entry(cells[0], cells[1], cells[2], cells[3], seed, cells[5], data[0], data[1], data[2], cells[9],

@@ -12,9 +12,10 @@ Two locks, taken in this order and held for the whole run:
    reads someone else's token and backs off; the winner goes on from the journal
    it read back, never from what it read before taking the lock.
 
-A token left by a killed run expires after ``LOCK_TTL``; the same holder (the
-scheduled job of the same repository, or the same user on the same machine) takes
-its own stale token over at once; ``sheetgm unlock --reason`` clears it by hand,
+A token left by a killed run expires after ``LOCK_TTL``; the same holder (one
+GitHub run and attempt, whose check and resolve share it, or the same user on the
+same machine) takes its own token over at once, while another run (any other run
+id) waits for it to expire (``cli.common.holder``); ``sheetgm unlock --reason`` clears it by hand,
 recorded below the lock (who, when, why) and shown by ``sheetgm status``.
 Freeing after a failure compares the token first: a run only ever clears its own.
 """

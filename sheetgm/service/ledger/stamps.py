@@ -95,13 +95,19 @@ def _row(rows: list[list[str]], key: str, seat: int, seats: int) -> list[str]:
     return list(rows[i]) + [""] * COLS if 0 <= i < len(rows) else [""] * COLS
 
 
+def books_range(lang: str) -> str:
+    """The Roster tab's rows, A to H: H is the workbook last read as the seat's (``Game.learn_books``)."""
+    return layout.rng(layout.tab(lang, "roster"), "A2:H")
+
+
 def read_desk(game: Game) -> tuple[list[Entry], list[str], list[list[str]]]:
     """One read of the director workbook: the journal, the lock cells and the Orders archive (and the game's
-    secret, kept for the run: ``Game.secret``)."""
+    secret and the workbooks known to be each seat's, kept for the run: ``Game.secret``, ``Game.known_books``)."""
     lang = game.lang
-    ranges = [journal_range(lang), lock_range(lang), archive_range(lang), config_range(lang)]
+    ranges = [journal_range(lang), lock_range(lang), archive_range(lang), config_range(lang), books_range(lang)]
     got = game.gateway.read(DIRECTOR, ranges)
     game.learn_secret(got[ranges[3]])
+    game.learn_books(got[ranges[4]])
     lock = list((got[ranges[1]] or [[]])[0])
     return parse_entries(got[ranges[0]], lang), lock, got[ranges[2]]
 
@@ -270,12 +276,13 @@ def passed_ops(game: Game, rows: list[list[str]], key: str, deadline: datetime |
 
 
 def archived_texts(entries: list[Entry], seat: int) -> dict[str, str]:
-    """The order text each live, resolved stage used for ``seat`` (to spot a past row edited later)."""
+    """The text each live, resolved stage's row held for ``seat`` when it was resolved (to spot a past row edited
+    later): an order changed after the deadline but before the resolve was not edited after it was resolved."""
     out: dict[str, str] = {}
     for e in entries:
         if e.status == SUPERSEDED or e.kind != "stage":
             continue
         info = e.orders().get(seat)
         if info is not None:
-            out[e.key] = info.text
+            out[e.key] = info.read or info.text
     return out

@@ -28,6 +28,7 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheetgm.backends.port import Op, ResizeColumns, SetBold, SetValues
+from sheetgm.core.observe import name
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE, State
 from sheetgm.core.texts import render
 from sheetgm.notation.times import shown
@@ -40,6 +41,8 @@ from sheetgm.sheets.stages import log_row, parse_key, stage_key
 CAMPS = (SURVIVOR_STAGE, HUNTER_STAGE)
 REMINDER_COL = "C"  # column of the reminder line in the public Log tab (A: stage, B: public log)
 REMINDER_WIDTH = 420
+DEADLINE_COL = "E"  # the deadline line in the public Log tab's header row (C: reminders, D: rolled back lines)
+DEADLINE_PX = 640
 
 
 def zone_of(cfg: GameConfig) -> ZoneInfo:
@@ -164,3 +167,36 @@ def public_reminder_ops(game: Game, key: str, deadline: datetime, missing: Itera
 def clear_reminder_op(lang: str, key: str) -> Op:
     """The stage's reminder cell emptied once it is resolved: "not submitted yet" no longer holds."""
     return SetValues(layout.rng(layout.tab(lang, "log"), f"{REMINDER_COL}{log_row(key)}"), (("",),))
+
+
+def time_left(lang: str, left: timedelta) -> str:
+    """"还有 5 小时 12 分" / "5 h 12 min left", rounded down to the minute."""
+    minutes = max(0, int(left.total_seconds()) // 60)
+    d, rest = divmod(minutes, 24 * 60)
+    h, m = divmod(rest, 60)
+    kind = "days" if d else ("hours" if h else "minutes")
+    return render(lang, f"sheet.deadline.left_{kind}", d=d, h=h, m=m)
+
+
+def deadline_line(game: Game, state: State, lang: str, at: datetime, by: str = "check") -> str:
+    """The stage now due, its deadline and the time left as of ``at`` (when the line is written, by a ``check``
+    or a ``resolve``), in ``lang`` and the game's time zone: the line in front of every player."""
+    if state.over():
+        return render(lang, "sheet.deadline.over")
+    stage = render(lang, "sheet.cur.stage_value", night=state.night, stage=name(lang, "word", state.stage))
+    as_of = render(lang, f"sheet.deadline.as_of_{by}", time=local_time(game, at, lang, short=True))
+    due = deadline_of(game, stage_key(state.night, state.stage))
+    if due is None:
+        return render(lang, "sheet.deadline.none", stage=stage, as_of=as_of)
+    left = time_left(lang, due - at) if at < due else render(lang, "sheet.deadline.passed")
+    return render(lang, "sheet.deadline.line", stage=stage, deadline=local_time(game, due, lang, short=True),
+                  left=left, as_of=as_of)
+
+
+def public_deadline_ops(game: Game, state: State, at: datetime, by: str) -> list[Op]:
+    """The same line at the top of the public Log tab of every language (``Game.langs``)."""
+    col = DEADLINE_COL
+    return [op for lang in game.langs for op in (
+        SetValues(layout.rng(layout.tab(lang, "log"), f"{col}1"), ((deadline_line(game, state, lang, at, by),),)),
+        SetBold(layout.rng(layout.tab(lang, "log"), f"{col}1")),
+        ResizeColumns(layout.rng(layout.tab(lang, "log"), f"{col}:{col}"), DEADLINE_PX))]

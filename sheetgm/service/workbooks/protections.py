@@ -78,10 +78,12 @@ def open_rows(game: Game) -> tuple[dict[int, int | None], list[str]]:
 
 
 def check(game: Game, key: str, label: str, prots: list[Protection], rows: dict[int, int | None],
-          failures: list[str], warnings: list[str], owners: frozenset[str] = frozenset()) -> None:
+          failures: list[str], warnings: list[str], owners: frozenset[str] = frozenset(),
+          gone: set[str] | frozenset[str] = frozenset()) -> None:
     """Hold ``prots`` (as read from the workbook ``key``, shown as ``label``) against what it should have. The
     file's ``owners`` may be editors too (Google keeps the account that protects among them, and an owner can
-    edit every protected range anyway)."""
+    edit every protected range anyway). A tab that is ``gone`` is named as such (``tabset.py``), not as
+    unprotected."""
     lang = game.voice
     sa = (game.cfg.service_account or game.gateway.account or "").lower()
     allowed = {e.lower() for e in game.editors()} | {o.lower() for o in owners}
@@ -91,6 +93,8 @@ def check(game: Game, key: str, label: str, prots: list[Protection], rows: dict[
         failures.append(render(lang, f"svc.audit.{code}", key=label, **params))
 
     for tab, opened in expected_tabs(game, key, rows).items():
+        if tab in gone:
+            continue
         whole = [p for p in prots if parse_range(p.range) == A1(tab)]
         if not whole:
             partial = [p for p in prots if parse_range(p.range).tab == tab and p.description.startswith("sheetgm:")

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from pathlib import PurePath
 
+from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.errors import BackendError, MissingTabError, NetworkError, QuotaError
-from sheetgm.backends.port import Op
-from sheetgm.core.check import Problem
+from sheetgm.backends.port import AddTab, Op, SetValues
+from sheetgm.core.check import Problem, as_written
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
@@ -36,6 +38,7 @@ from sheetgm.sheets.rows import Located, locate
 from sheetgm.sheets.seals import identity_of, identity_token
 from sheetgm.sheets.stages import order_row, stage_key
 
+PICK_SHOWN = 80  # characters of column G quoted back to the player (a step of the dropdown is far shorter)
 # Failures that pass: the run stops and is run again, instead of reading the player's order as "nothing".
 TRANSIENT = (NetworkError, QuotaError)
 
@@ -59,6 +62,8 @@ class SheetOrder:
     picked: str = ""  # column G: a step picked from the dropdown (a reference, never the order)
     identity: str = ""  # the identity cell as read ("" if the workbook has none yet)
     results_missing: bool = False  # the Results tab is gone (renamed or deleted): the tool makes it again
+    missing: tuple[str, ...] = ()  # sheetgm's tabs gone (layout.PLAYER_TABS names): the tool makes them again
+    unread: bool = False  # not read: as the tool left it, known from the journal (publish.known_sheet)
 
     def tab_notes(self, before: set[str], now: set[str]) -> tuple[list[str], list[str], set[str]]:
         """The notes about the Orders tab told once (RUL-51): (for the player, for the director, new ids).
@@ -79,8 +84,9 @@ class SheetOrder:
 
     def explain(self, lang: str, state: str) -> list[str]:
         """What an empty order cell may hide: a step picked in column G only (the order is column B)."""
-        if state == "empty" and self.picked:
-            return [render(lang, "sheet.explain.picked_only", step=self.picked, row=self.row)]
+        if state == "empty" and self.picked:  # quoted short: the cell may hold anything up to a cell's worth
+            step = self.picked if len(self.picked) <= PICK_SHOWN else self.picked[:PICK_SHOWN - 1] + "…"
+            return [render(lang, "sheet.explain.picked_only", step=step, row=self.row)]
         return []
 
 
@@ -119,39 +125,90 @@ def identity_range(lang: str) -> str:
 
 def read_sheet(game: Game, seat: int) -> SheetOrder:
     """One read of a player's workbook: its Orders tab, whose it is, its Results tab (``trouble`` if it cannot
-    be used as this seat's). No row is located: for a workbook about to be written, not read for an order."""
+    be used as this seat's). No row is located: for a workbook about to be written, not read for an order.
+
+    A tab of sheetgm's own that is gone (deleted, or renamed: LibreOffice and Gnumeric do not enforce the
+    workbook's structure lock) is noted in ``missing`` and made again by the write that follows
+    (``upkeep.py``); the order is still read if its tab is there."""
     lang = game.seat_lang(seat)
     out = SheetOrder(seat, 0)
+    key = player_key(seat)
     ranges = [orders_range(lang), identity_range(lang), results_range(lang)]
     try:
-        got = game.gateway.read(player_key(seat), ranges)
+        got = game.gateway.read(key, ranges)
+        present = game.gateway.tabs(key)
     except TRANSIENT:
         raise  # a network or quota failure must not turn an order into "do nothing": the run stops, rerun it
-    except MissingTabError as exc:
-        if exc.params.get("tab") != layout.tab(lang, "results"):
-            out.trouble = _unreadable(game, seat, exc)
+    except MissingTabError:
+        got, present = _read_present(game, seat, out, ranges)
+        if out.trouble:
             return out
-        out.results_missing = True  # the order is still read; the tool makes the tab again
-        out.notes.append(render(lang, "sheet.protect.results_missing", tab=layout.tab(lang, "results")))
-        out.director_notes.append(render(game.voice, "svc.protect.results_missing", alias=game.alias(seat), seat=seat,
-                                         tab=layout.tab(lang, "results")))
-        return _read_rest(game, seat, out, ranges[:2])
     except BackendError as exc:
         out.trouble = _unreadable(game, seat, exc)
         return out
-    out.results = got[ranges[2]]
+    out.missing = tuple(name for name in layout.PLAYER_TABS if layout.tab(lang, name) not in present)
+    out.results_missing = "results" in out.missing
+    out.repairs = [AddTab(layout.tab(lang, name)) for name in out.missing]  # first: every write may need them
+    ours = {layout.tab(lang, name) for name in layout.PLAYER_TABS}
+    extra = [t for t in present if t not in ours and not t.startswith("_sheetgm")]
+    carried = _renamed_orders(game, seat, extra, got, ranges, out) if "orders" in out.missing and extra else ""
+    for name in out.missing:
+        tab = layout.tab(lang, name)
+        how = "renamed" if extra else "deleted"  # a tab of another name is there (its new name?), or none is
+        if name == "orders" and carried:
+            how, extra = "carried", [carried, *[t for t in extra if t != carried]]
+        note = render(lang, f"sheet.protect.tab_{how}", tab=tab, other=extra[0] if extra else "")
+        lost = name == "orders" and not carried
+        out.notes.append(note + (" " + render(lang, "sheet.protect.order_lost", tab=tab) if lost else ""))
+        out.director_notes.append(render(game.voice, f"svc.protect.tab_{how}", alias=game.alias(seat), seat=seat,
+                                         tab=tab, other=extra[0] if extra else ""))
+    out.results = got.get(ranges[2], [])
     return _take(game, out, got, ranges)
 
 
-def _read_rest(game: Game, seat: int, out: SheetOrder, ranges: list[str]) -> SheetOrder:
+def _renamed_orders(game: Game, seat: int, extra: list[str], got: dict[str, list[list[str]]], ranges: list[str],
+                    out: SheetOrder) -> str:
+    """The Orders tab under another name (a tab of ``extra`` whose first row is the Orders tab's header): its rows
+    and identity taken as the Orders tab's (into ``got``) and copied into the tab made again (``out.repairs``, after
+    its AddTab), so that an order typed there is read and kept. "" if none is."""
+    lang = game.seat_lang(seat)
+    want = [h.strip() for h in layout.headers(lang, "orders")]
+    for tab in extra[:3]:  # a player renames one tab, maybe adds one or two: no more reads than that
+        head, rest, ident = (layout.rng(tab, a) for a in ("A1:G1", "A2:G", layout.IDENTITY_CELL))
+        try:
+            found = game.gateway.read(player_key(seat), [head, rest, ident])
+        except TRANSIENT:
+            raise
+        except BackendError:
+            continue
+        if [c.strip() for c in (found[head] or [[]])[0]] != want:
+            continue
+        rows = [[*r, *[""] * (7 - len(r))][:7] for r in found[rest]]
+        got[ranges[0]], got[ranges[1]] = rows, found[ident]
+        orders = layout.tab(lang, "orders")
+        if rows:
+            out.repairs.append(SetValues(layout.rng(orders, f"A2:G{len(rows) + 1}"), tuple(map(tuple, rows))))
+        if found[ident] and found[ident][0]:
+            out.repairs.append(SetValues(layout.rng(orders, layout.IDENTITY_CELL), ((found[ident][0][0],),)))
+        return tab
+    return ""
+
+
+def _read_present(game: Game, seat: int, out: SheetOrder, ranges: list[str]
+                  ) -> tuple[dict[str, list[list[str]]], list[str]]:
+    """The ranges of ``ranges`` whose tab is there (the others read as empty), read once a tab was found gone,
+    and the tabs there."""
+    key = player_key(seat)
     try:
-        got = game.gateway.read(player_key(seat), ranges)
+        present = game.gateway.tabs(key)
+        there = [r for r in ranges if parse_range(r).tab in present]
+        got = game.gateway.read(key, there) if there else {}
     except TRANSIENT:
         raise
     except BackendError as exc:
         out.trouble = _unreadable(game, seat, exc)
-        return out
-    return _take(game, out, got, ranges)
+        return {}, []
+    return {r: got.get(r, []) for r in ranges}, present
 
 
 def _take(game: Game, out: SheetOrder, got: dict[str, list[list[str]]], ranges: list[str]) -> SheetOrder:
@@ -175,14 +232,14 @@ def identity_problem(game: Game, seat: int, text: str) -> str:
     key, sealed = identity_of(text, game.secret(), game.cfg.name)
     if key is None:
         return ""
-    if key == player_key(seat) and sealed:
+    where = game.gateway.url(player_key(seat)) or player_key(seat)
+    if not sealed:  # made up, or another game's: what it names is not believed
+        return render(game.voice, "svc.protect.forged", alias=game.alias(seat), seat=seat, named=key, where=where)
+    if key == player_key(seat):
         return ""
     other = int(key.split("-")[1])
-    if key != player_key(seat) and 1 <= other <= len(game.seats):
-        return render(game.voice, "svc.protect.other_seat", alias=game.alias(seat), seat=seat, other=other,
-                      other_alias=game.alias(other), where=game.gateway.url(player_key(seat)) or player_key(seat))
-    return render(game.voice, "svc.protect.not_this_game", alias=game.alias(seat), seat=seat,
-                  where=game.gateway.url(player_key(seat)) or player_key(seat))
+    return render(game.voice, "svc.protect.other_seat", alias=game.alias(seat), seat=seat, other=other,
+                  other_alias=game.alias(other) if 1 <= other <= len(game.seats) else key, where=where)
 
 
 def identity_ops(game: Game, seat: int, sheet: SheetOrder | None) -> list[Op]:
@@ -207,17 +264,19 @@ def read_player(game: Game, seat: int, night: int, stage: str, archived: Mapping
     if out.trouble:
         return out
     key = stage_key(night, stage)
-    if out.results_missing:  # told once a stage, as every note about the tab (RUL-51)
-        out.said.append((f"results_missing:{key}", out.notes[-1], out.director_notes[-1]))
+    for name, note, director in zip(out.missing, out.notes, out.director_notes, strict=False):
+        out.said.append((f"{name}_missing:{key}", note, director))  # told once a stage, as every note (RUL-51)
     found: Located = locate(out.tab, key, night, lang, game.voice, dict(archived or {}), game.alias(seat))
-    out.row, out.repairs = found.row, found.repairs
+    out.row, out.repairs = found.row, [*out.repairs, *found.repairs]
     out.notes += found.notes
     out.director_notes += found.director_notes
     out.said += [(note_id(name, params, out.tab), note, director) for (name, params), note, director
                  in zip(found.said, found.notes, found.director_notes, strict=True)]
     out.tab = found.tab  # as it is once the repairs are written
     for notice in game.gateway.notices(player_key(seat)):  # a copy in another format beside the file (xlsx)
-        out.said.append((f"{notice.code}:{notice.params.get('sibling', '')}", notice.message(lang),
+        kind = PurePath(str(notice.params.get("sibling", ""))).suffix or "?"  # the player's words: no path of ours
+        out.said.append((f"{notice.code}:{notice.params.get('sibling', '')}",
+                         render(lang, "sheet.notice.sibling", kind=kind),
                          render(game.voice, "svc.player_notice", alias=game.alias(seat), seat=seat,
                                 notice=notice.message(game.voice))))
     cells = found.cells
@@ -258,17 +317,16 @@ def review(state: State, seat: int, text: str, lang: str, others: Mapping[int, O
     # written step -> the earlier move that fails first (the checker went on as if it had got her there)
     failed = {s.number: s.cancelled_by for s in seen.steps if s.cancelled_by in moved}
 
-    def as_written(x: Problem) -> str:
-        numbers = parsed.written_day if x.day else parsed.written
-        if x.step is None or not 0 < x.step <= len(numbers):
-            return x.message(lang)
-        n = numbers[x.step - 1]
-        message = replace(x, step=n, day=False).message(lang)
-        first = None if x.day or not _where(x) else failed.get(n)
+    night = set(parsed.written)  # (a written step is day or night, never both)
+
+    def said(x: Problem) -> str:
+        message = x.message(lang)
+        first = failed.get(x.step) if x.step in night and _where(x) else None
         return message if first is None else render(lang, "check.after_failed", message=message, first=first)
 
-    problems = [e.message(lang) for e in parsed.errors] + [as_written(x) for x in checked.problems]
-    notes = [as_written(n) for n in checked.notes]
+    written = as_written(parsed.order, checked)  # numbered as written, a path's repeated problem once (RUL-60)
+    problems = [e.message(lang) for e in parsed.errors] + [said(x) for x in written.problems]
+    notes = [said(n) for n in written.notes]
     return Judged(Order() if parsed.errors else parsed.order, problems, notes, bool(parsed.errors),
                   None if parsed.errors else seen)
 

@@ -1,26 +1,28 @@
 """Keeping a player's workbook whole while the tool writes it (RUL-45 to RUL-48): every stage row there,
-the Results tab there, its protections in force, and the cell that says whose workbook it is.
+every tab of sheetgm's there, its protections in force, and the cell that says whose workbook it is.
 
 Each use is planned from the workbook as just read (``sheetorders.read_sheet``) and the journal, and
 written with the rest of the stage in one write: a stage row that is gone is written again from the
-record into an empty row, a Results tab renamed or deleted is made again (its reports follow as missing
-rows), the protections are put back as the layout has them (so a wiped hidden tab or a lifted protection
-is restored), and a workbook without an identity gets one.
+record into an empty row, a tab of sheetgm's renamed or deleted is made again with what the tool wrote
+there (LibreOffice and Gnumeric do not enforce the workbook's structure lock; a Results tab's reports follow
+as missing rows, an Orders tab's stage rows as rows gone), the protections are put back as the layout has
+them (so a wiped hidden tab or a lifted protection is restored), and a workbook without an identity gets one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sheetgm.backends.port import AddTab, Op, SetNote
+from sheetgm.backends.port import AddTab, Op
 from sheetgm.core.texts import render
 from sheetgm.service.game import Game
-from sheetgm.service.ledger.journal import SUPERSEDED, Entry
+from sheetgm.service.ledger.journal import SUPERSEDED, Entry, latest
 from sheetgm.service.ledger.stamps import FALLBACK, LATE, SEEN
 from sheetgm.service.timing.deadlines import local_time
 from sheetgm.service.workbooks.sheetorders import SheetOrder, identity_ops
-from sheetgm.sheets import layout, rows
+from sheetgm.sheets import layout, player, rows
 from sheetgm.sheets.archive import ArchivedOrder
+from sheetgm.sheets.helptab import help_ops
 from sheetgm.sheets.stages import SETUP_KEY, order_row, parse_key
 
 
@@ -59,16 +61,51 @@ def stage_rows(game: Game, seat: int, entries: Sequence[Entry], skip: str = "") 
     return out
 
 
+def rebuild_ops(game: Game, seat: int, sheet: SheetOrder, entries: Sequence[Entry], skip: str = "") -> list[Op]:
+    """sheetgm's tabs gone from the workbook (``sheet.missing``: deleted, or renamed) made again as the tool
+    made them, with what it wrote there since: the layout, the player's view, the Map history of every live
+    stage but ``skip`` (publishing writes that one), the help. The Orders tab's rows and the Results tab's
+    reports follow (``rows.restore``, ``publish.results_repairs``)."""
+    if not sheet.missing:
+        return []
+    lang, editors = game.seat_lang(seat), game.editors()
+    state = latest(list(entries)).view(game.board)
+    p = state.players[seat]
+    ops: list[Op] = []
+    for name in sheet.missing:
+        tab = layout.tab(lang, name)
+        ops.append(AddTab(tab))
+        if name == "orders":
+            ops += layout.orders_layout(lang, p.camp)
+            continue
+        if name == "results":
+            ops += layout.results_layout(lang)
+        elif name == "current":
+            ops += player.current_ops(state, seat, lang)
+        elif name == "maps":
+            for e in entries:
+                if e.status != SUPERSEDED and e.kind == "stage" and e.key not in (SETUP_KEY, skip):
+                    ops += player.history_ops(e.view(game.board), seat, lang, e.key, e.events(), editors)
+        elif name == "help":
+            ops += help_ops(lang, p.alias, p.camp, p.role)
+    return ops  # protected by the caller's write, which protects every tab (one protection per description)
+
+
+def protect_ops(game: Game, seat: int, entries: Sequence[Entry], tab: list[list[str]]) -> list[Op]:
+    """Every protection of the workbook as laid out, the Orders tab's open at the row due in ``tab`` (the Orders
+    tab as it is after the write): for a write that protects nothing else (``publish.deliver``)."""
+    lang, editors = game.seat_lang(seat), game.editors()
+    state = latest(list(entries)).view(game.board)
+    return [*layout.player_protections(lang, editors),
+            player.orders_protect(lang, editors, player.next_row(state, seat, tab))]
+
+
 def upkeep_ops(game: Game, seat: int, sheet: SheetOrder, entries: Sequence[Entry], skip: str,
                warnings: list[str]) -> tuple[list[Op], list[str], list[list[str]]]:
     """What keeps the workbook whole, planned from ``sheet`` as read: the writes, what the player is told
     (their language) and the Orders tab as it is after them. The director is told in ``warnings``."""
     lang = game.seat_lang(seat)
-    ops: list[Op] = [*identity_ops(game, seat, sheet)]
-    if sheet.results_missing:
-        results = layout.tab(lang, "results")
-        ops += [AddTab(results), *layout.header_ops(results, layout.headers(lang, "results"), layout.RESULTS_WIDTHS),
-                SetNote(layout.rng(results, "B1"), render(lang, "sheet.note.results"))]
+    ops: list[Op] = [*rebuild_ops(game, seat, sheet, entries, skip), *identity_ops(game, seat, sheet)]
     restored, placed, tab = rows.restore(sheet.tab, stage_rows(game, seat, entries, skip), lang)
     ops += restored
     orders = layout.tab(lang, "orders")
