@@ -95,19 +95,19 @@ def test_a_full_disk_at_the_lock_file_is_one_line_and_frees_the_lock(tmp_path: P
 def test_a_full_disk_at_a_workbook_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Saving a workbook on a full disk: the system's reason and the file, in the director's language, no
     traceback; the workbooks are as they were (the xlsx gateway saves a copy, then renames it)."""
-    import tempfile
+    from sheetgm.backends.xlsx import gateway
 
     with cli_game("xlsx", tmp_path) as game:
         write_order(game.open(), 1, "破解")
         before = {p.name: p.read_bytes() for p in (tmp_path / WORKBOOK_DIR).iterdir()}
-        real = tempfile.mkstemp
+        real = gateway._new_beside
 
-        def full(*args: object, **kw: object) -> tuple[int, str]:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(kw.get("dir", "")))
+        def full(path: Path) -> tuple[int, str]:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path.parent))
 
-        monkeypatch.setattr(tempfile, "mkstemp", full)
+        monkeypatch.setattr(gateway, "_new_beside", full)
         out = game.run("check")
-        monkeypatch.setattr(tempfile, "mkstemp", real)
+        monkeypatch.setattr(gateway, "_new_beside", real)
         assert out.exit_code == 1, out.output
         assert os.strerror(errno.ENOSPC) in out.stderr and "Traceback" not in out.output
         assert {p.name: p.read_bytes() for p in (tmp_path / WORKBOOK_DIR).iterdir()} == before
