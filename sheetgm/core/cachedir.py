@@ -21,7 +21,6 @@ import json
 import os
 import stat
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -200,7 +199,7 @@ def keep_bytes(file: Path | None, data: bytes) -> bool:
     parts that older processes left are removed too."""
     if file is None:
         return False
-    part = file.with_name(f"{file.name}.{os.getpid()}.{time.monotonic_ns() % 1_000_000}.part")
+    part = file.with_name(f"{file.name}.{os.getpid()}.{os.urandom(4).hex()}.part")
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600)
     except OSError:
@@ -216,15 +215,18 @@ def keep_bytes(file: Path | None, data: bytes) -> bool:
     except OSError:
         _unlink(part)
         return False
-    sweep_parts(file.parent)
+    try:  # the file just written tells the time (core reads no clock: tests/test_core_purity.py)
+        now = file.stat(follow_symlinks=False).st_mtime
+    except OSError:
+        return True
+    sweep_parts(file.parent, now)
     return True
 
 
-def sweep_parts(folder: Path, age: float = PART_AGE) -> int:
-    """Remove the ``*.part`` files in ``folder`` older than ``age`` seconds (left by a process that died), and the
-    code tables an older sheetgm kept (OBSOLETE); how many parts were removed."""
+def sweep_parts(folder: Path, now: float, age: float = PART_AGE) -> int:
+    """Remove the ``*.part`` files in ``folder`` older than ``age`` seconds at ``now`` (a file time: left by a
+    process that died), and the code tables an older sheetgm kept (OBSOLETE); how many parts were removed."""
     removed = 0
-    now = time.time()
     try:
         with os.scandir(folder) as entries:
             for entry in entries:

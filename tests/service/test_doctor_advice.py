@@ -9,6 +9,7 @@ inside the Chinese lines but names, commands and Google's own words quoted as Go
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,7 @@ from fakes.google import FakeGoogle
 from test_doctor import DRAFT, Director
 
 from sheetgm.backends.google.auth import saved_login_problem, user_credentials
+from sheetgm.core.cachedir import CACHE_ENV
 
 LANGS = ("zh", "en")
 # What may stay in ASCII inside a Chinese line: product and API names, file names, commands and their words
@@ -61,7 +63,7 @@ def failed(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def no_foreign_words(d: Director, lang: str, text: str) -> None:
     if lang == "zh":
         for line in text.splitlines():
-            assert not foreign_words(line, d.folder, d.home, d.login), line
+            assert not foreign_words(line, d.folder, d.home, d.login, Path(os.environ[CACHE_ENV])), line
 
 
 # -- a damaged login file

@@ -40,14 +40,15 @@ def test_audit_of_a_local_game_says_its_tabs_are_locked_with_the_games_password(
 
 def _guard() -> str:
     wf = yaml.safe_load((ROOT / ".github" / "workflows" / "resolve.yml").read_text("utf-8"))
-    return next(s["run"] for s in wf["jobs"]["resolve"]["steps"] if s.get("name") == "Only a Google game")
+    return next(s["run"] for s in wf["jobs"]["resolve"]["steps"] if s.get("name") == "Only a Google or WebDAV game")
 
 
 def _run_guard(folder: Path) -> subprocess.CompletedProcess[str]:
     bin_dir = folder.parent / "bin"
     bin_dir.mkdir(exist_ok=True)
     if not (bin_dir / "python").exists():
-        (bin_dir / "python").symlink_to(sys.executable)
+        (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', "utf-8")
+        (bin_dir / "python").chmod(0o755)  # a shim: a link to the venv's python may lose the venv
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "GAME": str(folder)}
     return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", _guard()], env=env,
                           capture_output=True, text=True, timeout=60)
@@ -62,8 +63,10 @@ def test_the_workflow_refuses_a_local_game_and_runs_a_google_one(tmp_path: Path)
                                                   'service_account = "bot@lm.iam.gserviceaccount.com"'),
                                       "utf-8")
     refused = _run_guard(local)
-    assert refused.returncode == 1 and "is a local (xlsx) game: this workflow is for Google games" in refused.stdout
+    assert refused.returncode == 1 and "is a local (xlsx) game: this workflow is for Google and WebDAV games" in refused.stdout
     assert _run_guard(google).returncode == 0
     for doc in ("schedule.md", "director-guide.md"):
         text = (ROOT / "docs" / doc).read_text("utf-8")
-        assert "只用于 Google" in text and "for Google games only" in text, doc
+        assert "for Google and WebDAV games" in text, doc
+        if doc == "director-guide.md":
+            assert "只用于 Google 和 WebDAV" in text
