@@ -122,7 +122,7 @@ def test_a_workbook_not_shared_with_the_service_account_is_named(director: Direc
     director.fake.drive.grants[sid] = [g for g in director.fake.drive.grants[sid] if g.email != SA]
     code, rep = director.doctor()
     got = lines(rep)["workbooks"]
-    assert code == 1 and not got["ok"] and "player-2 (Bo)" in got["detail"] and "sheetgm share" in got["fix"]
+    assert code == 1 and not got["ok"] and "Seat 2 · Bo" in got["detail"] and "sheetgm share" in got["fix"]
     assert "player-1" not in got["detail"]
 
 
