@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import CHECKOUT, checkout_changes, checkout_files
+from checkout import CHECKOUT, checkout_changes, checkout_files
 
 
 def test_a_file_written_changed_or_removed_is_named(tmp_path: Path) -> None:
