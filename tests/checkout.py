@@ -1,12 +1,12 @@
-"""The checkout's files, to tell what a test run left there (tests/conftest.py fails such a run): the suite writes
-only into temporary folders (tmp_path), never into the checkout. A module of its own, not conftest.py, so that
-the tests import it by one name whichever conftest.py was imported first."""
+"""The checkout as it was before a test run, and what a run left in it (conftest.py fails such a run): the suite
+writes only into temporary folders (tmp_path), never here."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+# The checkout as it was before the run: the suite writes only into temporary folders (tmp_path), never here.
 CHECKOUT = Path(__file__).resolve().parents[1]
 SKIPPED = frozenset({".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "build",
                      "dist", "games"})

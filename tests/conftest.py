@@ -20,7 +20,7 @@ def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
     monkeypatch.setenv(QUOTA_ENV, "1000000")
 
 
-_BEFORE = pytest.StashKey[dict[str, tuple[int, int]]]()  # the checkout as it was before the run (checkout.py)
+_BEFORE = pytest.StashKey[dict[str, tuple[int, int]]]()  # the checkout before the run (checkout.py)
 def pytest_sessionstart(session: pytest.Session) -> None:
     session.config.stash[_BEFORE] = checkout_files()
 

@@ -1,5 +1,4 @@
-"""The suite writes only into temporary folders: conftest.py fails a run that leaves files in the checkout
-(checkout.py tells which)."""
+"""The suite writes only into temporary folders: conftest.py fails a run that leaves files in the checkout."""
 
 from __future__ import annotations
 

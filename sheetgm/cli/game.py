@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -26,22 +27,46 @@ def new_cmd(
 ) -> None:
     """Create a game: folder, config, seeded role deal and every workbook (shared one call at a time)."""
     from sheetgm.cli import present
-    from sheetgm.service.config.file import find_config
+    from sheetgm.service.config.file import CONFIG_NAMES, find_config
     from sheetgm.service.config.load import load_config, with_backend
     from sheetgm.service.game import make_gateway
     from sheetgm.service.new_game import new_game
+    from sheetgm.service.timing.deadlines import past_start
+
+    if config is None and not any((game / name).is_file() for name in CONFIG_NAMES):
+        _starter(game, as_json)  # a first game: a commented game.toml to edit, and what to run next
+        return
 
     def made() -> tuple[Game, dict[str, str | None]]:
-        cfg = load_config(config or find_config(game))
+        source = config or find_config(game)
+        cfg = load_config(source)
         if google:
             cfg = with_backend(cfg, "google")
         gateway = make_gateway(cfg, game, "director", client_secrets) if cfg.backend == "google" else None
         with progress(lang_of(config or game), "cli.progress_new", len(cfg.roster) + 2) as step:
-            g = new_game(game, cfg, gateway, progress=step)
+            g = new_game(game, cfg, gateway, progress=step, source=source)
         return g, {key: g.gateway.url(key) for key in g.keys()}
 
     g, urls = attempt(lang_of(config or game), made)
-    emit(as_json, {"folder": str(game), "workbooks": urls}, present.created(g, urls))
+    late = past_start(g.cfg, g.now(), g.voice)
+    emit(as_json, {"folder": str(game), "workbooks": urls, "warnings": [late] if late else []},
+         present.created(g, urls))
+    if late and not as_json:
+        print(f"! {late}", file=sys.stderr, flush=True)
+
+
+def _starter(game: Path, as_json: bool) -> None:
+    """`sheetgm new` where there is no game.toml: the starter written (``config/starter.py``), and what next."""
+    from sheetgm.core.texts import render
+    from sheetgm.service.config.load import load_config
+    from sheetgm.service.config.starter import write_starter
+
+    lang = lang_of(game)
+    file = attempt(lang, lambda: write_starter(game, lang))
+    start = load_config(file).schedule
+    when = start.start.isoformat() if start is not None else "-"
+    emit(as_json, {"folder": str(game), "starter": str(file), "workbooks": {}},
+         render(lang, "cli.starter.written", path=str(file), folder=str(game), start=when))
 
 
 def share_cmd(game: GameOpt = Path("."), client_secrets: ClientSecretsOpt = None, as_json: JsonOpt = False) -> None:

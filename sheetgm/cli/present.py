@@ -204,6 +204,7 @@ def demoed(lang: str, rep: DemoReport) -> str:
     lines.append(render(lang, "cli.demo_where", folder=str(rep.folder)))
     lines += [f"  {p}" for p in rep.workbooks]
     lines += [f"! {w}" for w in rep.warnings]
+    lines.append(render(lang, "cli.demo_next"))  # last: the one line that starts a real game
     return "\n".join(lines)
 
 

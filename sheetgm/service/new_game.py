@@ -31,11 +31,12 @@ Progress = Callable[[str], None]
 
 def new_game(folder: Path, cfg: GameConfig, gateway: Gateway | None = None,
              clock: Callable[[], datetime] | None = None, progress: Progress | None = None,
-             secret: str | None = None) -> Game:
+             secret: str | None = None, source: Path | None = None) -> Game:
     """Create the game: refuse to overwrite one, then create, lay out and share every workbook.
 
     ``folder/game.toml`` may already hold the draft being created; the workbooks must not exist yet. The game's
-    secret (``Game.secret``) is drawn at random unless given (tests that compare two games)."""
+    secret (``Game.secret``) is drawn at random unless given (tests that compare two games). ``source``: the
+    config file ``cfg`` was read from, whose comments game.toml keeps (``save_config``)."""
     board = load_board(cfg, folder)
     game = Game(folder, cfg, board, gateway if gateway is not None else make_gateway(cfg, folder),
                 known_secret=secret or secrets.token_urlsafe(12))
@@ -45,7 +46,7 @@ def new_game(folder: Path, cfg: GameConfig, gateway: Gateway | None = None,
     for key in game.keys():
         if game.gateway.exists(key):
             raise ServiceError("err.svc.workbook_exists", key=key)
-    save_config(cfg, folder)
+    save_config(cfg, folder, source)
     step = progress or (lambda _key: None)
     with game.gateway.batch():  # locally: each file saved once, laid out and shared
         for key, title, ops, tabs in _workbooks(game, state):

@@ -209,7 +209,7 @@ CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 ALLOWED = re.compile(
     r"N\d+-(?:survivor|hunter|setup)(?:\+\w+-\d+)?|\bsheetgm(?: [a-z]+)*|--[a-z-]+|\bUTC\b|Asia/Shanghai|"
     r"[\w./-]+\.(?:xlsx|png|txt|toml|json|map|md)\b|\bplayer-\d+/[0-9a-f]{16}\b|/[\w./-]+|\b[0-9a-f]{10}\b|\b[0-9a-f]{16}\b|\bRUL-\d+|\bR-[A-Z]+-\d+|\b[A-Z]{1,2}\d{1,2}\b|"
-    r"\b(?:JSON|xlsx|Google|GitHub|Excel|LibreOffice|BBCode|HP|MP|AP|ID|PNG|zh|en|xlsx|game\.toml|map_url)\b|"
+    r"\b(?:JSON|xlsx|Google|GitHub|Excel|LibreOffice|BBCode|HP|MP|AP|ID|PNG|zh|en|xlsx|game\.toml|map_url|start)\b|"
     r"\[(?:schedule|deadlines|img|/img)\]|\bhttps?://\S+|\[/?(?:size|color|b|list|quote|\*)[^\]]*\]|#[0-9A-Fa-f]{6}")
 RAW = re.compile(r"\b[a-z]+(?:\.[a-z0-9_+]+)+\(")  # a template's fallback: "key(param=...)"
 

@@ -29,7 +29,7 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 # they are (with their options), a time zone as people write it ("UTC+8"), and the rollback reason this test writes.
 IDENTIFIERS = {"cup", "sheetgm", "xlsx", "png", "excel", "libreoffice", "asia", "shanghai", "director", "public",
                "player", "map", "survivor", "hunter", "setup", "resolve", "check", "stage", "workbooks",
-               "utc", "maps", "game", "typo"}
+               "utc", "maps", "game", "typo", "toml", "schedule", "start", "deadlines"}  # game.toml's keys
 
 
 @contextmanager

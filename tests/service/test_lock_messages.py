@@ -145,7 +145,7 @@ def test_a_file_the_system_refuses_is_one_line_not_a_traceback(tmp_path: Path,
     draft.write_text('name = "g"\nseed = 1\n[[roster]]\nalias = "A"\ncamp = "survivor"\n[[roster]]\nalias = "H"\n'
                      'camp = "hunter"\n', "utf-8")
 
-    def full(cfg: object, folder: Path) -> Path:
+    def full(cfg: object, folder: Path, source: Path | None = None) -> Path:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(folder / "game.toml"))
 
     monkeypatch.setattr(new_game, "save_config", full)

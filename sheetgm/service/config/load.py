@@ -216,11 +216,40 @@ def field_path(loc: tuple[int | str, ...], data: dict[str, Any], lang: str) -> s
     return text
 
 
-def save_config(cfg: GameConfig, folder: Path) -> Path:
+def save_config(cfg: GameConfig, folder: Path, source: Path | None = None) -> Path:
+    """``folder/game.toml`` saying ``cfg``. The director's own file is kept as written, comments and order of keys
+    included: the folder's game.toml (else ``source``, a TOML file given to `sheetgm new`) has only the keys whose
+    values differ from ``cfg`` changed in place (``--google``: the backend), and is not written at all when
+    nothing differs. Without either, the config is written out plainly."""
     folder.mkdir(parents=True, exist_ok=True)
     file = folder / "game.toml"
-    file.write_text(to_toml(to_plain(cfg)), "utf-8")
+    base = file if file.is_file() else source
+    if base is None or base.suffix != ".toml" or not base.is_file():
+        file.write_text(to_toml(to_plain(cfg)), "utf-8")
+        return file
+    import tomlkit  # only when a game is created: every other command reads its config without it
+
+    text = base.read_text("utf-8")
+    doc = tomlkit.parse(text)
+    want = to_plain(cfg)
+    have = _plain_of(doc.unwrap())
+    for key, value in want.items():
+        if have.get(key) != value:
+            doc[key] = value
+    for key in [k for k in have if k not in want]:  # a key the config no longer has (None: left out)
+        del doc[key]
+    out = tomlkit.dumps(doc)
+    if base != file or out != text:
+        file.write_text(out, "utf-8")
     return file
+
+
+def _plain_of(data: dict[str, Any]) -> dict[str, Any]:
+    """What game.toml says, in ``to_plain``'s form where it validates (dates as ISO text), else as read."""
+    try:
+        return to_plain(parse_config(data))
+    except ConfigError:
+        return data
 
 
 def _value(v: Any) -> str:

@@ -200,3 +200,23 @@ def public_deadline_ops(game: Game, state: State, at: datetime, by: str) -> list
         SetValues(layout.rng(layout.tab(lang, "log"), f"{col}1"), ((deadline_line(game, state, lang, at, by),),)),
         SetBold(layout.rng(layout.tab(lang, "log"), f"{col}1")),
         ResizeColumns(layout.rng(layout.tab(lang, "log"), f"{col}:{col}"), DEADLINE_PX))]
+
+
+def past_start(cfg: GameConfig, now: datetime, lang: str) -> str:
+    """Night 1's first deadline already past at ``now`` (a start date copied from an example): what happens and the
+    fix, in ``lang``; "" if it is ahead or there is none. Deadlines are worked out from game.toml at every run, so
+    the fix holds for a game already created."""
+    due = night_deadlines(cfg, 1)
+    first = min(((k, w) for k, w in due.items() if w is not None), key=lambda kw: kw[1], default=None)
+    if first is None or first[1] > now:
+        return ""
+    zone = zone_of(cfg)
+    camp, when = first
+    key = stage_key(1, camp)
+    tomorrow = now.astimezone(zone).date() + timedelta(days=1)
+    shown_at = shown(when, lang, cfg.timezone)
+    if key in cfg.deadlines:
+        example = datetime.combine(tomorrow, when.astimezone(zone).time(), tzinfo=zone).isoformat()
+        return render(lang, "cli.new_past_deadline", key=key, deadline=shown_at, example=example)
+    return render(lang, "cli.new_past_start", start=cfg.schedule.start.isoformat() if cfg.schedule else "-",
+                  deadline=shown_at, example=tomorrow.isoformat())
