@@ -63,7 +63,8 @@ def test_the_workflow_refuses_a_local_game_and_runs_a_google_one(tmp_path: Path)
                                                   'service_account = "bot@lm.iam.gserviceaccount.com"'),
                                       "utf-8")
     refused = _run_guard(local)
-    assert refused.returncode == 1 and "is a local (xlsx) game: this workflow is for Google and WebDAV games" in refused.stdout
+    assert refused.returncode == 1
+    assert "is a local (xlsx) game: this workflow is for Google and WebDAV games" in refused.stdout
     assert _run_guard(google).returncode == 0
     for doc in ("schedule.md", "director-guide.md"):
         text = (ROOT / "docs" / doc).read_text("utf-8")
