@@ -34,7 +34,7 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:Z|[+-]\d{2}:\d{2})")
 
 GAME_KEYS = ("name", "map", "seed", "lang", "backend", "timezone", "max_nights", "director_email",
-             "service_account", "map_url", "options", "role_pool", "schedule", "deadlines", "roster")
+             "service_account", "map_url", "options", "role_pool", "schedule", "deadlines", "webdav", "roster")
 SEAT_KEYS = ("alias", "camp", "lang", "email", "role", "passage")
 SCHEDULE_KEYS = ("survivors", "hunters", "every", "from_night", "start")
 
@@ -104,6 +104,8 @@ def _game(data: Any) -> dict[str, Any]:
     if pool is not None and (type(pool) is not list or any(_among(r, SURVIVOR_ROLES + HUNTER_ROLES) != r
                                                              for r in pool)):
         raise _Unsure
+    if d.get("webdav") is not None:
+        raise _Unsure  # a WebDAV game's table: the models check its address and that it holds no password
     url = d.get("map_url")
     if url is not None and not _text(url).startswith(("https://", "http://")):
         raise _Unsure
@@ -123,6 +125,7 @@ def _game(data: Any) -> dict[str, Any]:
         "schedule": None if "schedule" not in d else _schedule(d["schedule"]),
         "deadlines": _deadlines(d.get("deadlines", {})),
         "roster": _roster(d["roster"]),
+        "webdav": None,
     }
     seats = out["roster"]
     if same_aliases([s["alias"] for s in seats]):
