@@ -25,7 +25,9 @@ def gw(tmp_path: Path) -> XlsxGateway:
 def test_two_writers_and_a_reader_never_see_a_torn_file(gw: XlsxGateway, tmp_path: Path) -> None:
     """Each save goes to its own temporary file and is renamed over the workbook: whatever interleaves,
     every read finds a whole workbook (with one shared temporary name, one writer's rename would take the
-    other's half-written file, or fail)."""
+    other's half-written file, or fail). Two gateways writing with no game lock between them (the service always
+    holds one) each replace the file only if it is still the one they read: a writer that keeps losing the race
+    gives up with a clear error, never over the other's save."""
     errors: list[BaseException] = []
 
     def writer(n: int) -> None:
@@ -50,7 +52,8 @@ def test_two_writers_and_a_reader_never_see_a_torn_file(gw: XlsxGateway, tmp_pat
         t.start()
     for t in threads:
         t.join()
-    assert errors == []
+    lost = [e for e in errors if "changed by another program" in str(e)]
+    assert [e for e in errors if e not in lost] == []  # no torn read, no other failure
     assert sorted(p.name for p in tmp_path.iterdir()) == ["player-1.xlsx"]  # no temporary file left
     XlsxGateway(tmp_path).read("player-1", ["Orders!A1:A2"])
 
