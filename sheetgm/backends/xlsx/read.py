@@ -794,7 +794,8 @@ def _written(el: Element) -> str:
             k = "xml:space"
         attrs.append(f' {k}="{xmlkit.attr(v)}"')
     inner = xmlkit.text(el.text or "") + "".join(map(_written, el))
-    return f"<{tag}{''.join(attrs)}>{inner}</{tag}>{xmlkit.text(el.tail or '')}"
+    body = f"<{tag}{''.join(attrs)}>{inner}</{tag}>" if inner else f"<{tag}{''.join(attrs)}/>"
+    return body + xmlkit.text(el.tail or "")
 
 
 _MAIN_NS = f"{{{xmlkit.MAIN}}}"
