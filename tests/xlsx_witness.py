@@ -218,7 +218,7 @@ def _elements_lost(part: str, old: bytes, new: bytes, modelled: set[str]) -> lis
     if b"purl.oclc.org/ooxml" in old:
         return []  # a Strict part: written back in transitional names
     old = as_utf8(old)  # a part in UTF-16 (or another encoding) is written back in UTF-8
-    mine = {xml for _name, xml in skeleton(new).children}
+    mine = {xml for _name, xml in skeleton(as_utf8(new)).children}
     return [f"{part}: {name}" for name, xml in skeleton(old).children if name not in modelled and xml not in mine]
 
 

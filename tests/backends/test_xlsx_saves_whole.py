@@ -271,7 +271,12 @@ def test_a_character_past_uffff_is_written_back_and_read_again() -> None:
     saved = save_one_cell(data)
     assert saved.value_changes == []
     assert _texts(saved.saved)["Tab"] == {**before, (1, 0): "sheetgm"}
-    assert by_openpyxl(saved.saved)["Tab"][(0, 0)] == "a\U00010405b"  # written as the character itself
+    assert by_openpyxl(saved.saved) == {"Tab": {**by_openpyxl(data)["Tab"], (1, 0): "sheetgm"}}  # kept as written
+    book = read_book(data)
+    cells.apply(book, book.sheets[0], SetValues("'Tab'!D1", [["\U00010405"]]), parse_range("'Tab'!D1"))
+    written = write_book(book)
+    assert "<t>\U00010405</t>".encode() in _part(written, "xl/worksheets/sheet1.xml")  # a new text: the character
+    assert by_openpyxl(written)["Tab"][(0, 3)] == "\U00010405"
 
 
 # -- (e) shared formulas without results ---------------------------------------------------------------------------
@@ -346,3 +351,17 @@ def test_an_iso_time_with_more_than_microseconds_reads_to_the_microsecond() -> N
     assert [text_of(book, Cell("d", v)) for v in ("10:59:59.9999999999984025", "12:00:00.000",
                                                   "2018-03-06T07:01:12.0823891Z", "not a date")] == [
         "10:59:59.999999", "12:00:00", "2018-03-06 07:01:12.082389", "not a date"]
+
+
+def test_an_inline_rich_text_is_written_back_with_its_runs_while_unchanged() -> None:
+    """roo's richtext_example: runs "Example" and " richtext" (no preserve): the codec reads "Examplerichtext",
+    LibreOffice and openpyxl "Example richtext"; written back flat, they read the save otherwise."""
+    runs = '<r><rPr><b val="1"/></rPr><t>Example</t></r><r><rPr><i val="1"/></rPr><t> richtext</t></r>'
+    sheet = (f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is>{runs}</is></c>'
+             '<c r="B1" t="inlineStr"><is><t>x_x000D_y</t></is></c></row></sheetData></worksheet>')
+    data = _package(sheet)
+    saved = save_one_cell(data)
+    written = _part(saved.saved, "xl/worksheets/sheet1.xml")
+    assert runs.encode() in written and b"<t>x_x000D_y</t>" in written
+    assert by_openpyxl(saved.saved) == {"Tab": {**by_openpyxl(data)["Tab"], (1, 0): "sheetgm"}}
+    assert saved.value_changes == []

@@ -57,15 +57,15 @@ class Cell:
     ``sst``: the entry of the file's shared-string table the text came from (rich text, phonetic guides:
     written back as that entry while the text is unchanged), -1 for none; ``extra``: other attributes as
     written (`` vm="1"``: a picture placed in the cell, `` cm="1"``: a dynamic array), kept likewise. ``raw``: an
-    inline text as the file wrote it, where blanks at its ends were dropped as it was read (no xml:space="preserve":
-    Excel and calamine drop them, LibreOffice and openpyxl keep them): written back so while the text is the same,
-    so that no program reads it otherwise after a save."""
+    inline text's text as read and its ``<is>`` content as the file wrote it, where reading lost something (runs,
+    phonetic guides, blanks a ``<t>`` without xml:space="preserve" holds, which LibreOffice and openpyxl show):
+    written back so while the text is the same, so that no program reads it otherwise after a save."""
 
     __slots__ = ("kind", "value", "formula", "style", "sst", "extra", "raw")
 
     def __init__(self, kind: str = "", value: str = "", style: int = 0,
                  formula: tuple[dict[str, str], str] | None = None, sst: int = -1, extra: str = "",
-                 raw: str | None = None) -> None:
+                 raw: tuple[str, str] | None = None) -> None:
         self.kind, self.value, self.style, self.formula, self.sst, self.extra = kind, value, style, formula, sst, extra
         self.raw = raw
 

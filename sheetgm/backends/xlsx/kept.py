@@ -97,6 +97,8 @@ def digest(section: str, key: Hashable) -> bytes | None:
 def get(section: str, key: Hashable) -> Any:
     """The kept result of parsing ``key`` (a text) for ``section``, or None."""
     table = _table if _table is not None else _load()
+    if _looked[0] > LOOK_LIMIT:
+        return None  # (past it, what a key holds is not even measured)
     _looked[0] += size(key)
     if not table or _looked[0] > LOOK_LIMIT:
         return None  # a large game: what is read past this is parsed, as without the table, and not noted
@@ -119,11 +121,19 @@ def size(key: Hashable) -> int:
     """What digesting ``key`` costs, in characters: a text's length, a tuple's texts' (a written row's key holds
     its cells' texts: 12,000 rows each showing one 1 MB shared string were 12 GB to hash at every save), 8 for
     anything else."""
-    if isinstance(key, (str, bytes)):
-        return len(key)
-    if isinstance(key, tuple):
-        return 8 + sum(map(size, key))
-    return 8
+    kind = type(key)
+    if kind is str or kind is bytes:
+        return len(key)  # type: ignore[arg-type]
+    if kind is not tuple:
+        return 8
+    n = 8 * len(key)  # type: ignore[arg-type]
+    for item in key:  # type: ignore[attr-defined]
+        inner = type(item)
+        if inner is str or inner is bytes:
+            n += len(item)
+        elif inner is tuple:
+            n += size(item)
+    return n
 
 
 def _read(file: Path | None) -> Any:

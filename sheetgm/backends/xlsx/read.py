@@ -525,7 +525,8 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
                     value = strings[sst] if 0 <= sst < len(strings) else ""
                     sst = sst if value else -1
             elif kind == "inlineStr":
-                kind, value, raw = "s", xmlkit.run_text(inline), _unstripped(inline)
+                kind, value = "s", xmlkit.run_text(inline)
+                raw = _as_written(inline, value)
             elif kind == "str":
                 kind, value = "s", xmlkit.unescape(v_text) if v_text and "_x" in v_text else v_text or ""
             elif v_text is None or (kind == "n" and not v_text):
@@ -762,12 +763,42 @@ def row_cells(piece: str) -> tuple[int, tuple[tuple[int, str, str, int], ...]]:
     return row, tuple(cells)
 
 
-def _unstripped(inline: Element | None) -> str | None:
-    """An inline text of one ``<t>`` as written, when blanks at its ends were dropped in reading it (``Cell.raw``)."""
-    if inline is None or len(inline) != 1 or inline[0].tag != _T_TAG or inline[0].get(_SPACE) == "preserve":
+def _as_written(inline: Element | None, value: str) -> tuple[str, str] | None:
+    """An inline text's ``<is>`` content as written, with the text read of it (``Cell.raw``), where reading it
+    lost something or programs read it otherwise: runs (their fonts), phonetic guides, blanks that a ``<t>``
+    without xml:space="preserve" holds (Excel and calamine drop them, LibreOffice and openpyxl keep them),
+    ``_xHHHH_`` escapes. None for a plain text."""
+    if inline is None or not len(inline):
         return None
-    text = inline[0].text or ""
-    return text if text and (text[0] in _BLANKS or text[-1] in _BLANKS) else None
+    if len(inline) == 1 and inline[0].tag == _T_TAG:
+        text = inline[0].text or ""
+        blanks = text and (text[0] in _BLANKS or text[-1] in _BLANKS) and inline[0].get(_SPACE) != "preserve"
+        if not blanks and "_x" not in text:  # (an escape: openpyxl reads an inline text's "_x000D_" as written)
+            return None
+    try:
+        return value, "".join(map(_written, inline))
+    except ValueError:  # an element of another namespace: written as the text read
+        return None
+
+
+def _written(el: Element) -> str:
+    """An element of the main namespace as XML with local names, its texts as they are."""
+    if not el.tag.startswith(_MAIN_NS):
+        raise ValueError(el.tag)
+    tag = el.tag[len(_MAIN_NS):]
+    attrs = []
+    for k, v in el.attrib.items():
+        if k.startswith("{"):
+            if k != _SPACE:
+                raise ValueError(k)
+            k = "xml:space"
+        attrs.append(f' {k}="{xmlkit.attr(v)}"')
+    inner = xmlkit.text(el.text or "") + "".join(map(_written, el))
+    body = f"<{tag}{''.join(attrs)}>{inner}</{tag}>" if inner else f"<{tag}{''.join(attrs)}/>"
+    return body + xmlkit.text(el.tail or "")
+
+
+_MAIN_NS = f"{{{xmlkit.MAIN}}}"
 
 
 _T_TAG, _SPACE, _BLANKS = xmlkit.m("t"), f"{{{xmlkit.XML_NS}}}space", " \t\r\n"

@@ -215,8 +215,8 @@ def _cell(ref: str, cell: Cell) -> str:
         if cell.sst >= 0:  # the file's own entry, with its runs and phonetic guides
             return f'<c r="{ref}"{style} t="s"><v>{cell.sst}</v></c>'
         raw = cell.raw
-        if raw is not None and xmlkit.unescape(raw.strip(" \t\r\n")) == value:  # blanks as written (``Cell.raw``)
-            return f'<c r="{ref}"{style} t="inlineStr"><is><t>{xmlkit.text(raw)}</t></is></c>'
+        if raw is not None and raw[0] == value:  # the text as the file wrote it (``Cell.raw``)
+            return f'<c r="{ref}"{style} t="inlineStr"><is>{raw[1]}</is></c>'
         return f'<c r="{ref}"{style}{inline_end(value)}'
     if kind == "n":  # escaped too: a malformed file may hold any text as a number, and it is kept as read
         return f'<c r="{ref}"{style}>{formula}<v>{xmlkit.text(value)}</v></c>'
