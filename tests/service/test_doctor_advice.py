@@ -35,7 +35,7 @@ def foreign_words(text: str, *paths: Path) -> set[str]:
     """The ASCII words of a Chinese line that are not names, commands, paths, addresses or quoted words."""
     for path in sorted(paths, key=lambda p: -len(str(p))):
         text = text.replace(str(path), " ")
-    text = re.sub(r"“[^”]*”|`[^`]*`|\S+@\S+|--[\w-]+|https?://\S+", " ", text)
+    text = re.sub(r"“[^”]*”|`[^`]*`|\S+@\S+|--[\w-]+|https?://\S+|(?<![\w.])/[^\s（）()，。；：“”]+", " ", text)
     return {w for w in re.findall(r"[A-Za-z][A-Za-z_0-9]+", text) if w not in NAMES}
 
 
