@@ -8,15 +8,23 @@ the same order, field by field and word for word in zh and en.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from enginekit import game, t
+from preview_agree import vary
+from test_check_agrees import any_order, positions
 
-from sheetgm.core.board import edge_key
+from sheetgm.bots import bot_order
+from sheetgm.core.board import distance, edge_key
+from sheetgm.core.observe import report
+from sheetgm.core.passages import known_passages
 from sheetgm.core.preview import Preview, preview
-from sheetgm.core.state import Passage, State
-from sheetgm.notation.orders import parse_order
+from sheetgm.core.state import HUNTER_STAGE, Passage, State
+from sheetgm.core.steps import ITEMS
+from sheetgm.notation.orders import format_order, parse_order
 
 # The kit map (enginekit.GRID):
 #    A    B    C    D    E    F
@@ -112,3 +120,98 @@ def test_the_previews_compared_are_busy() -> None:
     assert any(x.code == "preview.warn.no_chest" for x in plain.steps[0].warnings)
     assert not heal.steps[0].sure and not heal.steps[1].sure
     assert wings.steps[0].path == (t("C5"), t("D5"), t("E5")) and not wings.steps[2].sure
+
+
+# --- every field held to what observe gives the player, over generated states --------------------------------------
+
+
+def _hide(st: State, seat: int, rng: random.Random) -> State:
+    """A copy that differs from ``st`` in what may be hidden from ``seat``: where passages she does not know lead
+    (or whether they exist), what every chest holds, where the other players stand, what they carry, their
+    Stealth. Whether she learns any of it is left to ``observe`` (the caller compares reports)."""
+    twin = st.copy()
+    me = twin.players[seat]
+    tiles = sorted(twin.board.tiles())
+    kept = []
+    for pa in twin.passages:
+        if pa.owner is None or pa.known_to(me):
+            kept.append(pa)
+        elif rng.random() < 0.7:
+            a, b = rng.sample(tiles, 2)
+            kept.append(replace(pa, ends=edge_key(a, b)))
+    twin.passages = kept
+    for c in twin.chests:
+        twin.chests[c] = rng.choice((None, None, *ITEMS))
+    for q in twin.players.values():
+        if q.seat == seat or q.flags.get("robot_of") == seat or not q.in_play:
+            continue
+        if rng.random() < 0.6:
+            q.pos = rng.choice(tiles)
+        if q.is_survivor and not q.is_robot and rng.random() < 0.5:
+            q.items = [rng.choice(ITEMS)] if rng.random() < 0.7 else []
+        if not q.is_survivor:
+            q.stealth = rng.random() < 0.5
+    return twin
+
+
+def _meet(st: State, seat: int, rng: random.Random) -> State:
+    """A copy where the player meets hidden things: a secret passage she does not know with an end near her, and
+    (now and then) her start on a chest tile, whose contents a hunter is never told."""
+    st = st.copy()
+    me = st.players[seat]
+    near = sorted(t for t in st.board.tiles() if distance(t, me.pos) <= 2 and t != me.pos)
+    owner = next((h.seat for h in st.hunters() if h.seat != seat), None)
+    if owner is not None and near:
+        a = rng.choice(near)
+        b = rng.choice(sorted(t for t in st.board.tiles() if t not in (a, me.pos)))
+        st.passages.append(Passage(ends=edge_key(a, b), owner=owner))
+    if st.board.chests and rng.random() < 0.3:
+        me.pos = rng.choice(sorted(st.board.chests))
+    return st
+
+
+def _told(st: State, seat: int) -> tuple[object, ...]:
+    """What the player has been told of the state (her report, in both languages) and the passages she knows."""
+    return (report(st, [], seat, "zh"), report(st, [], seat, "en"),
+            sorted(pa.ends for pa in known_passages(st, seat)))
+
+
+@pytest.mark.parametrize("map_name", ["standard", "teach"])
+def test_every_field_is_what_observe_gives_the_player_over_generated_states(map_name: str) -> None:
+    """Over states of bot games, for each player of the stage and orders of every kind: a twin state that differs
+    only in what may be hidden, and gives her the same report (``observe``) and the same known passages, gives
+    her the same preview, every field in both languages. Slips caught: a secret passage's end shown to a player
+    who has not found it (``known_passages`` of everyone), a hunter told whether the chest on his tile is full
+    (the chest's state read for a hunter), a field read from another player's position or bag."""
+    rng = random.Random(f"secrecy/{map_name}")
+    compared = hunters = differed = 0
+    for st in positions(map_name, 3, nights=4):
+        seats = [q.seat for q in (st.hunters() if st.stage == HUNTER_STAGE else st.survivors())
+                 if q.in_play and not q.is_robot]
+        for seat in seats:
+            a = _meet(vary(st, seat, rng), seat, rng)
+            for _ in range(3):
+                order = any_order(a, seat, rng) if rng.random() < 0.7 else bot_order(a, seat, rng)
+                for _ in range(3):
+                    b = _hide(a, seat, rng)
+                    if _told(a, seat) != _told(b, seat):
+                        continue
+                    differed += a.to_json() != b.to_json()
+                    compared += 1
+                    hunters += not a.players[seat].is_survivor
+                    assert shown(preview(a, seat, order)) == shown(preview(b, seat, order)), \
+                        (map_name, st.night, st.stage, seat, format_order(order))
+    assert compared >= 100 and hunters >= 30 and differed >= compared * 0.9, (compared, hunters, differed)
+
+
+def test_a_hunter_is_not_told_whether_the_chest_on_his_tile_is_full() -> None:
+    """Slip caught: the chest on the start tile read for a hunter as for a survivor (a survivor's report tells
+    her, a hunter's does not): his preview would say chest_full or chest_empty."""
+    a, b = base(), base()
+    for st, item in ((a, "map"), (b, None)):
+        st.players[HAL].pos = t("B1")
+        st.chests[t("B1")] = item
+    pa, pb = (preview(st, HAL, parse_order("move C1")) for st in (a, b))
+    assert shown(pa) == shown(pb)
+    assert pa.steps[0].here == () and preview(a, HAL, parse_order("move A1")).steps[0].here == ("generator",)
+    assert preview(a, HAL, parse_order("move C1; move B1")).steps[1].here == ("chest",)

@@ -136,3 +136,20 @@ def test_the_central_directory_count_is_checked_before_parsing() -> None:
     with pytest.raises(UnreadableFileError) as err:
         Package(bytes(data))
     assert err.value.code == "err.backend.file.too_many_parts"
+
+
+def test_many_parts_each_within_the_part_limit_are_refused_past_the_total(tmp_path: Path) -> None:
+    """Slip caught: the running total across parts no longer counted (``self.inflated += size`` lost, or the
+    total check skipped): five 1 MB parts under a 2 MB part limit pass alone, but not 5 MB under a 3 MB total,
+    whether they are read or only checked."""
+    data = _workbook(tmp_path)
+    blank = b"<a>" + b" " * (1 << 20) + b"</a>"
+    many = _with(data, {f"xl/media/pad{i}.xml": blank for i in range(5)})
+    limits = replace(LIMITS, part_bytes=2 << 20, total_bytes=3 << 20)
+    read_book(many, replace(limits, total_bytes=64 << 20))  # within every limit: read
+    assert _code(many, limits) == "inflates_too_much"
+    with Package(many, limits) as pkg:
+        with pytest.raises(UnreadableFileError) as err:
+            for i in range(5):
+                pkg.read(f"xl/media/pad{i}.xml")
+        assert err.value.code.endswith("inflates_too_much") and pkg.inflated <= 3 << 20

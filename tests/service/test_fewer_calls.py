@@ -153,7 +153,7 @@ def test_a_damaged_memo_or_no_listing_means_reading_everything(runs: Runs) -> No
     assert sorted(players_read(runs, start)) == ["player-1", "player-2", "player-3"] and rep.unchanged == []
     # a memo cell edited by hand is only a reason to read the workbook again
     tab = layout.tab(game.lang, "archive")
-    runs.game.gateway.write(DIRECTOR, [SetValues(layout.rng(tab, f"J{archive_row('N1-survivor', 1, 4)}"),
+    runs.game.gateway.write(DIRECTOR, [SetValues(layout.rng(tab, f"P{archive_row('N1-survivor', 1, 4)}"),
                                                  (("{not json",),))])
     start = len(runs.fake.log)
     check(runs.fresh())

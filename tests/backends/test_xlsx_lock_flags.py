@@ -1,0 +1,29 @@
+"""The lock's reading of protection flags, each test naming the slip in backends/xlsx/lock.py it catches."""
+
+from __future__ import annotations
+
+import pytest
+
+from sheetgm.backends.xlsx.lock import CLOSED, GUARDED, allows, is_on, sheet_lock
+
+
+@pytest.mark.parametrize("value", ["false", "FALSE", "0", " 0 ", "False"])
+def test_a_flag_written_false_in_any_spelling_allows_the_action(value: str) -> None:
+    """Slip caught: ``insertRows="false"`` read as locked (a spelling of false taken as true, or the value ignored
+    for the default): LibreOffice and Excel let a player insert rows then, and audit must say so."""
+    attrs = {**CLOSED, "insertRows": value}
+    assert allows(attrs) == ("insertRows",)
+    assert sheet_lock({**attrs, "sheet": "1"}, "pw") is not None  # not kept as locked: written again
+
+
+@pytest.mark.parametrize("value", ["true", "TRUE", "1", " 1 "])
+def test_a_flag_written_true_in_any_spelling_forbids_the_action(value: str) -> None:
+    """Slip caught: only "1" taken as true (Excel's files may say "true")."""
+    assert allows({**CLOSED, "insertRows": value}) == ()
+    assert is_on({"sheet": value})
+
+
+def test_a_flag_left_out_takes_its_default() -> None:
+    """Slip caught: a guarded default flipped: a protection that leaves the attributes out allows nothing."""
+    assert allows({"sheet": "1"}) == tuple(f for f, d in GUARDED.items() if not d) == ()
+    assert not is_on({}) and not is_on(None) and not is_on({"sheet": "0"})
