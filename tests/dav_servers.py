@@ -91,6 +91,72 @@ def wsgidav(folder: Path, app_wrapper: object = None) -> Iterator[Server]:
         thread.join(5)
 
 
+APACHE = "/usr/sbin/apache2"
+MODULES = Path("/usr/lib/apache2/modules")
+
+
+def apache_missing() -> str | None:
+    if not Path(APACHE).is_file() or not (MODULES / "mod_dav_fs.so").is_file():
+        return "Apache httpd with mod_dav is not installed here (apt-get install apache2)"
+    return None
+
+
+@contextmanager
+def apache(folder: Path) -> Iterator[Server]:
+    """Apache httpd with mod_dav and mod_dav_fs over ``folder`` (HTTP Basic auth), in the foreground (-X) as a
+    subprocess. As root, httpd serves as the unprivileged user the Debian package made (www-data): the folders
+    are opened to it."""
+    import base64
+    import hashlib
+    import os
+
+    # httpd's own user must reach the files: a folder of its own under /tmp (pytest's folders are the owner's
+    # alone), reached from ``folder`` by a symbolic link
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="sheetgm-apache-"))
+    root, data = base / "httpd", base / "dav"
+    for d in (base, root, root / "lock", data):
+        d.mkdir(parents=True, exist_ok=True)
+        os.chmod(d, 0o777)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.symlink_to(data, target_is_directory=True)
+    digest = base64.b64encode(hashlib.sha1(PASSWORD.encode()).digest()).decode()
+    (root / "htpasswd").write_text(f"{USER}:{{SHA}}{digest}\n", "utf-8")
+    port = _free_port()
+    mods = ["mpm_prefork", "authn_core", "authn_file", "auth_basic", "authz_core", "authz_user", "dav",
+            "dav_fs", "mime", "alias"]
+    user = "User www-data\nGroup www-data\n" if os.geteuid() == 0 else ""
+    conf = "".join(f"LoadModule {m}_module {MODULES}/mod_{m}.so\n" for m in mods) + f"""
+ServerRoot {root}
+ServerName 127.0.0.1
+Listen 127.0.0.1:{port}
+PidFile {root}/httpd.pid
+ErrorLog {root}/error.log
+{user}DAVLockDB {root}/lock/DAVLock
+TypesConfig /dev/null
+Alias /dav {data}
+<Directory {data}>
+  DAV On
+  AuthType Basic
+  AuthName "sheetgm tests"
+  AuthUserFile {root}/htpasswd
+  Require valid-user
+</Directory>
+"""
+    (root / "httpd.conf").write_text(conf, "utf-8")
+    proc = subprocess.Popen([APACHE, "-X", "-f", str(root / "httpd.conf")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/dav/"
+    try:
+        _wait_up(url)
+        yield Server("apache", url, folder)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def rclone_missing() -> str | None:
     return None if shutil.which("rclone") else "rclone is not installed here (apt-get install rclone)"
 

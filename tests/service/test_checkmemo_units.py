@@ -94,7 +94,8 @@ def _memos_as_checked(game: Game, st: State, key: str, verdicts: dict[int, str])
         others = {s: o for s, o in stage_orders.items() if s != seat}
         ctx = checkmemo.seat_context(game, key, checkmemo.journal_digest([]), DEADLINE, True, known.get(seat), seat,
                                      deadlines.must_submit(st, seat), checkmemo.brought_digest(st, seat, others))
-        _put(rows, key, seat, n, key, Memo(v=f"rev-{seat}", c=ctx, r={"state": verdict}, w=[f"note {seat}"], o="", l=now))
+        memo = Memo(v=f"rev-{seat}", c=ctx, r={"state": verdict}, w=[f"note {seat}"], o="", l=now)
+        _put(rows, key, seat, n, key, memo)
     return rows
 
 

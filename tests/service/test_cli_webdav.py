@@ -1,4 +1,5 @@
-"""Whole games through the command line on real WebDAV servers: WsgiDAV in every run, rclone where installed.
+"""Whole games through the command line on real WebDAV servers: WsgiDAV in every run, rclone and Apache httpd with
+mod_dav where installed (skipped with the reason printed elsewhere).
 The director's commands run as a fresh process would (``run_script``: the fast path, then Typer), the password
 in the environment only; the players type into their workbooks through WebDAV clients of their own."""
 
@@ -75,11 +76,19 @@ class Director:
         return open_game(self.folder, gateway=gw)
 
 
-@pytest.fixture(params=["wsgidav", "rclone"])
+@pytest.fixture(params=["wsgidav", "rclone", "apache"])
 def director(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Director]:
     if request.param == "wsgidav":
         with dav_servers.wsgidav(tmp_path / "server") as server:
             yield Director(tmp_path / "cup", server.url)
+        return
+    if request.param == "apache":
+        missing = dav_servers.apache_missing()
+        if missing:
+            print(f"skipped: {missing}")
+            pytest.skip(missing)
+        with dav_servers.apache(tmp_path / "server") as server:
+            yield Director(tmp_path / "cup", server.url)  # mod_dav honours If-Match
         return
     missing = dav_servers.rclone_missing()
     if missing:

@@ -174,7 +174,9 @@ class WebDavGateway(XlsxGateway):
         self._modified.pop(key, None)
 
     def _put_if_same(self, key: str, where: str, data: bytes, etag: str) -> str:
-        if not self.if_match or not etag:  # the server ignores If-Match, or sent no ETag: look right before
+        # the server ignores If-Match, sent no ETag, or a weak one (Apache within a second of a write: If-Match
+        # compares strongly, so a weak ETag never matches): look right before
+        if not self.if_match or not etag or etag.startswith("W/"):
             now = self.client.propfind(where, 0)[0]
             if _bare(now.etag) != _bare(etag) or (
                     now.modified is not None and self._modified.get(key) not in (None, now.modified)):
@@ -257,7 +259,7 @@ class WebDavGateway(XlsxGateway):
         seen = self._seen_main.get(key)
         path = self.path(key).as_posix()
         try:
-            if isinstance(seen, tuple) and seen[0] and self.if_match:
+            if isinstance(seen, tuple) and seen[0] and self.if_match and not str(seen[0]).startswith("W/"):
                 self.client.put(path, data, if_match=str(seen[0]))
             else:
                 now = self.client.propfind(path, 0)[0]
