@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,16 @@ def gw(tmp_path: Path) -> XlsxGateway:
     return g
 
 
+def sync_client_saves(tmp_path: Path, cell: str, text: str) -> None:
+    """The player's save landing as a sync client lands it: the player's program saved a copy elsewhere, the client
+    renames it into place (another program: it takes no sheetgm lock)."""
+    elsewhere = tmp_path.parent / (tmp_path.name + "-player")
+    elsewhere.mkdir(exist_ok=True)
+    shutil.copy(tmp_path / "player-1.xlsx", elsewhere / "player-1.xlsx")
+    XlsxGateway(elsewhere).write("player-1", [SetValues(cell, [[text]])])
+    os.replace(elsewhere / "player-1.xlsx", tmp_path / "player-1.xlsx")
+
+
 def _player_saves_once_before_our_replace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cell: str,
                                           text: str) -> list[int]:
     """The first serialisation of a workbook by sheetgm is followed by a 'sync client' landing the player's
@@ -29,7 +41,9 @@ def _player_saves_once_before_our_replace(tmp_path: Path, monkeypatch: pytest.Mo
         data = plain(book)
         if not done:
             done.append(1)
-            XlsxGateway(tmp_path).write("player-1", [SetValues(cell, [[text]])])
+            monkeypatch.setattr(xlsx, "write_book", plain)
+            sync_client_saves(tmp_path, cell, text)
+            monkeypatch.setattr(xlsx, "write_book", write_book)
         return data
 
     monkeypatch.setattr(xlsx, "write_book", write_book)
@@ -50,7 +64,7 @@ def test_inside_a_batch_every_change_is_made_again_on_the_newer_file(gw: XlsxGat
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     with gw.batch():
         gw.write("player-1", [SetValues("Results!A1", [["one"]])])
-        XlsxGateway(tmp_path).write("player-1", [SetValues("Orders!A1", [["player's save"]])])  # mid-batch
+        sync_client_saves(tmp_path, "Orders!A1", "player's save")  # mid-batch
         gw.write("player-1", [SetValues("Results!A2", [["two"]])])
         assert gw.read("player-1", ["Results!A1:A2"]) == {"Results!A1:A2": [["one"], ["two"]]}
     assert gw.redone == 1
@@ -77,7 +91,7 @@ def test_a_file_that_keeps_changing_is_named_and_left_as_the_player_saved_it(
         if book.title == "P1" and len(saves) < 50 and not getattr(book, "_player", False):
             saves.append(f"save {len(saves)}")
             monkeypatch.setattr(xlsx, "write_book", plain)  # the player's own program saves plainly
-            XlsxGateway(tmp_path).write("player-1", [SetValues("Orders!A1", [[saves[-1]]])])
+            sync_client_saves(tmp_path, "Orders!A1", saves[-1])
             monkeypatch.setattr(xlsx, "write_book", write_book)
         return data
 

@@ -232,23 +232,23 @@ class XlsxGateway(port.Gateway):
         path = self.path(key)
         read_from = self._books[key][0]
         try:
-            for _ in range(_TRIES):
-                data = write_book(book)
-                with _file_lock(path):
+            with _file_lock(path):  # (held throughout: another sheetgm process saving this file waits its turn)
+                for _ in range(_TRIES):
+                    data = write_book(book)
                     now = _stamp(path)
                     if now == read_from or (now is None and read_from == _NEW):
                         st = _replace(path, data)
                         break
-                if read_from == _NEW:
-                    raise WorkbookExistsError(key=key)
-                book, read_from = self._read(key, path)  # a player's newer save: read, our changes made again
-                for change in self._redo.get(key, ()):
-                    change(book)
-                self.loads += 1
-                self.redone += 1
-            else:
-                raise FileError(path=str(path), detail=f"changed by another program {_TRIES} times while sheetgm "
-                                                       "saved it; run the command again")
+                    if read_from == _NEW:
+                        raise WorkbookExistsError(key=key)
+                    book, read_from = self._read(key, path)  # a newer save: read, our changes made again on it
+                    for change in self._redo.get(key, ()):
+                        change(book)
+                    self.loads += 1
+                    self.redone += 1
+                else:
+                    raise FileError(path=str(path), detail=f"changed by another program {_TRIES} times while "
+                                                           "sheetgm saved it; run the command again")
         except BaseException:
             self._books.pop(key, None)
             self._redo.pop(key, None)
@@ -660,23 +660,33 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
 @contextmanager
 def _file_lock(path: Path) -> Iterator[None]:
     """The file locked against other sheetgm processes saving it (advisory, POSIX ``flock``; a sync client does
-    not take it, which the stamp comparison made under it answers). A file replaced while we waited is seen as
-    changed: the stamp names the new file. Without ``fcntl`` (Windows), or without the file, no lock."""
+    not take it, which the stamp comparison made under it answers). A file replaced while we waited for its lock
+    is locked anew, the new file. Without ``fcntl`` (Windows), or without the file, no lock."""
     if sys.platform == "win32":
         yield
         return
     import fcntl
 
+    fd = -1
     try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        yield
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        for _ in range(100):  # the file locked must still be the file at ``path`` (another process may replace it)
+            try:
+                fd = os.open(path, os.O_RDONLY)
+            except OSError:
+                fd = -1
+                break
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                if os.fstat(fd).st_ino == os.stat(path).st_ino:
+                    break
+            except OSError:
+                pass
+            os.close(fd)
+            fd = -1
         yield
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
 
 
 _UMASK: int | None = None
