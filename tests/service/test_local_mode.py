@@ -40,7 +40,7 @@ def test_audit_of_a_local_game_says_its_tabs_are_locked_with_the_games_password(
 
 def _guard() -> str:
     wf = yaml.safe_load((ROOT / ".github" / "workflows" / "resolve.yml").read_text("utf-8"))
-    return next(s["run"] for s in wf["jobs"]["resolve"]["steps"] if s.get("name") == "Only a Google game")
+    return next(s["run"] for s in wf["jobs"]["resolve"]["steps"] if s.get("name") == "Only a Google or WebDAV game")
 
 
 def _run_guard(folder: Path) -> subprocess.CompletedProcess[str]:
