@@ -96,13 +96,15 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "checkmemo": ("sheetgm/service/ledger/checkmemo.py", [
         "tests/service/test_checkmemo_units.py", "tests/service/test_fewer_calls.py",
         "tests/service/test_memo_others.py", "tests/service/test_others_after_deadline.py",
+        "tests/service/test_listing_lag.py", "tests/service/test_one_player.py",  # the Drive lag, the bounded memo
     ]),
     "preview": ("sheetgm/core/preview.py", [  # its secrecy first: a leak is the worst slip
         "tests/test_preview_secrecy.py", "tests/test_preview.py", "tests/test_preview_agrees.py",
         "tests/test_information.py",
     ]),
     "seals": ("sheetgm/sheets/seals.py", [
-        "tests/test_seals_bite.py", "tests/service/test_protect_identity.py", "tests/service/test_broken_workbooks.py",
+        "tests/test_seals_bite.py", "tests/service/test_seals_as_stored.py", "tests/service/test_protect_identity.py",
+        "tests/service/test_broken_workbooks.py", "tests/service/test_tabs_rebuilt.py", "tests/service/test_inbox.py",
     ]),
     "others": ("sheetgm/core/others.py", [
         "tests/test_others_bite.py", "tests/test_check_in_place.py", "tests/test_check_notes.py",
@@ -117,12 +119,12 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "xlsx-package": ("sheetgm/backends/xlsx/package.py", [  # the size limits, the zip's parts
         "tests/backends/test_xlsx_limits.py", "tests/backends/test_xlsx_read_parts.py",
         "tests/backends/test_xlsx_read_cost.py", "tests/backends/test_xlsx_ours.py",
-        "tests/backends/test_xlsx_read_rows_seen.py", "tests/backends/test_xlsx_codec.py", _NO_LIBREOFFICE,
+        "tests/backends/test_xlsx_read_rows_seen.py", "tests/backends/test_xlsx_saves_whole.py",
+        "tests/backends/test_xlsx_codec.py", _NO_LIBREOFFICE,
     ]),
-    "cachedir": ("sheetgm/core/cachedir.py", [  # being rewritten (wp-caches): its lists follow its new tests
-        "tests/test_cachedir.py", "tests/test_texts_cache.py", "tests/test_recache.py", "tests/test_codecache.py",
-        "tests/backends/test_xlsx_kept.py", "tests/service/test_config_kept.py",
-        "tests/service/test_config_kept_file.py",
+    "cachedir": ("sheetgm/core/cachedir.py", [  # the folder's one gateway (wp-caches) and those who use it
+        "tests/test_cachedir.py", "tests/test_texts_cache.py", "tests/backends/test_xlsx_kept.py",
+        "tests/backends/test_shared_pacing.py", "tests/service/test_doctor_advice.py",
     ]),
     "google-known": ("sheetgm/backends/google/known.py", [  # the changed-only writes
         "tests/backends/test_google_known.py", "tests/backends/test_google_calls.py",

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from sheetgm.backends.xlsx.lock import CLOSED, GUARDED, allows, is_on, sheet_lock
+from sheetgm.backends.port import LOCK_GAME, LOCK_OTHER
+from sheetgm.backends.xlsx.lock import (
+    CLOSED,
+    GUARDED,
+    allows,
+    is_on,
+    lock_of,
+    password_hash,
+    sheet_lock,
+    structure_lock,
+)
 
 
 @pytest.mark.parametrize("value", ["false", "FALSE", "0", " 0 ", "False"])
@@ -27,3 +37,15 @@ def test_a_flag_left_out_takes_its_default() -> None:
     """Slip caught: a guarded default flipped: a protection that leaves the attributes out allows nothing."""
     assert allows({"sheet": "1"}) == tuple(f for f, d in GUARDED.items() if not d) == ()
     assert not is_on({}) and not is_on(None) and not is_on({"sheet": "0"})
+
+
+def test_a_lock_by_the_games_password_under_another_algorithm_is_the_games() -> None:
+    """Slips caught (mutmut's survivors): the file's algorithm ignored for ours (``algorithm and ALGORITHM``), a
+    hash with no spin count read as a number, a lock without a password given a misspelt attribute."""
+    salt = "c2FsdHNhbHRzYWx0c2FsdA=="
+    digest = password_hash("pw", salt, 10, "SHA-256")
+    assert digest is not None and digest != password_hash("pw", salt, 10, "SHA-512")
+    attrs = {"algorithmName": "SHA-256", "hashValue": digest, "saltValue": salt, "spinCount": "10"}
+    assert lock_of(attrs, "pw") == LOCK_GAME and lock_of(attrs, "other") == LOCK_OTHER
+    assert lock_of({k: v for k, v in attrs.items() if k != "spinCount"}, "pw") == LOCK_OTHER
+    assert structure_lock(None, None) == {"lockStructure": "1"} and structure_lock({"lockStructure": "1"}, None) is None
