@@ -68,7 +68,7 @@ def test_the_deadline_is_on_the_printed_page_after_a_check(tmp_path: Path) -> No
     check(game)
     status = orders_row(game, 1)[layout.O_STATUS]
     first = status.split("\n")[0]
-    assert first == "◷ 第1夜 求生者阶段 截止：05-01 21:00 UTC+8，还有 12 分（截至 05-01 20:47 UTC+8 检查）"
+    assert first == "▶ 第1夜 求生者阶段 截止：05-01 21:00 UTC+8，还有 12 分（截至 05-01 20:47 UTC+8 检查）"
     assert "✔" in status  # a player who has submitted sees it too
     page = rendered(game, 1, tmp_path)
     assert squeezed(first) in page  # the Orders tab's header line
@@ -85,7 +85,7 @@ def test_the_next_deadline_is_on_the_printed_page_after_a_resolve(tmp_path: Path
     check(game)
     clock.advance(hours=1, minutes=5)  # 21:05: after the survivors' deadline
     resolve(game)
-    want = "◷ 第1夜 杀手阶段 截止：05-01 23:00 UTC+8，还有 1 小时 55 分（截至 05-01 21:05 UTC+8 结算）"
+    want = "▶ 第1夜 杀手阶段 截止：05-01 23:00 UTC+8，还有 1 小时 55 分（截至 05-01 21:05 UTC+8 结算）"
     page = rendered(game, 1, tmp_path)  # a survivor: the hunters' stage is due, hers has just been resolved
     assert squeezed(want) in page
     hunter = rendered(game, 4, tmp_path)  # the hunter: his row is open, the deadline first in its status cell

@@ -75,7 +75,7 @@ def test_check_before_the_deadline_names_who_has_not_submitted_and_nothing_more(
     assert "stay and do nothing" not in unticked[layout.O_STATUS]  # an unticked order is still carried out
     assert "⚑" not in done[layout.O_STATUS] and done[layout.O_STATUS].split("\n")[1].startswith("✔")
     assert done[layout.O_STATUS].startswith(  # the deadline first
-        "◷ 第1夜 求生者阶段 截止：05-01 21:00 UTC+8，还有 1 小时 0 分")
+        "▶ 第1夜 求生者阶段 截止：05-01 21:00 UTC+8，还有 1 小时 0 分")
 
 
 def test_a_repeated_check_overwrites_the_stages_line(gw, tmp_path: Path, clock) -> None:
