@@ -99,6 +99,7 @@ class Night:
                         clock=lambda: START)
         self.game = dataclasses.replace(made, clock=lambda: self.now)
         self.rng = random.Random(1)
+        self.players = self.game.gateway  # where the players' own saves go (bench_webdav: clients of their own)
 
     def fresh(self, folder: Path | None = None) -> Game:
         gw = self.fake.gateway(ids=dict(self.game.gateway.ids), meta_home=DIRECTOR)  # type: ignore[attr-defined]
@@ -118,8 +119,8 @@ class Night:
             lang = self.game.seat_lang(seat)
             text = format_order(bot_order(st, seat, self.rng), lang)
             r = order_row(st.night)
-            self.game.gateway.write(player_key(seat), [SetValues(layout.rng(layout.tab(lang, "orders"),
-                                                                            f"B{r}:C{r}"), ((text, "✓"),))])
+            self.players.write(player_key(seat), [SetValues(layout.rng(layout.tab(lang, "orders"),
+                                                                       f"B{r}:C{r}"), ((text, "✓"),))])
 
     def deadline(self) -> datetime:
         st = self.state()

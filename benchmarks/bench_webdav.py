@@ -28,38 +28,36 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 SRC = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(SRC), str(SRC / "tests"), str(SRC / "benchmarks")]
 
+import bench_sync  # noqa: E402
 import dav_servers  # noqa: E402
 import requests  # noqa: E402
-from bench_sync import AFTER, BEFORE, BOARDS, DEADLINES, START, big_map, config  # noqa: E402
+from bench_sync import AFTER, BEFORE, BOARDS, START, big_map, config  # noqa: E402
 
-from sheetgm.backends.port import SetValues  # noqa: E402
 from sheetgm.backends.webdav.client import DavClient  # noqa: E402
 from sheetgm.backends.webdav.gateway import WebDavGateway  # noqa: E402
-from sheetgm.bots import bot_order  # noqa: E402
-from sheetgm.notation.order_format import format_order  # noqa: E402
 from sheetgm.service.check import check  # noqa: E402
 from sheetgm.service.config.load import parse_config  # noqa: E402
 from sheetgm.service.game import Game, player_key, workbook_names  # noqa: E402
 from sheetgm.service.ledger.journal import latest, read_director  # noqa: E402
 from sheetgm.service.new_game import new_game  # noqa: E402
 from sheetgm.service.resolve import resolve  # noqa: E402
-from sheetgm.sheets import layout  # noqa: E402
-from sheetgm.sheets.stages import order_row  # noqa: E402
 
 
 def client(root: str) -> DavClient:
     return DavClient(root, dav_servers.USER, dav_servers.PASSWORD)
 
 
-class Night:
-    def __init__(self, root: str, folder: Path, players: int) -> None:
+class Night(bench_sync.Night):
+    """bench_sync's night (the due seats, the bots' orders, the deadlines) on a WebDAV server."""
+
+    def __init__(self, root: str, folder: Path, players: int) -> None:  # (no fake: a server and its clients)
         self.root, self.folder = root, folder
         self.now = START
         folder.mkdir(parents=True, exist_ok=True)
@@ -72,29 +70,12 @@ class Night:
         self.rng = random.Random(1)
         self.players = WebDavGateway(client(root), self.names)  # the players' own programs (not counted)
 
-    def fresh(self) -> tuple[Game, DavClient]:
+    def fresh(self) -> tuple[Game, DavClient]:  # type: ignore[override]  # (and the client, to count it)
         c = client(self.root)
         return dataclasses.replace(self.game, gateway=WebDavGateway(c, self.names)), c
 
     def state(self) -> Any:
         return latest(read_director(dataclasses.replace(self.game, gateway=self.players))[0]).state(self.game.board)
-
-    def due(self) -> list[int]:
-        st = self.state()
-        return [p.seat for p in (st.survivors() if st.stage == "survivor" else st.hunters())]
-
-    def write_orders(self, seats: list[int]) -> None:
-        st = self.state()
-        for seat in seats:
-            lang = self.game.seat_lang(seat)
-            text = format_order(bot_order(st, seat, self.rng), lang)
-            r = order_row(st.night)
-            self.players.write(player_key(seat), [SetValues(layout.rng(layout.tab(lang, "orders"), f"B{r}:C{r}"),
-                                                            ((text, "✓"),))])
-
-    def deadline(self) -> datetime:
-        st = self.state()
-        return START + timedelta(days=st.night - 1) + DEADLINES[st.stage]
 
     def run(self, what: str, tally: Counter[str]) -> Any:
         game, c = self.fresh()
