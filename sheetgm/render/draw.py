@@ -20,6 +20,7 @@ from PIL import Image, ImageChops, ImageDraw
 from sheetgm.core.board import Board, EdgeKey, Tile, col_name, tile_name
 from sheetgm.core.observe import name
 from sheetgm.core.texts import render
+from sheetgm.render import kept
 from sheetgm.render.fonts import FontChoice, FontLike, find_font
 from sheetgm.render.png import encode_rgb
 from sheetgm.render.views import FULL, PLAYER, MapView, Piece, Trail
@@ -116,6 +117,7 @@ def player_colour(p: Piece | Trail) -> str:
 _BLANK = (int(BACKGROUND[1:3], 16), int(BACKGROUND[3:5], 16), int(BACKGROUND[5:7], 16))
 # The legend's key lines as drawn on a blank map, by board, geometry, language, font, keys and top (None: they
 # reach outside their box, so they are drawn on each map).
+_FITS: dict[tuple[FontChoice, int, str, float, float], float] = {}  # the size a legend line is drawn in, by its room
 _KEYS: dict[tuple[Board, Geometry, str, FontChoice, tuple[str, ...], float], Image.Image | None] = {}
 
 
@@ -145,9 +147,16 @@ class _Canvas:
     def fit(self, xy: tuple[float, float], text: str, size: float, fill: str, room: float) -> None:
         """A legend line, in a smaller font when it would run past the image's right edge."""
         text = self.label(text)
-        while size > 0.13 and self.d.textlength(text, font=self.f(size)) > room:
-            size -= 0.01
-        self.d.text(xy, text, font=self.f(size), fill=fill, anchor="lm")
+        key = (self.font, self.s, text, size, room)
+        fitted = _FITS.get(key)
+        if fitted is None:
+            fitted = size
+            while fitted > 0.13 and self.d.textlength(text, font=self.f(fitted)) > room:
+                fitted -= 0.01
+            if len(_FITS) >= 1024:
+                _FITS.clear()
+            _FITS[key] = fitted
+        self.d.text(xy, text, font=self.f(fitted), fill=fill, anchor="lm")
 
     # -- the grid ------------------------------------------------------------------
     def tiles(self) -> None:
@@ -406,17 +415,29 @@ class _Painter(_Canvas):
     def _keys_apart(self, keys: tuple[str, ...], x0: int, y: float, step: float, room: float,
                     box: tuple[int, int, int, int]) -> Image.Image | None:
         """The key lines drawn on a blank map (the same coordinates: no rounding can differ), cut to ``box``;
-        None where any of it falls outside the box."""
+        None where any of it falls outside the box. Kept between commands (``render/kept.py``) when inside."""
+        parts = ("keys", kept.board_key(self.board), self.geo, self.lang, self.font.index,
+                 kept.font_key(self.font.path), keys, y, step, room,
+                 tuple(render(self.lang, f"render.key.{key}") for key in keys))
+        name = kept.name_of(parts)
+        made = kept.load(name, (box[2] - box[0], box[3] - box[1]))
+        if made is None:
+            made = self._keys_blank(keys, x0, y, step, room, box)
+            if made is not None:
+                kept.keep(name, made)
+        if len(_KEYS) >= 64:
+            _KEYS.clear()
+        _KEYS[(self.board, self.geo, self.lang, self.font, keys, y)] = made
+        return made
+
+    def _keys_blank(self, keys: tuple[str, ...], x0: int, y: float, step: float, room: float,
+                    box: tuple[int, int, int, int]) -> Image.Image | None:
         blank = _Painter(self.board, self.view, self.geo, self.lang, self.font,
                          Image.new("RGB", (self.geo.width, self.geo.height), BACKGROUND))
         blank.keys_drawn(keys, x0, y, step, room)
         drawn = ImageChops.difference(blank.img, Image.new("RGB", blank.img.size, BACKGROUND)).getbbox()
         inside = drawn is None or (drawn[0] >= box[0] and drawn[1] >= box[1])
-        made = blank.img.crop(box) if inside else None
-        if len(_KEYS) >= 64:
-            _KEYS.clear()
-        _KEYS[(self.board, self.geo, self.lang, self.font, keys, y)] = made
-        return made
+        return blank.img.crop(box) if inside else None
 
     def swatch(self, key: str, x: float, y: float, step: float) -> None:
         s = self.s
@@ -469,13 +490,20 @@ class _Painter(_Canvas):
 @lru_cache(maxsize=4)
 def _ground(board: Board, geo: Geometry, lang: str, font: FontChoice) -> Image.Image:
     """The tiles with their names and marks, the margins' letters and numbers, the obstacles and walls: the
-    same on every map of ``board`` at this size, so drawn once (a third of a map's drawing); each map draws
-    on a copy, in the same order as if it drew them itself."""
-    ground = _Canvas(board, geo, lang, font, Image.new("RGB", (geo.width, geo.height), BACKGROUND))
-    ground.tiles()
-    ground.margins()
-    ground.edges()
-    return ground.img
+    same on every map of ``board`` at this size, so drawn once (a third of a map's drawing) and kept between
+    commands (``render/kept.py``); each map draws on a copy, in the same order as if it drew them itself."""
+    shown = lang if font.cjk else "en"
+    parts = ("ground", kept.board_key(board), geo, shown, font.index, kept.font_key(font.path),
+             tuple(render(shown, f"render.glyph.{kind}") for kind in ("generator", "chest", "gate")))
+
+    def draw() -> Image.Image:
+        ground = _Canvas(board, geo, lang, font, Image.new("RGB", (geo.width, geo.height), BACKGROUND))
+        ground.tiles()
+        ground.margins()
+        ground.edges()
+        return ground.img
+
+    return kept.picture(parts, (geo.width, geo.height), draw)
 
 
 def draw_map(board: Board, view: MapView, scale: int = DEFAULT_SCALE, lang: str = "zh",

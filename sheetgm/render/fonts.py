@@ -8,19 +8,25 @@ of a font.
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from PIL import ImageFont
 
+from sheetgm.core.cachedir import file_in, keep_json, read_json
+
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/System/Library/Fonts", "/Library/Fonts",
              "C:/Windows/Fonts")
 NAME_HINTS = ("notosanscjk", "notoserifcjk", "sourcehansans", "wqy", "droidsansfallback", "msyh", "simhei",
               "pingfang", "simsun")
 PROBE = "机箱门"
+KEPT = "font.json"  # the font chosen, in the cache folder
 
 FontLike = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -56,15 +62,22 @@ def _load(path: str | None, index: int, size: int) -> FontLike:
         return ImageFont.load_default()
 
 
-def _candidates() -> list[str]:
+def _listed() -> list[str]:
+    """The fonts ``fc-list`` says cover Chinese (regular faces first)."""
+    if not shutil.which("fc-list"):
+        return []
+    try:
+        out = subprocess.run(["fc-list", ":lang=zh", "file"], capture_output=True, text=True, timeout=10,
+                             check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return _regular_first(sorted(line.split(":")[0].strip() for line in out.splitlines() if line.strip()))
+
+
+def _in_folders() -> list[str]:
+    """The fonts in the usual folders whose names say CJK (a walk of every folder: only when fc-list found none
+    that draws Chinese)."""
     found: list[str] = []
-    if shutil.which("fc-list"):
-        try:
-            out = subprocess.run(["fc-list", ":lang=zh", "file"], capture_output=True, text=True, timeout=10,
-                                 check=False).stdout
-            found += sorted(line.split(":")[0].strip() for line in out.splitlines() if line.strip())
-        except (OSError, subprocess.SubprocessError):
-            pass
     for folder in FONT_DIRS:
         root = Path(folder)
         if not root.is_dir():
@@ -73,8 +86,19 @@ def _candidates() -> list[str]:
             for f in sorted(root.rglob(ext)):
                 if any(h in f.name.lower().replace("-", "").replace("_", "") for h in NAME_HINTS):
                     found.append(str(f))
+    return _regular_first(found)
+
+
+def _regular_first(found: list[str]) -> list[str]:
     regular = [f for f in found if "bold" not in f.lower()]
     return list(dict.fromkeys(regular + found))
+
+
+def _candidates() -> Iterator[str]:
+    """Fonts to try, in order: fc-list's, then the folders' (walked only if it comes to that)."""
+    listed = _listed()
+    yield from listed
+    yield from (f for f in _in_folders() if f not in listed)
 
 
 def _usable(path: str) -> FontChoice | None:
@@ -105,7 +129,29 @@ def _draws_cjk(font: ImageFont.FreeTypeFont) -> bool:
 
 @cache
 def find_font() -> FontChoice:
-    """The first CJK font found on this machine, or the default font."""
+    """The first CJK font found on this machine, or the default font. The choice is kept in the cache folder
+    (``font.json``: the file, its face, its size and time) so that a command drawing a picture does not run
+    ``fc-list`` and probe faces each time; a kept choice whose file is gone or changed is looked for again."""
+    kept = read_json(file_in(KEPT), 4096, 2)
+    if isinstance(kept, dict) and isinstance(kept.get("path"), str) and type(kept.get("index")) is int:
+        if kept.get("stamp") == _stamp(kept["path"]):
+            return FontChoice(kept["path"], kept["index"])
+    choice = _search()
+    if choice.path is not None:
+        keep_json(file_in(KEPT), {"path": choice.path, "index": choice.index, "stamp": _stamp(choice.path)})
+    return choice
+
+
+def _stamp(path: str) -> str | None:
+    """The font file's size and time (None: not a regular file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_size}:{st.st_mtime_ns}" if stat.S_ISREG(st.st_mode) else None
+
+
+def _search() -> FontChoice:
     for path in _candidates():
         choice = _usable(path)
         if choice is not None:
