@@ -1,7 +1,8 @@
 """sheetgm's cache folder on this machine, and the one way its files are read and written (issue 26).
 
 What is kept there only saves work: the parsed text templates (core/texts.py), what reading workbooks works out
-from their text (backends/xlsx/kept.py) and the Google pacing log (backends/google/ratelimit.py). None of it is
+from their text (backends/xlsx/kept.py), the parts of a map picture that every map of a board shares and the font
+found (render/kept.py, render/fonts.py) and the Google pacing log (backends/google/ratelimit.py). None of it is
 code, and a command gives the same result without it. So the folder is used only when it cannot hurt:
 
 - it is created owner-only (0o700); a folder that is a symbolic link or no folder, that another user owns, or that
