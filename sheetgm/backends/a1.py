@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sheetgm.backends.errors import RangeError
+from sheetgm.core.values import Value
 
 _CELL = re.compile(r"^([A-Za-z]{0,3})(\d{0,7})$")
 _PLAIN_TAB = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _LOOKS_LIKE_CELL = re.compile(r"^([A-Za-z]{1,3}\d+|[Rr]\d*[Cc]\d*)$")
 
 
-@dataclass(frozen=True)
-class A1:
+@dataclass(frozen=True, repr=False, eq=False)
+class A1(Value):
     """A range in A1 notation, 0-based and end-exclusive; an end of None runs to the tab's edge."""
 
     tab: str

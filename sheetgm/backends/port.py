@@ -38,6 +38,7 @@ from typing import cast
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
 from sheetgm.backends.errors import BackendError, CellTooLongError, MissingWorkbookError, OpError
+from sheetgm.core.values import Value
 
 BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
 BORDER_STYLES = ("none", "thin", "medium", "thick", "dashed", "double")  # dashed, double: the map's obstacles, boards
@@ -71,8 +72,8 @@ _TEXT_ROWS: dict[int, tuple[object, ...]] = {}
 _KEPT_CHARS = 4096
 
 
-@dataclass(frozen=True)
-class SetValues:
+@dataclass(frozen=True, repr=False, eq=False)
+class SetValues(Value):
     """Write texts into a range, row by row, from its top left cell."""
 
     range: str
@@ -82,15 +83,15 @@ class SetValues:
         object.__setattr__(self, "rows", tuple(_strs(row) for row in self.rows))
 
 
-@dataclass(frozen=True)
-class ClearRange:
+@dataclass(frozen=True, repr=False, eq=False)
+class ClearRange(Value):
     """Clear values (not formats) in a range."""
 
     range: str
 
 
-@dataclass(frozen=True)
-class SetBackground:
+@dataclass(frozen=True, repr=False, eq=False)
+class SetBackground(Value):
     """Fill a range with a colour, or remove its fill."""
 
     range: str
@@ -104,16 +105,16 @@ class SetBackground:
             object.__setattr__(self, "rgb", text)
 
 
-@dataclass(frozen=True)
-class SetBold:
+@dataclass(frozen=True, repr=False, eq=False)
+class SetBold(Value):
     """Make a range's text bold, or not."""
 
     range: str
     bold: bool = True
 
 
-@dataclass(frozen=True)
-class SetBorders:
+@dataclass(frozen=True, repr=False, eq=False)
+class SetBorders(Value):
     """Borders of a range like the Sheets ``updateBorders``: ``top`` is the top edge of the
     range, ``inner_horizontal`` the lines between its rows; ``outer``/``all`` are shorthands."""
 
@@ -134,8 +135,8 @@ class SetBorders:
         object.__setattr__(self, "sides", tuple(sides))
 
 
-@dataclass(frozen=True)
-class SetValidation:
+@dataclass(frozen=True, repr=False, eq=False)
+class SetValidation(Value):
     """A dropdown; empty ``choices`` removes validation from the range."""
 
     range: str
@@ -147,16 +148,16 @@ class SetValidation:
         object.__setattr__(self, "choices", _strs(self.choices))
 
 
-@dataclass(frozen=True)
-class SetNote:
+@dataclass(frozen=True, repr=False, eq=False)
+class SetNote(Value):
     """A note on every cell of the range; empty text removes it."""
 
     range: str
     text: str
 
 
-@dataclass(frozen=True)
-class PlaceImage:
+@dataclass(frozen=True, repr=False, eq=False)
+class PlaceImage(Value):
     """A picture over a tab, its top-left corner on the cell ``range`` names, ``width`` x ``height`` pixels.
     ``name`` tells it from others: placing the same name again replaces it, an empty ``png`` removes it. An
     adapter that cannot place a picture leaves the tab as it is (Google: the Sheets API places an image only
@@ -172,32 +173,32 @@ class PlaceImage:
 PICTURE_LIMIT = 4 * 1024 * 1024  # bytes of one picture (a player's route picture is ~100 kB)
 
 
-@dataclass(frozen=True)
-class FreezeRows:
+@dataclass(frozen=True, repr=False, eq=False)
+class FreezeRows(Value):
     """Keep a tab's first rows in view as it scrolls."""
 
     tab: str
     rows: int
 
 
-@dataclass(frozen=True)
-class ResizeColumns:
+@dataclass(frozen=True, repr=False, eq=False)
+class ResizeColumns(Value):
     """Set the width of a range's columns, in pixels."""
 
     range: str  # e.g. "Map!A:P"
     width: int  # pixels
 
 
-@dataclass(frozen=True)
-class ResizeRows:
+@dataclass(frozen=True, repr=False, eq=False)
+class ResizeRows(Value):
     """Set the height of a range's rows, in pixels."""
 
     range: str  # e.g. "Map!1:12"
     height: int  # pixels
 
 
-@dataclass(frozen=True)
-class Protect:
+@dataclass(frozen=True, repr=False, eq=False)
+class Protect(Value):
     """Only ``editors`` may edit ``range`` (a tab name protects the whole tab). It never stops
     reading. The description identifies the protection: protecting again replaces it.
     On Google the editors must already have write access to the file (share first), and
@@ -219,15 +220,15 @@ class Protect:
             raise OpError(op="Protect", detail="a protection needs a description (it is its identity)")
 
 
-@dataclass(frozen=True)
-class Unprotect:
+@dataclass(frozen=True, repr=False, eq=False)
+class Unprotect(Value):
     """Remove every protection with this description (none is fine)."""
 
     description: str
 
 
-@dataclass(frozen=True)
-class AddTab:
+@dataclass(frozen=True, repr=False, eq=False)
+class AddTab(Value):
     """Add a tab at the end of the workbook."""
 
     name: str
@@ -239,8 +240,8 @@ Op = (
 )
 
 
-@dataclass(frozen=True)
-class Validation:
+@dataclass(frozen=True, repr=False, eq=False)
+class Validation(Value):
     """A dropdown's choices, whether other text is refused, and its help."""
 
     choices: tuple[str, ...]
@@ -252,8 +253,8 @@ class Validation:
 LOCK_GAME, LOCK_NONE, LOCK_OTHER = "game", "none", "other"
 
 
-@dataclass(frozen=True)
-class Protection:
+@dataclass(frozen=True, repr=False, eq=False)
+class Protection(Value):
     """A protection as the workbook itself holds it."""
 
     range: str  # canonical A1 (see a1.normalize); a bare tab name for a whole tab
@@ -268,8 +269,8 @@ class Protection:
     allows: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Structure:
+@dataclass(frozen=True, repr=False, eq=False)
+class Structure(Value):
     """A workbook's tabs as the file itself keeps them, and which program saved it last.
 
     ``tabs`` in their order, the hidden ones among them in ``hidden``, the adapter's own hidden tabs left out;
@@ -286,8 +287,8 @@ class Structure:
     file: str = ""
 
 
-@dataclass(frozen=True)
-class Permission:
+@dataclass(frozen=True, repr=False, eq=False)
+class Permission(Value):
     """Who may open a file. ``kind`` is Drive's permission type: "user" or "group" (``email`` is the
     address), "domain" (``email`` is the domain: everyone in it), "anyone" (``email`` is empty:
     whoever has the link, and with ``discoverable`` whoever searches for it)."""
@@ -298,8 +299,8 @@ class Permission:
     discoverable: bool = False
 
 
-@dataclass(frozen=True)
-class WorkbookCopy:
+@dataclass(frozen=True, repr=False, eq=False)
+class WorkbookCopy(Value):
     """Another file of a workbook in its folder (a sync client's conflict copy, a renamed download)."""
 
     name: str
@@ -307,8 +308,8 @@ class WorkbookCopy:
     newer: bool  # saved after the workbook's own file
 
 
-@dataclass(frozen=True)
-class TabView:
+@dataclass(frozen=True, repr=False, eq=False)
+class TabView(Value):
     """Everything the gateway can set on a tab, as it reads back. Cells are A1 names."""
 
     name: str
@@ -323,8 +324,8 @@ class TabView:
     row_heights: dict[int, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class WorkbookView:
+@dataclass(frozen=True, repr=False, eq=False)
+class WorkbookView(Value):
     """What a workbook shows: its title and each tab as read."""
 
     title: str

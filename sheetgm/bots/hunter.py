@@ -40,6 +40,7 @@ from sheetgm.core.context import Ctx
 from sheetgm.core.hunting import around
 from sheetgm.core.state import Player, State
 from sheetgm.core.steps import Attack, Block, Gaze, Listen, Order, Skill, Step
+from sheetgm.core.values import Value
 
 MAX_STEPS = 12
 BLOCK_CHANCE = 0.25
@@ -48,8 +49,8 @@ _ATTACK, _GAZE, _LISTEN = Attack(), Gaze(), Listen()  # steps are frozen values:
 LONG_SIGHT = 10  # tiles seen along the four lines above which a hunter gazes rather than listens
 
 
-@dataclass(frozen=True)
-class View:
+@dataclass(frozen=True, repr=False, eq=False)
+class View(Value):
     """What the hunter's briefing tells him: tiles with a survivor seen, and noise."""
 
     seen: dict[Tile, int]  # tile -> priority (2: a Downed survivor, 1: a survivor)

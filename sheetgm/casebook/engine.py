@@ -8,9 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sheetgm.core.values import Value
 
-@dataclass(frozen=True)
-class Engine:
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Engine(Value):
     load_map: Callable[[str], Any]
     ready_map: Callable[[str], Any]
     parse_order: Callable[[str], Any]

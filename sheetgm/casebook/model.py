@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sheetgm.core.values import Value
 
-@dataclass(frozen=True)
-class DirectorAct:
+
+@dataclass(frozen=True, repr=False, eq=False)
+class DirectorAct(Value):
     """A director's action inside a night: a penalty card or an override."""
 
     when: str  # before | after_survivor | after
@@ -22,8 +24,8 @@ class DirectorAct:
     lurking: dict[str, Any] | None = None  # {posts = {alias = n}, voted = {alias = bool}, accelerated = bool}
 
 
-@dataclass(frozen=True)
-class Night:
+@dataclass(frozen=True, repr=False, eq=False)
+class Night(Value):
     survivor: dict[str, str] | None = None  # alias -> order text; None: stage not asked for
     hunter: dict[str, str] | None = None
     priority: tuple[str, ...] | None = None
@@ -43,8 +45,8 @@ class Night:
         return self.hunter is not None or (self.survivor is not None and not self.stop_after_survivor)
 
 
-@dataclass(frozen=True)
-class Case:
+@dataclass(frozen=True, repr=False, eq=False)
+class Case(Value):
     file: Path
     section: str
     id: str

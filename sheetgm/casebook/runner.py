@@ -13,10 +13,11 @@ from sheetgm.casebook.model import Case, DirectorAct, Night
 from sheetgm.casebook.setup import Names, build_state
 from sheetgm.core.errors import CaseError, SheetgmError
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE
+from sheetgm.core.values import Value
 
 
-@dataclass(frozen=True)
-class CaseResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class CaseResult(Value):
     case: Case
     passed: bool
     reasons: tuple[str, ...] = ()

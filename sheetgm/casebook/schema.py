@@ -13,23 +13,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheetgm.core.errors import CaseError
+from sheetgm.core.values import Value
 
 FREE = object()  # any TOML value
 
 
-@dataclass(frozen=True)
-class Table:
+@dataclass(frozen=True, repr=False, eq=False)
+class Table(Value):
     keys: dict[str, Any]
     required: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class ListOf:
+@dataclass(frozen=True, repr=False, eq=False)
+class ListOf(Value):
     item: Any
 
 
-@dataclass(frozen=True)
-class MapOf:
+@dataclass(frozen=True, repr=False, eq=False)
+class MapOf(Value):
     value: Any
 
 

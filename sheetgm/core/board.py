@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
 
+from sheetgm.core.values import Value
+
 Tile = tuple[int, int]
 EdgeKey = tuple[Tile, Tile]
 
@@ -92,8 +94,8 @@ def compass(a: Tile, b: Tile) -> str:
     return ns + ew
 
 
-@dataclass(frozen=True)
-class Board:
+@dataclass(frozen=True, repr=False, eq=False)
+class Board(Value):
     """A loaded, validated map."""
 
     name: str

@@ -23,14 +23,15 @@ from sheetgm.core.steps import Give, Order, Step
 from sheetgm.core.survivor_actions import day_step
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import CHAIN, STUNNED, Unknowns
+from sheetgm.core.values import Value
 
 __all__ = ["Problem", "Review", "check_order", "review_order", "check_as_written", "review_as_written", "as_written",
            "budget_of", "Draft", "legal_steps", "candidates",
            "assume_arrival"]
 
 
-@dataclass(frozen=True)
-class Problem:
+@dataclass(frozen=True, repr=False, eq=False)
+class Problem(Value):
     """A problem of an order (or, in ``Review.notes``, a step that depends on what the night brings)."""
 
     code: str

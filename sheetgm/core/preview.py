@@ -48,6 +48,7 @@ from sheetgm.core.steps import (
 )
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import STUNNED
+from sheetgm.core.values import Value
 
 HELD = "err.rule.held"  # a trapped survivor's move: it does nothing and the order goes on (RUL-31)
 WARN_NO_CHEST = "preview.warn.no_chest"
@@ -68,8 +69,8 @@ _MOVING_ITEMS = frozenset({"wings", "doorkey"})
 HERE = ("generator", "chest_full", "chest_empty", "chest", "gate", "passage", "trap")
 
 
-@dataclass(frozen=True)
-class StepPreview:
+@dataclass(frozen=True, repr=False, eq=False)
+class StepPreview(Value):
     """One written step: what it leaves, as far as the player can know."""
 
     number: int  # the step's number as written (what the player calls "step 3")
@@ -94,8 +95,8 @@ class StepPreview:
         return self.cancelled_by is None and any(x.code != HELD for x in self.problems)
 
 
-@dataclass(frozen=True)
-class Preview:
+@dataclass(frozen=True, repr=False, eq=False)
+class Preview(Value):
     """Where an order would take its player and what it would cost, as far as they can know."""
 
     seat: int

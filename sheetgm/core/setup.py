@@ -12,10 +12,11 @@ from sheetgm.core.errors import StateError
 from sheetgm.core.passages import parse_passage
 from sheetgm.core.state import DEFAULT_OPTIONS, HUNTER, SURVIVOR, Passage, Player, State
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
+from sheetgm.core.values import Value
 
 
-@dataclass(frozen=True)
-class SeatSpec:
+@dataclass(frozen=True, repr=False, eq=False)
+class SeatSpec(Value):
     """A seat as the config declares it: alias, and camp and role if chosen."""
 
     alias: str

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Union
 
 from sheetgm.core.board import Tile
+from sheetgm.core.values import Value
 
 ITEMS = ("map", "revolver", "wings", "stimulant", "adrenaline", "bottle", "doorkey", "jammer", "dagger")
 POTIONS = ("stimulant", "adrenaline")
@@ -41,8 +42,8 @@ SKILLS: dict[str, tuple[str, str, int]] = {
 SURVIVOR, HUNTER = "survivor", "hunter"
 
 
-@dataclass(frozen=True)
-class Kind:
+@dataclass(frozen=True, repr=False, eq=False)
+class Kind(Value):
     """What every layer dispatches on: each step class carries its kind (``Move.kind``), and ``name`` keys
     the one table per layer (the resolver's rules in act.py, the parser's readers in notation/orders.py,
     the formatter's writers in notation/order_format.py); ``STEP_TYPES`` lists them all."""
@@ -52,47 +53,47 @@ class Kind:
     day: bool = False  # a day order (R-PHASE-1)
 
 
-@dataclass(frozen=True)
-class Move:
+@dataclass(frozen=True, repr=False, eq=False)
+class Move(Value):
     """One step to an adjacent tile (or through a passage); a written path is several Moves."""
 
     kind: ClassVar[Kind] = Kind("move")
     to: Tile
 
 
-@dataclass(frozen=True)
-class Cross:
+@dataclass(frozen=True, repr=False, eq=False)
+class Cross(Value):
     """Forced crossing of an obstacle edge (survivor 3 MP + noise; hunter 2 MP)."""
 
     kind: ClassVar[Kind] = Kind("cross")
     to: Tile
 
 
-@dataclass(frozen=True)
-class Search:
+@dataclass(frozen=True, repr=False, eq=False)
+class Search(Value):
     """Search the tile for an item, the key, or whatever is there."""
 
     kind: ClassVar[Kind] = Kind("search", SURVIVOR)
     what: str | None = None  # an item id, "key", or None for "whatever is there"
 
 
-@dataclass(frozen=True)
-class Crack:
+@dataclass(frozen=True, repr=False, eq=False)
+class Crack(Value):
     """Work on the generator of the tile."""
 
     kind: ClassVar[Kind] = Kind("crack", SURVIVOR)
 
 
-@dataclass(frozen=True)
-class Vault:
+@dataclass(frozen=True, repr=False, eq=False)
+class Vault(Value):
     """Survivor 翻越 or hunter 翻越[1]: cross an obstacle edge for 1 AP."""
 
     kind: ClassVar[Kind] = Kind("vault")
     to: Tile
 
 
-@dataclass(frozen=True)
-class Heal:
+@dataclass(frozen=True, repr=False, eq=False)
+class Heal(Value):
     """Heal a survivor on the same tile."""
 
     kind: ClassVar[Kind] = Kind("heal", SURVIVOR)
@@ -100,23 +101,23 @@ class Heal:
     mode: str | None = None  # "downed" | "fear" | None: downed if downed, else fear
 
 
-@dataclass(frozen=True)
-class Dismantle:
+@dataclass(frozen=True, repr=False, eq=False)
+class Dismantle(Value):
     """Dismantle the trap here, or the board on the edge towards ``to``."""
 
     kind: ClassVar[Kind] = Kind("dismantle", SURVIVOR)
     to: Tile | None = None  # the board on the edge towards this tile; None: the trap here
 
 
-@dataclass(frozen=True)
-class Escape:
+@dataclass(frozen=True, repr=False, eq=False)
+class Escape(Value):
     """Leave through an open gate."""
 
     kind: ClassVar[Kind] = Kind("escape", SURVIVOR)
 
 
-@dataclass(frozen=True)
-class Attack:
+@dataclass(frozen=True, repr=False, eq=False)
+class Attack(Value):
     """Attack the survivors within reach."""
 
     kind: ClassVar[Kind] = Kind("attack", HUNTER)
@@ -124,8 +125,8 @@ class Attack:
     at: Tile | None = None  # Ripper's mist blade target
 
 
-@dataclass(frozen=True)
-class Block:
+@dataclass(frozen=True, repr=False, eq=False)
+class Block(Value):
     """Board on the edge between ``a`` and ``b``; ``a`` None means the hunter's own tile."""
 
     kind: ClassVar[Kind] = Kind("block", HUNTER)
@@ -133,30 +134,30 @@ class Block:
     a: Tile | None = None
 
 
-@dataclass(frozen=True)
-class Gaze:
+@dataclass(frozen=True, repr=False, eq=False)
+class Gaze(Value):
     """Sense survivors along the straight lines from the hunter's tile (R-ACT-GAZE)."""
 
     kind: ClassVar[Kind] = Kind("gaze", HUNTER)
 
 
-@dataclass(frozen=True)
-class Listen:
+@dataclass(frozen=True, repr=False, eq=False)
+class Listen(Value):
     """Sense survivors near the hunter's tile (R-ACT-LISTEN)."""
 
     kind: ClassVar[Kind] = Kind("listen", HUNTER)
 
 
-@dataclass(frozen=True)
-class Force:
+@dataclass(frozen=True, repr=False, eq=False)
+class Force(Value):
     """The hunter's Force: one tile towards ``to`` for 1 AP."""
 
     kind: ClassVar[Kind] = Kind("force", HUNTER)
     to: Tile
 
 
-@dataclass(frozen=True)
-class UseItem:
+@dataclass(frozen=True, repr=False, eq=False)
+class UseItem(Value):
     """Use an item carried, on a tile if it needs one."""
 
     kind: ClassVar[Kind] = Kind("use", SURVIVOR)
@@ -165,16 +166,16 @@ class UseItem:
     whom: str | None = None  # adrenaline: alias of the downed survivor (default self)
 
 
-@dataclass(frozen=True)
-class Drop:
+@dataclass(frozen=True, repr=False, eq=False)
+class Drop(Value):
     """Put down an item carried."""
 
     kind: ClassVar[Kind] = Kind("drop", SURVIVOR)
     item: str
 
 
-@dataclass(frozen=True)
-class Skill:
+@dataclass(frozen=True, repr=False, eq=False)
+class Skill(Value):
     """Use a role's skill, on tiles if it needs them."""
 
     kind: ClassVar[Kind] = Kind("skill")
@@ -185,8 +186,8 @@ class Skill:
     what: str | None = None  # e.g. "mp" / "ap" for the Mechanic handing points to her robot
 
 
-@dataclass(frozen=True)
-class RobotStep:
+@dataclass(frozen=True, repr=False, eq=False)
+class RobotStep(Value):
     """A Mechanic's step carried out by her robot (``robot: move C4``)."""
 
     kind: ClassVar[Kind] = Kind("robot")
@@ -199,8 +200,8 @@ Step = Union[
 ]
 
 
-@dataclass(frozen=True)
-class Give:
+@dataclass(frozen=True, repr=False, eq=False)
+class Give(Value):
     """Day order: give an item (or "key") to a survivor on the same tile (R-PHASE-1)."""
 
     kind: ClassVar[Kind] = Kind("give", SURVIVOR, day=True)
@@ -208,8 +209,8 @@ class Give:
     item: str
 
 
-@dataclass(frozen=True)
-class Pray:
+@dataclass(frozen=True, repr=False, eq=False)
+class Pray(Value):
     """Lucky Guy's day order (R-ROLE-LUCKY)."""
 
     kind: ClassVar[Kind] = Kind("pray", SURVIVOR, day=True)
@@ -226,8 +227,8 @@ STEP_TYPES: dict[str, type[Step] | type[DayStep]] = {cls.kind.name: cls for cls 
 NIGHT_KINDS = frozenset(name for name, cls in STEP_TYPES.items() if not cls.kind.day)
 
 
-@dataclass(frozen=True)
-class Order:
+@dataclass(frozen=True, repr=False, eq=False)
+class Order(Value):
     """One player's order for one stage: day steps then night steps.
 
     ``written``, ``written_day`` and ``texts`` (from the order language, not part of the order's identity): the

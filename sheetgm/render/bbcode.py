@@ -21,6 +21,7 @@ from sheetgm.core.events import Event
 from sheetgm.core.observe import event_line, name, shown_progress
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
+from sheetgm.core.values import Value
 
 FORMATS = ("bbcode", "plain")
 DIRECTOR_RED = "#FF0000"
@@ -32,8 +33,8 @@ ELIMINATED_COLOUR = "#808080"
 RULE = "─" * 30
 
 
-@dataclass(frozen=True)
-class Span:
+@dataclass(frozen=True, repr=False, eq=False)
+class Span(Value):
     text: str
     colour: str | None = None
     bold: bool = False
@@ -42,8 +43,8 @@ class Span:
 Line = tuple[Span, ...]
 
 
-@dataclass(frozen=True)
-class Block:
+@dataclass(frozen=True, repr=False, eq=False)
+class Block(Value):
     kind: str  # title | heading | items | quote | para | rule | image (lines: one span, the picture's URL or path)
     lines: tuple[Line, ...] = ()
 

@@ -20,6 +20,7 @@ from PIL import Image, ImageChops, ImageDraw
 from sheetgm.core.board import Board, EdgeKey, Tile, col_name, tile_name
 from sheetgm.core.observe import name
 from sheetgm.core.texts import render
+from sheetgm.core.values import Value
 from sheetgm.render import kept
 from sheetgm.render.fonts import FontChoice, FontLike, find_font
 from sheetgm.render.png import encode_rgb
@@ -56,8 +57,8 @@ HUNTER_PALETTE = ("#b71c1c", "#e65100", "#880e4f", "#3e2723")
 ASCII_STANDINS = str.maketrans({"×": "x", "→": "->", "—": "-", "–": "-"})  # for a font without them
 
 
-@dataclass(frozen=True)
-class Geometry:
+@dataclass(frozen=True, repr=False, eq=False)
+class Geometry(Value):
     scale: int
     margin: int
     width: int

@@ -20,6 +20,7 @@ from pathlib import Path
 from PIL import ImageFont
 
 from sheetgm.core.cachedir import file_in, keep_json, read_json
+from sheetgm.core.values import Value
 
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/System/Library/Fonts", "/Library/Fonts",
              "C:/Windows/Fonts")
@@ -31,8 +32,8 @@ KEPT = "font.json"  # the font chosen, in the cache folder
 FontLike = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
-@dataclass(frozen=True)
-class FontChoice:
+@dataclass(frozen=True, repr=False, eq=False)
+class FontChoice(Value):
     """Where labels come from: ``path`` None means Pillow's default font (ASCII labels only)."""
 
     path: str | None

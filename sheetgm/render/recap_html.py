@@ -18,6 +18,7 @@ from html import escape
 from sheetgm.core.events import Event
 from sheetgm.core.observe import event_line, name
 from sheetgm.core.texts import render
+from sheetgm.core.values import Value
 
 END_MARK = "#ffd600"  # the game-over banner of the last stage: nowhere else on the page, nor on the maps
 SECRET_MARK = "#c62828"  # the director's copy (the seed's directors own red: #FF0000 and the like)
@@ -26,8 +27,8 @@ HIDDEN_KINDS = ("stage_start", "points_left")  # bookkeeping the reader does not
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
 
-@dataclass(frozen=True)
-class Step:
+@dataclass(frozen=True, repr=False, eq=False)
+class Step(Value):
     """One stage of the replay: the map after it (and after the director's rulings that followed it)."""
 
     key: str  # the stage key, N2-hunter: the section's id
@@ -44,8 +45,8 @@ class Step:
     eliminated: int
 
 
-@dataclass(frozen=True)
-class CastRow:
+@dataclass(frozen=True, repr=False, eq=False)
+class CastRow(Value):
     seat: int
     alias: str
     camp: str
@@ -55,8 +56,8 @@ class CastRow:
     colour: str  # the player's colour on the maps
 
 
-@dataclass(frozen=True)
-class Recap:
+@dataclass(frozen=True, repr=False, eq=False)
+class Recap(Value):
     game: str
     map_title: str
     steps: tuple[Step, ...]

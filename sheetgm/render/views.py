@@ -15,6 +15,7 @@ from sheetgm.core.board import EdgeKey, Tile, parse_tile
 from sheetgm.core.events import Event
 from sheetgm.core.passages import known_passages
 from sheetgm.core.state import State
+from sheetgm.core.values import Value
 
 PUBLIC, PLAYER, DIRECTOR = "public", "player", "director"
 VIEWS = (PUBLIC, PLAYER, DIRECTOR)  # what `sheetgm map --view` draws
@@ -22,8 +23,8 @@ REPLAY = "replay"  # the director's view once the game is over and everything is
 FULL = (DIRECTOR, REPLAY)  # the views that show everything
 
 
-@dataclass(frozen=True)
-class Piece:
+@dataclass(frozen=True, repr=False, eq=False)
+class Piece(Value):
     """A piece drawn on the map: a player, or the Mechanic's robot."""
 
     seat: int
@@ -35,8 +36,8 @@ class Piece:
     robot: bool = False
 
 
-@dataclass(frozen=True)
-class Trail:
+@dataclass(frozen=True, repr=False, eq=False)
+class Trail(Value):
     """The tiles a piece went through during the night, in order (from the ``moved`` events)."""
 
     seat: int
@@ -45,8 +46,8 @@ class Trail:
     tiles: tuple[Tile, ...]
 
 
-@dataclass(frozen=True)
-class Progress:
+@dataclass(frozen=True, repr=False, eq=False)
+class Progress(Value):
     progress: int
     target: int
     gates_powered: bool
@@ -55,8 +56,8 @@ class Progress:
     winner: str | None
 
 
-@dataclass(frozen=True)
-class MapView:
+@dataclass(frozen=True, repr=False, eq=False)
+class MapView(Value):
     kind: str  # public | player | director | replay
     night: int
     stage: str

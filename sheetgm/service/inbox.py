@@ -27,6 +27,7 @@ from sheetgm.backends.errors import BackendError
 from sheetgm.backends.xlsx.gateway import XlsxGateway, read_file
 from sheetgm.backends.xlsx.package import LIMITS
 from sheetgm.core.texts import render
+from sheetgm.core.values import Value
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game, player_key
 from sheetgm.sheets import layout
@@ -46,8 +47,8 @@ class InboxReport:
         return {"filed": self.filed, "refused": self.refused}
 
 
-@dataclass(frozen=True)
-class _Found:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Found(Value):
     path: Path
     data: bytes
     seat: int

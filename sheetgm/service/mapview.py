@@ -12,6 +12,7 @@ from typing import Any
 
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
+from sheetgm.core.values import Value
 from sheetgm.render.draw import DEFAULT_SCALE, MAX_SCALE, MIN_SCALE, draw_map, geometry
 from sheetgm.render.fonts import find_font
 from sheetgm.render.route import planned
@@ -31,8 +32,8 @@ from sheetgm.service.ledger.journal import SUPERSEDED, Entry, read_director
 from sheetgm.sheets.stages import parse_key
 
 
-@dataclass(frozen=True)
-class MapImage:
+@dataclass(frozen=True, repr=False, eq=False)
+class MapImage(Value):
     png: bytes
     stage: str
     view: str

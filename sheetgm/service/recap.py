@@ -24,6 +24,7 @@ from PIL import Image
 from sheetgm.core.events import Event
 from sheetgm.core.observe import shown_progress
 from sheetgm.core.state import State
+from sheetgm.core.values import Value
 from sheetgm.render import animation
 from sheetgm.render.draw import DEFAULT_SCALE, draw_image, geometry, player_colour
 from sheetgm.render.files import write_bytes
@@ -39,8 +40,8 @@ from sheetgm.sheets.stages import parse_key, stage_key
 RECAP_DIR = "recap"
 
 
-@dataclass(frozen=True)
-class RecapReport:
+@dataclass(frozen=True, repr=False, eq=False)
+class RecapReport(Value):
     html: Path
     animation: Path
     stages: int  # steps in the page, frames in the animation
@@ -60,8 +61,8 @@ class RecapReport:
                 "animation_size": [self.width, self.height], "cjk_font": self.cjk_font}
 
 
-@dataclass(frozen=True)
-class _Stage:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Stage(Value):
     """A stage entry of the journal and the desk entries that followed it."""
 
     entry: Entry

@@ -30,6 +30,7 @@ from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
+from sheetgm.core.values import Value
 from sheetgm.service import desk
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
@@ -54,8 +55,8 @@ from sheetgm.sheets.stages import SETUP_KEY, key_of_index, stage_index
 OK = "ok"
 
 
-@dataclass(frozen=True)
-class Problem:
+@dataclass(frozen=True, repr=False, eq=False)
+class Problem(Value):
     code: str  # replay | replay_failed | state_json | events_json | orders_hash | archive | archive_missing |
     # seed | status | rollback_note | row | missing | duplicate | cell
     message: str  # in the director's language

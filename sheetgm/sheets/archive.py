@@ -8,9 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sheetgm.core.values import Value
 
-@dataclass(frozen=True)
-class ArchivedOrder:
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ArchivedOrder(Value):
     """A stage's order as the director's archive keeps it: as read, as used, and its stamps."""
 
     text: str = ""  # the order as read (cut to what a cell keeps, limits.kept_order)

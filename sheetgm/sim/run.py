@@ -20,21 +20,22 @@ from sheetgm.core.errors import SheetgmError
 from sheetgm.core.setup import SeatSpec
 from sheetgm.core.state import ESCAPED, IN_PLAY, SURVIVOR
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
+from sheetgm.core.values import Value
 
 MAX_NIGHTS = 30
 
 _boards: dict[str, Board] = {}  # per process: a map is read and validated once
 
 
-@dataclass(frozen=True)
-class Seat:
+@dataclass(frozen=True, repr=False, eq=False)
+class Seat(Value):
     role: str
     camp: str  # survivor | hunter
     outcome: str  # escaped | eliminated | in (still in play at the end) for survivors; in for hunters
 
 
-@dataclass(frozen=True)
-class GameResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class GameResult(Value):
     map: str
     seed: int
     winner: str | None  # survivors | hunters | draw | None (not over after the last night)

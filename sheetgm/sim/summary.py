@@ -8,13 +8,14 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
+from sheetgm.core.values import Value
 from sheetgm.sim.run import GameResult
 
 OUTCOMES = ("survivors", "hunters", "draw", "unfinished")
 
 
-@dataclass(frozen=True)
-class Tally:
+@dataclass(frozen=True, repr=False, eq=False)
+class Tally(Value):
     """How games ended: each count, and games = their sum."""
 
     games: int
@@ -28,8 +29,8 @@ class Tally:
         return getattr(self, outcome) / self.games if self.games else 0.0
 
 
-@dataclass(frozen=True)
-class RoleLine:
+@dataclass(frozen=True, repr=False, eq=False)
+class RoleLine(Value):
     role: str
     camp: str
     games: int  # seats dealt the role: one a game, except on maps with more seats than roles
@@ -42,8 +43,8 @@ class RoleLine:
         return self.wins / self.games if self.games else 0.0
 
 
-@dataclass(frozen=True)
-class Summary:
+@dataclass(frozen=True, repr=False, eq=False)
+class Summary(Value):
     total: Tally
     maps: tuple[tuple[str, Tally], ...]
     roles: tuple[RoleLine, ...]

@@ -21,13 +21,14 @@ from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEETS_API_V4_BASE_URL
 
 from sheetgm.backends.google.auth import SCOPES, saved_login_problem
 from sheetgm.backends.google.retry import reasons, status_of
+from sheetgm.core.values import Value
 
 ACTIVATION = re.compile(r"https://console\.(?:developers|cloud)\.google\.com/[^\s\"']+")
 DISABLED_REASONS = {"SERVICE_DISABLED", "accessNotConfigured"}
 
 
-@dataclass(frozen=True)
-class Verdict:
+@dataclass(frozen=True, repr=False, eq=False)
+class Verdict(Value):
     code: str  # ok | invalid_grant | network | disabled | denied | not_found | other
     detail: str = ""  # the activation link (disabled), Google's words (other), ...
     why: str = ""  # what the words mean, for the director's language: see token() and network_kind()

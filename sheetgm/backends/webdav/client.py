@@ -33,6 +33,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from sheetgm.backends.errors import BackendError, CredentialsError, MissingWorkbookError, NetworkError
 from sheetgm.backends.google.ratelimit import RateLimiter
+from sheetgm.core.values import Value
 
 log = logging.getLogger(__name__)
 PASSWORD_ENV = "SHEETGM_WEBDAV_PASSWORD"
@@ -81,8 +82,8 @@ class PreconditionFailed(Exception):
     """412: the resource is not the version named in If-Match (or exists, for If-None-Match: *)."""
 
 
-@dataclass(frozen=True)
-class Entry:
+@dataclass(frozen=True, repr=False, eq=False)
+class Entry(Value):
     """One resource as PROPFIND lists it."""
 
     path: str  # relative to the client's root, "/"-separated, folders ending with "/"

@@ -6,12 +6,13 @@ import time
 from dataclasses import dataclass
 
 from sheetgm.backends.webdav.client import DavClient, PreconditionFailed
+from sheetgm.core.values import Value
 
 SCRATCH = ".sheetgm-doctor-scratch.txt"
 
 
-@dataclass(frozen=True)
-class Probe:
+@dataclass(frozen=True, repr=False, eq=False)
+class Probe(Value):
     writable: bool  # a file could be put in the root folder
     if_match: bool  # a PUT with a stale If-Match was refused (412)
     etags: bool  # the server sends ETags

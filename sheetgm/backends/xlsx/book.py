@@ -26,6 +26,7 @@ from sheetgm.backends.xlsx.deflate import inflate
 from sheetgm.backends.xlsx.package import Part
 from sheetgm.backends.xlsx.styles import Styles
 from sheetgm.backends.xlsx.xmlkit import Skeleton
+from sheetgm.core.values import Value
 
 # A worksheet's elements in the schema's order (CT_Worksheet): an element the codec writes goes by its rank
 # among those it carries as they were.
@@ -186,8 +187,8 @@ class Pending:
         return any(f' s="{n}"' in text for n in wanted)
 
 
-@dataclass(frozen=True)
-class Picture:
+@dataclass(frozen=True, repr=False, eq=False)
+class Picture(Value):
     """A picture to place over a tab (``images.py``): its name, its PNG (empty: none), its top-left cell
     (0-based) and its size in pixels."""
 

@@ -24,12 +24,13 @@ from dataclasses import dataclass
 
 from sheetgm.backends.errors import UnreadableFileError
 from sheetgm.backends.xlsx.deflate import crc32, inflater
+from sheetgm.core.values import Value
 
 MiB = 1 << 20
 
 
-@dataclass(frozen=True)
-class Limits:
+@dataclass(frozen=True, repr=False, eq=False)
+class Limits(Value):
     """What one workbook file may hold. sheetgm's own workbooks stay far below (a player's largest part is
     about 60 KB after a dozen nights, the director's about 100 KB)."""
 

@@ -36,6 +36,7 @@ from sheetgm.backends.xlsx.package import (
     sniff,
 )
 from sheetgm.backends.xlsx.styles import Styles
+from sheetgm.core.values import Value
 
 # What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parsers.
 FAILURES = (zipfile.BadZipFile, zlib.error, ParseError, expat.ExpatError, KeyError, ValueError, IndexError, EOFError,
@@ -366,8 +367,8 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
         _read_cells(_elements(wrapped, _SHEET_DATA_TAG, _ROW_TAG), sheet, strings, budget, extras)
 
 
-@dataclass(frozen=True)
-class _Layout:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Layout(Value):
     """What a sheet's XML outside its cells holds: the skeleton and the modelled elements, parsed once."""
 
     skeleton: xmlkit.Skeleton

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetgm.core.texts import has, render
+from sheetgm.core.values import Value
 from sheetgm.service.config.file import find_config, read_config_bytes
 from sheetgm.service.config.quick import plain_valid
 from sheetgm.service.config.rules import pydantic_message
@@ -49,8 +50,8 @@ _EVERY = re.compile(r"^(?:day|([1-7]) ?days?)$")
 # order is game.toml's order when saved.
 
 
-@dataclass(frozen=True, kw_only=True)
-class SeatConfig:
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class SeatConfig(Value):
     """One ``[[roster]]`` block as validated (config_model.SeatModel)."""
 
     alias: str
@@ -61,8 +62,8 @@ class SeatConfig:
     passage: str | None = None  # the Master Assassin's passage ends, e.g. "B2-E5" (R-ROLE-ASSASSIN)
 
 
-@dataclass(frozen=True, kw_only=True)
-class ScheduleConfig:
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class ScheduleConfig(Value):
     """Recurring deadlines as validated (config_model.ScheduleModel; deadlines.py reads them)."""
 
     survivors: str | None = None
@@ -77,8 +78,8 @@ class ScheduleConfig:
         return int(m.group(1)) if m and m.group(1) else 1
 
 
-@dataclass(frozen=True, kw_only=True)
-class WebDavConfig:
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class WebDavConfig(Value):
     """``[webdav]`` as validated (config_model.WebDavModel); the password is never here."""
 
     url: str
@@ -89,8 +90,8 @@ class WebDavConfig:
     timeout: int = 60
 
 
-@dataclass(frozen=True, kw_only=True)
-class GameConfig:
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class GameConfig(Value):
     """``game.toml`` as validated (config_model.GameModel)."""
 
     name: str

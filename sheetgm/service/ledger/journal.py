@@ -33,6 +33,7 @@ from sheetgm.core.digests import sha256_hex
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
+from sheetgm.core.values import Value
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.sheets import layout
@@ -106,8 +107,8 @@ def expected_key(row: int) -> str:
     return key_of_index(row - 2) if 2 <= row < DESK_FIRST_ROW else ""
 
 
-@dataclass(frozen=True)
-class Entry:
+@dataclass(frozen=True, repr=False, eq=False)
+class Entry(Value):
     """One row of the journal: a stage resolved, its hashes, seed, status and state."""
 
     key: str

@@ -35,6 +35,7 @@ from typing import Any
 
 from sheetgm.backends.port import SetBold, SetValues
 from sheetgm.core.texts import render
+from sheetgm.core.values import Value
 from sheetgm.notation.times import shown
 from sheetgm.service.errors import LockedError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
@@ -138,8 +139,8 @@ def _held_here(fd: int) -> LockedError:
 
 # -- 2. the token in the director workbook -------------------------------------------------------
 
-@dataclass(frozen=True)
-class Held:
+@dataclass(frozen=True, repr=False, eq=False)
+class Held(Value):
     """The game lock taken: its token and the journal and archive read with it."""
 
     token: str

@@ -49,6 +49,7 @@ from datetime import datetime, timedelta
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.texts import render
+from sheetgm.core.values import Value
 from sheetgm.notation.times import parse
 from sheetgm.service.game import DIRECTOR, Game, config_range
 from sheetgm.service.ledger.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
@@ -70,8 +71,8 @@ def fingerprint(text: str) -> str:
     return sha256_hex(text.strip().encode("utf-8"))[:12]
 
 
-@dataclass(frozen=True)
-class Truth:
+@dataclass(frozen=True, repr=False, eq=False)
+class Truth(Value):
     """What the director's archive says of a seat's order: its stamp, its last look, its verdict."""
 
     stamp: str = ""  # ISO time the order was first seen complete with the text ``stamped``

@@ -16,6 +16,7 @@ from typing import Any
 from sheetgm.backends.port import AddTab, ClearRange, Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
+from sheetgm.core.values import Value
 from sheetgm.notation.vocab import role_name
 from sheetgm.service.game import Game
 from sheetgm.service.ledger import stamps
@@ -27,8 +28,8 @@ WIDTHS = (50, 110, 50, 80, 110, 80, 170, 190, 190)
 LAST_ROW = 60  # the rows the tab's write covers: every seat, the heading and the deadline lines
 
 
-@dataclass(frozen=True)
-class SeatRow:
+@dataclass(frozen=True, repr=False, eq=False)
+class SeatRow(Value):
     """One seat's line of the director's table."""
 
     seat: int

@@ -25,6 +25,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheetgm.core.errors import SheetgmError
+from sheetgm.core.values import Value
 
 DEFAULT_OFFSET = 7
 DEFAULT_CHECK_HOURS = 3  # what `sheetgm schedule` prints; the library's functions default to no check runs
@@ -40,8 +41,8 @@ class ScheduleError(SheetgmError):
     code = "err.schedule.generic"
 
 
-@dataclass(frozen=True)
-class CronEntry:
+@dataclass(frozen=True, repr=False, eq=False)
+class CronEntry(Value):
     """One schedule entry: the cron expression and the stages whose deadline it follows."""
 
     cron: str
@@ -134,8 +135,8 @@ def cron_entries(deadlines: dict[str, str], tz: str, offset_minutes: int = DEFAU
     return entries
 
 
-@dataclass(frozen=True)
-class CheckEntry:
+@dataclass(frozen=True, repr=False, eq=False)
+class CheckEntry(Value):
     """One schedule entry of check runs (minutes x hours) before the deadlines named in ``comment``."""
 
     cron: str
