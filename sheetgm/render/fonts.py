@@ -9,9 +9,7 @@ of a font.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -65,6 +63,9 @@ def _load(path: str | None, index: int, size: int) -> FontLike:
 
 def _listed() -> list[str]:
     """The fonts ``fc-list`` says cover Chinese (regular faces first)."""
+    import shutil  # here, not at the top: a command whose font is kept (``find_font``) runs no program
+    import subprocess
+
     if not shutil.which("fc-list"):
         return []
     try:
