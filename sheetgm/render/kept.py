@@ -29,7 +29,7 @@ MARK = b"SGPIC1"
 KEEP = 16  # pictures kept at most (a few boards, languages and view kinds)
 LIMIT = 16 * 1024 * 1024  # bytes of a kept file, at most (a 256-pixel-a-tile ground of a large map deflates far below)
 _HEAD = struct.Struct(">6sII")
-_CODE = ("draw.py", "fonts.py", "kept.py", "png.py")
+_CODE = ("draw.py", "fonts.py", "kept.py", "png.py", "views.py", "../core/board.py")  # tile names, pieces, drawing
 _code: list[bytes] = []
 
 
