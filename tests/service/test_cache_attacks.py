@@ -61,6 +61,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Outcom
     assert _sequence(root / "game", root / "warm", warm) == clean
     kept = sorted(p.name for p in warm.iterdir())
     assert any(n.startswith("texts-") for n in kept) and any(n.startswith("xlsx-kept") for n in kept), kept
+    assert any(n.startswith("picture-") for n in kept), kept  # the route picture's ground: damaged in turn too
     return root / "game", warm, clean
 
 
