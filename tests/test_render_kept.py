@@ -165,3 +165,16 @@ def test_the_font_found_is_kept_and_a_kept_font_that_changed_is_looked_for_again
         fonts.find_font.cache_clear()
         searched.clear()
         assert fonts.find_font() == found and searched == [1]
+
+
+def test_a_picture_too_large_to_keep_is_drawn_each_time(folder: Path) -> None:
+    from PIL import Image
+
+    made: list[int] = []
+    big = (kept.PIXELS // 1000 + 1, 1000)
+    for _ in range(2):
+        kept.picture(("big",), big, lambda: (made.append(1), Image.new("RGB", big))[1])
+    assert made == [1, 1] and not _pictures(folder)
+    kept.picture(("small",), (3, 3), lambda: (made.append(1), Image.new("RGB", (3, 3)))[1])
+    kept.picture(("small",), (3, 3), lambda: (made.append(1), Image.new("RGB", (3, 3)))[1])
+    assert made == [1, 1, 1] and len(_pictures(folder)) == 1

@@ -27,7 +27,8 @@ from sheetgm.core.digests import blake2b
 
 MARK = b"SGPIC1"
 KEEP = 16  # pictures kept at most (a few boards, languages and view kinds)
-LIMIT = 16 * 1024 * 1024  # bytes of a kept file, at most (a 256-pixel-a-tile ground of a large map deflates far below)
+LIMIT = 16 * 1024 * 1024  # bytes of a kept file, at most
+PIXELS = 4096 * 4096  # a larger picture (a director's map at a large scale) is drawn, not kept
 _HEAD = struct.Struct(">6sII")
 _CODE = ("draw.py", "fonts.py", "kept.py", "png.py", "views.py", "../core/board.py")  # tile names, pieces, drawing
 _code: list[bytes] = []
@@ -117,6 +118,8 @@ def _prune(folder: Path) -> None:
 def picture(parts: tuple[object, ...], size: tuple[int, int], make: Callable[[], Image.Image]) -> Image.Image:
     """The picture drawn by ``make`` from ``parts``: kept from an earlier command when it is there whole, else
     drawn and kept."""
+    if size[0] * size[1] > PIXELS:
+        return make()
     name = name_of(parts)
     img = load(name, size)
     if img is None:
