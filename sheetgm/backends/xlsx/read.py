@@ -299,22 +299,21 @@ def _elements(data: bytes, container: str, item: str) -> Iterable[Element]:
 
 
 def _streamed(data: bytes, container: str, item: str) -> Iterator[Element]:
-    parser: XMLPullParser[Element] = XMLPullParser(events=("start", "end"))
-    holder = None
+    """``_elements`` of a large document: end events only (a start event each was a third of reading a large
+    sheet), each item emptied once handed out (what stays in the tree is an empty element an item, at most the
+    cell limit's)."""
+    del container  # the items are found by their tag wherever they are
+    parser: XMLPullParser[Element] = XMLPullParser(events=("end",))
     for at in [*range(0, len(data), _CHUNK), -1]:
         if at >= 0:
             parser.feed(data[at:at + _CHUNK])
         else:
             parser.close()
         for found in parser.read_events():
-            event, el = cast(tuple[str, Element], found)
-            if event == "end":
-                if el.tag == item:
-                    yield el
-                    if holder is not None:
-                        del holder[:]  # what was handed out is not kept in the tree
-            elif el.tag == container:
-                holder = el
+            el = cast(tuple[str, Element], found)[1]
+            if el.tag == item:
+                yield el
+                el.clear()  # what was handed out is not kept in the tree
 
 
 def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
@@ -493,14 +492,15 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
     cells, row, columns = sheet.cells, -1, _COLUMNS
     shared: dict[str, tuple[int, int, str]] = {}  # a shared formula's si -> its first cell and text
     sharing: list[tuple[Cell, int, int, str]] = []  # the cells that share one, without a result
-    if len(columns) > 100_000:  # a long-lived process reading many large sheets: start the memo afresh
-        columns.clear()
+    # an f element's attributes and text -> the formula read (the cells of a formula filled down share one)
+    seen_formulas: dict[tuple[tuple[tuple[str, str], ...], str | None], tuple[dict[str, str], str]] = {}
     for row_el in rows:
         ra = row_el.attrib
         row = int(ra["r"]) - 1 if "r" in ra else row + 1
-        dims = {k: v for k, v in ra.items() if k not in ("r", "spans") and not k.startswith("{")}
-        if dims:  # a row without a number keeps its height or hidden flag too
-            sheet.rows[row] = dims
+        if len(ra) > 2 or not ra.keys() <= _PLAIN_ROW:
+            dims = {k: v for k, v in ra.items() if k not in _PLAIN_ROW and not k.startswith("{")}
+            if dims:  # a row without a number keeps its height or hidden flag too
+                sheet.rows[row] = dims
         col, before = -1, len(cells)
         for c in row_el:
             ref = c.get("r")
@@ -509,15 +509,19 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
             else:
                 col = columns.get(ref, -1)
                 if col < 0:
-                    col = columns[ref] = col_of(ref)
+                    col = _column(ref, columns)
             kind, value, formula, sst = c.get("t", "n"), "", None, -1
             v_text, inline, raw = None, None, None
             for part in c:
-                if part.tag == _V:
+                tag = part.tag
+                if tag == _V:
                     v_text = part.text or ""
-                elif part.tag == _F:
-                    formula = (xmlkit.plain_attrs(part), part.text or "")
-                elif part.tag == _IS:
+                elif tag == _F:
+                    key = (tuple(part.attrib.items()), part.text)
+                    formula = seen_formulas.get(key)
+                    if formula is None:
+                        formula = seen_formulas[key] = (xmlkit.plain_attrs(part), part.text or "")
+                elif tag == _IS:
                     inline = part
             if kind == "s":
                 if v_text:
@@ -810,6 +814,21 @@ def _extra(c: Element) -> str:
 
 
 _COLUMNS: dict[str, int] = {}  # cell reference -> column: the same few hundred references recur in every file
+_LETTER_COLUMNS: dict[str, int] = {}  # a column's letters -> the column
+_PLAIN_ROW = frozenset({"r", "spans"})  # a row's attributes that are not kept (sheet.rows)
+
+
+def _column(ref: str, columns: dict[str, int]) -> int:
+    """The column of a cell reference not met yet (``columns``: those met, kept while they are few)."""
+    name = ref.rstrip("0123456789")
+    col = _LETTER_COLUMNS.get(name)
+    if col is None:
+        col = col_index(name)
+        if len(_LETTER_COLUMNS) < 20_000:
+            _LETTER_COLUMNS[name] = col
+    if len(columns) < 20_000:
+        columns[ref] = col
+    return col
 
 
 def col_of(ref: str) -> int:

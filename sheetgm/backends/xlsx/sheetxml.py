@@ -8,6 +8,8 @@ changes, so a tab that grows (the Map history) is not serialized whole again for
 
 from __future__ import annotations
 
+from typing import cast
+
 from sheetgm.backends.a1 import col_letters
 from sheetgm.backends.xlsx import kept, xmlkit
 from sheetgm.backends.xlsx.book import RANK, Cell, Sheet
@@ -161,8 +163,9 @@ def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) ->
     """A row's XML, made once per process for each content: the rows of a stage's map are the same in most
     players' workbooks (a key is made ten times faster than the XML)."""
     cells.sort(key=_first)
-    if any(cell.formula is not None for _c, cell in cells):
-        return made_row(r, cells, extra)
+    for _c, cell in cells:
+        if cell.formula is not None:
+            return made_row(r, cells, extra)
     key = (r, tuple(extra.items()) if extra else (),
            *[(c, cell.style, cell.kind, cell.value, cell.sst, cell.extra, cell.raw) for c, cell in cells])
     found = _ROWS.get(key)
@@ -207,7 +210,7 @@ def _cell(ref: str, cell: Cell) -> str:
     style = f' s="{cell.style}"' if cell.style else ""
     if cell.extra:
         style += cell.extra
-    formula = f"<f{xmlkit.attrs(cell.formula[0])}>{xmlkit.text(cell.formula[1])}</f>" if cell.formula else ""
+    formula = _formula_xml(cell.formula) if cell.formula else ""
     kind, value = cell.kind, cell.value
     if kind == "s":
         if formula:
@@ -223,6 +226,17 @@ def _cell(ref: str, cell: Cell) -> str:
     if kind in ("b", "e", "d"):
         return f'<c r="{ref}"{style} t="{kind}">{formula}<v>{xmlkit.text(value)}</v></c>'
     return f'<c r="{ref}"{style}>{formula}</c>' if formula else f'<c r="{ref}"{style}/>'
+
+
+_LAST_FORMULA: list[object] = [None, ""]  # the formula last written and its XML: a formula filled down is one
+
+
+def _formula_xml(formula: tuple[dict[str, str], str]) -> str:
+    if formula is _LAST_FORMULA[0]:
+        return cast(str, _LAST_FORMULA[1])
+    xml = f"<f{xmlkit.attrs(formula[0])}>{xmlkit.text(formula[1])}</f>"
+    _LAST_FORMULA[:] = formula, xml
+    return xml
 
 
 def inline_end(value: str) -> str:
