@@ -13,7 +13,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from xlsx_witness import as_text, by_openpyxl, ours, save_one_cell
+from xlsx_witness import as_text, by_calamine, by_openpyxl, ours, save_one_cell
 
 from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.errors import UnreadableFileError
@@ -365,3 +365,36 @@ def test_an_inline_rich_text_is_written_back_with_its_runs_while_unchanged() -> 
     assert runs.encode() in written and b"<t>x_x000D_y</t>" in written
     assert by_openpyxl(saved.saved) == {"Tab": {**by_openpyxl(data)["Tab"], (1, 0): "sheetgm"}}
     assert saved.value_changes == []
+
+
+def test_a_shared_string_of_blanks_only_keeps_its_entry_through_a_save() -> None:
+    """calamine's encoded_entities: `<t>&#xA;</t>` (no preserve) reads as empty, as Excel and calamine read it;
+    LibreOffice and openpyxl show a line break. The cell keeps its entry, so a save shows them the same."""
+    data = (FIXTURES / "calamine-encoded_entities.xlsx").read_bytes()
+    book = read_book(data)
+    cell = book.sheets[0].cells[(1, 0)]
+    assert (cell.kind, cell.value, cell.sst) == ("s", "", 1)
+    assert by_openpyxl(data)["Sheet1"] == {(0, 0): "&", (1, 0): "\n"}
+    saved = save_one_cell(data)
+    assert b'<c r="A2" t="s"><v>1</v></c>' in _part(saved.saved, "xl/worksheets/sheet1.xml")
+    assert by_openpyxl(saved.saved)["Sheet1"] == {(0, 0): "&", (1, 0): "\n", (2, 0): "sheetgm"}
+    assert saved.value_changes == []
+    empty = _package(f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c>'
+                     '<c r="B1" t="s"><v>1</v></c></row></sheetData></worksheet>', strings=["", " "])
+    assert [c.sst for c in read_book(empty).sheets[0].cells.values()] == [-1, 1]  # empty as written: no entry
+
+
+def test_a_formula_text_result_holding_an_escape_is_written_back_as_the_file_had_it() -> None:
+    """SheetJS's crlf: a formula's saved text result `abc_x000D_\\ndef` (openpyxl reads it as written, calamine
+    decodes it) was written back decoded, as a carriage return, which openpyxl then read otherwise."""
+    data = (FIXTURES / "sheetjs-crlf.xlsx").read_bytes()
+    assert _texts(data)["Sheet1"][(1, 1)] == "abc\r\ndef"
+    saved = save_one_cell(data)
+    assert b"<v>abc_x000D_\ndef</v>" in _part(saved.saved, "xl/worksheets/sheet1.xml")
+    assert by_openpyxl(saved.saved)["Sheet1"] == {**by_openpyxl(data)["Sheet1"], (3, 0): "sheetgm"}
+    assert by_calamine(saved.saved)["Sheet1"] == {**by_calamine(data)["Sheet1"], (3, 0): "sheetgm"}
+    assert saved.value_changes == []
+    book = read_book(data)  # the same text written over it: an inline text of its own, the formula gone
+    cells.apply(book, book.sheets[0], SetValues("'Sheet1'!B2", [["abc\r\ndef"]]), parse_range("'Sheet1'!B2"))
+    written = _part(write_book(book), "xl/worksheets/sheet1.xml")
+    assert b'<c r="B2" s="' in written and b"<is><t>abc&#13;\ndef</t></is>" in written

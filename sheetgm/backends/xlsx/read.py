@@ -111,7 +111,7 @@ def _read(pkg: Package, limits: Limits) -> Book:
     styles_path = pkg.clean(_target(wb_rels, xmlkit.RT_STYLES, doc))
     styles = _styles(no_doctype(pkg.read(styles_path), styles_path)) if styles_path in pkg else Styles()
     strings_path = pkg.clean(_target(wb_rels, xmlkit.RT_STRINGS, doc))
-    strings = _strings(pkg.read(strings_path), strings_path, limits) if strings_path in pkg else []
+    strings = _strings(pkg.read(strings_path), strings_path, limits) if strings_path in pkg else _Strings()
     ours = "docProps/app.xml" in pkg and b"<Application>sheetgm</Application>" in pkg.read("docProps/app.xml")
     pr = root.find(xmlkit.m("workbookPr"))
     view = root.find(f"{xmlkit.m('bookViews')}/{xmlkit.m('workbookView')}")
@@ -316,13 +316,26 @@ def _streamed(data: bytes, container: str, item: str) -> Iterator[Element]:
                 el.clear()  # what was handed out is not kept in the tree
 
 
-def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
+class _Strings(list[str]):
+    """The texts of the shared strings; ``blank``: the entries that read as empty but are not empty as written
+    (``<t>&#xA;</t>``: blanks a ``<t>`` without xml:space="preserve" holds, which Excel and calamine drop and
+    LibreOffice and openpyxl show), whose index a cell keeps (``Cell.sst``) so that a save writes it as it was."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.blank: set[int] = set()
+
+
+def _strings(data: bytes, path: str, limits: Limits) -> _Strings:
     no_doctype(data, path)
     if len(data) > _ESTIMATE_ABOVE and len(re.findall(_SI_START, data)) > limits.strings:  # counted before parsing
         raise refuse("too_many_strings", limit=limits.strings)
-    out: list[str] = []
+    out = _Strings()
     for si in _elements(data, _SST, _SI):
-        out.append(xmlkit.run_text(si))
+        text = xmlkit.run_text(si)
+        if not text and any(t.text for t in si.iter(_T_TAG)):
+            out.blank.add(len(out))
+        out.append(text)
         if len(out) > limits.strings:
             raise refuse("too_many_strings", limit=limits.strings)
     return out
@@ -492,6 +505,7 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
     cells, row, columns = sheet.cells, -1, _COLUMNS
     shared: dict[str, tuple[int, int, str]] = {}  # a shared formula's si -> its first cell and text
     sharing: list[tuple[Cell, int, int, str]] = []  # the cells that share one, without a result
+    blank = strings.blank if isinstance(strings, _Strings) else set()
     # an f element's attributes and text -> the formula read (the cells of a formula filled down share one)
     seen_formulas: dict[tuple[tuple[tuple[str, str], ...], str | None], tuple[dict[str, str], str]] = {}
     for row_el in rows:
@@ -527,12 +541,15 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
                 if v_text:
                     sst = int(v_text)
                     value = strings[sst] if 0 <= sst < len(strings) else ""
-                    sst = sst if value else -1
+                    sst = sst if value or sst in blank else -1
             elif kind == "inlineStr":
                 kind, value = "s", xmlkit.run_text(inline)
                 raw = _as_written(inline, value)
             elif kind == "str":
-                kind, value = "s", xmlkit.unescape(v_text) if v_text and "_x" in v_text else v_text or ""
+                kind, value = "s", v_text or ""
+                if "_x" in value:  # written back as the file had it (openpyxl reads a result's "_x000D_" so)
+                    value = xmlkit.unescape(value)
+                    raw = (value, xmlkit.text(v_text or ""))
             elif v_text is None or (kind == "n" and not v_text):
                 kind = ""
             else:

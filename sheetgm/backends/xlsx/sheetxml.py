@@ -214,7 +214,8 @@ def _cell(ref: str, cell: Cell) -> str:
     kind, value = cell.kind, cell.value
     if kind == "s":
         if formula:
-            return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(xmlkit.escape(value))}</v></c>'
+            result = cell.raw[1] if cell.raw is not None and cell.raw[0] == value else xmlkit.text(xmlkit.escape(value))
+            return f'<c r="{ref}"{style} t="str">{formula}<v>{result}</v></c>'
         if cell.sst >= 0:  # the file's own entry, with its runs and phonetic guides
             return f'<c r="{ref}"{style} t="s"><v>{cell.sst}</v></c>'
         raw = cell.raw
