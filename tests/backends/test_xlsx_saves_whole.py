@@ -398,3 +398,22 @@ def test_a_formula_text_result_holding_an_escape_is_written_back_as_the_file_had
     cells.apply(book, book.sheets[0], SetValues("'Sheet1'!B2", [["abc\r\ndef"]]), parse_range("'Sheet1'!B2"))
     written = _part(write_book(book), "xl/worksheets/sheet1.xml")
     assert b'<c r="B2" s="' in written and b"<is><t>abc&#13;\ndef</t></is>" in written
+
+
+TWO_FORMATS = (f'<styleSheet xmlns="{MAIN}"><fonts count="1"><font><sz val="11"/></font></fonts><fills count="1">'
+               '<fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders>'
+               '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>'
+               '<xf numFmtId="1" fontId="0" fillId="0" borderId="0"/>'
+               "</cellXfs></styleSheet>")
+
+
+def test_the_witness_save_of_a_tab_formatted_to_its_last_row_writes_inside_the_sheet() -> None:
+    """tealeg/xlsx's testFileToSliceValueOnly formats rows to 1,048,576: the witnesses' save wrote its cell
+    under it, past the sheet, and calamine then read a range too large to compare (4 values "changed")."""
+    data = _package(f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c>'
+                    '<c r="B1" t="s"><v>0</v></c></row><row r="1048576" s="1" customFormat="1"><c r="A1048576" s="1"/>'
+                    "</row></sheetData></worksheet>", strings=["Foo"], styles=TWO_FORMATS)
+    assert read_book(data).sheets[0].extent() == (1_048_576, 2)
+    saved = save_one_cell(data)
+    assert by_calamine(saved.saved)["Tab"] == {(0, 0): "Foo", (0, 1): "Foo", (0, 2): "sheetgm"}
+    assert saved.value_changes == []
