@@ -195,15 +195,18 @@ def _relationships(z: zipfile.ZipFile, name: str) -> set[tuple[str, str, str]]:
     return {(r.get("Id", ""), r.get("Type", ""), r.get("Target", "")) for r in root}
 
 
+def free_cell(book: Book) -> tuple[int, int]:
+    """The cell (0-based) ``save_one_cell`` writes into: under the first tab's last row; right of its last column
+    where that row is the sheet's last (tealeg/xlsx's testFileToSliceValueOnly formats every row to 1,048,576:
+    a cell under it is past the sheet)."""
+    rows, cols = book.sheets[0].extent()
+    return (rows, 0) if rows < LAST_ROW else (0, cols)
+
+
 def _free_cell(book: Book) -> str:
-    """The cell under the first tab's last row; right of its last column where that row is the sheet's last
-    (tealeg/xlsx's testFileToSliceValueOnly formats every row to 1,048,576: a cell under it is past the sheet)."""
-    sheet = book.sheets[0]
-    rows, cols = sheet.extent()
-    name = sheet.name.replace("'", "''")
-    if rows < LAST_ROW:
-        return f"'{name}'!A{rows + 1}"
-    return f"'{name}'!{col_letters(cols)}1"
+    row, col = free_cell(book)
+    name = book.sheets[0].name.replace("'", "''")
+    return f"'{name}'!{col_letters(col)}{row + 1}"
 
 
 def _rels(part: str) -> str:
