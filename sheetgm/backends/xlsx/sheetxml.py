@@ -141,10 +141,16 @@ def _data(sheet: Sheet, splice: str = "") -> str:
     by_row: dict[int, list[tuple[int, Cell]]] = {}
     for (r, c), cell in sheet.taken_cells().items():
         if r not in kept and (cell.kind or cell.style or cell.formula or cell.extra):
-            by_row.setdefault(r, []).append((c, cell))
-    for r in by_row.keys() | sheet.rows.keys():
+            found = by_row.get(r)
+            if found is None:
+                by_row[r] = [(c, cell)]
+            else:
+                found.append((c, cell))
+    dims = sheet.rows
+    make = _row if len(by_row) <= _MEMO_ROWS else _row_anew
+    for r in by_row.keys() | dims.keys() if dims else by_row:
         if r not in kept and (r > last or r in taken):
-            kept[r] = _row(r, by_row.get(r, []), sheet.rows.get(r))
+            kept[r] = make(r, by_row.get(r, []), dims.get(r))
     if pending is None:
         head = ""
     elif not taken:
@@ -157,6 +163,14 @@ def _data(sheet: Sheet, splice: str = "") -> str:
 
 
 _ROWS: dict[tuple[object, ...], str] = {}  # a row's content -> its XML (``_row``)
+# Rows to make, at most, for the memo to be asked: the rows of a game's tabs recur in every player's workbook
+# (hundreds); tens of thousands of rows are a file's own, where a row's key cost as much as its XML.
+_MEMO_ROWS = 20_000
+
+
+def _row_anew(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
+    cells.sort(key=_first)
+    return made_row(r, cells, extra)
 
 
 def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
