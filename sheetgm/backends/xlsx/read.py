@@ -506,8 +506,10 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
     shared: dict[str, tuple[int, int, str]] = {}  # a shared formula's si -> its first cell and text
     sharing: list[tuple[Cell, int, int, str]] = []  # the cells that share one, without a result
     blank = strings.blank if isinstance(strings, _Strings) else set()
-    # an f element's attributes and text -> the formula read (the cells of a formula filled down share one)
-    seen_formulas: dict[tuple[tuple[tuple[str, str], ...], str | None], tuple[dict[str, str], str]] = {}
+    # an f element's attributes and text -> the formula read (the cells of a formula filled down share one), and
+    # the si of a shared one (None: not shared; "ref": the first cell's)
+    seen_formulas: dict[tuple[tuple[tuple[str, str], ...], str | None],
+                        tuple[tuple[dict[str, str], str], str | None, bool]] = {}
     for row_el in rows:
         ra = row_el.attrib
         row = int(ra["r"]) - 1 if "r" in ra else row + 1
@@ -525,16 +527,19 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
                 if col < 0:
                     col = _column(ref, columns)
             kind, value, formula, sst = c.get("t", "n"), "", None, -1
-            v_text, inline, raw = None, None, None
+            v_text, inline, raw, si, leads = None, None, None, None, False
             for part in c:
                 tag = part.tag
                 if tag == _V:
                     v_text = part.text or ""
                 elif tag == _F:
                     key = (tuple(part.attrib.items()), part.text)
-                    formula = seen_formulas.get(key)
-                    if formula is None:
-                        formula = seen_formulas[key] = (xmlkit.plain_attrs(part), part.text or "")
+                    known = seen_formulas.get(key)
+                    if known is None:
+                        attrs, text = xmlkit.plain_attrs(part), part.text or ""
+                        shares = attrs.get("si", "") if attrs.get("t") == "shared" else None
+                        known = seen_formulas[key] = ((attrs, text), shares, bool(text) and "ref" in attrs)
+                    formula, si, leads = known
                 elif tag == _IS:
                     inline = part
             if kind == "s":
@@ -559,11 +564,10 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
             extra = _extra(c) if extras and not c.attrib.keys() <= _KNOWN_CELL else ""
             if (kind or style or formula or extra) and row >= 0:
                 cell = cells[(row, col)] = Cell(kind, value, style, formula, sst, extra, raw)
-                if formula is not None and formula[0].get("t") == "shared":
-                    si = formula[0].get("si", "")
-                    if formula[1] and "ref" in formula[0]:
+                if si is not None and formula is not None:
+                    if leads:
                         shared.setdefault(si, (row, col, formula[1]))
-                    elif not formula[1] and not kind:
+                    elif not kind and not formula[1]:
                         sharing.append((cell, row, col, si))
         budget.add_cells(max(1, len(cells) - before))  # a row costs its cells, an empty one its element
     # What each computes, read as its formula (``text_of``): its value. A long formula filled down 100,000 rows
