@@ -21,7 +21,7 @@ from xml.parsers import expat
 
 from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import formulas, kept, xmlkit
+from sheetgm.backends.xlsx import formulas, kept, scan, xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Pending, Rel, Sheet, Validation
 from sheetgm.backends.xlsx.package import (
     LIMITS,
@@ -86,7 +86,7 @@ class _Budget:
             self.elements += n
         else:
             self.cells += n
-        if max(self.cells, self.elements // 2) > self.limits.cells:
+        if self.cells > self.limits.cells or self.elements // 2 > self.limits.cells:
             raise refuse("too_many_cells", limit=self.limits.cells)
 
 
@@ -331,6 +331,13 @@ def _strings(data: bytes, path: str, limits: Limits) -> _Strings:
     if len(data) > _ESTIMATE_ABOVE and len(re.findall(_SI_START, data)) > limits.strings:  # counted before parsing
         raise refuse("too_many_strings", limit=limits.strings)
     out = _Strings()
+    plain = scan.strings(data)
+    if plain is not None:
+        if len(plain[0]) > limits.strings:
+            raise refuse("too_many_strings", limit=limits.strings)
+        out.extend(plain[0])
+        out.blank = plain[1]
+        return out
     for si in _elements(data, _SST, _SI):
         text = xmlkit.run_text(si)
         if not text and any(t.text for t in si.iter(_T_TAG)):
@@ -371,11 +378,30 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
         if _read_our_cells(raw.decode("utf-8"), sheet, budget,
                            source if source is not None and end - start > LAZY_ABOVE else None, start, end, raw):
             return
+    if cells[1] > cells[0] and _scanned(data, cells, skel.root, sheet, strings, budget):
+        return
     if cells[1] > cells[0]:
         region = memoryview(data)[cells[0]:cells[1]]
         wrapped = b"".join((skel.root.encode("utf-8"), region, skel.end.encode("utf-8")))
         extras = any(attr in wrapped for attr in _CELL_EXTRAS)  # cells with other attributes: sought cell by cell
         _read_cells(_elements(wrapped, _SHEET_DATA_TAG, _ROW_TAG), sheet, strings, budget, extras)
+
+
+def _scanned(data: bytes, cells: tuple[int, int], root: str, sheet: Sheet, strings: list[str],
+             budget: _Budget) -> bool:
+    """The cells at ``cells`` of ``data`` read without a parser (``scan.rows``), when they have its shapes."""
+    if (not data.startswith(b"<sheetData>", cells[0]) or not data.endswith(b"</sheetData>", 0, cells[1])
+            or f'xmlns="{xmlkit.MAIN}"' not in root or any(data.find(a, *cells) >= 0 for a in _CELL_EXTRAS)):
+        return False
+    try:
+        xml = data[cells[0] + 11:cells[1] - 12].decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    rows = scan.rows(xml)
+    if rows is None:
+        return False
+    _read_scanned(rows, sheet, strings, budget)
+    return True
 
 
 @dataclass(frozen=True)
@@ -542,23 +568,11 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
                     formula, si, leads = known
                 elif tag == _IS:
                     inline = part
-            if kind == "s":
-                if v_text:
-                    sst = int(v_text)
-                    value = strings[sst] if 0 <= sst < len(strings) else ""
-                    sst = sst if value or sst in blank else -1
-            elif kind == "inlineStr":
+            if kind == "inlineStr":
                 kind, value = "s", xmlkit.run_text(inline)
                 raw = _as_written(inline, value)
-            elif kind == "str":
-                kind, value = "s", v_text or ""
-                if "_x" in value:  # written back as the file had it (openpyxl reads a result's "_x000D_" so)
-                    value = xmlkit.unescape(value)
-                    raw = (value, xmlkit.text(v_text or ""))
-            elif v_text is None or (kind == "n" and not v_text):
-                kind = ""
             else:
-                value = v_text
+                kind, value, sst, raw = _value(kind, v_text, strings, blank)
             s = c.get("s")
             style = int(s) if s else 0  # s="" (a Mac Excel file): the default format
             extra = _extra(c) if extras and not c.attrib.keys() <= _KNOWN_CELL else ""
@@ -570,6 +584,84 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
                     elif not kind and not formula[1]:
                         sharing.append((cell, row, col, si))
         budget.add_cells(max(1, len(cells) - before))  # a row costs its cells, an empty one its element
+    _move_shared(shared, sharing, budget)
+
+
+def _value(kind: str, v_text: str | None, strings: list[str], blank: set[int]
+           ) -> tuple[str, str, int, tuple[str, str] | None]:
+    """A cell's kind, value, shared-string entry and text as written (``Cell.raw``), of its type and its
+    ``<v>``'s text (an inline text aside)."""
+    if kind == "s":
+        if v_text:
+            sst = int(v_text)
+            value = strings[sst] if 0 <= sst < len(strings) else ""
+            return "s", value, sst if value or sst in blank else -1, None
+        return "s", "", -1, None
+    if kind == "str":
+        value = v_text or ""
+        if "_x" in value:  # written back as the file had it (openpyxl reads a result's "_x000D_" so)
+            text = xmlkit.unescape(value)
+            return "s", text, -1, (text, xmlkit.text(value))
+        return "s", value, -1, None
+    if v_text is None or (kind == "n" and not v_text):
+        return "", "", -1, None
+    return kind, v_text, -1, None
+
+
+def _read_scanned(rows: list[scan.Row], sheet: Sheet, strings: list[str], budget: _Budget) -> None:
+    """The rows ``scan.rows`` read into ``sheet``, as ``_read_cells`` reads them parsed."""
+    cells, row, columns = sheet.cells, -1, _LETTER_COLUMNS
+    shared: dict[str, tuple[int, int, str]] = {}
+    sharing: list[tuple[Cell, int, int, str]] = []
+    blank = strings.blank if isinstance(strings, _Strings) else set()
+    kinds: dict[str, tuple[str, int]] = {}  # a cell's attributes as written -> its type and style
+    seen_formulas: dict[tuple[str, str | None], tuple[tuple[dict[str, str], str], str | None, bool]] = {}
+    for attrs, row_cells in rows:
+        row = int(attrs["r"]) - 1 if "r" in attrs else row + 1
+        if len(attrs) > 2 or not attrs.keys() <= _PLAIN_ROW:
+            dims = {k: v for k, v in attrs.items() if k not in _PLAIN_ROW and ":" not in k}
+            if dims:
+                sheet.rows[row] = dims
+        before = len(cells)
+        for letters, other, f_attrs, f_text, v_text in row_cells:
+            col = columns.get(letters)
+            if col is None:
+                col = col_index(letters)
+                if len(columns) < 20_000:
+                    columns[letters] = col
+            known = kinds.get(other)
+            if known is None:
+                a = scan.attributes(other)
+                s = a.get("s")
+                known = kinds[other] = (a.get("t", "n"), int(s) if s else 0)
+            kind, style = known
+            formula, si, leads = None, None, False
+            if f_attrs is not None:
+                key = (f_attrs, f_text)
+                found = seen_formulas.get(key)
+                if found is None:
+                    fa, text = scan.attributes(f_attrs), f_text or ""
+                    shares = fa.get("si", "") if fa.get("t") == "shared" else None
+                    found = seen_formulas[key] = ((fa, text), shares, bool(text) and "ref" in fa)
+                formula, si, leads = found
+            if kind == "inlineStr":  # (without its <is>: scan.rows takes no other)
+                kind, value, sst, raw = "s", "", -1, None
+            else:
+                kind, value, sst, raw = _value(kind, v_text, strings, blank)
+            if (kind or style or formula) and row >= 0:
+                cell = cells[(row, col)] = Cell(kind, value, style, formula, sst, "", raw)
+                if si is not None and formula is not None:
+                    if leads:
+                        shared.setdefault(si, (row, col, formula[1]))
+                    elif not kind and not formula[1]:
+                        sharing.append((cell, row, col, si))
+        budget.add_cells(max(1, len(cells) - before))
+    _move_shared(shared, sharing, budget)
+
+
+def _move_shared(shared: dict[str, tuple[int, int, str]], sharing: list[tuple[Cell, int, int, str]],
+                 budget: _Budget) -> None:
+    """The cells sharing a formula without a result: each reads as the first cell's formula moved to it."""
     # What each computes, read as its formula (``text_of``): its value. A long formula filled down 100,000 rows
     # (3 MB of file) would be 800 MB of texts and seconds of moving references: FORMULA_CHARS bounds them.
     for cell, at_row, at_col, si in sharing:
