@@ -254,6 +254,8 @@ def test_an_escaped_utf16_pair_is_its_character_and_a_lone_half_stays_as_written
     assert xmlkit.unescape("_xD801__x0038_") == "_xD801_8"
     assert xmlkit.unescape("_x0039__xDC05_") == "9_xDC05_"
     assert xmlkit.unescape("_xDF39__xDC05_") == "_xDF39__xDC05_"
+    # escapes read left to right, each once: an escaped underscore does not make the next one
+    assert xmlkit.unescape("_x005F_x0041_ _x0041_x0042_ _x000a__x000A_x_x41_") == "_x0041_ Ax0042_ \n\nx_x41_"
     data = (FIXTURES / "phpspreadsheet-issue.4724.xlsx").read_bytes()
     texts = _texts(data)["Worksheet"]
     assert [texts.get((r, 0), "") for r in range(3, 8)] == ["\uc1ef", "\U00010405", "_xD801_8", "9_xDC05_",
