@@ -65,7 +65,7 @@ ROWS = ('<row r="1" spans="1:4" ht="30" customHeight="1" x14ac:dyDescent="0.25">
         '<c r="B1" s="0" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c></row>\n'
         '<row r="2"><c r="A2" t="s"><v>4</v></c><c r="B2" t="s"><v>5</v></c><c r="C2" t="s"><v>9</v></c>'
         '<c r="D2" t="s"/><c r="E2" t="s"><v></v></c></row>'
-        '<row hidden="1"><c r="A3"><v>2.5</v></c><c r="B3" t="b"><v>1</v></c><c r="C3" t="e"><v>#N/A</v></c>'
+        '<row r="3" hidden="1"><c r="A3"><v>2.5</v></c><c r="B3" t="b"><v>1</v></c><c r="C3" t="e"><v>#N/A</v></c>'
         '<c r="D3" t="d"><v>2024-01-02T00:00:00</v></c><c r="E3"><v/></c><c r="F3" t="n"><v></v></c></row>'
         '<row r="5"><c r="B5"><f t="shared" ref="B5:B7" si="0">A5*2</f><v>4</v></c><c r="C5" t="str"><f>"a"</f>'
         '<v>a_x000D_b</v></c><c r="D5"><f t="shared" ref="D5:D7" si="1">$A5+A$1</f></c></row>'
@@ -98,6 +98,8 @@ def test_plain_rows_and_strings_read_as_the_parser_reads_them(monkeypatch: pytes
     '<row r="1"><c r="a1"><v>1</v></c></row>',  # a lower-case reference
     '<row r="1"><c s="1" r="A1"><v>1</v></c></row>',  # the reference not first
     '<row r="1"><c><v>1</v></c></row>',  # no reference
+    '<row hidden="1"><c r="A1"><v>1</v></c></row>',  # a row without its number (the one after the row before)
+    '<row spans="1:1" r="1"><c r="A1"><v>1</v></c></row>',  # its number not first
     '<row r="1"><c r="A1"><v>1</v><extLst/></c></row>',  # another element in a cell
     '<row r="1"><c r="A1"><v>1</v></c> <c r="B1"><v>2</v></c></row>',  # a blank between cells
     '<row r="1"><c r="A1" xmlns="urn:other"><v>1</v></c></row>',  # another namespace

@@ -616,12 +616,16 @@ def _read_scanned(rows: list[scan.Row], sheet: Sheet, strings: list[str], budget
     blank = strings.blank if isinstance(strings, _Strings) else set()
     kinds: dict[str, tuple[str, int]] = {}  # a cell's attributes as written -> its type and style
     seen_formulas: dict[tuple[str, str | None], tuple[tuple[dict[str, str], str], str | None, bool]] = {}
-    for attrs, row_cells in rows:
-        row = int(attrs["r"]) - 1 if "r" in attrs else row + 1
-        if len(attrs) > 2 or not attrs.keys() <= _PLAIN_ROW:
-            dims = {k: v for k, v in attrs.items() if k not in _PLAIN_ROW and ":" not in k}
+    row_dims: dict[str, dict[str, str]] = {}  # a row's attributes as written -> those kept
+    for number, attrs, row_cells in rows:
+        row = int(number) - 1
+        if attrs:
+            dims = row_dims.get(attrs)
+            if dims is None:
+                dims = row_dims[attrs] = {k: v for k, v in scan.attributes(attrs).items()
+                                          if k not in _PLAIN_ROW and ":" not in k}
             if dims:
-                sheet.rows[row] = dims
+                sheet.rows[row] = dict(dims)
         before = len(cells)
         for letters, other, f_attrs, f_text, v_text in row_cells:
             col = columns.get(letters)

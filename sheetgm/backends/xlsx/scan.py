@@ -16,32 +16,34 @@ import re
 from sheetgm.backends.xlsx import xmlkit
 
 _ATTR = r' [A-Za-z_][\w.:-]*="[^"<&\t\n]*"'
-_ROW = re.compile(rf'[ \t\n]*<row((?:{_ATTR})*)(?:/>|>(.*?)</row>)', re.DOTALL)
+# the row's number (first, as every program writes it), its other attributes, its content
+_ROW = re.compile(rf'[ \t\n]*<row r="([0-9]+)"((?:{_ATTR})*)(?:/>|>(.*?)</row>)', re.DOTALL)
 # letters of the reference, the other attributes, the formula's attributes and text, the value
 _CELL = re.compile(rf'<c r="([A-Z]{{1,3}})[0-9]+"((?:{_ATTR})*)(?:/>|>(?:<f((?:{_ATTR})*)(?:/>|>([^<]*)</f>))?'
                    r'(?:<v>([^<]*)</v>|<v/>)?</c>)')
 _PAIR = re.compile(r' ([^=]+)="([^"]*)"')
 
-Row = tuple[dict[str, str], list[tuple[str, str, str | None, str | None, str | None]]]
+Row = tuple[str, str, list[tuple[str, str, str | None, str | None, str | None]]]
 
 
 def rows(xml: str) -> list[Row] | None:
-    """The rows of a sheetData's content (without its tags): each row's attributes, and its cells' column
-    letters, other attributes (as written), formula's attributes (as written; None without a formula) and
-    text, and value (None without one). None when a row or cell has another shape."""
+    """The rows of a sheetData's content (without its tags): each row's number and other attributes (as
+    written), and its cells' column letters, other attributes (as written), formula's attributes (as written;
+    None without a formula) and text, and value (None without one). None when a row or cell has another
+    shape."""
     if "&" in xml or "\r" in xml or "<!" in xml or "<?" in xml or "xmlns" in xml or xmlkit.ILLEGAL.search(xml):
         return None
     out: list[Row] = []
     pos, end = 0, len(xml)
-    row_at, cell_at, pairs = _ROW.match, _CELL.finditer, _PAIR.findall
+    row_at, cell_at = _ROW.match, _CELL.finditer
     while True:
         found = row_at(xml, pos)
         if found is None:
             return out if xml[pos:].strip(" \t\n") == "" else None
-        attrs, body = found.groups()
+        number, attrs, body = found.groups()
         cells = []
         if body:
-            at, stop = found.start(2), found.end(2)
+            at, stop = found.start(3), found.end(3)
             for cell in cell_at(xml, at, stop):
                 if cell.start() != at:
                     return None  # something between two cells
@@ -52,7 +54,7 @@ def rows(xml: str) -> list[Row] | None:
                 cells.append((letters, other, f_attrs, f_text, value))
             if at != stop:
                 return None
-        out.append((dict(pairs(attrs)) if attrs else {}, cells))
+        out.append((number, attrs, cells))
         pos = found.end()
         if pos == end:
             return out
