@@ -391,8 +391,9 @@ def _scanned(data: bytes, cells: tuple[int, int], root: str, sheet: Sheet, strin
              budget: _Budget) -> bool:
     """The cells at ``cells`` of ``data`` read without a parser (``scan.rows``), when they have its shapes."""
     if (not data.startswith(b"<sheetData>", cells[0]) or not data.endswith(b"</sheetData>", 0, cells[1])
-            or f'xmlns="{xmlkit.MAIN}"' not in root or any(data.find(a, *cells) >= 0 for a in _CELL_EXTRAS)):
-        return False
+            or f'xmlns="{xmlkit.MAIN}"' not in root or data.find(b"<is>", *cells) >= 0
+            or any(data.find(a, *cells) >= 0 for a in _CELL_EXTRAS)):
+        return False  # (inline texts first: a sheet of them is not decoded for the patterns)
     try:
         xml = data[cells[0] + 11:cells[1] - 12].decode("utf-8")
     except UnicodeDecodeError:
