@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from xlsx_witness import Cells, by_calamine, by_openpyxl, differences, ours, save_one_cell  # noqa: E402
+from xlsx_witness import Cells, by_calamine, by_openpyxl, differences, free_cell, ours, save_one_cell  # noqa: E402
 
 from sheetgm.backends.a1 import col_index  # noqa: E402
 from sheetgm.backends.errors import UnreadableFileError  # noqa: E402
@@ -111,12 +111,7 @@ def _at_ref(ref: str) -> tuple[int, int]:
     return int(ref[len(letters):]) - 1, col_index(letters)
 
 
-def _free_row(book: Book) -> int:
-    """The row (0-based) ``save_one_cell`` writes into."""
-    return book.sheets[0].extent()[0]
-
-
-def _moved(before: Cells | None, after: Cells | None, tab: str, row: int) -> tuple[int, int]:
+def _moved(before: Cells | None, after: Cells | None, tab: str, written: tuple[int, int]) -> tuple[int, int]:
     """Values a witness reads differently in the saved file (the written cell aside), and of those the ones that
     differ only by blanks at their ends; (0, 0) when it read neither."""
     if before is None or after is None:
@@ -125,7 +120,7 @@ def _moved(before: Cells | None, after: Cells | None, tab: str, row: int) -> tup
     for name, cells in before.items():
         now = after.get(name, {})
         for rc in set(cells) | set(now):
-            if name == tab and rc == (row, 0):
+            if name == tab and rc == written:
                 continue
             a, b = cells.get(rc, ""), now.get(rc, "")
             if a != b:
@@ -134,9 +129,9 @@ def _moved(before: Cells | None, after: Cells | None, tab: str, row: int) -> tup
     return n, blanks
 
 
-def _libreoffice(pairs: list[tuple[Path, Path, int, set[tuple[int, int]]]], folder: Path
+def _libreoffice(pairs: list[tuple[Path, Path, tuple[int, int], set[tuple[int, int]]]], folder: Path
                  ) -> tuple[int, int, int, int, list[str]]:
-    """Each (file, saved, written row, formula cells of the first tab) opened by LibreOffice: (files it opened,
+    """Each (file, saved, written cell, formula cells of the first tab) opened by LibreOffice: (files it opened,
     saves it could not open of those, values of the first tab it shows differently after the save, of which
     formulas it computed again, the files concerned). A save that changed cells asks for the formulas to be
     computed again on opening (``fullCalcOnLoad``), as Excel does; LibreOffice then shows what it computes."""
@@ -145,14 +140,14 @@ def _libreoffice(pairs: list[tuple[Path, Path, int, set[tuple[int, int]]]], fold
         return 0, 0, 0, 0, []
     out = folder / "csv"
     profile = folder / "profile"
-    files = [p for a, b, _row, _formulas in pairs for p in (a, b)]
+    files = [p for a, b, _cell_at, _formulas in pairs for p in (a, b)]
     for at in range(0, len(files), 40):
         subprocess.run([soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--norestore",
                         "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1", "--outdir", str(out),
                         *map(str, files[at:at + 40])], capture_output=True, timeout=900, check=False)
     opened = failed = changed = computed = 0
     problems = []
-    for before, after, row, formulas in pairs:
+    for before, after, written, formulas in pairs:
         a, b = out / (before.stem + ".csv"), out / (after.stem + ".csv")
         if not a.exists():
             continue  # LibreOffice does not open the file as it was: it does not vote on the save
@@ -163,7 +158,7 @@ def _libreoffice(pairs: list[tuple[Path, Path, int, set[tuple[int, int]]]], fold
             continue
         old, new = _rows(a), _rows(b)
         moved = [(r, c) for r in range(max(len(old), len(new))) for c in range(max(len(_at(old, r)), len(_at(new, r))))
-                 if (r, c) != (row, 0) and _cell(old, r, c) != _cell(new, r, c)]
+                 if (r, c) != written and _cell(old, r, c) != _cell(new, r, c)]
         again = sum(rc in formulas for rc in moved)
         if moved:
             changed += len(moved)
@@ -197,8 +192,8 @@ def main(folders: list[Path], lo: int, slowest: int) -> None:
     reasons: Counter[str] = Counter()
     cannot_open: Counter[str] = Counter()
     costs: list[tuple[float, Path]] = []
-    notable: list[tuple[Path, bytes, bytes, int, set[tuple[int, int]]]] = []
-    plain: list[tuple[Path, bytes, bytes, int, set[tuple[int, int]]]] = []
+    notable: list[tuple[Path, bytes, bytes, tuple[int, int], set[tuple[int, int]]]] = []
+    plain: list[tuple[Path, bytes, bytes, tuple[int, int], set[tuple[int, int]]]] = []
     started = time.perf_counter()
     for path in files:
         data = path.read_bytes()
@@ -241,9 +236,9 @@ def main(folders: list[Path], lo: int, slowest: int) -> None:
         lost = [name for name, was, now in (("openpyxl", opx, saved_opx), ("calamine", cal, saved_cal))
                 if was is not None and now is None]
         cannot_open.update(lost)
-        row = _free_row(book)
+        written = free_cell(book)
         formulas = {rc for rc, c in book.sheets[0].cells.items() if c.formula is not None}
-        by = [_moved(was, now, book.sheets[0].name, row) for was, now in ((opx, saved_opx), (cal, saved_cal))]
+        by = [_moved(was, now, book.sheets[0].name, written) for was, now in ((opx, saved_opx), (cal, saved_cal))]
         moved = sum(n for n, _blanks in by)
         totals["values a witness reads changed by a save"] += moved
         totals["of which blanks at a text's ends"] += sum(blanks for _n, blanks in by)
@@ -255,9 +250,9 @@ def main(folders: list[Path], lo: int, slowest: int) -> None:
                   f"changed {kept.changed_parts[:3]}, elements {kept.dropped_elements[:3]}, values "
                   f"{kept.value_changes[:2]}, witnesses cannot open the save: {lost}, values they read changed: "
                   f"{moved}")
-            notable.append((path, data, kept.saved, row, formulas))
+            notable.append((path, data, kept.saved, written, formulas))
         else:
-            plain.append((path, data, kept.saved, row, formulas))
+            plain.append((path, data, kept.saved, written, formulas))
     elapsed = time.perf_counter() - started
     lo_figures: tuple[int, int, int, int, list[str]] = (0, 0, 0, 0, [])
     if lo:
@@ -265,11 +260,11 @@ def main(folders: list[Path], lo: int, slowest: int) -> None:
         sample = (notable + plain[::step])[:max(lo, len(notable))]
         with tempfile.TemporaryDirectory() as folder:
             pairs = []
-            for i, (_path, data, saved, row, formulas) in enumerate(sample):
+            for i, (_path, data, saved, written, formulas) in enumerate(sample):
                 a, b = Path(folder) / f"{i:04d}-before.xlsx", Path(folder) / f"{i:04d}-saved.xlsx"
                 a.write_bytes(data)
                 b.write_bytes(saved)
-                pairs.append((a, b, row, formulas))
+                pairs.append((a, b, written, formulas))
             lo_figures = _libreoffice(pairs, Path(folder))
             names = {f"{i:04d}-before.xlsx": str(p) for i, (p, *_rest) in enumerate(sample)}
             for problem in lo_figures[4]:

@@ -74,7 +74,12 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "tests/backends/test_xlsx_read_parts.py", "tests/backends/test_xlsx_read_cells.py",
         "tests/backends/test_xlsx_read_cost.py", "tests/backends/test_xlsx_ours.py",
         "tests/backends/test_xlsx_write_parts.py", "tests/backends/test_xlsx_codec.py",
-        "tests/backends/test_xlsx_book.py", "tests/backends/test_xlsx_limits.py", _NO_LIBREOFFICE,
+        "tests/backends/test_xlsx_book.py", "tests/backends/test_xlsx_limits.py", "tests/backends/test_xlsx_scan.py",
+        _NO_LIBREOFFICE,
+    ]),
+    "xlsx-scan": ("sheetgm/backends/xlsx/scan.py", [  # the patterns, against the parser's reading
+        "tests/backends/test_xlsx_scan.py", "tests/backends/test_xlsx_read_cells.py",
+        "tests/backends/test_xlsx_saves_whole.py",
     ]),
     "xlsx-write": ("sheetgm/backends/xlsx/write.py", [
         "tests/backends/test_xlsx_write_parts.py", "tests/backends/test_xlsx_codec.py",

@@ -17,7 +17,7 @@ from xml.etree import ElementTree
 import openpyxl
 import python_calamine
 
-from sheetgm.backends.a1 import parse_range
+from sheetgm.backends.a1 import col_letters, parse_range
 from sheetgm.backends.port import SetBold, SetValues
 from sheetgm.backends.xlsx import cells as xlsx_cells
 from sheetgm.backends.xlsx.book import Book, duration_text, text_of
@@ -27,6 +27,7 @@ from sheetgm.backends.xlsx.write import write_book
 from sheetgm.backends.xlsx.xmlkit import skeleton
 
 Cells = dict[str, dict[tuple[int, int], str]]  # tab -> (row, col) -> text
+LAST_ROW = 1_048_576  # a sheet's rows
 
 
 def as_text(value: Any) -> str:
@@ -194,11 +195,18 @@ def _relationships(z: zipfile.ZipFile, name: str) -> set[tuple[str, str, str]]:
     return {(r.get("Id", ""), r.get("Type", ""), r.get("Target", "")) for r in root}
 
 
+def free_cell(book: Book) -> tuple[int, int]:
+    """The cell (0-based) ``save_one_cell`` writes into: under the first tab's last row; right of its last column
+    where that row is the sheet's last (tealeg/xlsx's testFileToSliceValueOnly formats every row to 1,048,576:
+    a cell under it is past the sheet)."""
+    rows, cols = book.sheets[0].extent()
+    return (rows, 0) if rows < LAST_ROW else (0, cols)
+
+
 def _free_cell(book: Book) -> str:
-    sheet = book.sheets[0]
-    rows, _cols = sheet.extent()
-    name = sheet.name.replace("'", "''")
-    return f"'{name}'!A{rows + 1}"
+    row, col = free_cell(book)
+    name = book.sheets[0].name.replace("'", "''")
+    return f"'{name}'!{col_letters(col)}{row + 1}"
 
 
 def _rels(part: str) -> str:

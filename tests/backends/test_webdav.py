@@ -8,7 +8,9 @@ from pathlib import Path
 
 import dav_servers
 import pytest
+import requests
 
+from sheetgm.backends.errors import FileError
 from sheetgm.backends.port import Protect, SetValues
 from sheetgm.backends.webdav import gateway as dav
 from sheetgm.backends.webdav.client import DavClient
@@ -107,3 +109,11 @@ def test_folders_are_named_for_people(dav_root: str, dav_server: dav_servers.Ser
     base = dav_server.folder / dav_root.rstrip("/").rsplit("/", 1)[1]
     assert (base / "03-小明" / "03-小明.xlsx").is_file() and (base / "春季杯-public" / "春季杯-public.xlsx").is_file()
     assert _gw(dav_root).tabs("player-3") == ["Orders"]  # found again through the record, names not given
+
+
+def test_a_damaged_list_of_file_names_is_said_in_the_directors_language(dav_root: str) -> None:
+    requests.put(dav_root + dav.FILES, data=b"[1, 2]", auth=(dav_servers.USER, dav_servers.PASSWORD), timeout=10)
+    with pytest.raises(FileError) as err:
+        _gw(dav_root).read("player-1", ["Orders!A1"])
+    assert err.value.code == "err.backend.file.bad_record"
+    assert "不是本游戏工作簿及其文件名的清单" in err.value.message("zh")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from xlsx_witness import as_text, by_openpyxl, ours, save_one_cell
+from xlsx_witness import as_text, by_calamine, by_openpyxl, ours, save_one_cell
 
 from sheetgm.backends.a1 import parse_range
 from sheetgm.backends.errors import UnreadableFileError
@@ -254,6 +254,8 @@ def test_an_escaped_utf16_pair_is_its_character_and_a_lone_half_stays_as_written
     assert xmlkit.unescape("_xD801__x0038_") == "_xD801_8"
     assert xmlkit.unescape("_x0039__xDC05_") == "9_xDC05_"
     assert xmlkit.unescape("_xDF39__xDC05_") == "_xDF39__xDC05_"
+    # escapes read left to right, each once: an escaped underscore does not make the next one
+    assert xmlkit.unescape("_x005F_x0041_ _x0041_x0042_ _x000a__x000A_x_x41_") == "_x0041_ Ax0042_ \n\nx_x41_"
     data = (FIXTURES / "phpspreadsheet-issue.4724.xlsx").read_bytes()
     texts = _texts(data)["Worksheet"]
     assert [texts.get((r, 0), "") for r in range(3, 8)] == ["\uc1ef", "\U00010405", "_xD801_8", "9_xDC05_",
@@ -364,4 +366,56 @@ def test_an_inline_rich_text_is_written_back_with_its_runs_while_unchanged() -> 
     written = _part(saved.saved, "xl/worksheets/sheet1.xml")
     assert runs.encode() in written and b"<t>x_x000D_y</t>" in written
     assert by_openpyxl(saved.saved) == {"Tab": {**by_openpyxl(data)["Tab"], (1, 0): "sheetgm"}}
+    assert saved.value_changes == []
+
+
+def test_a_shared_string_of_blanks_only_keeps_its_entry_through_a_save() -> None:
+    """calamine's encoded_entities: `<t>&#xA;</t>` (no preserve) reads as empty, as Excel and calamine read it;
+    LibreOffice and openpyxl show a line break. The cell keeps its entry, so a save shows them the same."""
+    data = (FIXTURES / "calamine-encoded_entities.xlsx").read_bytes()
+    book = read_book(data)
+    cell = book.sheets[0].cells[(1, 0)]
+    assert (cell.kind, cell.value, cell.sst) == ("s", "", 1)
+    assert by_openpyxl(data)["Sheet1"] == {(0, 0): "&", (1, 0): "\n"}
+    saved = save_one_cell(data)
+    assert b'<c r="A2" t="s"><v>1</v></c>' in _part(saved.saved, "xl/worksheets/sheet1.xml")
+    assert by_openpyxl(saved.saved)["Sheet1"] == {(0, 0): "&", (1, 0): "\n", (2, 0): "sheetgm"}
+    assert saved.value_changes == []
+    empty = _package(f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c>'
+                     '<c r="B1" t="s"><v>1</v></c></row></sheetData></worksheet>', strings=["", " "])
+    assert [c.sst for c in read_book(empty).sheets[0].cells.values()] == [-1, 1]  # empty as written: no entry
+
+
+def test_a_formula_text_result_holding_an_escape_is_written_back_as_the_file_had_it() -> None:
+    """SheetJS's crlf: a formula's saved text result `abc_x000D_\\ndef` (openpyxl reads it as written, calamine
+    decodes it) was written back decoded, as a carriage return, which openpyxl then read otherwise."""
+    data = (FIXTURES / "sheetjs-crlf.xlsx").read_bytes()
+    assert _texts(data)["Sheet1"][(1, 1)] == "abc\r\ndef"
+    saved = save_one_cell(data)
+    assert b"<v>abc_x000D_\ndef</v>" in _part(saved.saved, "xl/worksheets/sheet1.xml")
+    assert by_openpyxl(saved.saved)["Sheet1"] == {**by_openpyxl(data)["Sheet1"], (3, 0): "sheetgm"}
+    assert by_calamine(saved.saved)["Sheet1"] == {**by_calamine(data)["Sheet1"], (3, 0): "sheetgm"}
+    assert saved.value_changes == []
+    book = read_book(data)  # the same text written over it: an inline text of its own, the formula gone
+    cells.apply(book, book.sheets[0], SetValues("'Sheet1'!B2", [["abc\r\ndef"]]), parse_range("'Sheet1'!B2"))
+    written = _part(write_book(book), "xl/worksheets/sheet1.xml")
+    assert b'<c r="B2" s="' in written and b"<is><t>abc&#13;\ndef</t></is>" in written
+
+
+TWO_FORMATS = (f'<styleSheet xmlns="{MAIN}"><fonts count="1"><font><sz val="11"/></font></fonts><fills count="1">'
+               '<fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders>'
+               '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>'
+               '<xf numFmtId="1" fontId="0" fillId="0" borderId="0"/>'
+               "</cellXfs></styleSheet>")
+
+
+def test_the_witness_save_of_a_tab_formatted_to_its_last_row_writes_inside_the_sheet() -> None:
+    """tealeg/xlsx's testFileToSliceValueOnly formats rows to 1,048,576: the witnesses' save wrote its cell
+    under it, past the sheet, and calamine then read a range too large to compare (4 values "changed")."""
+    data = _package(f'<worksheet xmlns="{MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c>'
+                    '<c r="B1" t="s"><v>0</v></c></row><row r="1048576" s="1" customFormat="1"><c r="A1048576" s="1"/>'
+                    "</row></sheetData></worksheet>", strings=["Foo"], styles=TWO_FORMATS)
+    assert read_book(data).sheets[0].extent() == (1_048_576, 2)
+    saved = save_one_cell(data)
+    assert by_calamine(saved.saved)["Tab"] == {(0, 0): "Foo", (0, 1): "Foo", (0, 2): "sheetgm"}
     assert saved.value_changes == []

@@ -52,7 +52,7 @@ def test_two_writers_and_a_reader_never_see_a_torn_file(gw: XlsxGateway, tmp_pat
         t.start()
     for t in threads:
         t.join()
-    lost = [e for e in errors if "changed by another program" in str(e)]
+    lost = [e for e in errors if isinstance(e, FileError) and e.code == "err.backend.file.changed_while_saved"]
     assert [e for e in errors if e not in lost] == []  # no torn read, no other failure
     assert sorted(p.name for p in tmp_path.iterdir()) == ["player-1.xlsx"]  # no temporary file left
     XlsxGateway(tmp_path).read("player-1", ["Orders!A1:A2"])
@@ -217,3 +217,26 @@ def test_a_released_workbook_is_parsed_again_and_an_unsaved_one_is_kept(gw: Xlsx
         gw.release("player-1")  # not saved yet: kept, the write is not lost
         assert gw.read("player-1", ["Orders!A2"]) == {"Orders!A2": [["pending"]]}
     assert XlsxGateway(tmp_path).read("player-1", ["Orders!A1:A2"]) == {"Orders!A1:A2": [["saved"], ["pending"]]}
+
+
+def test_a_file_changed_at_every_try_of_a_save_is_named_in_the_players_language(
+        gw: XlsxGateway, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gateway's own details (a file changed by another program at every try, a copy replaced while read,
+    a damaged record of file names) are texts of sheet_templates, in zh and en, not English in the code."""
+    gw.read("player-1", ["Orders!A1"])
+    ticks = iter(range(1, 1000))
+    monkeypatch.setattr(xlsx, "_stamp", lambda path: (next(ticks), 0, 0))  # another program saves between tries
+    with pytest.raises(FileError) as err:
+        gw.write("player-1", [SetValues("Orders!A1", [["x"]])])
+    path = str(tmp_path / "player-1.xlsx")
+    assert err.value.code == "err.backend.file.changed_while_saved"
+    assert err.value.message("zh").startswith(f"sheetgm 保存 {path} 时，它被别的程序改动了 5 次")
+    assert f"{path} was changed by another program 5 times" in err.value.message("en")
+    (tmp_path / "spare.xlsx").write_bytes((tmp_path / "player-1.xlsx").read_bytes())
+    with pytest.raises(FileError) as err:
+        XlsxGateway(tmp_path).adopt("player-1", "spare.xlsx")  # (its stamp seen never matches: changed since)
+    assert err.value.code == "err.backend.file.changed_while_adopted" and "被改动了" in err.value.message("zh")
+    (tmp_path / FILES).write_text("[1, 2]", "utf-8")
+    with pytest.raises(FileError) as err:
+        XlsxGateway(tmp_path).path("player-1")
+    assert err.value.message("zh").startswith(f"{tmp_path / FILES} 不是本游戏工作簿及其文件名的清单")

@@ -69,7 +69,7 @@ class WebDavGateway(XlsxGateway):
                 except ValueError as exc:
                     raise FileError(path=self.client.url(FILES), detail=f"{type(exc).__name__}: {exc}") from exc
             if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-                raise FileError(path=self.client.url(FILES), detail="not a map of workbook keys to file names")
+                raise FileError("err.backend.file.bad_record", path=self.client.url(FILES))
             self._files = {k: v for k, v in data.items() if ".." not in v and not v.startswith("/")}
             self._files.update(self._unrecorded)
         return self._files

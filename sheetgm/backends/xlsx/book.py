@@ -60,7 +60,8 @@ class Cell:
     written (`` vm="1"``: a picture placed in the cell, `` cm="1"``: a dynamic array), kept likewise. ``raw``: an
     inline text's text as read and its ``<is>`` content as the file wrote it, where reading lost something (runs,
     phonetic guides, blanks a ``<t>`` without xml:space="preserve" holds, which LibreOffice and openpyxl show):
-    written back so while the text is the same, so that no program reads it otherwise after a save."""
+    written back so while the text is the same, so that no program reads it otherwise after a save; of a formula's
+    text result holding ``_xHHHH_`` escapes, the text read and its ``<v>`` content as written, likewise."""
 
     __slots__ = ("kind", "value", "formula", "style", "sst", "extra", "raw")
 

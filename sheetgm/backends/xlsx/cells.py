@@ -71,6 +71,7 @@ def set_text(book: Book, sheet: Sheet, r: int, c: int, text: str, touched: set[i
         touched.add(r)
     if cell.formula is not None:
         _unshare(sheet, cell)
+        cell.raw = None  # (a formula's result as written: no inline text's)
     # Always text, as with Sheets' stringValue: a text starting with "=" stays text.
     cell.kind, cell.value, cell.formula = ("s", text, None) if text else ("", "", None)
     cell.sst, cell.extra = -1, ""
@@ -230,7 +231,7 @@ def apply(book: Book, sheet: Sheet, op: port.Op, rng: A1) -> None:
             if cell.kind or cell.value or cell.formula is not None or cell.extra:
                 if cell.formula is not None:
                     _unshare(sheet, cell)
-                cell.kind, cell.value, cell.formula, cell.sst, cell.extra = "", "", None, -1, ""
+                cell.kind, cell.value, cell.formula, cell.sst, cell.extra, cell.raw = "", "", None, -1, "", None
                 sheet.touch_row(rc[0])
     elif isinstance(op, FORMAT_OPS):
         _restyle(book, sheet, format_changes(op, area(sheet, rng)))

@@ -127,7 +127,7 @@ class XlsxGateway(port.Gateway):
             except (OSError, ValueError) as exc:
                 raise FileError(path=str(record), detail=f"{type(exc).__name__}: {exc}") from exc
             if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-                raise FileError(path=str(record), detail="not a map of workbook keys to file names")
+                raise FileError("err.backend.file.bad_record", path=str(record))
             self._files = {k: v for k, v in data.items() if "/" not in v and "\\" not in v}
             self._files.update(self._unrecorded)
         return self._files
@@ -247,8 +247,7 @@ class XlsxGateway(port.Gateway):
                     self.loads += 1
                     self.redone += 1
                 else:
-                    raise FileError(path=str(path), detail=f"changed by another program {_TRIES} times while "
-                                                           "sheetgm saved it; run the command again")
+                    raise FileError("err.backend.file.changed_while_saved", path=str(path), tries=_TRIES)
         except BaseException:
             self._books.pop(key, None)
             self._redo.pop(key, None)
@@ -308,7 +307,7 @@ class XlsxGateway(port.Gateway):
         parse(data, str(path.parent / name))  # a readable workbook, or UnreadableFileError naming the copy
         with _file_lock(path):
             if _stamp(path) != self._seen_main.get(key):
-                raise FileError(path=str(path), detail="changed while its copy was being read; run the command again")
+                raise FileError("err.backend.file.changed_while_adopted", path=str(path))
             _replace(path, data)
         self._books.pop(key, None)
         self._redo.pop(key, None)

@@ -21,7 +21,7 @@ from xml.parsers import expat
 
 from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import formulas, kept, xmlkit
+from sheetgm.backends.xlsx import formulas, kept, scan, xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Pending, Rel, Sheet, Validation
 from sheetgm.backends.xlsx.package import (
     LIMITS,
@@ -87,7 +87,7 @@ class _Budget:
             self.elements += n
         else:
             self.cells += n
-        if max(self.cells, self.elements // 2) > self.limits.cells:
+        if self.cells > self.limits.cells or self.elements // 2 > self.limits.cells:
             raise refuse("too_many_cells", limit=self.limits.cells)
 
 
@@ -112,7 +112,7 @@ def _read(pkg: Package, limits: Limits) -> Book:
     styles_path = pkg.clean(_target(wb_rels, xmlkit.RT_STYLES, doc))
     styles = _styles(no_doctype(pkg.read(styles_path), styles_path)) if styles_path in pkg else Styles()
     strings_path = pkg.clean(_target(wb_rels, xmlkit.RT_STRINGS, doc))
-    strings = _strings(pkg.read(strings_path), strings_path, limits) if strings_path in pkg else []
+    strings = _strings(pkg.read(strings_path), strings_path, limits) if strings_path in pkg else _Strings()
     ours = "docProps/app.xml" in pkg and b"<Application>sheetgm</Application>" in pkg.read("docProps/app.xml")
     pr = root.find(xmlkit.m("workbookPr"))
     view = root.find(f"{xmlkit.m('bookViews')}/{xmlkit.m('workbookView')}")
@@ -300,31 +300,50 @@ def _elements(data: bytes, container: str, item: str) -> Iterable[Element]:
 
 
 def _streamed(data: bytes, container: str, item: str) -> Iterator[Element]:
-    parser: XMLPullParser[Element] = XMLPullParser(events=("start", "end"))
-    holder = None
+    """``_elements`` of a large document: end events only (a start event each was a third of reading a large
+    sheet), each item emptied once handed out (what stays in the tree is an empty element an item, at most the
+    cell limit's)."""
+    del container  # the items are found by their tag wherever they are
+    parser: XMLPullParser[Element] = XMLPullParser(events=("end",))
     for at in [*range(0, len(data), _CHUNK), -1]:
         if at >= 0:
             parser.feed(data[at:at + _CHUNK])
         else:
             parser.close()
         for found in parser.read_events():
-            event, el = cast(tuple[str, Element], found)
-            if event == "end":
-                if el.tag == item:
-                    yield el
-                    if holder is not None:
-                        del holder[:]  # what was handed out is not kept in the tree
-            elif el.tag == container:
-                holder = el
+            el = cast(tuple[str, Element], found)[1]
+            if el.tag == item:
+                yield el
+                el.clear()  # what was handed out is not kept in the tree
 
 
-def _strings(data: bytes, path: str, limits: Limits) -> list[str]:
+class _Strings(list[str]):
+    """The texts of the shared strings; ``blank``: the entries that read as empty but are not empty as written
+    (``<t>&#xA;</t>``: blanks a ``<t>`` without xml:space="preserve" holds, which Excel and calamine drop and
+    LibreOffice and openpyxl show), whose index a cell keeps (``Cell.sst``) so that a save writes it as it was."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.blank: set[int] = set()
+
+
+def _strings(data: bytes, path: str, limits: Limits) -> _Strings:
     no_doctype(data, path)
     if len(data) > _ESTIMATE_ABOVE and len(re.findall(_SI_START, data)) > limits.strings:  # counted before parsing
         raise refuse("too_many_strings", limit=limits.strings)
-    out: list[str] = []
+    out = _Strings()
+    plain = scan.strings(data)
+    if plain is not None:
+        if len(plain[0]) > limits.strings:
+            raise refuse("too_many_strings", limit=limits.strings)
+        out.extend(plain[0])
+        out.blank = plain[1]
+        return out
     for si in _elements(data, _SST, _SI):
-        out.append(xmlkit.run_text(si))
+        text = xmlkit.run_text(si)
+        if not text and any(t.text for t in si.iter(_T_TAG)):
+            out.blank.add(len(out))
+        out.append(text)
         if len(out) > limits.strings:
             raise refuse("too_many_strings", limit=limits.strings)
     return out
@@ -360,11 +379,31 @@ def _read_sheet(data: bytes, sheet: Sheet, strings: list[str], budget: _Budget, 
         if _read_our_cells(raw.decode("utf-8"), sheet, budget,
                            source if source is not None and end - start > LAZY_ABOVE else None, start, end, raw):
             return
+    if cells[1] > cells[0] and _scanned(data, cells, skel.root, sheet, strings, budget):
+        return
     if cells[1] > cells[0]:
         region = memoryview(data)[cells[0]:cells[1]]
         wrapped = b"".join((skel.root.encode("utf-8"), region, skel.end.encode("utf-8")))
         extras = any(attr in wrapped for attr in _CELL_EXTRAS)  # cells with other attributes: sought cell by cell
         _read_cells(_elements(wrapped, _SHEET_DATA_TAG, _ROW_TAG), sheet, strings, budget, extras)
+
+
+def _scanned(data: bytes, cells: tuple[int, int], root: str, sheet: Sheet, strings: list[str],
+             budget: _Budget) -> bool:
+    """The cells at ``cells`` of ``data`` read without a parser (``scan.rows``), when they have its shapes."""
+    if (not data.startswith(b"<sheetData>", cells[0]) or not data.endswith(b"</sheetData>", 0, cells[1])
+            or f'xmlns="{xmlkit.MAIN}"' not in root or data.find(b"<is>", *cells) >= 0
+            or any(data.find(a, *cells) >= 0 for a in _CELL_EXTRAS)):
+        return False  # (inline texts first: a sheet of them is not decoded for the patterns)
+    try:
+        xml = data[cells[0] + 11:cells[1] - 12].decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    rows = scan.rows(xml)
+    if rows is None:
+        return False
+    _read_scanned(rows, sheet, strings, budget)
+    return True
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -494,14 +533,18 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
     cells, row, columns = sheet.cells, -1, _COLUMNS
     shared: dict[str, tuple[int, int, str]] = {}  # a shared formula's si -> its first cell and text
     sharing: list[tuple[Cell, int, int, str]] = []  # the cells that share one, without a result
-    if len(columns) > 100_000:  # a long-lived process reading many large sheets: start the memo afresh
-        columns.clear()
+    blank = strings.blank if isinstance(strings, _Strings) else set()
+    # an f element's attributes and text -> the formula read (the cells of a formula filled down share one), and
+    # the si of a shared one (None: not shared; "ref": the first cell's)
+    seen_formulas: dict[tuple[tuple[tuple[str, str], ...], str | None],
+                        tuple[tuple[dict[str, str], str], str | None, bool]] = {}
     for row_el in rows:
         ra = row_el.attrib
         row = int(ra["r"]) - 1 if "r" in ra else row + 1
-        dims = {k: v for k, v in ra.items() if k not in ("r", "spans") and not k.startswith("{")}
-        if dims:  # a row without a number keeps its height or hidden flag too
-            sheet.rows[row] = dims
+        if len(ra) > 2 or not ra.keys() <= _PLAIN_ROW:
+            dims = {k: v for k, v in ra.items() if k not in _PLAIN_ROW and not k.startswith("{")}
+            if dims:  # a row without a number keeps its height or hidden flag too
+                sheet.rows[row] = dims
         col, before = -1, len(cells)
         for c in row_el:
             ref = c.get("r")
@@ -510,42 +553,121 @@ def _read_cells(rows: Iterable[Element], sheet: Sheet, strings: list[str], budge
             else:
                 col = columns.get(ref, -1)
                 if col < 0:
-                    col = columns[ref] = col_of(ref)
+                    col = _column(ref, columns)
             kind, value, formula, sst = c.get("t", "n"), "", None, -1
-            v_text, inline, raw = None, None, None
+            v_text, inline, raw, si, leads = None, None, None, None, False
             for part in c:
-                if part.tag == _V:
+                tag = part.tag
+                if tag == _V:
                     v_text = part.text or ""
-                elif part.tag == _F:
-                    formula = (xmlkit.plain_attrs(part), part.text or "")
-                elif part.tag == _IS:
+                elif tag == _F:
+                    key = (tuple(part.attrib.items()), part.text)
+                    known = seen_formulas.get(key)
+                    if known is None:
+                        attrs, text = xmlkit.plain_attrs(part), part.text or ""
+                        shares = attrs.get("si", "") if attrs.get("t") == "shared" else None
+                        known = seen_formulas[key] = ((attrs, text), shares, bool(text) and "ref" in attrs)
+                    formula, si, leads = known
+                elif tag == _IS:
                     inline = part
-            if kind == "s":
-                if v_text:
-                    sst = int(v_text)
-                    value = strings[sst] if 0 <= sst < len(strings) else ""
-                    sst = sst if value else -1
-            elif kind == "inlineStr":
+            if kind == "inlineStr":
                 kind, value = "s", xmlkit.run_text(inline)
                 raw = _as_written(inline, value)
-            elif kind == "str":
-                kind, value = "s", xmlkit.unescape(v_text) if v_text and "_x" in v_text else v_text or ""
-            elif v_text is None or (kind == "n" and not v_text):
-                kind = ""
             else:
-                value = v_text
+                kind, value, sst, raw = _value(kind, v_text, strings, blank)
             s = c.get("s")
             style = int(s) if s else 0  # s="" (a Mac Excel file): the default format
             extra = _extra(c) if extras and not c.attrib.keys() <= _KNOWN_CELL else ""
             if (kind or style or formula or extra) and row >= 0:
                 cell = cells[(row, col)] = Cell(kind, value, style, formula, sst, extra, raw)
-                if formula is not None and formula[0].get("t") == "shared":
-                    si = formula[0].get("si", "")
-                    if formula[1] and "ref" in formula[0]:
+                if si is not None and formula is not None:
+                    if leads:
                         shared.setdefault(si, (row, col, formula[1]))
-                    elif not formula[1] and not kind:
+                    elif not kind and not formula[1]:
                         sharing.append((cell, row, col, si))
         budget.add_cells(max(1, len(cells) - before))  # a row costs its cells, an empty one its element
+    _move_shared(shared, sharing, budget)
+
+
+def _value(kind: str, v_text: str | None, strings: list[str], blank: set[int]
+           ) -> tuple[str, str, int, tuple[str, str] | None]:
+    """A cell's kind, value, shared-string entry and text as written (``Cell.raw``), of its type and its
+    ``<v>``'s text (an inline text aside)."""
+    if kind == "s":
+        if v_text:
+            sst = int(v_text)
+            value = strings[sst] if 0 <= sst < len(strings) else ""
+            return "s", value, sst if value or sst in blank else -1, None
+        return "s", "", -1, None
+    if kind == "str":
+        value = v_text or ""
+        if "_x" in value:  # written back as the file had it (openpyxl reads a result's "_x000D_" so)
+            text = xmlkit.unescape(value)
+            return "s", text, -1, (text, xmlkit.text(value))
+        return "s", value, -1, None
+    if v_text is None or (kind == "n" and not v_text):
+        return "", "", -1, None
+    return kind, v_text, -1, None
+
+
+def _read_scanned(rows: list[scan.Row], sheet: Sheet, strings: list[str], budget: _Budget) -> None:
+    """The rows ``scan.rows`` read into ``sheet``, as ``_read_cells`` reads them parsed."""
+    cells, row, columns = sheet.cells, -1, _LETTER_COLUMNS
+    shared: dict[str, tuple[int, int, str]] = {}
+    sharing: list[tuple[Cell, int, int, str]] = []
+    blank = strings.blank if isinstance(strings, _Strings) else set()
+    kinds: dict[str, tuple[str, int]] = {}  # a cell's attributes as written -> its type and style
+    seen_formulas: dict[tuple[str, str | None], tuple[tuple[dict[str, str], str], str | None, bool]] = {}
+    row_dims: dict[str, dict[str, str]] = {}  # a row's attributes as written -> those kept
+    for number, attrs, row_cells in rows:
+        row = int(number) - 1
+        if attrs:
+            dims = row_dims.get(attrs)
+            if dims is None:
+                dims = row_dims[attrs] = {k: v for k, v in scan.attributes(attrs).items()
+                                          if k not in _PLAIN_ROW and ":" not in k}
+            if dims:
+                sheet.rows[row] = dict(dims)
+        before = len(cells)
+        for letters, other, f_attrs, f_text, v_text in row_cells:
+            col = columns.get(letters)
+            if col is None:
+                col = col_index(letters)
+                if len(columns) < 20_000:
+                    columns[letters] = col
+            known = kinds.get(other)
+            if known is None:
+                a = scan.attributes(other)
+                s = a.get("s")
+                known = kinds[other] = (a.get("t", "n"), int(s) if s else 0)
+            kind, style = known
+            formula, si, leads = None, None, False
+            if f_attrs is not None:
+                key = (f_attrs, f_text)
+                found = seen_formulas.get(key)
+                if found is None:
+                    fa, text = scan.attributes(f_attrs), f_text or ""
+                    shares = fa.get("si", "") if fa.get("t") == "shared" else None
+                    found = seen_formulas[key] = ((fa, text), shares, bool(text) and "ref" in fa)
+                formula, si, leads = found
+            if kind == "inlineStr":  # (without its <is>: scan.rows takes no other)
+                kind, value, sst, raw = "s", "", -1, None
+            else:
+                kind, value, sst, raw = _value(kind, v_text, strings, blank)
+            if (kind or style or formula) and row >= 0:
+                cell = cells[(row, col)] = Cell(kind, value, style, formula, sst, "", raw)
+                if si is not None and formula is not None:
+                    if leads:
+                        shared.setdefault(si, (row, col, formula[1]))
+                    elif not kind and not formula[1]:
+                        sharing.append((cell, row, col, si))
+        budget.add_cells(max(1, len(cells) - before))
+    _move_shared(shared, sharing, budget)
+
+
+def _move_shared(shared: dict[str, tuple[int, int, str]], sharing: list[tuple[Cell, int, int, str]],
+                 budget: _Budget) -> None:
+    """The cells sharing a formula without a result: each reads as the first cell's formula moved to it."""
     # What each computes, read as its formula (``text_of``): its value. A long formula filled down 100,000 rows
     # (3 MB of file) would be 800 MB of texts and seconds of moving references: FORMULA_CHARS bounds them.
     for cell, at_row, at_col, si in sharing:
@@ -811,6 +933,21 @@ def _extra(c: Element) -> str:
 
 
 _COLUMNS: dict[str, int] = {}  # cell reference -> column: the same few hundred references recur in every file
+_LETTER_COLUMNS: dict[str, int] = {}  # a column's letters -> the column
+_PLAIN_ROW = frozenset({"r", "spans"})  # a row's attributes that are not kept (sheet.rows)
+
+
+def _column(ref: str, columns: dict[str, int]) -> int:
+    """The column of a cell reference not met yet (``columns``: those met, kept while they are few)."""
+    name = ref.rstrip("0123456789")
+    col = _LETTER_COLUMNS.get(name)
+    if col is None:
+        col = col_index(name)
+        if len(_LETTER_COLUMNS) < 20_000:
+            _LETTER_COLUMNS[name] = col
+    if len(columns) < 20_000:
+        columns[ref] = col
+    return col
 
 
 def col_of(ref: str) -> int:

@@ -8,6 +8,8 @@ changes, so a tab that grows (the Map history) is not serialized whole again for
 
 from __future__ import annotations
 
+from typing import cast
+
 from sheetgm.backends.a1 import col_letters
 from sheetgm.backends.xlsx import kept, xmlkit
 from sheetgm.backends.xlsx.book import RANK, Cell, Sheet
@@ -139,10 +141,16 @@ def _data(sheet: Sheet, splice: str = "") -> str:
     by_row: dict[int, list[tuple[int, Cell]]] = {}
     for (r, c), cell in sheet.taken_cells().items():
         if r not in kept and (cell.kind or cell.style or cell.formula or cell.extra):
-            by_row.setdefault(r, []).append((c, cell))
-    for r in by_row.keys() | sheet.rows.keys():
+            found = by_row.get(r)
+            if found is None:
+                by_row[r] = [(c, cell)]
+            else:
+                found.append((c, cell))
+    dims = sheet.rows
+    make = _row if len(by_row) <= _MEMO_ROWS else _row_anew
+    for r in by_row.keys() | dims.keys() if dims else by_row:
         if r not in kept and (r > last or r in taken):
-            kept[r] = _row(r, by_row.get(r, []), sheet.rows.get(r))
+            kept[r] = make(r, by_row.get(r, []), dims.get(r))
     if pending is None:
         head = ""
     elif not taken:
@@ -155,14 +163,23 @@ def _data(sheet: Sheet, splice: str = "") -> str:
 
 
 _ROWS: dict[tuple[object, ...], str] = {}  # a row's content -> its XML (``_row``)
+# Rows to make, at most, for the memo to be asked: the rows of a game's tabs recur in every player's workbook
+# (hundreds); tens of thousands of rows are a file's own, where a row's key cost as much as its XML.
+_MEMO_ROWS = 20_000
+
+
+def _row_anew(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
+    cells.sort(key=_first)
+    return made_row(r, cells, extra)
 
 
 def _row(r: int, cells: list[tuple[int, Cell]], extra: dict[str, str] | None) -> str:
     """A row's XML, made once per process for each content: the rows of a stage's map are the same in most
     players' workbooks (a key is made ten times faster than the XML)."""
     cells.sort(key=_first)
-    if any(cell.formula is not None for _c, cell in cells):
-        return made_row(r, cells, extra)
+    for _c, cell in cells:
+        if cell.formula is not None:
+            return made_row(r, cells, extra)
     key = (r, tuple(extra.items()) if extra else (),
            *[(c, cell.style, cell.kind, cell.value, cell.sst, cell.extra, cell.raw) for c, cell in cells])
     found = _ROWS.get(key)
@@ -207,11 +224,12 @@ def _cell(ref: str, cell: Cell) -> str:
     style = f' s="{cell.style}"' if cell.style else ""
     if cell.extra:
         style += cell.extra
-    formula = f"<f{xmlkit.attrs(cell.formula[0])}>{xmlkit.text(cell.formula[1])}</f>" if cell.formula else ""
+    formula = _formula_xml(cell.formula) if cell.formula else ""
     kind, value = cell.kind, cell.value
     if kind == "s":
         if formula:
-            return f'<c r="{ref}"{style} t="str">{formula}<v>{xmlkit.text(xmlkit.escape(value))}</v></c>'
+            result = cell.raw[1] if cell.raw is not None and cell.raw[0] == value else xmlkit.text(xmlkit.escape(value))
+            return f'<c r="{ref}"{style} t="str">{formula}<v>{result}</v></c>'
         if cell.sst >= 0:  # the file's own entry, with its runs and phonetic guides
             return f'<c r="{ref}"{style} t="s"><v>{cell.sst}</v></c>'
         raw = cell.raw
@@ -223,6 +241,17 @@ def _cell(ref: str, cell: Cell) -> str:
     if kind in ("b", "e", "d"):
         return f'<c r="{ref}"{style} t="{kind}">{formula}<v>{xmlkit.text(value)}</v></c>'
     return f'<c r="{ref}"{style}>{formula}</c>' if formula else f'<c r="{ref}"{style}/>'
+
+
+_LAST_FORMULA: list[object] = [None, ""]  # the formula last written and its XML: a formula filled down is one
+
+
+def _formula_xml(formula: tuple[dict[str, str], str]) -> str:
+    if formula is _LAST_FORMULA[0]:
+        return cast(str, _LAST_FORMULA[1])
+    xml = f"<f{xmlkit.attrs(formula[0])}>{xmlkit.text(formula[1])}</f>"
+    _LAST_FORMULA[:] = formula, xml
+    return xml
 
 
 def inline_end(value: str) -> str:
