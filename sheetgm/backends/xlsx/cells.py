@@ -193,7 +193,13 @@ def restyle_run(book: Book, sheet: Sheet, ops: tuple[port.Op, ...]) -> None:
     """Apply a run of format ops with bounded ranges, as ``apply`` would one by one: each cell's style worked
     out once from all its changes (``Styles.derive_all``), rows marked only where a style really changes."""
     plan = _format_plan(ops)
-    derive_all, cells, rows, created = book.styles.derive_all, sheet.reach(_first_row(plan)), set(), False
+    derive_all, rows, created = book.styles.derive_all, set(), False
+    pending = sheet.pending
+    if pending is not None and _first_row(plan) <= pending.last:  # only the rows it styles parsed (a bold header
+        sheet.take(sorted({rc[0] for _changes, group in plan for rc in group if rc[0] <= pending.last}))
+        cells = sheet.taken_cells()  # cell over a long tab of unparsed rows parsed that tab whole)
+    else:
+        cells = sheet.reach(_first_row(plan))
     get = cells.get
     for changes, group in plan:
         styled: dict[int, int] = {}  # old style -> new, for this group's changes (most cells share a few)
