@@ -30,9 +30,10 @@ def test_the_folder_is_made_owner_only(where: Path) -> None:
     assert stat.S_IMODE(where.stat().st_mode) == 0o700 and cachedir.refusal() is None
 
 
-def test_a_folder_of_ours_readable_by_others_is_made_owner_only(where: Path) -> None:
+@pytest.mark.parametrize("mode", [0o755, 0o640], ids=oct)  # (0o640: even one its owner may not enter)
+def test_a_folder_of_ours_readable_by_others_is_made_owner_only(mode: int, where: Path) -> None:
     where.mkdir(parents=True)
-    where.chmod(0o755)
+    where.chmod(mode)
     assert cachedir.usable_dir() == where and stat.S_IMODE(where.stat().st_mode) == 0o700
 
 
