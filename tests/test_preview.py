@@ -284,3 +284,53 @@ def test_adrenaline_on_herself_when_not_downed_is_a_may_that_says_why() -> None:
     assert [x.code for x in pv.steps[0].notes] == [MAY_ADRENALINE_SELF] and not pv.steps[0].sure
     st.players[ANN].downed = True
     assert preview(st, ANN, parse_order("use adrenaline; move A3")).steps[1].sure  # Downed: it gets her up
+
+
+# --- what the player reads, word for word (issue 29.5: mutmut found the lines unpinned) ------------------------
+
+LINES = {
+    "en": ['Start: A1 · MP 3 · AP 1',
+           'Step 1 "move B1, B2" → B2 · MP 1 · AP 1 · here: nothing you know of',
+           '? Step 2 "heal Bo" → maybe B2 · MP ? · AP ? · here: nothing you know of',
+           '  ? whether it works depends on whether Bo is on your tile then (and Downed), which you cannot know',
+           '✗ Step 3 "search" → maybe B2 · MP ? · AP ? · here: nothing you know of',
+           '  ✗ Not enough AP (need 1, have 0)',
+           '  ⚠ likely wasted: there is no chest on B2; a search there finds only what someone may have left or '
+           'hidden',
+           '– Step 4 "crack" → maybe B2 · MP ? · AP ? · here: nothing you know of',
+           "  ✗ not carried out: step 3 fails first, and a failed step cancels the rest of the night's order",
+           '  ✗ There is no generator on B2'],
+    "zh": ['起点：A1 · 移动力 3 · 行动力 1',
+           '第 1 步「move B1, B2」→ B2 · 移动力 1 · 行动力 1 · 此处：据你所知什么也没有',
+           '？第 2 步「heal Bo」→ 可能在 B2 · 移动力 ？ · 行动力 ？ · 此处：据你所知什么也没有',
+           '  ？能否成功取决于 Bo 那时是否和你在同一地块（以及是否倒地），这你无法知道',
+           '✗ 第 3 步「search」→ 可能在 B2 · 移动力 ？ · 行动力 ？ · 此处：据你所知什么也没有',
+           '  ✗ 行动力不足（需要 1，剩余 0）',
+           '  ⚠ 很可能白费：B2 没有宝物箱，在那里搜索只能找到别人可能留下或藏着的东西',
+           '– 第 4 步「crack」→ 可能在 B2 · 移动力 ？ · 行动力 ？ · 此处：据你所知什么也没有',
+           '  ✗ 不会执行：第 3 步先未能执行，失败的一步会取消本夜其余指令',
+           '  ✗ B2 没有电动机'],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_preview_reads_word_for_word_with_each_mark_in_the_players_language(lang: str) -> None:
+    """A note (?), a problem (✗), a warning (⚠) and a step never reached (–), each marked as what it is; without
+    ``full`` (the Orders tab, where the problems and notes are listed above) only the warnings stay under a step."""
+    st = game(GRID, survivors=[("Ann", "athlete", "A1"), ("Bo", "doctor", "C2")], hunters=[("Hal", "ripper", "E3")],
+              chests={"B1": "map"})
+    pv = preview(st, ANN, parse_order("move B1, B2; heal Bo; search; crack"))
+    assert pv.lines(lang) == LINES[lang]
+    assert pv.lines(lang, full=False) == [LINES[lang][i] for i in (0, 1, 2, 4, 6, 7, 8)]  # the note, the problems out
+    item = preview(start(), ANN, parse_order("use map")).lines(lang)  # an item named in a problem: in her words
+    assert item[-1] == ("  ✗ 你没有持有地图" if lang == "zh" else "  ✗ You do not hold Map")
+
+
+def test_her_path_leaves_her_robots_tiles_out() -> None:
+    from sheetgm.core.state import Player
+
+    st = game(GRID, survivors=[("Ann", "mechanic", "A1")], hunters=[("Hal", "ripper", "E3")])
+    st.players[101] = Player(seat=101, alias="Ann#robot", camp="survivor", pos=t("C1"), hp=1, flags={"robot_of": 1})
+    pv = preview(st, ANN, parse_order_numbered("robot: move D1, D2; move A2").order)
+    assert pv.steps[0].robot and pv.steps[0].path == (t("D1"),)
+    assert pv.path() == (t("A1"),)
