@@ -326,6 +326,16 @@ def test_the_preview_reads_word_for_word_with_each_mark_in_the_players_language(
     assert item[-1] == ("  ✗ 你没有持有地图" if lang == "zh" else "  ✗ You do not hold Map")
 
 
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", 'Step 1 "crack" → C3 · MP 3 · AP 0 · here: generator, trap'),
+    ("zh", "第 1 步「crack」→ C3 · 移动力 3 · 行动力 0 · 此处：电动机、陷阱")], ids=["en", "zh"])
+def test_a_steps_line_names_all_she_knows_is_on_her_tile_in_her_words(lang: str, line: str) -> None:
+    st = start("C3")
+    st.traps[t("C3")] = HAL
+    pv = preview(st, ANN, parse_order("crack"))
+    assert pv.lines(lang)[1] == step_line(lang, pv.steps[0]) == line  # (no Bloodlust unless asked for)
+
+
 def test_her_path_leaves_her_robots_tiles_out() -> None:
     from sheetgm.core.state import Player
 
