@@ -226,6 +226,17 @@ def test_a_search_with_no_room_warns(role: str, items: list[str], warning: str |
     assert bool([e for e in events if e.kind == "no_room"]) == (warning is not None)
 
 
+@pytest.mark.parametrize(("role", "order", "warning"), [
+    ("athlete", "search key", None), ("athlete", "search map", WARN_NO_ROOM), ("doctor", "search map", WARN_NO_ROOM),
+    ("doctor", "search stimulant", None), ("doctor", "search", WARN_ROOM_POTION)])
+def test_a_search_for_one_thing_warns_only_if_that_thing_has_no_room(role: str, order: str,
+                                                                     warning: str | None) -> None:
+    """Her bag full but for a potion (the Doctor's) or full: a key always fits; a potion fits the Doctor's."""
+    pv = preview(walled(role, "B1", items=["revolver"]), ANN, parse_order(order))
+    assert [c for c in codes(pv.steps[0].warnings) if c in (WARN_NO_ROOM, WARN_ROOM_POTION)] == (
+        [warning] if warning else [])
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_downed_players_points_do_not_rise_on_a_heal_she_cannot_count_on(lang: str) -> None:
     """Bo's order heals her: whether he acts before her she cannot know, so from the step that needs it the
