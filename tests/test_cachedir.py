@@ -297,3 +297,15 @@ def test_the_sweep_removes_only_parts_older_than_its_age_and_counts_them(where: 
 
     monkeypatch.setattr(cachedir.os, "unlink", gone)
     assert cachedir.sweep_parts(folder, now) == 0
+
+
+def test_a_file_opened_to_be_made_is_made_owner_only_whatever_the_umask(where: Path) -> None:
+    """The shared quota log is made through open_regular: no one else may read or write it."""
+    folder = cachedir.usable_dir()
+    assert folder is not None
+    old = os.umask(0)
+    try:
+        os.close(cachedir.open_regular(folder / "quota.json", os.O_RDWR | os.O_CREAT))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((folder / "quota.json").stat().st_mode) == 0o600
