@@ -355,3 +355,9 @@ def test_her_path_leaves_her_robots_tiles_out() -> None:
     pv = preview(st, ANN, parse_order_numbered("robot: move D1, D2; move A2").order)
     assert pv.steps[0].robot and pv.steps[0].path == (t("D1"),)
     assert pv.path() == (t("A1"),)
+
+
+def test_a_seat_not_in_the_game_gets_an_empty_preview_of_that_seat_with_the_checkers_answer() -> None:
+    pv = preview(start(), 99, parse_order("move B1"))
+    assert (pv.seat, pv.steps, pv.mp, pv.ap) == (99, (), 0, 0)
+    assert [x.code for x in pv.review.problems] == ["err.rule.no_such_seat"]
