@@ -359,5 +359,5 @@ def test_her_path_leaves_her_robots_tiles_out() -> None:
 
 def test_a_seat_not_in_the_game_gets_an_empty_preview_of_that_seat_with_the_checkers_answer() -> None:
     pv = preview(start(), 99, parse_order("move B1"))
-    assert (pv.seat, pv.steps, pv.mp, pv.ap) == (99, (), 0, 0)
+    assert (pv.seat, pv.start, pv.steps, pv.mp, pv.ap) == (99, (0, 0), (), 0, 0)
     assert [x.code for x in pv.review.problems] == ["err.rule.no_such_seat"]
