@@ -128,3 +128,89 @@ def test_waiting_trusts_the_memo_only_while_every_due_workbook_is_unchanged(tmp_
     game.gateway.revisions = lambda keys: {k: f"rev-{k.rsplit('-', 1)[1]}" for k in keys}  # type: ignore[method-assign]
     assert checkmemo.waiting(game, st, "N1-hunter", [], rows, "2024-05-02T23:00:00+08:00", True) is None
     assert checkmemo.waiting(game, st, "N1-hunter", [], rows, DEADLINE, False) is None
+
+
+def test_the_listing_is_trusted_only_within_fresh_for_after_the_read() -> None:
+    """Slip caught: a bound of ``fresh`` moved or dropped: a memo read long ago (Drive's listing may lag an edit) or
+    "read" in the future (a clock moved back) would skip a workbook whose edit the listing does not show yet."""
+    from datetime import datetime, timedelta
+
+    read = datetime.fromisoformat("2024-05-01T20:00:00+08:00")
+    memo = Memo(l=read.isoformat())
+    assert memo.fresh(read) and memo.fresh(read + checkmemo.FRESH_FOR)
+    assert not memo.fresh(read + checkmemo.FRESH_FOR + timedelta(seconds=1))
+    assert not memo.fresh(read - timedelta(seconds=1))
+    assert checkmemo.FRESH_FOR == timedelta(minutes=15)
+    assert not Memo(l="").fresh(read) and not Memo(l="yesterday").fresh(read)
+
+
+def test_a_memo_too_long_for_its_cell_keeps_all_but_its_verdict_and_the_order_as_the_journal_cuts_it() -> None:
+    """Slip caught: a memo over the cell's limit written whole (the archive write refused), or cut in another way
+    (its revision or context lost: the workbook would never be skipped again, or skipped on the wrong grounds)."""
+    long_order = "move A1; " * 1000
+    memo = Memo(v="rev", c="ctx", j="j", t="t", r={"state": "ok", "problems": ["x" * 300]}, w=["note"] * 20,
+                p="p", a="a", o=long_order, l="l")
+    short = dataclasses.replace(memo, r={}, w=[]).text()  # the order already cut as the journal keeps it
+    limit = len(short) + 10  # room for all but the verdict
+    assert Memo.parse(memo.text(limit)) == dataclasses.replace(memo, r={}, w=[], o=checkmemo.kept_order(long_order))
+    assert memo.text(limit) == short and limit < len(memo.text(limit + 1000))
+    whole = Memo.parse(memo.text())
+    assert whole is not None and whole.r == memo.r and whole.w == memo.w  # within the cell: the verdict kept
+
+
+def test_a_verdict_that_is_not_flat_is_no_memo() -> None:
+    """Slip caught: a hand-made verdict with nested values accepted: the check would give it back as its own."""
+    base = {"v": "a", "c": "b", "j": "c", "t": "d", "w": []}
+    import json
+
+    assert Memo.parse(json.dumps({**base, "r": {"state": "ok", "n": 2, "late": True, "names": ["a"]}})) is not None
+    assert Memo.parse(json.dumps({**base, "r": {"state": {"nested": 1}}})) is None
+    assert Memo.parse(json.dumps({**base, "r": {"names": [1, 2]}})) is None
+    older = Memo.parse(json.dumps({**base, "r": {}}))  # an older sheetgm's memo: no p, a, o, l
+    assert older == Memo("a", "b", "c", "d", {}, [], "", "", None, "")
+
+
+def test_the_journal_digest_moves_with_each_entrys_key_status_and_hashes() -> None:
+    """Slip caught: a field of the journal left out of its digest: an edit of the journal (a rollback, a replayed
+    stage, a workbook now delivered) would keep the verdicts judged against the journal before it."""
+    from sheetgm.service.ledger.journal import Entry
+
+    base = Entry("N1-survivor", "resolved", "oh", "sh", 1, "t", "{}", "[]", "{}")
+    changed = [dataclasses.replace(base, **{name: value}) for name, value in (  # type: ignore[arg-type]
+        ("key", "N1-hunter"), ("status", "superseded"), ("orders_hash", "oh2"), ("state_hash", "sh2"),
+        ("undelivered", ((1, "why"),)))]
+    digests = {checkmemo.journal_digest([e]) for e in [base, *changed]}
+    assert len(digests) == 6 and checkmemo.journal_digest([base]) != checkmemo.journal_digest([])
+    assert checkmemo.journal_digest([dataclasses.replace(base, time="t2", note="n")]) == \
+        checkmemo.journal_digest([base])  # what no verdict depends on
+
+
+def test_the_context_moves_with_the_seats_stamp_its_stamped_text_and_what_the_last_check_read() -> None:
+    """Slip caught: a field of the seat's stamps left out of the context: a stamp given (or taken back by
+    ``unlock``) would keep a verdict judged before it."""
+    from sheetgm.service.ledger.stamps import Truth
+
+    args = dict(key="N1-survivor", journal="j", deadline=DEADLINE, before=True, lang="zh/zh", alias="S1", must=True)
+    base = checkmemo.context(truth=Truth(stamp="s", stamped="text", seen="f"), **args)  # type: ignore[arg-type]
+    assert checkmemo.context(truth=Truth(stamp="s", stamped=" text ", seen="f"), **args) == base  # type: ignore[arg-type]
+    for other in (Truth(stamp="s2", stamped="text", seen="f"), Truth(stamp="s", stamped="text2", seen="f"),
+                  Truth(stamp="s", stamped="text", seen="g"), None):
+        assert checkmemo.context(truth=other, **args) != base  # type: ignore[arg-type]
+
+
+def test_the_memo_and_the_look_are_written_in_the_seats_archive_row_columns_p_and_h() -> None:
+    """Slip caught: the memo or the time of the look written in another row or column (a stamp's column
+    overwritten, or another seat's memo)."""
+    from datetime import datetime
+
+    from sheetgm.backends.port import SetValues
+    from sheetgm.sheets import layout
+
+    tab = layout.tab("en", "archive")
+    memo = Memo(v="r")
+    op = checkmemo.memo_op("en", "N1-survivor", 2, 3, memo)
+    assert isinstance(op, SetValues) and op.rows == ((memo.text(),),)
+    assert op.range == layout.rng(tab, f"P{archive_row('N1-survivor', 2, 3)}")
+    look = checkmemo.look_op("en", "N1-survivor", 2, 3, datetime.fromisoformat("2024-05-01T20:00:00.5+08:00"))
+    assert isinstance(look, SetValues) and look.rows == (("2024-05-01T20:00:00+08:00",),)
+    assert look.range == layout.rng(tab, f"H{archive_row('N1-survivor', 2, 3)}")
