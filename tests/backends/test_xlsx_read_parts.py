@@ -285,3 +285,21 @@ def test_rows_without_a_number_follow_the_row_before_and_a_sheet_may_hold_no_cel
     got = read_book(_with((tmp_path / "r.xlsx").read_bytes(), {"xl/worksheets/sheet1.xml": sheet.encode()})).sheets[0]
     assert {k: c.value for k, c in got.cells.items()} == values
     assert got.root.startswith("<worksheet") and f"{{{MAIN}}}" not in got.root
+
+
+def test_strict_names_become_the_transitional_names_excel_and_libreoffice_save() -> None:
+    """A Strict Open XML part (Excel's "Strict" save) is read under the transitional names: the general rule
+    (a year after the first folder) and the names that differ in more than that."""
+    from sheetgm.backends.xlsx.package import strict_to_transitional
+
+    strict = (b'<workbook xmlns="http://purl.oclc.org/ooxml/spreadsheetml/main" '
+              b'xmlns:r="http://purl.oclc.org/ooxml/officeDocument/relationships" conformance="strict">'
+              b'<a t="http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet"/>'
+              b'<b t="http://purl.oclc.org/ooxml/officeDocument/relationships/extendedProperties"/>'
+              b'<c t="http://purl.oclc.org/ooxml/drawingml/main"/></workbook>')
+    assert strict_to_transitional(strict) == (
+        b'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+        b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+        b'<a t="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"/>'
+        b'<b t="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties"/>'
+        b'<c t="http://schemas.openxmlformats.org/drawingml/2006/main"/></workbook>')
