@@ -119,7 +119,11 @@ OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
     (b'<?xml version="1.0"?><a/>', None), (b"urn:schemas-microsoft-com:office:spreadsheet,x", "csv"),
     (b"a,b", "csv"), (b"a\tb", "csv"), (b"a;b", "csv"), (b"a\nb", "csv"), (b"ab", None), (b"a,\x00b", None),
     ("阶段,指令".encode("gb18030"), "csv"), ("阶段".encode("gb18030"), None),
-    (b"\x80\xff,", None)])
+    (b"\x80\xff,", None),
+    # only the first 4 KB are looked at for a page, the first 64 KB for the rest (a bound on the work)
+    (b" " * 4092 + b"<html>", None), (b" " * 4091 + b"<html>", "html"),
+    (b"<?xml?>" + b" " * (65537 - 7 - 44) + b"urn:schemas-microsoft-com:office:spreadsheet", None),
+    (b"a" * 65536 + b",", None), (b"\xb0\xa1" * 32768 + b",", None), (b"\xb0\xa1" * 32767 + b",", "csv")])
 def test_what_a_file_that_is_no_xlsx_is_told_from_its_bytes(data: bytes, kind: str | None) -> None:
     """The director is told which program made the file and what to do: each kind from the bytes that say it,
     and nothing named from bytes that only resemble one (one of the two ODF parts, a lower-case Index folder)."""

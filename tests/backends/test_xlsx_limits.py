@@ -157,3 +157,10 @@ def test_many_parts_each_within_the_part_limit_are_refused_past_the_total(tmp_pa
             for i in range(5):
                 pkg.read(f"xl/media/pad{i}.xml")
         assert err.value.code.endswith("inflates_too_much") and pkg.inflated <= 3 << 20
+
+
+def test_a_part_neither_read_nor_carried_is_still_inflated_and_checked(tmp_path: Path) -> None:
+    """A second spelling of the workbook part (part names compare without case): the reader reads the first and
+    writes the workbook anew, so the second is neither read nor kept, and is checked all the same (a bomb)."""
+    data = _with(_workbook(tmp_path), {"XL/WORKBOOK.XML": b" " * (4 << 20)})
+    assert _code(data, replace(LIMITS, total_bytes=2 << 20)) == "inflates_too_much"
