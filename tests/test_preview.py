@@ -360,4 +360,51 @@ def test_her_path_leaves_her_robots_tiles_out() -> None:
 def test_a_seat_not_in_the_game_gets_an_empty_preview_of_that_seat_with_the_checkers_answer() -> None:
     pv = preview(start(), 99, parse_order("move B1"))
     assert (pv.seat, pv.start, pv.steps, pv.mp, pv.ap) == (99, (0, 0), (), 0, 0)
-    assert [x.code for x in pv.review.problems] == ["err.rule.no_such_seat"]
+    assert [(x.code, x.params) for x in pv.review.problems] == [("err.rule.no_such_seat", {"seat": 99})]
+
+
+@pytest.mark.parametrize(("role", "at", "order"), [
+    ("bane", "D3", "attack east; C3"), ("clown", "C4", "华丽出场 北; D4")], ids=["bane", "clown"])
+def test_a_stunned_hunters_steps_show_him_where_he_stands_with_nothing_to_note_or_warn(role: str, at: str,
+                                                                                        order: str) -> None:
+    """Awake, these steps carry notes (the chain), a "may", a warning and a wasted dash, and end on a generator;
+    stunned, none of it: every step is "never runs", on his own tile with his own points."""
+    st = walled()
+    st.stage = "hunter"
+    st.players[HUNTER].role, st.players[HUNTER].pos = role, t(at)
+    awake = preview(st, HUNTER, parse_order(order))
+    assert any(s.notes or s.warnings or s.wasted or not s.sure or s.here for s in awake.steps)
+    st.players[HUNTER].stunned = True
+    pv = preview(st, HUNTER, parse_order(order))
+    assert [(s.path, s.tile, s.mp, s.ap, s.here, s.notes, s.warnings, s.cancelled_by, s.sure, s.wasted)
+            for s in pv.steps] == [((), t(at), pv.mp, pv.ap, (), (), (), 0, True, False)] * 2  # (nothing on D3, C4)
+    assert all(s.sure is True for s in pv.steps)
+
+
+def test_a_player_out_of_play_gets_no_steps_and_the_checkers_word() -> None:
+    st = start()
+    st.players[ANN].status = "escaped"
+    pv = preview(st, ANN, parse_order("move B1"))
+    assert (pv.seat, pv.start, pv.mp, pv.ap, pv.steps) == (ANN, t("A1"), 0, 0, ())
+    assert pv.general == (*pv.review.problems, *pv.review.notes) and [x.code for x in pv.general] == [
+        "err.rule.out_of_play"]
+
+
+def _mechanic() -> State:
+    from sheetgm.core.state import Player
+
+    st = game(GRID, survivors=[("Ann", "mechanic", "B1")], hunters=[("Hal", "ripper", "E3")], chests={"B1": "map"})
+    st.players[101] = Player(seat=101, alias="Ann#robot", camp="survivor", pos=t("E1"), hp=1, flags={"robot_of": 1})
+    return st
+
+
+def test_a_failed_step_shows_what_is_on_the_tile_of_the_piece_that_fails() -> None:
+    """Her own step failing after her robot's shows her tile (a chest), not the robot's (a generator); the robot's
+    failing after hers shows the robot's."""
+    pv = preview(_mechanic(), ANN, parse_order_numbered("交付 1 行动力；机器人：搜索；crack").order)
+    robot, own = pv.steps[1], pv.steps[2]
+    assert (robot.robot, robot.here) == (True, ("generator",))
+    assert (own.fails, own.tile, own.here) == (True, t("B1"), ("chest_full",))
+    pv = preview(_mechanic(), ANN, parse_order_numbered("move A1; 机器人：搜索").order)
+    assert (pv.steps[0].here, pv.steps[1].robot, pv.steps[1].fails, pv.steps[1].here) == ((), True, True,
+                                                                                          ("generator",))
