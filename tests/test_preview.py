@@ -408,3 +408,17 @@ def test_a_failed_step_shows_what_is_on_the_tile_of_the_piece_that_fails() -> No
     pv = preview(_mechanic(), ANN, parse_order_numbered("move A1; 机器人：搜索").order)
     assert (pv.steps[0].here, pv.steps[1].robot, pv.steps[1].fails, pv.steps[1].here) == ((), True, True,
                                                                                           ("generator",))
+
+
+@pytest.mark.parametrize(("lang", "robot", "bare"), [
+    ("en", 'Step 2 "机器人：搜索" → robot on E1 · robot MP 1 · AP 0 · here: generator',
+     'Step 1 "-" → B1 · MP 2 · AP 1 · here: chest'),
+    ("zh", "第 2 步「机器人：搜索」→ 机器人在 E1 · 机器人移动力 1 · 行动力 0 · 此处：电动机",
+     "第 1 步「-」→ B1 · 移动力 2 · 行动力 1 · 此处：宝物箱")], ids=["en", "zh"])
+def test_a_robots_step_reads_as_the_robots_and_a_step_without_text_as_a_dash(lang: str, robot: str,
+                                                                              bare: str) -> None:
+    from sheetgm.core.steps import Move, Order
+
+    pv = preview(_mechanic(), ANN, parse_order_numbered("交付 1 行动力；机器人：搜索").order)
+    assert pv.lines(lang)[2] == robot
+    assert preview(start(), ANN, Order(steps=(Move(t("B1")),))).lines(lang)[1] == bare
