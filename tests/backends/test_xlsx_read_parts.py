@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from openpyxl.comments import Comment
 from sheetgm.backends.errors import UnreadableFileError
 from sheetgm.backends.port import SetValues
 from sheetgm.backends.xlsx.gateway import XlsxGateway
-from sheetgm.backends.xlsx.package import LIMITS
+from sheetgm.backends.xlsx.package import LIMITS, Package, Part
 from sheetgm.backends.xlsx.read import read_book
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -303,3 +304,45 @@ def test_strict_names_become_the_transitional_names_excel_and_libreoffice_save()
         b'<a t="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"/>'
         b'<b t="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties"/>'
         b'<c t="http://schemas.openxmlformats.org/drawingml/2006/main"/></workbook>')
+
+
+def _zip_of(parts: dict[str, tuple[bytes, int]]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name, (data, method) in parts.items():
+            z.writestr(zipfile.ZipInfo(name), data, compress_type=method)
+    return out.getvalue()
+
+
+def test_a_carried_part_keeps_its_bytes_name_crc_and_size_stored_or_deflated() -> None:
+    """What a save writes back of a part it does not model: the zip's spelling of its name, its CRC and size, and
+    its compressed bytes (deflated) or its content (stored); carried, a part is bound by the total only."""
+    image, chart = bytes(range(256)) * 8192, b"<c/>" * 1000  # 2 MB stored, 4 KB deflated
+    data = _zip_of({"xl/media/Image1.png": (image, zipfile.ZIP_STORED), "xl/chart.xml": (chart, zipfile.ZIP_DEFLATED)})
+    with Package(data, replace(LIMITS, part_bytes=1 << 20)) as pkg:
+        stored = pkg.part("XL/MEDIA/image1.png")
+        assert stored == Part("xl/media/Image1.png", None, zlib.crc32(image), len(image), image)
+        deflated = pkg.part("xl/chart.xml")
+        assert (deflated.name, deflated.crc, deflated.size, deflated.data) == (
+            "xl/chart.xml", zlib.crc32(chart), len(chart), None)
+        assert deflated.raw is not None and zlib.decompress(deflated.raw, -15) == chart
+
+
+def test_a_part_is_read_as_often_as_asked_and_one_too_large_is_named_with_the_limit() -> None:
+    data = _zip_of({"a.xml": (b"<a/>" * 256, zipfile.ZIP_DEFLATED), "big.bin": (bytes(1025), zipfile.ZIP_DEFLATED)})
+    with Package(data, replace(LIMITS, part_bytes=1024)) as pkg:
+        assert pkg.read("a.xml") == pkg.read("a.xml") == b"<a/>" * 256  # exactly the limit: read
+        with pytest.raises(UnreadableFileError) as err:
+            pkg.read("big.bin")
+    assert err.value.code == "err.backend.file.part_too_large"
+    assert (err.value.params["part"], err.value.params["limit"]) == ("big.bin", "0.0")
+
+
+def test_an_encrypted_part_is_refused_as_encrypted() -> None:
+    data = bytearray(_zip_of({"a.xml": (b"<a/>", zipfile.ZIP_DEFLATED)}))
+    data[6] |= 1  # the local header's flag: encrypted
+    at = data.find(b"PK\x01\x02")
+    data[at + 8] |= 1  # the central directory's
+    with Package(bytes(data)) as pkg, pytest.raises(UnreadableFileError) as err:
+        pkg.read("a.xml")
+    assert err.value.code == "err.backend.file.encrypted"
