@@ -81,27 +81,31 @@ def _hunter_stage(tmp_path: Path) -> tuple[Game, State]:
     return game, st
 
 
-def _memos_as_checked(game: Game, st: State, key: str, verdicts: dict[int, str]) -> list[list[str]]:
-    """The archive rows a check would leave: a memo per due seat with ``verdicts[seat]``, in today's context."""
-    n = len(game.seats)
+def _memos_as_checked(game: Game, st: State, key: str, verdicts: dict[int, str],
+                      orders: dict[int, str] | None = None) -> list[list[str]]:
+    """The archive rows a check would leave: a memo per due seat with ``verdicts[seat]`` and the order text
+    ``orders[seat]`` (none by default), in today's context."""
+    n, orders = len(game.seats), orders or {}
     rows = _rows(n)
     now = game.now().isoformat(timespec="seconds")  # read just now: Drive's listing is trusted (FRESH_FOR)
     for seat in verdicts:
-        _put(rows, key, seat, n, key, Memo(v=f"rev-{seat}", o="", l=now))
+        _put(rows, key, seat, n, key, Memo(v=f"rev-{seat}", o=orders.get(seat, ""), l=now))
     known = truths(rows, key, n, [])
-    stage_orders = orders_of(st, {s: "" for s in verdicts})
+    stage_orders = orders_of(st, {s: orders.get(s, "") for s in verdicts})
     for seat, verdict in verdicts.items():
         others = {s: o for s, o in stage_orders.items() if s != seat}
         ctx = checkmemo.seat_context(game, key, checkmemo.journal_digest([]), DEADLINE, True, known.get(seat), seat,
                                      deadlines.must_submit(st, seat), checkmemo.brought_digest(st, seat, others))
-        memo = Memo(v=f"rev-{seat}", c=ctx, r={"state": verdict}, w=[f"note {seat}"], o="", l=now)
+        memo = Memo(v=f"rev-{seat}", c=ctx, r={"state": verdict}, w=[f"note {seat}"], o=orders.get(seat, ""),
+                    l=now)
         _put(rows, key, seat, n, key, memo)
     return rows
 
 
-def _waiting(game: Game, st: State, rows: list[list[str]]) -> tuple[list[str], list[str]] | None:
+def _waiting(game: Game, st: State, rows: list[list[str]],
+             key: str = "N1-hunter") -> tuple[list[str], list[str]] | None:
     game.gateway.revisions = lambda keys: {k: f"rev-{k.rsplit('-', 1)[1]}" for k in keys}  # type: ignore[method-assign]
-    return checkmemo.waiting(game, st, "N1-hunter", [], rows, DEADLINE, True)
+    return checkmemo.waiting(game, st, key, [], rows, DEADLINE, True)
 
 
 def test_early_resolution_does_not_wait_for_a_stunned_hunter(tmp_path: Path) -> None:
@@ -156,6 +160,7 @@ def test_a_memo_too_long_for_its_cell_keeps_all_but_its_verdict_and_the_order_as
     assert memo.text(limit) == short and limit < len(memo.text(limit + 1000))
     whole = Memo.parse(memo.text())
     assert whole is not None and whole.r == memo.r and whole.w == memo.w  # within the cell: the verdict kept
+    assert memo.text(len(memo.text())) == memo.text()  # exactly the cell's size: kept whole
 
 
 def test_a_verdict_that_is_not_flat_is_no_memo() -> None:
@@ -214,3 +219,28 @@ def test_the_memo_and_the_look_are_written_in_the_seats_archive_row_columns_p_an
     look = checkmemo.look_op("en", "N1-survivor", 2, 3, datetime.fromisoformat("2024-05-01T20:00:00.5+08:00"))
     assert isinstance(look, SetValues) and look.rows == (("2024-05-01T20:00:00+08:00",),)
     assert look.range == layout.rng(tab, f"H{archive_row('N1-survivor', 2, 3)}")
+
+
+def test_waiting_holds_with_the_orders_the_memos_keep_and_what_they_bring_each_other(tmp_path: Path) -> None:
+    """Slip caught: the others' orders taken from somewhere else than the memos (none, her own, or emptied) when
+    the context is worked out again: a verdict judged with a gift to her (RUL-39) would never stand, and one
+    judged without it would stand after the gift appeared."""
+    game = make_game(tmp_path, MemoryGateway(), roster=roster(3, 1))
+    st = state_of(game)
+    st.players[1].items, st.players[2].pos = ["map"], st.players[1].pos  # S1 can give S2 her map
+    orders = {1: "给予 S2 地图", 2: "地图", 3: "搜索"}
+    rows = _memos_as_checked(game, st, "N1-survivor", {1: "ok", 2: "ok", 3: "ok"}, orders)
+    assert _waiting(game, st, rows, "N1-survivor") == ([], ["note 1", "note 2", "note 3"])
+    without = _memos_as_checked(game, st, "N1-survivor", {1: "ok", 2: "ok", 3: "ok"}, {**orders, 1: "搜索"})
+    assert _waiting(game, st, [r if i != archive_row("N1-survivor", 1, 4) - 2 else without[i]
+                               for i, r in enumerate(rows)], "N1-survivor") is None  # S1's gift is gone
+
+
+def test_a_stage_with_no_one_due_has_no_judgment_to_stand_on(tmp_path: Path) -> None:
+    """Slip caught: an empty list of due seats taken as "nobody is missing": the stage would resolve early on
+    no judgment at all."""
+    game, st = _hunter_stage(tmp_path)
+    rows = _memos_as_checked(game, st, "N1-hunter", {3: "ok", 4: "ok"})
+    for seat in (3, 4):
+        st.players[seat].status = "eliminated"
+    assert _waiting(game, st, rows) is None
