@@ -244,3 +244,25 @@ def test_a_stage_with_no_one_due_has_no_judgment_to_stand_on(tmp_path: Path) -> 
     for seat in (3, 4):
         st.players[seat].status = "eliminated"
     assert _waiting(game, st, rows) is None
+
+
+def test_a_memo_cell_longer_than_a_memo_may_be_is_no_memo() -> None:
+    """Slip caught: the length bound dropped: a Google cell holds more than a memo may (50,000 characters), so a
+    hand could leave one that a memo never is, and it would be trusted."""
+    from sheetgm.backends.port import CELL_LIMIT
+
+    memo = Memo(v="a", c="b", j="c", t="d", o="")
+    text = memo.text()
+    padded = text[:-1] + " " * (CELL_LIMIT + 1 - len(text)) + "}"  # the same memo, spaces before its brace
+    assert len(padded) == CELL_LIMIT + 1 and Memo.parse(padded[:-2] + "}") == memo
+    assert Memo.parse(padded) is None
+
+
+def test_the_judgment_moves_with_each_thing_it_is_made_of() -> None:
+    """Slip caught: a part of the judgment left out of its digest (the context, the row, the order's text, the
+    tick, the problems): a changed order would keep the status's old time and verdict."""
+    args = dict(ctx="c", row=3, text="move B2", ticked=True, notes=["n"])
+    base = checkmemo.judgment(**args)  # type: ignore[arg-type]
+    assert checkmemo.judgment(**args) == base  # type: ignore[arg-type]
+    for name, other in (("ctx", "d"), ("row", 4), ("text", "move B3"), ("ticked", False), ("notes", [])):
+        assert checkmemo.judgment(**{**args, name: other}) != base, name  # type: ignore[arg-type]
