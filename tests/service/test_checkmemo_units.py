@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 from svc_helpers import make_game, roster, state_of
 
 from sheetgm.backends.memory import MemoryGateway
@@ -266,3 +267,33 @@ def test_the_judgment_moves_with_each_thing_it_is_made_of() -> None:
     assert checkmemo.judgment(**args) == base  # type: ignore[arg-type]
     for name, other in (("ctx", "d"), ("row", 4), ("text", "move B3"), ("ticked", False), ("notes", [])):
         assert checkmemo.judgment(**{**args, name: other}) != base, name  # type: ignore[arg-type]
+
+
+def test_a_seats_context_moves_with_her_language_alias_stamps_journal_and_duties(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slip caught: a part of the seat's context not passed on (check and waiting both work it out the same way,
+    so nothing else notices): a player who switches to English, or is renamed, would keep a verdict worded for
+    the player she was."""
+    from sheetgm.service.ledger.stamps import Truth
+
+    game = make_game(tmp_path, MemoryGateway(), roster=roster(2, 1))
+    args = dict(key="N1-survivor", journal="j", deadline=DEADLINE, before=True, truth=Truth(stamp="s"), seat=1,
+                must=True, brought="b")
+    base = checkmemo.seat_context(game, **args)  # type: ignore[arg-type]
+    for name, other in (("journal", "k"), ("truth", Truth(stamp="t")), ("must", False), ("brought", "c")):
+        assert checkmemo.seat_context(game, **{**args, name: other}) != base, name  # type: ignore[arg-type]
+    lang = game.seat_lang(1)
+    monkeypatch.setattr(Game, "seat_lang", lambda self, seat: "en" if lang == "zh" else "zh")
+    assert checkmemo.seat_context(game, **args) != base  # type: ignore[arg-type]
+    monkeypatch.undo()
+    monkeypatch.setattr(Game, "alias", lambda self, seat: "renamed")
+    assert checkmemo.seat_context(game, **args) != base  # type: ignore[arg-type]
+
+
+def test_a_memo_cut_to_its_cell_keeps_chinese_unescaped_and_within_the_cell() -> None:
+    """Slip caught: the memo without its verdict written with escapes (6 characters for each Chinese one): it
+    would no longer fit the cell it was cut for."""
+    order = "移动 B2；搜索；" * 300
+    memo = Memo(v="rev", c="ctx", r={"problems": ["x" * 500]}, o=order)
+    limit = len(dataclasses.replace(memo, r={}).text()) + 5
+    assert len(memo.text(limit)) <= limit and "移动" in memo.text(limit)
