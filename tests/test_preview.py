@@ -422,3 +422,26 @@ def test_a_robots_step_reads_as_the_robots_and_a_step_without_text_as_a_dash(lan
     pv = preview(_mechanic(), ANN, parse_order_numbered("交付 1 行动力；机器人：搜索").order)
     assert pv.lines(lang)[2] == robot
     assert preview(start(), ANN, Order(steps=(Move(t("B1")),))).lines(lang)[1] == bare
+
+
+def test_notes_and_warnings_name_the_step_as_written_and_a_step_never_reached_warns_of_nothing() -> None:
+    """A path of two tiles is one written step: the search after it is step 2 (night step 3), and its warning says
+    2; a step after one that fails is never reached: no warning of what it would find."""
+    pv = preview(start(), ANN, parse_order("move B1, B2; search"))
+    assert [(x.code, x.step) for x in pv.steps[1].warnings] == [(WARN_NO_CHEST, 2)]
+    st = game(GRID, survivors=[("Ann", "athlete", "A1"), ("Bo", "doctor", "C2")], hunters=[("Hal", "ripper", "E3")])
+    pv = preview(st, ANN, parse_order("move B1, B2; heal Bo"))
+    assert [(x.code, x.step) for x in pv.steps[1].notes] == [(MAY_HEAL, 2)]
+    pv = preview(start(), ANN, parse_order("crack; search"))  # no generator on A1, no chest either
+    assert (pv.steps[1].cancelled_by, pv.steps[1].warnings) == (1, ())
+    assert preview(start("A2"), ANN, parse_order("A3")).steps[0].here == ("gate",)
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "  ⚠ may be wasted: you have room for a potion only; a Map, Revolver, Spring Wings, Beer Bottle, Door Key, "
+           "Jammer, Silver Dagger found stays where it is"),
+    ("zh", "  ⚠ 可能白费：你只剩放药剂的空位，找到 地图、左轮手枪、弹簧机翼、啤酒瓶、门之钥、干扰器、银制匕首 "
+           "也拿不走")],
+    ids=["en", "zh"])
+def test_the_doctors_full_bag_warning_names_what_she_has_no_room_for(lang: str, line: str) -> None:
+    assert preview(walled("doctor", "B1", items=["revolver"]), ANN, parse_order("search")).lines(lang)[-1] == line
