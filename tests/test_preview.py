@@ -445,3 +445,20 @@ def test_notes_and_warnings_name_the_step_as_written_and_a_step_never_reached_wa
     ids=["en", "zh"])
 def test_the_doctors_full_bag_warning_names_what_she_has_no_room_for(lang: str, line: str) -> None:
     assert preview(walled("doctor", "B1", items=["revolver"]), ANN, parse_order("search")).lines(lang)[-1] == line
+
+
+def test_a_heal_hangs_on_where_the_other_stands_only_when_nothing_else_stops_it() -> None:
+    """A heal that fails for want of AP fails whatever Bo does: no "may" note; one after a failed step still has
+    its note (it is listed, never reached); the robot's heal hangs on Bo as hers does."""
+    from sheetgm.core.state import Player
+
+    st = game(GRID, survivors=[("Ann", "athlete", "B1"), ("Bo", "doctor", "C2")], hunters=[("Hal", "ripper", "E3")],
+              chests={"B1": "map"})
+    no_ap = preview(st, ANN, parse_order("search; heal Bo")).steps[1]
+    assert (codes(no_ap.problems), no_ap.notes) == (["err.rule.no_ap"], ())
+    after = preview(st, ANN, parse_order("crack; heal Bo")).steps[1]
+    assert (after.cancelled_by, codes(after.notes)) == (1, [MAY_HEAL])
+    st = game(GRID, survivors=[("Ann", "mechanic", "B1"), ("Bo", "doctor", "E1")], hunters=[("Hal", "ripper", "E3")])
+    st.players[101] = Player(seat=101, alias="Ann#robot", camp="survivor", pos=t("E1"), hp=1, flags={"robot_of": 1})
+    robot = preview(st, ANN, parse_order_numbered("交付 1 行动力；机器人：救治 Bo").order).steps[1]
+    assert robot.robot and [(x.code, x.params) for x in robot.notes] == [(MAY_HEAL, {"alias": "Bo"})]
