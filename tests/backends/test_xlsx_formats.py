@@ -121,7 +121,7 @@ OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
     ("阶段,指令".encode("gb18030"), "csv"), ("阶段".encode("gb18030"), None),
     (b"\x80\xff,", None),
     # only the first 4 KB are looked at for a page, the first 64 KB for the rest (a bound on the work)
-    (b" " * 4092 + b"<html>", None), (b" " * 4091 + b"<html>", "html"),
+    (b" " * 4092 + b"<html>", None), (b" " * 4091 + b"<html>", "html"), (b"X<html>", None),
     (b"<?xml?>" + b" " * (65537 - 7 - 44) + b"urn:schemas-microsoft-com:office:spreadsheet", None),
     (b"a" * 65536 + b",", None), (b"\xb0\xa1" * 32768 + b",", None), (b"\xb0\xa1" * 32767 + b",", "csv")])
 def test_what_a_file_that_is_no_xlsx_is_told_from_its_bytes(data: bytes, kind: str | None) -> None:

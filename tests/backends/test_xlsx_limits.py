@@ -164,3 +164,4 @@ def test_a_part_neither_read_nor_carried_is_still_inflated_and_checked(tmp_path:
     writes the workbook anew, so the second is neither read nor kept, and is checked all the same (a bomb)."""
     data = _with(_workbook(tmp_path), {"XL/WORKBOOK.XML": b" " * (4 << 20)})
     assert _code(data, replace(LIMITS, total_bytes=2 << 20)) == "inflates_too_much"
+    assert read_book(data, replace(LIMITS, part_bytes=1 << 20)).sheets  # not kept: bound by the total only

@@ -346,3 +346,13 @@ def test_an_encrypted_part_is_refused_as_encrypted() -> None:
     with Package(bytes(data)) as pkg, pytest.raises(UnreadableFileError) as err:
         pkg.read("a.xml")
     assert err.value.code == "err.backend.file.encrypted"
+
+
+def test_a_carried_xml_part_of_a_strict_file_is_kept_renamed_to_transitional_with_its_new_crc_and_size() -> None:
+    strict = b'<c:chart xmlns:c="http://purl.oclc.org/ooxml/drawingml/chart"/>'
+    data = _zip_of({"xl/charts/chart1.xml": (strict, zipfile.ZIP_DEFLATED)})
+    with Package(data) as pkg:
+        pkg.strict = True  # (the reader sets it from the workbook part's namespace)
+        part = pkg.part("xl/charts/chart1.xml")
+    moved = b'<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"/>'
+    assert part == Part("xl/charts/chart1.xml", None, zlib.crc32(moved), len(moved), moved)
