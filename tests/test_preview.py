@@ -462,3 +462,11 @@ def test_a_heal_hangs_on_where_the_other_stands_only_when_nothing_else_stops_it(
     st.players[101] = Player(seat=101, alias="Ann#robot", camp="survivor", pos=t("E1"), hp=1, flags={"robot_of": 1})
     robot = preview(st, ANN, parse_order_numbered("交付 1 行动力；机器人：救治 Bo").order).steps[1]
     assert robot.robot and [(x.code, x.params) for x in robot.notes] == [(MAY_HEAL, {"alias": "Bo"})]
+
+
+def test_adrenaline_on_another_hangs_on_her_and_the_note_names_her() -> None:
+    st = walled(at="A4", items=["adrenaline"])
+    other = preview(st, ANN, parse_order("use adrenaline Bo")).steps[0]
+    assert [(x.code, x.params) for x in other.notes] == [("preview.may.adrenaline", {"alias": "Bo"})]
+    mine = preview(st, ANN, parse_order("use adrenaline Ann")).steps[0]  # named, but herself: the rule for her
+    assert [(x.code, x.params) for x in mine.notes] == [(MAY_ADRENALINE_SELF, {})]

@@ -356,3 +356,24 @@ def test_a_carried_xml_part_of_a_strict_file_is_kept_renamed_to_transitional_wit
         part = pkg.part("xl/charts/chart1.xml")
     moved = b'<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"/>'
     assert part == Part("xl/charts/chart1.xml", None, zlib.crc32(moved), len(moved), moved)
+
+
+@pytest.mark.parametrize("declared", [b"", b' encoding="utf-8"', b" encoding='UTF8'", b' encoding="utf_8"'])
+def test_a_part_in_utf8_is_taken_as_it_is(declared: bytes) -> None:
+    from sheetgm.backends.xlsx.package import as_utf8
+
+    data = b'<?xml version="1.0"' + declared + b"?><a>\xc3\xa9</a>" if declared else b"<a>\xc3\xa9</a>"
+    assert as_utf8(data) is data  # not decoded and encoded again
+
+
+@pytest.mark.parametrize(("declared", "body"), [
+    (b"ISO-8859-1", b"\xe9"), (b"UTF-16", b"\xc3\xa9"), (b"UTF-32", b"\xc3\xa9"), (b"UCS-2", b"\xc3\xa9")])
+def test_a_part_in_8_bits_is_read_in_its_declared_encoding_and_one_naming_16_or_32_bits_as_utf8(
+        declared: bytes, body: bytes) -> None:
+    """As expat reads them: a part in 8 bits that names a 16- or 32-bit encoding is in UTF-8."""
+    from sheetgm.backends.xlsx.package import as_utf8
+
+    data = b'<?xml version="1.0" encoding="' + declared + b'"?><a>' + body + b"</a>"
+    assert as_utf8(data) == '<?xml version="1.0" encoding="UTF-8"?><a>é</a>'.encode()
+    with pytest.raises(ValueError, match="unknown encoding 'x-foo'"):  # the director reads it in the detail
+        as_utf8(b'<?xml version="1.0" encoding="x-foo"?><a/>')
