@@ -470,3 +470,12 @@ def test_adrenaline_on_another_hangs_on_her_and_the_note_names_her() -> None:
     assert [(x.code, x.params) for x in other.notes] == [("preview.may.adrenaline", {"alias": "Bo"})]
     mine = preview(st, ANN, parse_order("use adrenaline Ann")).steps[0]  # named, but herself: the rule for her
     assert [(x.code, x.params) for x in mine.notes] == [(MAY_ADRENALINE_SELF, {})]
+
+
+def test_only_the_banes_attack_in_a_direction_hangs_on_whom_the_chain_catches() -> None:
+    st = walled()
+    st.stage = "hunter"
+    st.players[HUNTER].role, st.players[HUNTER].pos = "bane", t("D3")
+    pv = preview(st, HUNTER, parse_order("attack east; C3"))
+    assert [(x.code, x.params) for x in pv.steps[0].notes] == [("preview.may.chain", {})]
+    assert [x.code for x in preview(st, HUNTER, parse_order("C3")).steps[0].notes] == []  # his move: no chain
