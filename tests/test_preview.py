@@ -479,3 +479,24 @@ def test_only_the_banes_attack_in_a_direction_hangs_on_whom_the_chain_catches() 
     pv = preview(st, HUNTER, parse_order("attack east; C3"))
     assert [(x.code, x.params) for x in pv.steps[0].notes] == [("preview.may.chain", {})]
     assert [x.code for x in preview(st, HUNTER, parse_order("C3")).steps[0].notes] == []  # his move: no chain
+
+
+def test_each_warning_names_the_tile_it_is_about() -> None:
+    """The warnings' words carry their tile (the Orders tab shows them under the step): an empty chest, one
+    searched twice, a powered generator, a trap, a dash that goes nowhere."""
+    empty = preview(start("B1", chest=None), ANN, parse_order("search"))
+    twice = preview(start("B1"), ANN, parse_order("search; search"))
+    st = start("B3")
+    st.gates_powered = True
+    st.traps[t("C2")] = HAL
+    powered = preview(st, ANN, parse_order("C3; crack; C2"))
+    wall = walled()
+    wall.stage = "hunter"
+    nowhere = preview(wall, HUNTER, parse_order("华丽出场 北"))
+    for pv, step, tile in ((empty, 0, "B1"), (twice, 1, "B1"), (powered, 1, "C3"), (powered, 2, "C2"),
+                           (nowhere, 0, "C4")):
+        (warning,) = pv.steps[step].warnings
+        assert warning.params == {"tile": tile}
+    st = start("B1", chest=None)
+    st.players[ANN].flags["pray"] = True  # she prayed by day (the Lucky Guy): the empty chest is worth a search
+    assert preview(st, ANN, parse_order("search")).steps[0].warnings == ()
