@@ -226,6 +226,17 @@ def test_a_search_with_no_room_warns(role: str, items: list[str], warning: str |
     assert bool([e for e in events if e.kind == "no_room"]) == (warning is not None)
 
 
+@pytest.mark.parametrize(("role", "order", "warning"), [
+    ("athlete", "search key", None), ("athlete", "search map", WARN_NO_ROOM), ("doctor", "search map", WARN_NO_ROOM),
+    ("doctor", "search stimulant", None), ("doctor", "search", WARN_ROOM_POTION)])
+def test_a_search_for_one_thing_warns_only_if_that_thing_has_no_room(role: str, order: str,
+                                                                     warning: str | None) -> None:
+    """Her bag full but for a potion (the Doctor's) or full: a key always fits; a potion fits the Doctor's."""
+    pv = preview(walled(role, "B1", items=["revolver"]), ANN, parse_order(order))
+    assert [c for c in codes(pv.steps[0].warnings) if c in (WARN_NO_ROOM, WARN_ROOM_POTION)] == (
+        [warning] if warning else [])
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_downed_players_points_do_not_rise_on_a_heal_she_cannot_count_on(lang: str) -> None:
     """Bo's order heals her: whether he acts before her she cannot know, so from the step that needs it the
@@ -284,3 +295,208 @@ def test_adrenaline_on_herself_when_not_downed_is_a_may_that_says_why() -> None:
     assert [x.code for x in pv.steps[0].notes] == [MAY_ADRENALINE_SELF] and not pv.steps[0].sure
     st.players[ANN].downed = True
     assert preview(st, ANN, parse_order("use adrenaline; move A3")).steps[1].sure  # Downed: it gets her up
+
+
+# --- what the player reads, word for word (issue 29.5: mutmut found the lines unpinned) ------------------------
+
+LINES = {
+    "en": ['Start: A1 · MP 3 · AP 1',
+           'Step 1 "move B1, B2" → B2 · MP 1 · AP 1 · here: nothing you know of',
+           '? Step 2 "heal Bo" → maybe B2 · MP ? · AP ? · here: nothing you know of',
+           '  ? whether it works depends on whether Bo is on your tile then (and Downed), which you cannot know',
+           '✗ Step 3 "search" → maybe B2 · MP ? · AP ? · here: nothing you know of',
+           '  ✗ Not enough AP (need 1, have 0)',
+           '  ⚠ likely wasted: there is no chest on B2; a search there finds only what someone may have left or '
+           'hidden',
+           '– Step 4 "crack" → maybe B2 · MP ? · AP ? · here: nothing you know of',
+           "  ✗ not carried out: step 3 fails first, and a failed step cancels the rest of the night's order",
+           '  ✗ There is no generator on B2'],
+    "zh": ['起点：A1 · 移动力 3 · 行动力 1',
+           '第 1 步「move B1, B2」→ B2 · 移动力 1 · 行动力 1 · 此处：据你所知什么也没有',
+           '？第 2 步「heal Bo」→ 可能在 B2 · 移动力 ？ · 行动力 ？ · 此处：据你所知什么也没有',
+           '  ？能否成功取决于 Bo 那时是否和你在同一地块（以及是否倒地），这你无法知道',
+           '✗ 第 3 步「search」→ 可能在 B2 · 移动力 ？ · 行动力 ？ · 此处：据你所知什么也没有',
+           '  ✗ 行动力不足（需要 1，剩余 0）',
+           '  ⚠ 很可能白费：B2 没有宝物箱，在那里搜索只能找到别人可能留下或藏着的东西',
+           '– 第 4 步「crack」→ 可能在 B2 · 移动力 ？ · 行动力 ？ · 此处：据你所知什么也没有',
+           '  ✗ 不会执行：第 3 步先未能执行，失败的一步会取消本夜其余指令',
+           '  ✗ B2 没有电动机'],
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_preview_reads_word_for_word_with_each_mark_in_the_players_language(lang: str) -> None:
+    """A note (?), a problem (✗), a warning (⚠) and a step never reached (–), each marked as what it is; without
+    ``full`` (the Orders tab, where the problems and notes are listed above) only the warnings stay under a step."""
+    st = game(GRID, survivors=[("Ann", "athlete", "A1"), ("Bo", "doctor", "C2")], hunters=[("Hal", "ripper", "E3")],
+              chests={"B1": "map"})
+    pv = preview(st, ANN, parse_order("move B1, B2; heal Bo; search; crack"))
+    assert pv.lines(lang) == LINES[lang]
+    assert pv.lines(lang, full=False) == [LINES[lang][i] for i in (0, 1, 2, 4, 6, 7, 8)]  # the note, the problems out
+    item = preview(start(), ANN, parse_order("use map")).lines(lang)  # an item named in a problem: in her words
+    assert item[-1] == ("  ✗ 你没有持有地图" if lang == "zh" else "  ✗ You do not hold Map")
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", 'Step 1 "crack" → C3 · MP 3 · AP 0 · here: generator, trap'),
+    ("zh", "第 1 步「crack」→ C3 · 移动力 3 · 行动力 0 · 此处：电动机、陷阱")], ids=["en", "zh"])
+def test_a_steps_line_names_all_she_knows_is_on_her_tile_in_her_words(lang: str, line: str) -> None:
+    st = start("C3")
+    st.traps[t("C3")] = HAL
+    pv = preview(st, ANN, parse_order("crack"))
+    assert pv.lines(lang)[1] == step_line(lang, pv.steps[0]) == line  # (no Bloodlust unless asked for)
+
+
+def test_her_path_leaves_her_robots_tiles_out() -> None:
+    from sheetgm.core.state import Player
+
+    st = game(GRID, survivors=[("Ann", "mechanic", "A1")], hunters=[("Hal", "ripper", "E3")])
+    st.players[101] = Player(seat=101, alias="Ann#robot", camp="survivor", pos=t("C1"), hp=1, flags={"robot_of": 1})
+    pv = preview(st, ANN, parse_order_numbered("robot: move D1, D2; move A2").order)
+    assert pv.steps[0].robot and pv.steps[0].path == (t("D1"),)
+    assert pv.path() == (t("A1"),)
+
+
+def test_a_seat_not_in_the_game_gets_an_empty_preview_of_that_seat_with_the_checkers_answer() -> None:
+    pv = preview(start(), 99, parse_order("move B1"))
+    assert (pv.seat, pv.start, pv.steps, pv.mp, pv.ap) == (99, (0, 0), (), 0, 0)
+    assert [(x.code, x.params) for x in pv.review.problems] == [("err.rule.no_such_seat", {"seat": 99})]
+
+
+@pytest.mark.parametrize(("role", "at", "order"), [
+    ("bane", "D3", "attack east; C3"), ("clown", "C4", "华丽出场 北; D4")], ids=["bane", "clown"])
+def test_a_stunned_hunters_steps_show_him_where_he_stands_with_nothing_to_note_or_warn(role: str, at: str,
+                                                                                        order: str) -> None:
+    """Awake, these steps carry notes (the chain), a "may", a warning and a wasted dash, and end on a generator;
+    stunned, none of it: every step is "never runs", on his own tile with his own points."""
+    st = walled()
+    st.stage = "hunter"
+    st.players[HUNTER].role, st.players[HUNTER].pos = role, t(at)
+    awake = preview(st, HUNTER, parse_order(order))
+    assert any(s.notes or s.warnings or s.wasted or not s.sure or s.here for s in awake.steps)
+    st.players[HUNTER].stunned = True
+    pv = preview(st, HUNTER, parse_order(order))
+    assert [(s.path, s.tile, s.mp, s.ap, s.here, s.notes, s.warnings, s.cancelled_by, s.sure, s.wasted)
+            for s in pv.steps] == [((), t(at), pv.mp, pv.ap, (), (), (), 0, True, False)] * 2  # (nothing on D3, C4)
+    assert all(s.sure is True for s in pv.steps)
+
+
+def test_a_player_out_of_play_gets_no_steps_and_the_checkers_word() -> None:
+    st = start()
+    st.players[ANN].status = "escaped"
+    pv = preview(st, ANN, parse_order("move B1"))
+    assert (pv.seat, pv.start, pv.mp, pv.ap, pv.steps) == (ANN, t("A1"), 0, 0, ())
+    assert pv.general == (*pv.review.problems, *pv.review.notes) and [x.code for x in pv.general] == [
+        "err.rule.out_of_play"]
+
+
+def _mechanic() -> State:
+    from sheetgm.core.state import Player
+
+    st = game(GRID, survivors=[("Ann", "mechanic", "B1")], hunters=[("Hal", "ripper", "E3")], chests={"B1": "map"})
+    st.players[101] = Player(seat=101, alias="Ann#robot", camp="survivor", pos=t("E1"), hp=1, flags={"robot_of": 1})
+    return st
+
+
+def test_a_failed_step_shows_what_is_on_the_tile_of_the_piece_that_fails() -> None:
+    """Her own step failing after her robot's shows her tile (a chest), not the robot's (a generator); the robot's
+    failing after hers shows the robot's."""
+    pv = preview(_mechanic(), ANN, parse_order_numbered("交付 1 行动力；机器人：搜索；crack").order)
+    robot, own = pv.steps[1], pv.steps[2]
+    assert (robot.robot, robot.here) == (True, ("generator",))
+    assert (own.fails, own.tile, own.here) == (True, t("B1"), ("chest_full",))
+    pv = preview(_mechanic(), ANN, parse_order_numbered("move A1; 机器人：搜索").order)
+    assert (pv.steps[0].here, pv.steps[1].robot, pv.steps[1].fails, pv.steps[1].here) == ((), True, True,
+                                                                                          ("generator",))
+
+
+@pytest.mark.parametrize(("lang", "robot", "bare"), [
+    ("en", 'Step 2 "机器人：搜索" → robot on E1 · robot MP 1 · AP 0 · here: generator',
+     'Step 1 "-" → B1 · MP 2 · AP 1 · here: chest'),
+    ("zh", "第 2 步「机器人：搜索」→ 机器人在 E1 · 机器人移动力 1 · 行动力 0 · 此处：电动机",
+     "第 1 步「-」→ B1 · 移动力 2 · 行动力 1 · 此处：宝物箱")], ids=["en", "zh"])
+def test_a_robots_step_reads_as_the_robots_and_a_step_without_text_as_a_dash(lang: str, robot: str,
+                                                                              bare: str) -> None:
+    from sheetgm.core.steps import Move, Order
+
+    pv = preview(_mechanic(), ANN, parse_order_numbered("交付 1 行动力；机器人：搜索").order)
+    assert pv.lines(lang)[2] == robot
+    assert preview(start(), ANN, Order(steps=(Move(t("B1")),))).lines(lang)[1] == bare
+
+
+def test_notes_and_warnings_name_the_step_as_written_and_a_step_never_reached_warns_of_nothing() -> None:
+    """A path of two tiles is one written step: the search after it is step 2 (night step 3), and its warning says
+    2; a step after one that fails is never reached: no warning of what it would find."""
+    pv = preview(start(), ANN, parse_order("move B1, B2; search"))
+    assert [(x.code, x.step) for x in pv.steps[1].warnings] == [(WARN_NO_CHEST, 2)]
+    st = game(GRID, survivors=[("Ann", "athlete", "A1"), ("Bo", "doctor", "C2")], hunters=[("Hal", "ripper", "E3")])
+    pv = preview(st, ANN, parse_order("move B1, B2; heal Bo"))
+    assert [(x.code, x.step) for x in pv.steps[1].notes] == [(MAY_HEAL, 2)]
+    pv = preview(start(), ANN, parse_order("crack; search"))  # no generator on A1, no chest either
+    assert (pv.steps[1].cancelled_by, pv.steps[1].warnings) == (1, ())
+    assert preview(start("A2"), ANN, parse_order("A3")).steps[0].here == ("gate",)
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "  ⚠ may be wasted: you have room for a potion only; a Map, Revolver, Spring Wings, Beer Bottle, Door Key, "
+           "Jammer, Silver Dagger found stays where it is"),
+    ("zh", "  ⚠ 可能白费：你只剩放药剂的空位，找到 地图、左轮手枪、弹簧机翼、啤酒瓶、门之钥、干扰器、银制匕首 "
+           "也拿不走")],
+    ids=["en", "zh"])
+def test_the_doctors_full_bag_warning_names_what_she_has_no_room_for(lang: str, line: str) -> None:
+    assert preview(walled("doctor", "B1", items=["revolver"]), ANN, parse_order("search")).lines(lang)[-1] == line
+
+
+def test_a_heal_hangs_on_where_the_other_stands_only_when_nothing_else_stops_it() -> None:
+    """A heal that fails for want of AP fails whatever Bo does: no "may" note; one after a failed step still has
+    its note (it is listed, never reached); the robot's heal hangs on Bo as hers does."""
+    from sheetgm.core.state import Player
+
+    st = game(GRID, survivors=[("Ann", "athlete", "B1"), ("Bo", "doctor", "C2")], hunters=[("Hal", "ripper", "E3")],
+              chests={"B1": "map"})
+    no_ap = preview(st, ANN, parse_order("search; heal Bo")).steps[1]
+    assert (codes(no_ap.problems), no_ap.notes) == (["err.rule.no_ap"], ())
+    after = preview(st, ANN, parse_order("crack; heal Bo")).steps[1]
+    assert (after.cancelled_by, codes(after.notes)) == (1, [MAY_HEAL])
+    st = game(GRID, survivors=[("Ann", "mechanic", "B1"), ("Bo", "doctor", "E1")], hunters=[("Hal", "ripper", "E3")])
+    st.players[101] = Player(seat=101, alias="Ann#robot", camp="survivor", pos=t("E1"), hp=1, flags={"robot_of": 1})
+    robot = preview(st, ANN, parse_order_numbered("交付 1 行动力；机器人：救治 Bo").order).steps[1]
+    assert robot.robot and [(x.code, x.params) for x in robot.notes] == [(MAY_HEAL, {"alias": "Bo"})]
+
+
+def test_adrenaline_on_another_hangs_on_her_and_the_note_names_her() -> None:
+    st = walled(at="A4", items=["adrenaline"])
+    other = preview(st, ANN, parse_order("use adrenaline Bo")).steps[0]
+    assert [(x.code, x.params) for x in other.notes] == [("preview.may.adrenaline", {"alias": "Bo"})]
+    mine = preview(st, ANN, parse_order("use adrenaline Ann")).steps[0]  # named, but herself: the rule for her
+    assert [(x.code, x.params) for x in mine.notes] == [(MAY_ADRENALINE_SELF, {})]
+
+
+def test_only_the_banes_attack_in_a_direction_hangs_on_whom_the_chain_catches() -> None:
+    st = walled()
+    st.stage = "hunter"
+    st.players[HUNTER].role, st.players[HUNTER].pos = "bane", t("D3")
+    pv = preview(st, HUNTER, parse_order("attack east; C3"))
+    assert [(x.code, x.params) for x in pv.steps[0].notes] == [("preview.may.chain", {})]
+    assert [x.code for x in preview(st, HUNTER, parse_order("C3")).steps[0].notes] == []  # his move: no chain
+
+
+def test_each_warning_names_the_tile_it_is_about() -> None:
+    """The warnings' words carry their tile (the Orders tab shows them under the step): an empty chest, one
+    searched twice, a powered generator, a trap, a dash that goes nowhere."""
+    empty = preview(start("B1", chest=None), ANN, parse_order("search"))
+    twice = preview(start("B1"), ANN, parse_order("search; search"))
+    st = start("B3")
+    st.gates_powered = True
+    st.traps[t("C2")] = HAL
+    powered = preview(st, ANN, parse_order("C3; crack; C2"))
+    wall = walled()
+    wall.stage = "hunter"
+    nowhere = preview(wall, HUNTER, parse_order("华丽出场 北"))
+    for pv, step, tile in ((empty, 0, "B1"), (twice, 1, "B1"), (powered, 1, "C3"), (powered, 2, "C2"),
+                           (nowhere, 0, "C4")):
+        (warning,) = pv.steps[step].warnings
+        assert warning.params == {"tile": tile}
+    st = start("B1", chest=None)
+    st.players[ANN].flags["pray"] = True  # she prayed by day (the Lucky Guy): the empty chest is worth a search
+    assert preview(st, ANN, parse_order("search")).steps[0].warnings == ()

@@ -78,8 +78,8 @@ def usable_dir() -> Path | None:
     """The cache folder, made owner-only if it is missing; None if it may not be used (``refusal`` says why) or
     cannot be made (a read-only home: nothing to warn about, nothing is kept)."""
     folder = cache_dir()
-    if folder in _checked:
-        return None if _checked[folder] else folder
+    if folder in _checked:  # None: used; "" (cannot be made) or a refusal: not
+        return folder if _checked[folder] is None else None
     problem = folder_problem(folder)
     if problem is None:
         try:

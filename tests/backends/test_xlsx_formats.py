@@ -4,13 +4,16 @@ player are told what it is and what to do, in their language, and every other pl
 
 from __future__ import annotations
 
+import io
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from sheetgm.backends.errors import MissingWorkbookError, UnreadableFileError
 from sheetgm.backends.xlsx.gateway import XlsxGateway
+from sheetgm.backends.xlsx.package import sniff
 
 OTHER = Path(__file__).resolve().parents[1] / "fixtures" / "other"
 KINDS = {"calamine-issue127.ods": ("ods", "OpenDocument", "LibreOffice"),
@@ -90,3 +93,38 @@ def test_the_folder_is_listed_once_while_it_does_not_change(tmp_path: Path, monk
     (tmp_path / "player-1.ods").mkdir()  # a folder with a workbook's name is not a copy of it
     (tmp_path / "player-1.CSV").write_bytes(b"a,b\n")
     assert [n.params["sibling"] for n in gw.notices("player-1")] == ["player-1.CSV"] and len(listed) == 2
+
+
+def _zip(*names: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name in names:
+            z.writestr(name, b"x")
+    return out.getvalue()
+
+
+OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+@pytest.mark.parametrize(("data", "kind"), [
+    (b"", "empty"), (b" \r\n\t", "empty"),
+    (OLE + bytes(100), "xls"), (OLE + "EncryptionInfo".encode("utf-16-le"), "encrypted"),
+    (OLE + "EncryptedPackage".encode("utf-16-le"), "encrypted"), (OLE + b"EncryptionInfo", "xls"),
+    (_zip("mimetype", "content.xml"), "ods"), (_zip("content.xml"), None), (_zip("mimetype"), None),
+    (_zip("xl/workbook.bin"), "xlsb"), (_zip("Index/Document.iwa"), "numbers"), (_zip("Index.zip"), "numbers"),
+    (_zip("index/x"), None), (_zip("[Content_Types].xml", "xl/workbook.xml"), None), (b"PK\x03\x04" + bytes(9), None),
+    (b"\xef\xbb\xbf \r\n<!DOCTYPE HTML><p>", "html"), (b"<HTML><body>", "html"), (b"  <Table><tr>", "html"),
+    (b"<htm,l", "csv"),
+    (b'<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet"/>', "xml2003"),
+    (b'<?xml version="1.0"?><a/>', None), (b"urn:schemas-microsoft-com:office:spreadsheet,x", "csv"),
+    (b"a,b", "csv"), (b"a\tb", "csv"), (b"a;b", "csv"), (b"a\nb", "csv"), (b"ab", None), (b"a,\x00b", None),
+    ("阶段,指令".encode("gb18030"), "csv"), ("阶段".encode("gb18030"), None),
+    (b"\x80\xff,", None),
+    # only the first 4 KB are looked at for a page, the first 64 KB for the rest (a bound on the work)
+    (b" " * 4092 + b"<html>", None), (b" " * 4091 + b"<html>", "html"), (b"X<html>", None),
+    (b"<?xml?>" + b" " * (65537 - 7 - 44) + b"urn:schemas-microsoft-com:office:spreadsheet", None),
+    (b"a" * 65536 + b",", None), (b"\xb0\xa1" * 32768 + b",", None), (b"\xb0\xa1" * 32767 + b",", "csv")])
+def test_what_a_file_that_is_no_xlsx_is_told_from_its_bytes(data: bytes, kind: str | None) -> None:
+    """The director is told which program made the file and what to do: each kind from the bytes that say it,
+    and nothing named from bytes that only resemble one (one of the two ODF parts, a lower-case Index folder)."""
+    assert sniff(data) == kind

@@ -58,6 +58,9 @@ def test_a_part_that_inflates_past_the_limit_is_refused_before_it_is_inflated(tm
     bomb = _with(data, {"xl/worksheets/sheet1.xml": sheet.replace(b"</worksheet>", b" " * (4 << 20) + b"</worksheet>")})
     assert len(bomb) < 64_000
     assert _code(bomb, replace(LIMITS, part_bytes=1 << 20)) == "part_too_large"
+    with pytest.raises(UnreadableFileError) as err:
+        read_book(bomb, replace(LIMITS, part_bytes=1 << 20))
+    assert "more than 1.0 MB" in err.value.message("en")  # the limit in MB, as the director reads it
     image = _with(data, {"xl/media/image1.png": b"\0" * (4 << 20)})  # a part not read, only carried: checked too
     assert _code(image, replace(LIMITS, total_bytes=2 << 20)) == "inflates_too_much"
 
@@ -106,7 +109,8 @@ def test_a_file_larger_than_a_workbook_may_be_is_refused_unread(tmp_path: Path,
     with pytest.raises(UnreadableFileError) as err:
         XlsxGateway(tmp_path).read("p", ["Orders!A1"])
     assert err.value.code == "err.backend.file.too_large" and "p.xlsx" in err.value.message("zh")
-    assert "MB" in err.value.message("en")
+    size = (tmp_path / "p.xlsx").stat().st_size
+    assert f"is {size / (1 << 20):.1f} MB, and a workbook may be at most 0.0 MB" in err.value.message("en")
 
 
 def test_an_unreadable_file_is_read_once_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,3 +157,11 @@ def test_many_parts_each_within_the_part_limit_are_refused_past_the_total(tmp_pa
             for i in range(5):
                 pkg.read(f"xl/media/pad{i}.xml")
         assert err.value.code.endswith("inflates_too_much") and pkg.inflated <= 3 << 20
+
+
+def test_a_part_neither_read_nor_carried_is_still_inflated_and_checked(tmp_path: Path) -> None:
+    """A second spelling of the workbook part (part names compare without case): the reader reads the first and
+    writes the workbook anew, so the second is neither read nor kept, and is checked all the same (a bomb)."""
+    data = _with(_workbook(tmp_path), {"XL/WORKBOOK.XML": b" " * (4 << 20)})
+    assert _code(data, replace(LIMITS, total_bytes=2 << 20)) == "inflates_too_much"
+    assert read_book(data, replace(LIMITS, part_bytes=1 << 20)).sheets  # not kept: bound by the total only

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from sheetgm.backends.port import LOCK_GAME, LOCK_OTHER
+from sheetgm.backends.port import LOCK_GAME, LOCK_NONE, LOCK_OTHER
 from sheetgm.backends.xlsx.lock import (
     CLOSED,
     GUARDED,
+    LOCK_WEAK,
     allows,
     is_on,
+    lock_attrs,
     lock_of,
     password_hash,
     sheet_lock,
@@ -49,3 +51,18 @@ def test_a_lock_by_the_games_password_under_another_algorithm_is_the_games() -> 
     assert lock_of(attrs, "pw") == LOCK_GAME and lock_of(attrs, "other") == LOCK_OTHER
     assert lock_of({k: v for k, v in attrs.items() if k != "spinCount"}, "pw") == LOCK_OTHER
     assert structure_lock(None, None) == {"lockStructure": "1"} and structure_lock({"lockStructure": "1"}, None) is None
+
+
+def test_the_structure_lock_by_the_games_password_is_kept_and_any_other_is_replaced_by_it() -> None:
+    """Slips caught (mutmut's survivors): the structure lock's flag misspelt, its attributes read without the
+    ``workbook`` prefix or without the password: the game's own lock rewritten at every save, or a foreign one
+    kept."""
+    ours = {**lock_attrs("pw", "workbook"), "lockStructure": "1"}
+    assert structure_lock(ours, "pw") is None
+    assert structure_lock(dict(ours, lockStructure="0"), "pw") == ours  # the flag off: locked again
+    assert structure_lock(None, "pw") == ours and structure_lock({}, "pw") == ours
+    assert structure_lock(ours, "other") == {**lock_attrs("other", "workbook"), "lockStructure": "1"}
+    weak = {"workbookPassword": "CC3D", "lockStructure": "1"}  # the old 16-bit hash (Excel 2007's)
+    assert lock_of(weak, "pw", "workbook") == LOCK_WEAK
+    assert lock_of({"lockStructure": "1"}, "pw", "workbook") == LOCK_NONE
+    assert structure_lock(weak, "pw") == ours

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from openpyxl.comments import Comment
 from sheetgm.backends.errors import UnreadableFileError
 from sheetgm.backends.port import SetValues
 from sheetgm.backends.xlsx.gateway import XlsxGateway
-from sheetgm.backends.xlsx.package import LIMITS
+from sheetgm.backends.xlsx.package import LIMITS, Package, Part
 from sheetgm.backends.xlsx.read import read_book
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -285,3 +286,94 @@ def test_rows_without_a_number_follow_the_row_before_and_a_sheet_may_hold_no_cel
     got = read_book(_with((tmp_path / "r.xlsx").read_bytes(), {"xl/worksheets/sheet1.xml": sheet.encode()})).sheets[0]
     assert {k: c.value for k, c in got.cells.items()} == values
     assert got.root.startswith("<worksheet") and f"{{{MAIN}}}" not in got.root
+
+
+def test_strict_names_become_the_transitional_names_excel_and_libreoffice_save() -> None:
+    """A Strict Open XML part (Excel's "Strict" save) is read under the transitional names: the general rule
+    (a year after the first folder) and the names that differ in more than that."""
+    from sheetgm.backends.xlsx.package import strict_to_transitional
+
+    strict = (b'<workbook xmlns="http://purl.oclc.org/ooxml/spreadsheetml/main" '
+              b'xmlns:r="http://purl.oclc.org/ooxml/officeDocument/relationships" conformance="strict">'
+              b'<a t="http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet"/>'
+              b'<b t="http://purl.oclc.org/ooxml/officeDocument/relationships/extendedProperties"/>'
+              b'<c t="http://purl.oclc.org/ooxml/drawingml/main"/></workbook>')
+    assert strict_to_transitional(strict) == (
+        b'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+        b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+        b'<a t="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"/>'
+        b'<b t="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties"/>'
+        b'<c t="http://schemas.openxmlformats.org/drawingml/2006/main"/></workbook>')
+
+
+def _zip_of(parts: dict[str, tuple[bytes, int]]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name, (data, method) in parts.items():
+            z.writestr(zipfile.ZipInfo(name), data, compress_type=method)
+    return out.getvalue()
+
+
+def test_a_carried_part_keeps_its_bytes_name_crc_and_size_stored_or_deflated() -> None:
+    """What a save writes back of a part it does not model: the zip's spelling of its name, its CRC and size, and
+    its compressed bytes (deflated) or its content (stored); carried, a part is bound by the total only."""
+    image, chart = bytes(range(256)) * 8192, b"<c/>" * 1000  # 2 MB stored, 4 KB deflated
+    data = _zip_of({"xl/media/Image1.png": (image, zipfile.ZIP_STORED), "xl/chart.xml": (chart, zipfile.ZIP_DEFLATED)})
+    with Package(data, replace(LIMITS, part_bytes=1 << 20)) as pkg:
+        stored = pkg.part("XL/MEDIA/image1.png")
+        assert stored == Part("xl/media/Image1.png", None, zlib.crc32(image), len(image), image)
+        deflated = pkg.part("xl/chart.xml")
+        assert (deflated.name, deflated.crc, deflated.size, deflated.data) == (
+            "xl/chart.xml", zlib.crc32(chart), len(chart), None)
+        assert deflated.raw is not None and zlib.decompress(deflated.raw, -15) == chart
+
+
+def test_a_part_is_read_as_often_as_asked_and_one_too_large_is_named_with_the_limit() -> None:
+    data = _zip_of({"a.xml": (b"<a/>" * 256, zipfile.ZIP_DEFLATED), "big.bin": (bytes(1025), zipfile.ZIP_DEFLATED)})
+    with Package(data, replace(LIMITS, part_bytes=1024)) as pkg:
+        assert pkg.read("a.xml") == pkg.read("a.xml") == b"<a/>" * 256  # exactly the limit: read
+        with pytest.raises(UnreadableFileError) as err:
+            pkg.read("big.bin")
+    assert err.value.code == "err.backend.file.part_too_large"
+    assert (err.value.params["part"], err.value.params["limit"]) == ("big.bin", "0.0")
+
+
+def test_an_encrypted_part_is_refused_as_encrypted() -> None:
+    data = bytearray(_zip_of({"a.xml": (b"<a/>", zipfile.ZIP_DEFLATED)}))
+    data[6] |= 1  # the local header's flag: encrypted
+    at = data.find(b"PK\x01\x02")
+    data[at + 8] |= 1  # the central directory's
+    with Package(bytes(data)) as pkg, pytest.raises(UnreadableFileError) as err:
+        pkg.read("a.xml")
+    assert err.value.code == "err.backend.file.encrypted"
+
+
+def test_a_carried_xml_part_of_a_strict_file_is_kept_renamed_to_transitional_with_its_new_crc_and_size() -> None:
+    strict = b'<c:chart xmlns:c="http://purl.oclc.org/ooxml/drawingml/chart"/>'
+    data = _zip_of({"xl/charts/chart1.xml": (strict, zipfile.ZIP_DEFLATED)})
+    with Package(data) as pkg:
+        pkg.strict = True  # (the reader sets it from the workbook part's namespace)
+        part = pkg.part("xl/charts/chart1.xml")
+    moved = b'<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"/>'
+    assert part == Part("xl/charts/chart1.xml", None, zlib.crc32(moved), len(moved), moved)
+
+
+@pytest.mark.parametrize("declared", [b"", b' encoding="utf-8"', b" encoding='UTF8'", b' encoding="utf_8"'])
+def test_a_part_in_utf8_is_taken_as_it_is(declared: bytes) -> None:
+    from sheetgm.backends.xlsx.package import as_utf8
+
+    data = b'<?xml version="1.0"' + declared + b"?><a>\xc3\xa9</a>" if declared else b"<a>\xc3\xa9</a>"
+    assert as_utf8(data) is data  # not decoded and encoded again
+
+
+@pytest.mark.parametrize(("declared", "body"), [
+    (b"ISO-8859-1", b"\xe9"), (b"UTF-16", b"\xc3\xa9"), (b"UTF-32", b"\xc3\xa9"), (b"UCS-2", b"\xc3\xa9")])
+def test_a_part_in_8_bits_is_read_in_its_declared_encoding_and_one_naming_16_or_32_bits_as_utf8(
+        declared: bytes, body: bytes) -> None:
+    """As expat reads them: a part in 8 bits that names a 16- or 32-bit encoding is in UTF-8."""
+    from sheetgm.backends.xlsx.package import as_utf8
+
+    data = b'<?xml version="1.0" encoding="' + declared + b'"?><a>' + body + b"</a>"
+    assert as_utf8(data) == '<?xml version="1.0" encoding="UTF-8"?><a>é</a>'.encode()
+    with pytest.raises(ValueError, match="unknown encoding 'x-foo'"):  # the director reads it in the detail
+        as_utf8(b'<?xml version="1.0" encoding="x-foo"?><a/>')
