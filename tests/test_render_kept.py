@@ -178,3 +178,12 @@ def test_a_picture_too_large_to_keep_is_drawn_each_time(folder: Path) -> None:
     kept.picture(("small",), (3, 3), lambda: (made.append(1), Image.new("RGB", (3, 3)))[1])
     kept.picture(("small",), (3, 3), lambda: (made.append(1), Image.new("RGB", (3, 3)))[1])
     assert made == [1, 1, 1] and len(_pictures(folder)) == 1
+
+
+def test_without_the_drawing_code_to_digest_nothing_is_kept(board: Board, state: State, folder: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kept, "_code", [b""])  # as where the modules' source cannot be read (a packed install)
+    first = _map(board, state)
+    assert not _pictures(folder)
+    _fresh()
+    assert _map(board, state) == first

@@ -35,13 +35,18 @@ _code: list[bytes] = []
 
 
 def code_digest() -> bytes:
-    """sheetgm's version, Pillow's, and the bytes of the drawing modules."""
+    """sheetgm's version, Pillow's, and the bytes of the drawing modules (b"" where they cannot be read, as in a
+    packed install: then nothing is kept or loaded)."""
     if not _code:
         here = Path(__file__).parent
         d = blake2b(f"{__version__} {PIL.__version__}".encode(), digest_size=16)
-        for name in _CODE:
-            d.update((here / name).read_bytes())
-        _code.append(bytes(d.digest()))
+        try:
+            for name in _CODE:
+                d.update((here / name).read_bytes())
+        except OSError:
+            _code.append(b"")
+        else:
+            _code.append(bytes(d.digest()))
     return _code[0]
 
 
@@ -73,6 +78,8 @@ def name_of(parts: tuple[object, ...]) -> str:
 
 def load(name: str, size: tuple[int, int]) -> Image.Image | None:
     """The kept RGB picture ``name`` of ``size``; None if absent or damaged in any way."""
+    if not code_digest():
+        return None
     data = read_bytes(file_in(name), LIMIT)
     if data is None or len(data) < _HEAD.size:
         return None
@@ -92,7 +99,7 @@ def load(name: str, size: tuple[int, int]) -> Image.Image | None:
 
 def keep(name: str, img: Image.Image) -> bool:
     """Keep ``img`` (RGB) as ``name``; the oldest kept pictures beyond KEEP are removed."""
-    file = file_in(name)
+    file = file_in(name) if code_digest() else None
     if file is None or img.mode != "RGB":
         return False
     data = _HEAD.pack(MARK, *img.size) + zlib.compress(img.tobytes(), 1)
