@@ -1,15 +1,17 @@
-"""core/values.py: a record over ``Value`` is shown, compared and hashed exactly as the methods ``@dataclass``
+"""core/values.py: a ``@record`` is made, shown, compared and hashed exactly as by the methods ``@dataclass``
 would have generated (issue 26: the same behaviour, less compiled at every import)."""
 
 from __future__ import annotations
 
 import copy
+import inspect
 import pickle
 from dataclasses import FrozenInstanceError, dataclass, field, replace
+from typing import Any
 
 import pytest
 
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 
 @dataclass(frozen=True)
@@ -21,7 +23,7 @@ class Generated:
     unhashed: tuple[int, ...] = field(default=(), hash=False)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Shared(Value):
     a: int
     b: str = "x"
@@ -30,12 +32,12 @@ class Shared(Value):
     unhashed: tuple[int, ...] = field(default=(), hash=False)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Child(Shared):
     c: float = 0.5
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Empty(Value):
     pass
 
@@ -70,3 +72,145 @@ def test_still_frozen_and_a_dataclass() -> None:
         s.a = 2  # type: ignore[misc]
     assert replace(s, b="z") == Shared(1, "z")
     assert copy.deepcopy(s) == s and pickle.loads(pickle.dumps(Child(3, c=1.5))) == Child(3, c=1.5)
+
+
+# The same declarations twice: once by @dataclass, once by @record, to be made with the same arguments.
+@dataclass
+class GenMutable:
+    a: int
+    b: list[int] = field(default_factory=list)
+    c: str = field(default="c", init=False)
+    d: list[str] = field(default_factory=lambda: ["d"], init=False)
+    e: int = field(default=5, kw_only=True)
+    f: int = field(kw_only=True, default_factory=lambda: 6)
+    g: int = field(default=0, compare=False)
+
+    def __post_init__(self) -> None:
+        self.posted = self.a * 2
+
+
+@record
+class RecMutable:
+    a: int
+    b: list[int] = field(default_factory=list)
+    c: str = field(default="c", init=False)
+    d: list[str] = field(default_factory=lambda: ["d"], init=False)
+    e: int = field(default=5, kw_only=True)
+    f: int = field(kw_only=True, default_factory=lambda: 6)
+    g: int = field(default=0, compare=False)
+
+    def __post_init__(self) -> None:
+        self.posted = self.a * 2
+
+
+@record(frozen=True, kw_only=True)
+class RecKeywords(Value):
+    a: int
+    b: str = "b"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GenKeywords:
+    a: int
+    b: str = "b"
+
+
+CALLS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((1,), {}), ((1, [2]), {}), ((1,), {"e": 9}), ((1,), {"f": 8, "g": 3}), ((), {"a": 4, "b": [5]}),
+    ((), {}), ((1, [2], 3), {}), ((1,), {"c": "x"}), ((1,), {"d": []}), ((1,), {"zz": 1}), ((1, [], 0, 0), {}),
+    ((1,), {"a": 1}),
+]
+
+
+def _outcome(cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> object:
+    try:
+        made = cls(*args, **kwargs)
+    except TypeError as e:
+        return ("TypeError", str(e).split("() ", 1)[-1])  # the message without the function's name
+    return {k: v for k, v in vars(made).items()}
+
+
+@pytest.mark.parametrize("call", CALLS, ids=range(len(CALLS)))
+def test_a_record_is_made_as_a_dataclass_is(call: tuple[tuple[Any, ...], dict[str, Any]]) -> None:
+    args, kwargs = call
+    assert _outcome(RecMutable, args, kwargs) == _outcome(GenMutable, args, kwargs)
+    assert _outcome(RecKeywords, args[:1], kwargs) == _outcome(GenKeywords, args[:1], kwargs)
+
+
+def test_each_record_gets_fresh_defaults_from_its_factories() -> None:
+    one, two = RecMutable(1), RecMutable(1)
+    one.b.append(3)
+    one.d.append("x")
+    assert two.b == [] and two.d == ["d"]
+
+
+def test_a_mutable_record_compares_shows_and_refuses_a_hash_as_a_dataclass_does() -> None:
+    assert RecMutable(1) == RecMutable(1, g=9) and RecMutable(1) != RecMutable(2)
+    assert RecMutable(1) != GenMutable(1)  # type: ignore[comparison-overlap]
+    assert repr(RecMutable(1, [2])) == repr(GenMutable(1, [2])).replace("GenMutable(", "RecMutable(")
+    with pytest.raises(TypeError):
+        hash(RecMutable(1))
+    r = RecMutable(1)
+    r.a = 3
+    assert r.a == 3 and replace(r, b=[7]).b == [7]
+
+
+@record(eq=False)
+class ByIdentity:
+    a: int
+
+
+def test_a_record_compared_by_identity_keeps_the_objects_hash() -> None:
+    x = ByIdentity(1)
+    assert x != ByIdentity(1) and x == x and hash(x) == object.__hash__(x) and repr(x) == "ByIdentity(a=1)"
+
+
+def test_the_frozen_guards_refuse_every_change() -> None:
+    k = RecKeywords(a=1)
+    with pytest.raises(FrozenInstanceError, match="cannot assign to field 'a'"):
+        k.a = 2  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError, match="cannot assign to field 'other'"):
+        k.other = 2  # type: ignore[attr-defined]
+    with pytest.raises(FrozenInstanceError, match="cannot delete field 'a'"):
+        del k.a
+    assert k == RecKeywords(a=1) and hash(k) == hash(RecKeywords(a=1))
+
+
+def test_init_is_compiled_at_the_first_record_made_and_kept() -> None:
+    @record(frozen=True)
+    class Late(Value):
+        x: int
+        y: int = 2
+
+    stub = Late.__init__
+    assert list(inspect.signature(stub).parameters) == ["self", "args", "kwargs"]
+    assert Late(1) == Late(1, 2)
+    made = Late.__init__
+    assert made is not stub and list(inspect.signature(made).parameters)[1:] == ["x", "y"]
+    assert Late(3).y == 2 and Late.__init__ is made
+
+
+def test_what_dataclass_refuses_is_refused_at_once() -> None:
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+        @record
+        class Bad:
+            a: int = 0
+            b: int  # type: ignore[misc]
+    with pytest.raises(TypeError, match="derives from Value"):
+        @record(frozen=True)
+        class NotValue:
+            a: int
+    with pytest.raises(TypeError, match="derives from Value"):
+        @record
+        class MutableValue(Value):
+            a: int
+
+
+def test_a_record_without_a_docstring_is_named_by_its_fields() -> None:
+    @record
+    class Bare:
+        a: int
+        b: int = 0
+
+    assert Bare.__doc__ == "test_a_record_without_a_docstring_is_named_by_its_fields.<locals>.Bare(a, b)"
+    assert RecMutable.__doc__ and RecKeywords.__doc__ == "RecKeywords(a, b)"

@@ -10,18 +10,17 @@ the gateway has no notion of a "first sheet".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from sheetgm.backends.errors import RangeError
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 _CELL = re.compile(r"^([A-Za-z]{0,3})(\d{0,7})$")
 _PLAIN_TAB = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _LOOKS_LIKE_CELL = re.compile(r"^([A-Za-z]{1,3}\d+|[Rr]\d*[Cc]\d*)$")
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class A1(Value):
     """A range in A1 notation, 0-based and end-exclusive; an end of None runs to the tab's edge."""
 

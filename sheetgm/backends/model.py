@@ -8,16 +8,17 @@ the fake translate onto them, and both read back through `view`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range, parse_range
 from sheetgm.backends.errors import MissingTabError
+from sheetgm.core.values import record
 
 GRID_ROWS, GRID_COLS = 1000, 26  # a new Google tab's grid
 
 
-@dataclass
+@record
 class Cell:
     """A cell of the memory model: its value and format."""
 
@@ -29,7 +30,7 @@ class Cell:
     validation: port.Validation | None = None
 
 
-@dataclass
+@record
 class Sheet:
     """A tab of the memory model: its cells, validations, frozen rows and sizes."""
 
@@ -64,7 +65,7 @@ class Sheet:
         self.grid_cols = max(self.grid_cols, rng.end_col or 0)
 
 
-@dataclass
+@record
 class Protected:
     """A protected range of the memory model, with its editors."""
 
@@ -76,7 +77,7 @@ class Protected:
     unprotected: tuple[A1, ...] = ()  # open blocks inside a whole tab's protection
 
 
-@dataclass
+@record
 class Book:
     """A workbook of the memory model: its tabs, protections and sharing."""
 

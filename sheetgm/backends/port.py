@@ -31,14 +31,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import chain
 from operator import is_
 from typing import cast
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
 from sheetgm.backends.errors import BackendError, CellTooLongError, MissingWorkbookError, OpError
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
 BORDER_STYLES = ("none", "thin", "medium", "thick", "dashed", "double")  # dashed, double: the map's obstacles, boards
@@ -72,7 +72,7 @@ _TEXT_ROWS: dict[int, tuple[object, ...]] = {}
 _KEPT_CHARS = 4096
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class SetValues(Value):
     """Write texts into a range, row by row, from its top left cell."""
 
@@ -83,14 +83,14 @@ class SetValues(Value):
         object.__setattr__(self, "rows", tuple(_strs(row) for row in self.rows))
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class ClearRange(Value):
     """Clear values (not formats) in a range."""
 
     range: str
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class SetBackground(Value):
     """Fill a range with a colour, or remove its fill."""
 
@@ -105,7 +105,7 @@ class SetBackground(Value):
             object.__setattr__(self, "rgb", text)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class SetBold(Value):
     """Make a range's text bold, or not."""
 
@@ -113,7 +113,7 @@ class SetBold(Value):
     bold: bool = True
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class SetBorders(Value):
     """Borders of a range like the Sheets ``updateBorders``: ``top`` is the top edge of the
     range, ``inner_horizontal`` the lines between its rows; ``outer``/``all`` are shorthands."""
@@ -135,7 +135,7 @@ class SetBorders(Value):
         object.__setattr__(self, "sides", tuple(sides))
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class SetValidation(Value):
     """A dropdown; empty ``choices`` removes validation from the range."""
 
@@ -148,7 +148,7 @@ class SetValidation(Value):
         object.__setattr__(self, "choices", _strs(self.choices))
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class SetNote(Value):
     """A note on every cell of the range; empty text removes it."""
 
@@ -156,7 +156,7 @@ class SetNote(Value):
     text: str
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class PlaceImage(Value):
     """A picture over a tab, its top-left corner on the cell ``range`` names, ``width`` x ``height`` pixels.
     ``name`` tells it from others: placing the same name again replaces it, an empty ``png`` removes it. An
@@ -173,7 +173,7 @@ class PlaceImage(Value):
 PICTURE_LIMIT = 4 * 1024 * 1024  # bytes of one picture (a player's route picture is ~100 kB)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class FreezeRows(Value):
     """Keep a tab's first rows in view as it scrolls."""
 
@@ -181,7 +181,7 @@ class FreezeRows(Value):
     rows: int
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class ResizeColumns(Value):
     """Set the width of a range's columns, in pixels."""
 
@@ -189,7 +189,7 @@ class ResizeColumns(Value):
     width: int  # pixels
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class ResizeRows(Value):
     """Set the height of a range's rows, in pixels."""
 
@@ -197,7 +197,7 @@ class ResizeRows(Value):
     height: int  # pixels
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Protect(Value):
     """Only ``editors`` may edit ``range`` (a tab name protects the whole tab). It never stops
     reading. The description identifies the protection: protecting again replaces it.
@@ -220,14 +220,14 @@ class Protect(Value):
             raise OpError(op="Protect", detail="a protection needs a description (it is its identity)")
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Unprotect(Value):
     """Remove every protection with this description (none is fine)."""
 
     description: str
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class AddTab(Value):
     """Add a tab at the end of the workbook."""
 
@@ -240,7 +240,7 @@ Op = (
 )
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Validation(Value):
     """A dropdown's choices, whether other text is refused, and its help."""
 
@@ -253,7 +253,7 @@ class Validation(Value):
 LOCK_GAME, LOCK_NONE, LOCK_OTHER = "game", "none", "other"
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Protection(Value):
     """A protection as the workbook itself holds it."""
 
@@ -269,7 +269,7 @@ class Protection(Value):
     allows: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Structure(Value):
     """A workbook's tabs as the file itself keeps them, and which program saved it last.
 
@@ -287,7 +287,7 @@ class Structure(Value):
     file: str = ""
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Permission(Value):
     """Who may open a file. ``kind`` is Drive's permission type: "user" or "group" (``email`` is the
     address), "domain" (``email`` is the domain: everyone in it), "anyone" (``email`` is empty:
@@ -299,7 +299,7 @@ class Permission(Value):
     discoverable: bool = False
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class WorkbookCopy(Value):
     """Another file of a workbook in its folder (a sync client's conflict copy, a renamed download)."""
 
@@ -308,7 +308,7 @@ class WorkbookCopy(Value):
     newer: bool  # saved after the workbook's own file
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class TabView(Value):
     """Everything the gateway can set on a tab, as it reads back. Cells are A1 names."""
 
@@ -324,7 +324,7 @@ class TabView(Value):
     row_heights: dict[int, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class WorkbookView(Value):
     """What a workbook shows: its title and each tab as read."""
 

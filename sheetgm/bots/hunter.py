@@ -27,7 +27,6 @@ writes only what it accepts.)
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import lru_cache
 
 from sheetgm.bots.intel import Intel
@@ -40,7 +39,7 @@ from sheetgm.core.context import Ctx
 from sheetgm.core.hunting import around
 from sheetgm.core.state import Player, State
 from sheetgm.core.steps import Attack, Block, Gaze, Listen, Order, Skill, Step
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 MAX_STEPS = 12
 BLOCK_CHANCE = 0.25
@@ -49,7 +48,7 @@ _ATTACK, _GAZE, _LISTEN = Attack(), Gaze(), Listen()  # steps are frozen values:
 LONG_SIGHT = 10  # tiles seen along the four lines above which a hunter gazes rather than listens
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class View(Value):
     """What the hunter's briefing tells him: tiles with a survivor seen, and noise."""
 

@@ -11,11 +11,12 @@ and the briefing. Facts older than ``MEMORY`` nights are forgotten.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from sheetgm.core.board import DIRECTIONS, Tile, parse_tile
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
+from sheetgm.core.values import record
 
 MEMORY = 1  # nights a sighting stays useful (pieces move 3 to 5 tiles a night)
 _SURVIVOR_KINDS = frozenset({"attacked", "dagger_parried", "fear", "map_view"})
@@ -23,7 +24,7 @@ _HUNTER_KINDS = frozenset({"discovered", "sensed", "brief_sensed", "brief_downed
                            "brief_wolfsense", "brief_reveal", "deduction", "trace"})
 
 
-@dataclass
+@record
 class Intel:
     camp: str  # "survivor" | "hunter"
     seen: dict[Tile, int] = field(default_factory=dict)  # tile -> night an enemy was known there

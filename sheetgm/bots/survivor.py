@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from sheetgm.bots.intel import Intel
 from sheetgm.bots.paths import SCALE, UNREACHABLE, Fields, cost, memo_of, per_map, points
@@ -42,6 +41,7 @@ from sheetgm.core.steps import (
     Step,
     UseItem,
 )
+from sheetgm.core.values import record
 
 MAX_STEPS = 12
 HEAL_REACH = 6  # a healthy friend farther than this does not come to heal (Manhattan)
@@ -143,7 +143,7 @@ def _full_chests(state: State) -> list[Tile]:
     return sorted((t for t in state.board.chests if state.chests.get(t)), key=lambda t: (t[1], t[0]))
 
 
-@dataclass
+@record
 class Team:
     """What the survivors agree on in the day, once per stage: where hunters were seen, who cracks where,
     who rescues whom, which chests are still full, whether tonight is the final push."""

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Engine(Value):
     load_map: Callable[[str], Any]
     ready_map: Callable[[str], Any]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class DirectorAct(Value):
     """A director's action inside a night: a penalty card or an override."""
 
@@ -24,7 +24,7 @@ class DirectorAct(Value):
     lurking: dict[str, Any] | None = None  # {posts = {alias = n}, voted = {alias = bool}, accelerated = bool}
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Night(Value):
     survivor: dict[str, str] | None = None  # alias -> order text; None: stage not asked for
     hunter: dict[str, str] | None = None
@@ -45,7 +45,7 @@ class Night(Value):
         return self.hunter is not None or (self.survivor is not None and not self.stop_after_survivor)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Case(Value):
     file: Path
     section: str

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from sheetgm.casebook.engine import Engine, default_engine
@@ -13,10 +13,10 @@ from sheetgm.casebook.model import Case, DirectorAct, Night
 from sheetgm.casebook.setup import Names, build_state
 from sheetgm.core.errors import CaseError, SheetgmError
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class CaseResult(Value):
     case: Case
     passed: bool
@@ -30,7 +30,7 @@ class CaseResult(Value):
         return head + "\n" + "\n".join("    " + r.replace("\n", "\n    ") for r in self.reasons)
 
 
-@dataclass
+@record
 class StageRun:
     night: int  # index of the case's night
     stage: str
@@ -41,7 +41,7 @@ class StageRun:
     director_mark: int = 0  # len(director_events) when the stage ran: a rollback drops the acts after it
 
 
-@dataclass
+@record
 class _Run:
     case: Case
     engine: Engine

@@ -9,27 +9,26 @@ in a case must fail loudly, naming the file, the case and the key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sheetgm.core.errors import CaseError
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 FREE = object()  # any TOML value
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Table(Value):
     keys: dict[str, Any]
     required: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class ListOf(Value):
     item: Any
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class MapOf(Value):
     value: Any
 

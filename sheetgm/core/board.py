@@ -8,11 +8,11 @@ items, keys, discovered passages) live in the state, not here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from functools import cached_property, lru_cache
 
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 Tile = tuple[int, int]
 EdgeKey = tuple[Tile, Tile]
@@ -94,7 +94,7 @@ def compass(a: Tile, b: Tile) -> str:
     return ns + ew
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Board(Value):
     """A loaded, validated map."""
 

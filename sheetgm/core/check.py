@@ -10,7 +10,7 @@ never rejects an order that could turn out legal (RUL-18, RUL-39), and notes the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
@@ -23,14 +23,14 @@ from sheetgm.core.steps import Give, Order, Step
 from sheetgm.core.survivor_actions import day_step
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import CHAIN, STUNNED, Unknowns
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 __all__ = ["Problem", "Review", "check_order", "review_order", "check_as_written", "review_as_written", "as_written",
            "budget_of", "Draft", "legal_steps", "candidates",
            "assume_arrival"]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Problem(Value):
     """A problem of an order (or, in ``Review.notes``, a step that depends on what the night brings)."""
 
@@ -47,7 +47,7 @@ class Problem(Value):
         return render(lang, key, step=self.step, reason=reason)
 
 
-@dataclass
+@record
 class Review:
     """What the checker says of one order: its problems, and notes on steps whose outcome the player
     cannot know yet (what a Search finds, where the chain claw leaves the Bane, what another player's

@@ -5,13 +5,14 @@ random source, the events so far, and helpers every rule module shares
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from sheetgm.core.board import EDGE_BOARD, EDGE_OPEN, Edge, Tile, distance, edge_key, tile_name
 from sheetgm.core.events import Event
 from sheetgm.core.state import ELIMINATED, HUNTER_STAGE, Player, State
 from sheetgm.core.steps import POTIONS
+from sheetgm.core.values import record
 
 _tuple_new = tuple.__new__  # Ctx.emit makes an Event as Event.__new__ does, without its call
 JAMMER_REACH = 3  # R-ITEM-JAMMER: hunters learn no noise farther than this while jammed
@@ -47,7 +48,7 @@ class Held(Illegal):
         super().__init__("err.rule.held", tile=tile)
 
 
-@dataclass
+@record
 class Budget:
     """Points of one player's action (R-PHASE-4), fixed when the action starts."""
 
@@ -67,7 +68,7 @@ def lift_downed_limits(p: Player, b: Budget) -> None:
     b.ap += SURVIVOR_AP
 
 
-@dataclass
+@record
 class Ctx:
     """What a stage's resolution carries from step to step: the state, the dice, the events so far."""
 

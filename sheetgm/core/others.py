@@ -16,14 +16,15 @@ whatever the others hold, where they stand and whatever else they wrote.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from sheetgm.core.roles import robot_alias
 from sheetgm.core.state import HUNTER, SURVIVOR, SURVIVOR_STAGE, Player, State, alias_key
 from sheetgm.core.steps import Give, Heal, Order, RobotStep, Step, UseItem
+from sheetgm.core.values import record
 
 
-@dataclass
+@record
 class Brought:
     """What the other orders address to one player; the checker uses each up once (``unknowns``)."""
 

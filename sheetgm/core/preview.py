@@ -21,7 +21,7 @@ preview is the same whatever another player holds, where they stand and what the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from sheetgm.core.board import Tile, tile_name
 from sheetgm.core.check import Problem, Review, review_order
@@ -48,7 +48,7 @@ from sheetgm.core.steps import (
 )
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import STUNNED
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 HELD = "err.rule.held"  # a trapped survivor's move: it does nothing and the order goes on (RUL-31)
 WARN_NO_CHEST = "preview.warn.no_chest"
@@ -69,7 +69,7 @@ _MOVING_ITEMS = frozenset({"wings", "doorkey"})
 HERE = ("generator", "chest_full", "chest_empty", "chest", "gate", "passage", "trap")
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class StepPreview(Value):
     """One written step: what it leaves, as far as the player can know."""
 
@@ -95,7 +95,7 @@ class StepPreview(Value):
         return self.cancelled_by is None and any(x.code != HELD for x in self.problems)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Preview(Value):
     """Where an order would take its player and what it would cost, as far as they can know."""
 
@@ -164,7 +164,7 @@ def _reason(x: Problem, lang: str) -> str:
     return render(lang, x.code, **display_params(lang, x.params))
 
 
-@dataclass
+@record
 class _Seen:
     """What the watch records after each night step (index 0: before the first)."""
 

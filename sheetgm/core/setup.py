@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sheetgm.core.board import Board, Tile, distance, edge_key
@@ -12,10 +11,10 @@ from sheetgm.core.errors import StateError
 from sheetgm.core.passages import parse_passage
 from sheetgm.core.state import DEFAULT_OPTIONS, HUNTER, SURVIVOR, Passage, Player, State
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class SeatSpec(Value):
     """A seat as the config declares it: alias, and camp and role if chosen."""
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from dataclasses import asdict, field, fields, is_dataclass
 from typing import Any
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.errors import StateError
 from sheetgm.core.seating import Seats, Where
+from sheetgm.core.values import record
 
 SURVIVOR = "survivor"
 HUNTER = "hunter"
@@ -56,7 +57,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 
 
-@dataclass
+@record
 class Player:
     """One seat at the table: who plays it, their camp and role, and where they stand."""
 
@@ -141,7 +142,7 @@ class _Pos:
 Player.pos = _Pos()  # type: ignore[assignment]  # after @dataclass, which read the default (0, 0)
 
 
-@dataclass
+@record
 class Passage:
     """A secret passage between two tiles: laid by a Master Assassin or drawn on the map."""
 
@@ -173,7 +174,7 @@ def _known_by(raw: dict[str, Any], players: dict[int, Player]) -> list[int]:
     return [s for s, p in sorted(players.items()) if p.is_survivor and not p.is_robot] if raw.get("discovered") else []
 
 
-@dataclass
+@record
 class Card:
     """A penalty card a director gave a seat (blue, yellow or red) and why."""
 
@@ -185,7 +186,7 @@ class Card:
     source: str = "director"  # director | merge | lurking
 
 
-@dataclass
+@record
 class State:
     """The whole game at one moment: the board, every seat, the night and stage."""
 

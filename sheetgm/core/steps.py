@@ -7,11 +7,11 @@ Chinese and English spellings players write live in the notation layer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import ClassVar, Union
 
 from sheetgm.core.board import Tile
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 ITEMS = ("map", "revolver", "wings", "stimulant", "adrenaline", "bottle", "doorkey", "jammer", "dagger")
 POTIONS = ("stimulant", "adrenaline")
@@ -42,7 +42,7 @@ SKILLS: dict[str, tuple[str, str, int]] = {
 SURVIVOR, HUNTER = "survivor", "hunter"
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Kind(Value):
     """What every layer dispatches on: each step class carries its kind (``Move.kind``), and ``name`` keys
     the one table per layer (the resolver's rules in act.py, the parser's readers in notation/orders.py,
@@ -53,7 +53,7 @@ class Kind(Value):
     day: bool = False  # a day order (R-PHASE-1)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Move(Value):
     """One step to an adjacent tile (or through a passage); a written path is several Moves."""
 
@@ -61,7 +61,7 @@ class Move(Value):
     to: Tile
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Cross(Value):
     """Forced crossing of an obstacle edge (survivor 3 MP + noise; hunter 2 MP)."""
 
@@ -69,7 +69,7 @@ class Cross(Value):
     to: Tile
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Search(Value):
     """Search the tile for an item, the key, or whatever is there."""
 
@@ -77,14 +77,14 @@ class Search(Value):
     what: str | None = None  # an item id, "key", or None for "whatever is there"
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Crack(Value):
     """Work on the generator of the tile."""
 
     kind: ClassVar[Kind] = Kind("crack", SURVIVOR)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Vault(Value):
     """Survivor 翻越 or hunter 翻越[1]: cross an obstacle edge for 1 AP."""
 
@@ -92,7 +92,7 @@ class Vault(Value):
     to: Tile
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Heal(Value):
     """Heal a survivor on the same tile."""
 
@@ -101,7 +101,7 @@ class Heal(Value):
     mode: str | None = None  # "downed" | "fear" | None: downed if downed, else fear
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Dismantle(Value):
     """Dismantle the trap here, or the board on the edge towards ``to``."""
 
@@ -109,14 +109,14 @@ class Dismantle(Value):
     to: Tile | None = None  # the board on the edge towards this tile; None: the trap here
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Escape(Value):
     """Leave through an open gate."""
 
     kind: ClassVar[Kind] = Kind("escape", SURVIVOR)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Attack(Value):
     """Attack the survivors within reach."""
 
@@ -125,7 +125,7 @@ class Attack(Value):
     at: Tile | None = None  # Ripper's mist blade target
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Block(Value):
     """Board on the edge between ``a`` and ``b``; ``a`` None means the hunter's own tile."""
 
@@ -134,21 +134,21 @@ class Block(Value):
     a: Tile | None = None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Gaze(Value):
     """Sense survivors along the straight lines from the hunter's tile (R-ACT-GAZE)."""
 
     kind: ClassVar[Kind] = Kind("gaze", HUNTER)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Listen(Value):
     """Sense survivors near the hunter's tile (R-ACT-LISTEN)."""
 
     kind: ClassVar[Kind] = Kind("listen", HUNTER)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Force(Value):
     """The hunter's Force: one tile towards ``to`` for 1 AP."""
 
@@ -156,7 +156,7 @@ class Force(Value):
     to: Tile
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class UseItem(Value):
     """Use an item carried, on a tile if it needs one."""
 
@@ -166,7 +166,7 @@ class UseItem(Value):
     whom: str | None = None  # adrenaline: alias of the downed survivor (default self)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Drop(Value):
     """Put down an item carried."""
 
@@ -174,7 +174,7 @@ class Drop(Value):
     item: str
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Skill(Value):
     """Use a role's skill, on tiles if it needs them."""
 
@@ -186,7 +186,7 @@ class Skill(Value):
     what: str | None = None  # e.g. "mp" / "ap" for the Mechanic handing points to her robot
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class RobotStep(Value):
     """A Mechanic's step carried out by her robot (``robot: move C4``)."""
 
@@ -200,7 +200,7 @@ Step = Union[
 ]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Give(Value):
     """Day order: give an item (or "key") to a survivor on the same tile (R-PHASE-1)."""
 
@@ -209,7 +209,7 @@ class Give(Value):
     item: str
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Pray(Value):
     """Lucky Guy's day order (R-ROLE-LUCKY)."""
 
@@ -227,7 +227,7 @@ STEP_TYPES: dict[str, type[Step] | type[DayStep]] = {cls.kind.name: cls for cls 
 NIGHT_KINDS = frozenset(name for name, cls in STEP_TYPES.items() if not cls.kind.day)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Order(Value):
     """One player's order for one stage: day steps then night steps.
 

@@ -17,7 +17,7 @@ thing granted excuses one failure of its own kind: a note never covers a failure
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from sheetgm.core.board import Tile, adjacent, edge_key, parse_tile
 from sheetgm.core.context import Budget, Ctx, Illegal, lift_downed_limits
@@ -25,6 +25,7 @@ from sheetgm.core.others import Brought
 from sheetgm.core.roles import robot_of
 from sheetgm.core.state import Passage, Player
 from sheetgm.core.steps import Attack, Block, Move, RobotStep, Search, Step
+from sheetgm.core.values import record
 
 # Failures that depend on where the piece stands (or on the points a step there would have cost).
 WHERE = frozenset(f"err.rule.{c}" for c in (
@@ -47,7 +48,7 @@ NOTES = (SEARCH, GIFT, CHAIN, BLOODLUST, GIFT_IN, HEAL, BOARD, BOARD_BROKEN, STU
 Explained = tuple[str, dict[str, str], bool]  # (the note, its own parameters, whether to try the step again)
 
 
-@dataclass
+@record
 class Unknowns:
     """What an order depends on that its player cannot know yet (searches, gifts...)."""
 

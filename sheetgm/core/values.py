@@ -1,17 +1,23 @@
-"""The base of sheetgm's frozen records: ``__repr__``, ``__eq__`` and ``__hash__`` written once here, for every
-record, instead of generated for each class.
+"""sheetgm's records: ``@record`` in place of ``@dataclass``, the same classes with less compiled at import.
 
-``@dataclass(frozen=True)`` compiles six methods per class when its module is imported; for the ~100 records a
-command imports that is tens of milliseconds of every command (issue 26). A record declared
-``@dataclass(frozen=True, repr=False, eq=False)`` over ``Value`` has only ``__init__`` and the frozen guards
-compiled, and these three behave exactly as the generated ones would: the fields marked ``repr``, ``compare``
-and ``hash`` (``dataclasses.field``) in their order, equal only to a record of the very same class.
-tests/test_values.py holds them to the generated methods.
+``@dataclass(frozen=True)`` compiles six methods per class when its module is imported (``__init__``, the two
+frozen guards, ``__repr__``, ``__eq__``, ``__hash__``), a plain ``@dataclass`` three; for the ~100 records a
+command imports that is tens of milliseconds of every command (issue 26). ``@record`` makes the same class with
+``dataclasses.dataclass`` (its fields, ``fields()``, ``replace()``, ``__match_args__``) but compiles nothing at
+import: ``__repr__``, ``__eq__`` and ``__hash__`` are written once here for every record, the frozen guards once
+in ``Value``, and ``__init__`` is compiled the first time a record of the class is made (most classes a command
+imports it never makes), the same code ``dataclasses`` would have compiled. tests/test_values.py holds every
+part to what ``@dataclass`` generates: fields marked ``repr``, ``compare``, ``hash`` and ``init``, defaults and
+factories, keyword-only fields, ``__post_init__``, equality only with a record of the very same class.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
+from collections.abc import Callable
+from dataclasses import MISSING, Field, FrozenInstanceError, InitVar, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, TypeVar, cast, dataclass_transform, overload
+
+T = TypeVar("T", bound=type)
 
 _SHAPES: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
 
@@ -27,9 +33,17 @@ def _shape(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
 
 
 class Value:
-    """A frozen record's comparison, hash and text (see the module's docstring)."""
+    """The base of a frozen record (``@record(frozen=True)``): its comparison, hash and text, and the guards
+    that refuse to change or delete its attributes once made (see the module's docstring)."""
 
     __slots__ = ()
+
+    if not TYPE_CHECKING:  # hidden from mypy, which then refuses an assignment to any attribute of a record
+        def __setattr__(self, name: str, value: object) -> None:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+        def __delattr__(self, name: str) -> None:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _shape(type(self))[0])
@@ -43,3 +57,110 @@ class Value:
 
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, n) for n in _shape(type(self))[2]))
+
+
+def _text(self: object) -> str:
+    return Value.__repr__(cast(Value, self))
+
+
+def _equal(self: object, other: object) -> bool:
+    return Value.__eq__(cast(Value, self), other)
+
+
+@overload
+def record(cls: T, /) -> T: ...
+@overload
+def record(*, frozen: bool = False, eq: bool = True, kw_only: bool = False) -> Callable[[T], T]: ...
+
+
+@dataclass_transform(field_specifiers=(field, Field))
+def record(cls: T | None = None, /, *, frozen: bool = False, eq: bool = True,
+           kw_only: bool = False) -> T | Callable[[T], T]:
+    """``@dataclass`` with ``repr``, ``eq`` (and ``hash`` when frozen) shared and ``__init__`` compiled on first
+    use. A frozen record must derive from ``Value``; a mutable one, like ``@dataclass``, is unhashable when
+    compared by value (``eq=False``: compared by identity, as ``@dataclass(eq=False)``)."""
+    def wrap(c: T) -> T:
+        return _make(c, frozen, eq, kw_only)
+    return wrap if cls is None else wrap(cls)
+
+
+def _make(cls: T, frozen: bool, eq: bool, kw_only: bool) -> T:
+    if frozen != issubclass(cls, Value):
+        raise TypeError(f"{cls.__qualname__}: a frozen record derives from Value, a mutable one does not")
+    own = cls.__dict__
+    documented = own.get("__doc__") is not None
+    if not documented:
+        cls.__doc__ = cls.__qualname__  # spares dataclass an inspect.signature() of the class
+    dataclass(init=False, repr=False, eq=False, kw_only=kw_only)(cls)  # the same class, its fields added
+    names = [f.name for f in fields(cls)]
+    declared = cls.__dict__["__dataclass_fields__"].values()
+    if any(isinstance(f.type, InitVar) or "InitVar" in str(f.type) for f in declared):
+        raise TypeError(f"{cls.__qualname__}: InitVar fields are not supported by @record")
+    _check_order(cls)
+    if not documented:
+        cls.__doc__ = f"{cls.__qualname__}({', '.join(names)})"
+    if not frozen:
+        if "__repr__" not in own:
+            cls.__repr__ = _text  # type: ignore[assignment]
+        if eq and "__eq__" not in own:
+            cls.__eq__ = _equal  # type: ignore[assignment]
+            if "__hash__" not in own or own["__hash__"] is None:
+                cls.__hash__ = None  # type: ignore[assignment]
+    if "__init__" not in own:
+        cls.__init__ = _first_init(cls, frozen)  # type: ignore[misc]
+    return cls
+
+
+def _check_order(cls: type) -> None:
+    """Refuse what ``@dataclass`` refuses when it compiles ``__init__``: a positional field without a default
+    after one with a default."""
+    seen_default = False
+    for f in fields(cls):
+        if not f.init or f.kw_only:
+            continue
+        has = f.default is not MISSING or f.default_factory is not MISSING
+        if seen_default and not has:
+            raise TypeError(f"non-default argument {f.name!r} follows default argument")
+        seen_default = seen_default or has
+
+
+def _first_init(cls: type, frozen: bool) -> Callable[..., None]:
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        made = _compile_init(cls, frozen)
+        cls.__init__ = made  # type: ignore[misc]
+        made(self, *args, **kwargs)
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
+def _compile_init(cls: type, frozen: bool) -> Callable[..., None]:
+    """The ``__init__`` that ``@dataclass`` compiles for ``cls``: the same parameters, defaults and body."""
+    ns: dict[str, Any] = {"__set": object.__setattr__, "__MISSING": MISSING}
+    positional: list[str] = []
+    keywords: list[str] = []
+    body: list[str] = []
+    for f in fields(cls):
+        name = f.name
+        value = name
+        if f.default is not MISSING:
+            ns[f"__d_{name}"] = f.default
+            default = f"__d_{name}"
+        elif f.default_factory is not MISSING:
+            ns[f"__f_{name}"] = f.default_factory
+            default = "__MISSING"
+            value = f"__f_{name}() if {name} is __MISSING else {name}" if f.init else f"__f_{name}()"
+        else:
+            default = ""
+        if f.init:
+            (keywords if f.kw_only else positional).append(f"{name}={default}" if default else name)
+        elif f.default_factory is MISSING:
+            continue  # not in __init__ and no factory: the class's attribute is the default, as with dataclass
+        body.append(f"__set(__self, {name!r}, {value})" if frozen else f"__self.{name} = {value}")
+    if hasattr(cls, "__post_init__"):
+        body.append("__self.__post_init__()")
+    params = ", ".join(["__self", *positional, *(["*", *keywords] if keywords else [])])
+    source = f"def __init__({params}):\n    " + ("\n    ".join(body) or "pass") + "\n"
+    exec(source, ns)  # noqa: S102 - the text is built here from the class's own field names, as dataclasses does
+    made: Callable[..., None] = ns["__init__"]
+    made.__qualname__ = f"{cls.__qualname__}.__init__"
+    return made

@@ -7,10 +7,11 @@ tiles, features, passages and edges, checking the glyphs and their places.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from sheetgm.core.board import EdgeKey, Tile, col_name, edge_key, tile_name
 from sheetgm.core.errors import MapError
+from sheetgm.core.values import record
 
 Pos = tuple[int, int]  # (line, col), both 1-based
 
@@ -24,7 +25,7 @@ FEATURES = {"G": "generator", "C": "chest", "X": "gate", "D": "dark", "F": "flat
 _INT_RE = re.compile(r"^[0-9]{1,4}$")
 
 
-@dataclass
+@record
 class Row:
     """One line of a map's grid: its tokens with their columns and the edges between them."""
 
@@ -33,7 +34,7 @@ class Row:
     edges: list[str | None]  # between token i and i+1
 
 
-@dataclass
+@record
 class Grid:
     """Grid lines as written."""
 
@@ -42,7 +43,7 @@ class Grid:
     header: tuple[int, list[tuple[str, int]]] | None = None
 
 
-@dataclass
+@record
 class Drawn:
     """What the grid shows."""
 

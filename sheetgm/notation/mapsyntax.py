@@ -9,10 +9,11 @@ line and column they use the ``Source`` this module returns beside the Board.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.errors import MapError
+from sheetgm.core.values import record
 from sheetgm.notation import mapgrid
 from sheetgm.notation.mapgrid import Pos
 from sheetgm.notation.vocab import parse_item
@@ -55,7 +56,7 @@ _INT_RE = re.compile(r"^[0-9]{1,4}$")
 _COUNT_RE = re.compile(r"^(.*?)\s*(?:[x×*]\s*([0-9]+))?$", re.IGNORECASE)
 
 
-@dataclass
+@record
 class Source:
     """Where things were written, for error positions."""
 
@@ -66,7 +67,7 @@ class Source:
     end: Pos = (1, 1)
 
 
-@dataclass
+@record
 class _Parsed:
     """What a map file's header and legend say, before the grid is checked."""
 

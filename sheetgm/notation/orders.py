@@ -35,7 +35,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -66,6 +65,7 @@ from sheetgm.core.steps import (
     Vault,
 )
 from sheetgm.core.texts import render
+from sheetgm.core.values import record
 from sheetgm.notation.hints import advice, camp_names, other_camp
 from sheetgm.notation.order_format import TILE_ITEMS, format_order, format_step
 from sheetgm.notation.vocab import (
@@ -127,7 +127,7 @@ def _expect(code: str, expected: str, **params: Any) -> _Problem:
     return _Problem(code, expected=expected, expected_zh=render("zh", key), expected_en=render("en", key), **params)
 
 
-@dataclass
+@record
 class _Segment:
     """One numbered step of an order's text, split into words."""
 
@@ -161,7 +161,7 @@ def parse_order_all(text: str, camp: str | None = None) -> tuple[Order, list[Ord
     return parsed.order, parsed.errors
 
 
-@dataclass
+@record
 class Parsed:
     """An order read leniently, with the written step each of its steps comes from (a path of three
     tiles is one written step and three moves), so that every message can number steps as written."""

@@ -15,13 +15,12 @@ text too: a forum reads BBCode in whatever is pasted).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from sheetgm.core.events import Event
 from sheetgm.core.observe import event_line, name, shown_progress
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 FORMATS = ("bbcode", "plain")
 DIRECTOR_RED = "#FF0000"
@@ -33,7 +32,7 @@ ELIMINATED_COLOUR = "#808080"
 RULE = "─" * 30
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Span(Value):
     text: str
     colour: str | None = None
@@ -43,7 +42,7 @@ class Span(Value):
 Line = tuple[Span, ...]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Block(Value):
     kind: str  # title | heading | items | quote | para | rule | image (lines: one span, the picture's URL or path)
     lines: tuple[Line, ...] = ()

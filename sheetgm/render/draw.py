@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
@@ -20,7 +19,7 @@ from PIL import Image, ImageChops, ImageDraw
 from sheetgm.core.board import Board, EdgeKey, Tile, col_name, tile_name
 from sheetgm.core.observe import name
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.render import kept
 from sheetgm.render.fonts import FontChoice, FontLike, find_font
 from sheetgm.render.png import encode_rgb
@@ -57,7 +56,7 @@ HUNTER_PALETTE = ("#b71c1c", "#e65100", "#880e4f", "#3e2723")
 ASCII_STANDINS = str.maketrans({"×": "x", "→": "->", "—": "-", "–": "-"})  # for a font without them
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Geometry(Value):
     scale: int
     margin: int

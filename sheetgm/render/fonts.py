@@ -11,14 +11,13 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from PIL import ImageFont
 
 from sheetgm.core.cachedir import file_in, keep_json, read_json
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/System/Library/Fonts", "/Library/Fonts",
              "C:/Windows/Fonts")
@@ -30,7 +29,7 @@ KEPT = "font.json"  # the font chosen, in the cache folder
 FontLike = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class FontChoice(Value):
     """Where labels come from: ``path`` None means Pillow's default font (ASCII labels only)."""
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from html import escape
 
 from sheetgm.core.events import Event
 from sheetgm.core.observe import event_line, name
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 END_MARK = "#ffd600"  # the game-over banner of the last stage: nowhere else on the page, nor on the maps
 SECRET_MARK = "#c62828"  # the director's copy (the seed's directors own red: #FF0000 and the like)
@@ -27,7 +26,7 @@ HIDDEN_KINDS = ("stage_start", "points_left")  # bookkeeping the reader does not
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Step(Value):
     """One stage of the replay: the map after it (and after the director's rulings that followed it)."""
 
@@ -45,7 +44,7 @@ class Step(Value):
     eliminated: int
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class CastRow(Value):
     seat: int
     alias: str
@@ -56,7 +55,7 @@ class CastRow(Value):
     colour: str  # the player's colour on the maps
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Recap(Value):
     game: str
     map_title: str

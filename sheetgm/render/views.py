@@ -9,13 +9,13 @@ static board, nothing else.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from sheetgm.core.board import EdgeKey, Tile, parse_tile
 from sheetgm.core.events import Event
 from sheetgm.core.passages import known_passages
 from sheetgm.core.state import State
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 PUBLIC, PLAYER, DIRECTOR = "public", "player", "director"
 VIEWS = (PUBLIC, PLAYER, DIRECTOR)  # what `sheetgm map --view` draws
@@ -23,7 +23,7 @@ REPLAY = "replay"  # the director's view once the game is over and everything is
 FULL = (DIRECTOR, REPLAY)  # the views that show everything
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Piece(Value):
     """A piece drawn on the map: a player, or the Mechanic's robot."""
 
@@ -36,7 +36,7 @@ class Piece(Value):
     robot: bool = False
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Trail(Value):
     """The tiles a piece went through during the night, in order (from the ``moved`` events)."""
 
@@ -46,7 +46,7 @@ class Trail(Value):
     tiles: tuple[Tile, ...]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Progress(Value):
     progress: int
     target: int
@@ -56,7 +56,7 @@ class Progress(Value):
     winner: str | None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class MapView(Value):
     kind: str  # public | player | director | replay
     night: int

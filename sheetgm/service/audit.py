@@ -20,12 +20,13 @@ A public file open to anyone for reading, or shared with an outsider as reader, 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Any
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Permission
 from sheetgm.core.texts import render
+from sheetgm.core.values import record
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game
 from sheetgm.service.new_game import sharing_plan
 from sheetgm.service.workbooks import protections, tabset
@@ -34,7 +35,7 @@ ABOVE_READER = ("commenter", "writer", "fileOrganizer", "organizer", "owner")
 OWNING = ("owner", "organizer", "fileOrganizer")
 
 
-@dataclass
+@record
 class BookAudit:
     """What one workbook's sharing and protections allow."""
 
@@ -47,7 +48,7 @@ class BookAudit:
     saved_by: str = ""  # the program the file says saved it last ("" if it does not say)
 
 
-@dataclass
+@record
 class AuditReport:
     """What the audit found in every workbook."""
 

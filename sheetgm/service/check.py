@@ -16,7 +16,7 @@ nothing is written to it (checkmemo.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from datetime import datetime
 
 from sheetgm.backends.errors import BackendError
@@ -26,6 +26,7 @@ from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
+from sheetgm.core.values import record
 from sheetgm.service.game import PUBLIC, Game, player_key
 from sheetgm.service.ledger import (
     AFTER,
@@ -53,7 +54,7 @@ from sheetgm.sheets.stages import stage_key
 READ_EXCERPT = 40  # characters of the order text quoted back to the player with the time it was read
 
 
-@dataclass
+@record
 class PlayerCheck:
     """One player's order as a check found it."""
 
@@ -69,7 +70,7 @@ class PlayerCheck:
     used: str = ""  # then the text that counts (RUL-50)
 
 
-@dataclass
+@record
 class CheckReport:
     """What a check found of every order due, and what it warned of."""
 

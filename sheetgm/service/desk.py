@@ -10,7 +10,7 @@ dies half-way has changed nothing in the journal and is simply run again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from sheetgm.backends.errors import UnusableWorkbookError
@@ -22,6 +22,7 @@ from sheetgm.core.observe import director_log, event_line, name, public_log
 from sheetgm.core.override import GAME_FIELDS, PLAYER_FIELDS, apply_override
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
+from sheetgm.core.values import record
 from sheetgm.render import bbcode
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
@@ -56,7 +57,7 @@ COLOUR_WORDS = {"蓝": "blue", "蓝牌": "blue", "黄": "yellow", "黄牌": "yel
 LURK_COLS = "F{r}:J{r}"  # the lurking record sits right of the card list in the director's Cards tab
 
 
-@dataclass
+@record
 class DeskReport:
     key: str
     kind: str
@@ -69,7 +70,7 @@ class DeskReport:
                 "winner": self.winner}
 
 
-@dataclass
+@record
 class LurkingReport:
     day: int
     proposals: list[tuple[str, str]]  # (alias, reason)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sheetgm.backends.port import Gateway, SetValues
 from sheetgm.core.board import Board
 from sheetgm.core.setup import SeatSpec
+from sheetgm.core.values import record
 from sheetgm.notation.mapfile import load_map_file, ready_map
 from sheetgm.service.config.file import env_lang
 from sheetgm.service.config.load import GameConfig, load_config
@@ -36,7 +37,7 @@ def workbook_names(cfg: GameConfig) -> dict[str, str]:
     return names | {player_key(i): f"{i:0{width}d}-{s.alias}" for i, s in enumerate(cfg.roster, 1)}
 
 
-@dataclass
+@record
 class Game:
     """An open game: its folder, config, board and the gateway to its workbooks."""
 

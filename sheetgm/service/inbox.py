@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
@@ -27,7 +27,7 @@ from sheetgm.backends.errors import BackendError
 from sheetgm.backends.xlsx.gateway import XlsxGateway, read_file
 from sheetgm.backends.xlsx.package import LIMITS
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game, player_key
 from sheetgm.sheets import layout
@@ -37,7 +37,7 @@ RECORD = "inbox.json"
 _MODIFIED = re.compile(rb"<dcterms:modified[^>]*>([^<]+)</dcterms:modified>")
 
 
-@dataclass
+@record
 class InboxReport:
     filed: list[dict[str, Any]] = field(default_factory=list)  # file, seat, alias, saved
     refused: list[dict[str, str]] = field(default_factory=list)  # file, why
@@ -47,7 +47,7 @@ class InboxReport:
         return {"filed": self.filed, "refused": self.refused}
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class _Found(Value):
     path: Path
     data: bytes

@@ -7,12 +7,11 @@ director's paths are the ``moved`` events of that stage's night.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.render.draw import DEFAULT_SCALE, MAX_SCALE, MIN_SCALE, draw_map, geometry
 from sheetgm.render.fonts import find_font
 from sheetgm.render.route import planned
@@ -32,7 +31,7 @@ from sheetgm.service.ledger.journal import SUPERSEDED, Entry, read_director
 from sheetgm.sheets.stages import parse_key
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class MapImage(Value):
     png: bytes
     stage: str

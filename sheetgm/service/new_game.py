@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ from sheetgm.backends.port import Gateway, Op
 from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
+from sheetgm.core.values import record
 from sheetgm.service.config.load import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key
@@ -104,7 +105,7 @@ def sharing_plan(game: Game) -> dict[str, dict[str, str]]:
     return plan
 
 
-@dataclass
+@record
 class ShareReport:
     """What `share_all` did: (key, email, role) of every grant in place, and the workbooks not found."""
 

@@ -15,7 +15,6 @@ follow, and its map is drawn after them, so the last step shows the game as it e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from PIL import Image
 from sheetgm.core.events import Event
 from sheetgm.core.observe import shown_progress
 from sheetgm.core.state import State
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.render import animation
 from sheetgm.render.draw import DEFAULT_SCALE, draw_image, geometry, player_colour
 from sheetgm.render.files import write_bytes
@@ -40,7 +39,7 @@ from sheetgm.sheets.stages import parse_key, stage_key
 RECAP_DIR = "recap"
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class RecapReport(Value):
     html: Path
     animation: Path
@@ -61,7 +60,7 @@ class RecapReport(Value):
                 "animation_size": [self.width, self.height], "cjk_font": self.cjk_font}
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class _Stage(Value):
     """A stage entry of the journal and the desk entries that followed it."""
 

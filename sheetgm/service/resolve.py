@@ -13,7 +13,7 @@ After the deadline an order counts as the tool saw it before (stamps.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -22,6 +22,7 @@ from sheetgm.core.observe import public_log, report
 from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
+from sheetgm.core.values import record
 from sheetgm.notation.order_format import format_order
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
@@ -72,7 +73,7 @@ class Action(StrEnum):
     NO_DEADLINE = "no-deadline"  # no deadline and someone has not submitted: only named, or early
 
 
-@dataclass
+@record
 class ResolveReport:
     """What a resolve did: the stage, what it wrote and what it warned of."""
 
@@ -139,7 +140,7 @@ def _early_or_wait(game: Game, cur: Entry, due: str, deadline: datetime | None, 
                                   aliases=", ".join(waiting))
 
 
-@dataclass
+@record
 class Read:
     """The orders of the due stage as read under the lock (see read_orders)."""
 

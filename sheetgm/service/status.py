@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.observe import shown_progress
 from sheetgm.core.texts import render
+from sheetgm.core.values import record
 from sheetgm.service.game import DIRECTOR, Game, player_key
 from sheetgm.service.ledger import stamps, table
 from sheetgm.service.ledger.journal import (
@@ -25,7 +26,7 @@ from sheetgm.service.timing import deadlines
 from sheetgm.sheets.stages import stage_key
 
 
-@dataclass
+@record
 class StatusReport:
     """Where a game stands: the stage due, its deadline, who has submitted."""
 

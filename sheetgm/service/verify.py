@@ -20,7 +20,7 @@ every difference is named by its stage.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from sheetgm.core.errors import SheetgmError
@@ -30,7 +30,7 @@ from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.service import desk
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
@@ -55,14 +55,14 @@ from sheetgm.sheets.stages import SETUP_KEY, key_of_index, stage_index
 OK = "ok"
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Problem(Value):
     code: str  # replay | replay_failed | state_json | events_json | orders_hash | archive | archive_missing |
     # seed | status | rollback_note | row | missing | duplicate | cell
     message: str  # in the director's language
 
 
-@dataclass
+@record
 class StageCheck:
     stage: str  # the journal key
     kind: str  # "setup", "stage", a desk kind ("override", "card"), "superseded", or "row" (unreadable)
@@ -80,7 +80,7 @@ class StageCheck:
                 "problems": [{"code": p.code, "message": p.message} for p in self.problems]}
 
 
-@dataclass
+@record
 class VerifyReport:
     stages: list[StageCheck]
     skipped: list[str]  # superseded journal keys, not replayed

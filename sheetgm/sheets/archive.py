@@ -5,13 +5,12 @@ deadlines."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class ArchivedOrder(Value):
     """A stage's order as the director's archive keeps it: as read, as used, and its stamps."""
 

@@ -15,12 +15,13 @@ However many such rows there are, each kind is told once (a million filler rows 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.texts import render
+from sheetgm.core.values import record
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import order_row, parse_key
 
@@ -29,7 +30,7 @@ BLANK = [""] * WIDTH
 SHOWN_ROWS = 5  # rows named in one note; the rest are counted
 
 
-@dataclass
+@record
 class Located:
     """An Orders row found for a stage: its number, its cells and what to tell of it."""
 

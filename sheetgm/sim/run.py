@@ -11,7 +11,6 @@ import multiprocessing
 import os
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from sheetgm.bots import play_game, roster_for
@@ -20,21 +19,21 @@ from sheetgm.core.errors import SheetgmError
 from sheetgm.core.setup import SeatSpec
 from sheetgm.core.state import ESCAPED, IN_PLAY, SURVIVOR
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 MAX_NIGHTS = 30
 
 _boards: dict[str, Board] = {}  # per process: a map is read and validated once
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Seat(Value):
     role: str
     camp: str  # survivor | hunter
     outcome: str  # escaped | eliminated | in (still in play at the end) for survivors; in for hunters
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class GameResult(Value):
     map: str
     seed: int

@@ -5,16 +5,16 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.sim.run import GameResult
 
 OUTCOMES = ("survivors", "hunters", "draw", "unfinished")
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Tally(Value):
     """How games ended: each count, and games = their sum."""
 
@@ -29,7 +29,7 @@ class Tally(Value):
         return getattr(self, outcome) / self.games if self.games else 0.0
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class RoleLine(Value):
     role: str
     camp: str
@@ -43,7 +43,7 @@ class RoleLine(Value):
         return self.wins / self.games if self.games else 0.0
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Summary(Value):
     total: Tally
     maps: tuple[tuple[str, Tally], ...]

@@ -15,16 +15,17 @@ edit until the next run writes it: the runs that read a workbook rewrite what th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, parse_range
 from sheetgm.backends.errors import RangeError
+from sheetgm.core.values import record
 
 Cell = tuple[str, int, int]  # tab, 0-based row, 0-based column
 
 
-@dataclass
+@record
 class Book:
     areas: list[A1] = field(default_factory=list)  # ranges whose every cell is known (open ends: to the grid's end)
     cells: dict[Cell, str] = field(default_factory=dict)  # non-empty known cells

@@ -7,7 +7,6 @@ the director's language. Nothing here retries for long: a doctor should answer i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +20,13 @@ from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEETS_API_V4_BASE_URL
 
 from sheetgm.backends.google.auth import SCOPES, saved_login_problem
 from sheetgm.backends.google.retry import reasons, status_of
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 ACTIVATION = re.compile(r"https://console\.(?:developers|cloud)\.google\.com/[^\s\"']+")
 DISABLED_REASONS = {"SERVICE_DISABLED", "accessNotConfigured"}
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Verdict(Value):
     code: str  # ok | invalid_grant | network | disabled | denied | not_found | other
     detail: str = ""  # the activation link (disabled), Google's words (other), ...

@@ -11,13 +11,14 @@ an allow-list of keys and value shapes, so that nothing personal survives whatev
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import requests
 
 from sheetgm.backends.google.redact import Redactor
+from sheetgm.core.values import record
 
 __all__ = ["Recorder", "Redactor", "kind_of", "write_jsonl"]
 
@@ -28,7 +29,7 @@ def _answer(response: requests.Response) -> Any:
         return response.text or None
 
 
-@dataclass
+@record
 class Recorder:
     """The observer of a gateway's HTTP client: every attempt, and the step (``name``) it belongs to."""
 

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from sheetgm.backends.google.apikeys import API_KEYS
+from sheetgm.core.values import record
 
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 URL = re.compile(r"https?://[^\s\"'<>)\]]+")
@@ -120,7 +121,7 @@ def _numbers_in(text: str) -> Callable[[re.Match[str]], str]:
     return number
 
 
-@dataclass
+@record
 class Redactor:
     """One recording's redaction: the same value gets the same placeholder wherever it shows up."""
 

@@ -16,12 +16,14 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeVar
 
 import requests
 from gspread.exceptions import APIError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
+
+from sheetgm.core.values import record
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -71,7 +73,7 @@ def _retry_after(exc: BaseException | None) -> float:
     return 0.0
 
 
-@dataclass
+@record
 class RetryPolicy:
     attempts: int = 6
     cap: float = 64.0

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range, parse_range
 from sheetgm.backends.errors import MissingTabError
+from sheetgm.core.values import record
 
 STYLE_TO_API = {"none": "NONE", "thin": "SOLID", "medium": "SOLID_MEDIUM", "thick": "SOLID_THICK", "dashed": "DASHED",
                 "double": "DOUBLE"}
@@ -28,14 +29,14 @@ READ_FIELDS = (
 )
 
 
-@dataclass
+@record
 class TabMeta:
     sheet_id: int
     rows: int
     cols: int
 
 
-@dataclass
+@record
 class Meta:
     """What a write needs to know about a spreadsheet: tab ids, grid sizes, protection ids."""
 

@@ -23,7 +23,7 @@ import random
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
@@ -33,7 +33,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from sheetgm.backends.errors import BackendError, CredentialsError, MissingWorkbookError, NetworkError
 from sheetgm.backends.google.ratelimit import RateLimiter
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 log = logging.getLogger(__name__)
 PASSWORD_ENV = "SHEETGM_WEBDAV_PASSWORD"
@@ -82,7 +82,7 @@ class PreconditionFailed(Exception):
     """412: the resource is not the version named in If-Match (or exists, for If-None-Match: *)."""
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Entry(Value):
     """One resource as PROPFIND lists it."""
 
@@ -109,7 +109,7 @@ def shown(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
-@dataclass
+@record
 class DavClient:
     root: str  # the game's folder, e.g. https://dav.jianguoyun.com/dav/sheetgm/spring-cup/
     user: str

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from sheetgm.backends.webdav.client import DavClient, PreconditionFailed
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 SCRATCH = ".sheetgm-doctor-scratch.txt"
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Probe(Value):
     writable: bool  # a file could be put in the root folder
     if_match: bool  # a PUT with a stale If-Match was refused (412)

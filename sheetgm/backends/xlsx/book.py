@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, time, timedelta
 from operator import itemgetter
 from typing import NamedTuple
@@ -26,7 +26,7 @@ from sheetgm.backends.xlsx.deflate import inflate
 from sheetgm.backends.xlsx.package import Part
 from sheetgm.backends.xlsx.styles import Styles
 from sheetgm.backends.xlsx.xmlkit import Skeleton
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 # A worksheet's elements in the schema's order (CT_Worksheet): an element the codec writes goes by its rank
 # among those it carries as they were.
@@ -72,7 +72,7 @@ class Cell:
         self.raw = raw
 
 
-@dataclass
+@record
 class Col:
     """A run of columns with the same width or format."""
 
@@ -81,7 +81,7 @@ class Col:
     attrs: dict[str, str]  # width, customWidth, style, hidden...
 
 
-@dataclass
+@record
 class Validation:
     """A sheet's dropdown or input rule as written in the file."""
 
@@ -95,7 +95,7 @@ _ROW = re.compile(r'<row r="([0-9]+)"[^>]*>.*?</row>', re.S)  # as sheetgm write
 Cells = dict[tuple[int, int], Cell]
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Pending:
     """A sheet's rows as sheetgm's writer made them (their shape checked as read), not parsed yet: the content of
     its sheetData, at ``start:end`` of the part ``source`` inflated; ``last``: its last row (0-based), ``parse``:
@@ -188,7 +188,7 @@ class Pending:
         return any(f' s="{n}"' in text for n in wanted)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Picture(Value):
     """A picture to place over a tab (``images.py``): its name, its PNG (empty: none), its top-left cell
     (0-based) and its size in pixels."""
@@ -201,7 +201,7 @@ class Picture(Value):
     height: int
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class _SheetFields:
     """The fields of a `Sheet` (its behaviour is in the class below)."""
 
@@ -371,7 +371,7 @@ def _text(part: Part | None) -> str | None:
     return data.decode("utf-8") if data is not None else None
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Book:
     """A workbook as read from its file, or made anew, and what a save keeps of it."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sheetgm.backends import port
@@ -20,7 +19,7 @@ from sheetgm.backends.xlsx import xmlkit
 from sheetgm.backends.xlsx.book import RANK, Book, Picture, Rel, Sheet
 from sheetgm.backends.xlsx.deflate import inflate
 from sheetgm.backends.xlsx.package import Part, rels_path, resolve_target
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 if TYPE_CHECKING:  # the writer's plan (write.py imports this module)
     from sheetgm.backends.xlsx.write import _Plan
@@ -43,7 +42,7 @@ def _same(p: Picture, png: bytes, where: tuple[int, int, int, int]) -> bool:
     return png == p.png and where == (p.row, p.col, p.width, p.height)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class _Found(Value):
     """A sheet's drawing as the file holds it."""
 

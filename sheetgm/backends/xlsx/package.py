@@ -20,16 +20,15 @@ import re
 import struct
 import zipfile
 import zlib
-from dataclasses import dataclass
 
 from sheetgm.backends.errors import UnreadableFileError
 from sheetgm.backends.xlsx.deflate import crc32, inflater
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 MiB = 1 << 20
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Limits(Value):
     """What one workbook file may hold. sheetgm's own workbooks stay far below (a player's largest part is
     about 60 KB after a dozen nights, the director's about 100 KB)."""
@@ -73,7 +72,7 @@ def strict_to_transitional(data: bytes) -> bytes:
     return _STRICT.sub(_transitional, data).replace(b' conformance="strict"', b"")
 
 
-@dataclass
+@record
 class Part:
     """A part as read: its compressed bytes (None when it had to be changed: a Strict part renamed) or its
     content, to be written back unchanged."""

@@ -13,7 +13,6 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, TypeVar, cast
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
@@ -36,7 +35,7 @@ from sheetgm.backends.xlsx.package import (
     sniff,
 )
 from sheetgm.backends.xlsx.styles import Styles
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 # What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parsers.
 FAILURES = (zipfile.BadZipFile, zlib.error, ParseError, expat.ExpatError, KeyError, ValueError, IndexError, EOFError,
@@ -406,7 +405,7 @@ def _scanned(data: bytes, cells: tuple[int, int], root: str, sheet: Sheet, strin
     return True
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class _Layout(Value):
     """What a sheet's XML outside its cells holds: the skeleton and the modelled elements, parsed once."""
 

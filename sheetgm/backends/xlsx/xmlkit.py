@@ -10,10 +10,12 @@ written back into the main namespace as they were.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import chain
 from xml.etree.ElementTree import Element
 from xml.parsers import expat
+
+from sheetgm.core.values import record
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -195,7 +197,7 @@ _T, _R = m("t"), m("r")
 # -- a part's top-level elements as written ------------------------------------
 
 
-@dataclass
+@record
 class Skeleton:
     """A part's root element as written: its start tag (with every namespace declaration) and each element
     under it as the exact XML text it was written as, so that what the codec does not model is written back

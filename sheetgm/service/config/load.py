@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from sheetgm.core.texts import has, render
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.service.config.file import find_config, read_config_bytes
 from sheetgm.service.config.quick import plain_valid
 from sheetgm.service.config.rules import pydantic_message
@@ -50,7 +50,7 @@ _EVERY = re.compile(r"^(?:day|([1-7]) ?days?)$")
 # order is game.toml's order when saved.
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@record(frozen=True, kw_only=True)
 class SeatConfig(Value):
     """One ``[[roster]]`` block as validated (config_model.SeatModel)."""
 
@@ -62,7 +62,7 @@ class SeatConfig(Value):
     passage: str | None = None  # the Master Assassin's passage ends, e.g. "B2-E5" (R-ROLE-ASSASSIN)
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@record(frozen=True, kw_only=True)
 class ScheduleConfig(Value):
     """Recurring deadlines as validated (config_model.ScheduleModel; deadlines.py reads them)."""
 
@@ -78,7 +78,7 @@ class ScheduleConfig(Value):
         return int(m.group(1)) if m and m.group(1) else 1
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@record(frozen=True, kw_only=True)
 class WebDavConfig(Value):
     """``[webdav]`` as validated (config_model.WebDavModel); the password is never here."""
 
@@ -90,7 +90,7 @@ class WebDavConfig(Value):
     timeout: int = 60
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@record(frozen=True, kw_only=True)
 class GameConfig(Value):
     """``game.toml`` as validated (config_model.GameModel)."""
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Any
 
 from sheetgm.core.texts import render
+from sheetgm.core.values import record
 
 
-@dataclass
+@record
 class Line:
     name: str
     ok: bool
@@ -17,7 +18,7 @@ class Line:
     warn: bool = False  # passed, with something worth knowing
 
 
-@dataclass
+@record
 class DoctorReport:
     game: str
     backend: str

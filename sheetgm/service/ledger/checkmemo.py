@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -59,6 +59,7 @@ from sheetgm.core.digests import sha256_hex
 from sheetgm.core.others import brought
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
+from sheetgm.core.values import record
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.ledger.journal import Entry
 from sheetgm.service.ledger.stamps import Truth, truths
@@ -78,7 +79,7 @@ def _digest(*parts: object) -> str:
     return sha256_hex(text.encode("utf-8"))[:16]
 
 
-@dataclass
+@record
 class Memo:
     """What the last check read and judged of a workbook (short keys: one cell holds it)."""
 

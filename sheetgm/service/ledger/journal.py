@@ -22,7 +22,7 @@ import json
 import re
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from sheetgm.backends.a1 import col_letters
@@ -33,7 +33,7 @@ from sheetgm.core.digests import sha256_hex
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.sheets import layout
@@ -107,7 +107,7 @@ def expected_key(row: int) -> str:
     return key_of_index(row - 2) if 2 <= row < DESK_FIRST_ROW else ""
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Entry(Value):
     """One row of the journal: a stage resolved, its hashes, seed, status and state."""
 

@@ -28,14 +28,13 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from sheetgm.backends.port import SetBold, SetValues
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.notation.times import shown
 from sheetgm.service.errors import LockedError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game
@@ -139,7 +138,7 @@ def _held_here(fd: int) -> LockedError:
 
 # -- 2. the token in the director workbook -------------------------------------------------------
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Held(Value):
     """The game lock taken: its token and the journal and archive read with it."""
 
@@ -223,7 +222,7 @@ def unlocks_range(lang: str) -> str:
     return layout.rng(layout.tab(lang, "lock"), f"A{UNLOCKS_HEAD_ROW + 1}:E")
 
 
-@dataclass
+@record
 class UnlockReport:
     """What `sheetgm unlock` cleared, and whose lock it was."""
 

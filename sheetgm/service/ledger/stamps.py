@@ -43,13 +43,13 @@ director is told whose orders were read only after the deadline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.notation.times import parse
 from sheetgm.service.game import DIRECTOR, Game, config_range
 from sheetgm.service.ledger.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries
@@ -71,7 +71,7 @@ def fingerprint(text: str) -> str:
     return sha256_hex(text.strip().encode("utf-8"))[:12]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class Truth(Value):
     """What the director's archive says of a seat's order: its stamp, its last look, its verdict."""
 

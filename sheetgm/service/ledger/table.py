@@ -9,14 +9,14 @@ the write those make anyway).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
 from sheetgm.backends.port import AddTab, ClearRange, Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 from sheetgm.notation.vocab import role_name
 from sheetgm.service.game import Game
 from sheetgm.service.ledger import stamps
@@ -28,7 +28,7 @@ WIDTHS = (50, 110, 50, 80, 110, 80, 170, 190, 190)
 LAST_ROW = 60  # the rows the tab's write covers: every seat, the heading and the deadline lines
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class SeatRow(Value):
     """One seat's line of the director's table."""
 

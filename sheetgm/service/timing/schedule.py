@@ -20,12 +20,12 @@ resolves early (the workflow runs check, then resolve, every time).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheetgm.core.errors import SheetgmError
-from sheetgm.core.values import Value
+from sheetgm.core.values import Value, record
 
 DEFAULT_OFFSET = 7
 DEFAULT_CHECK_HOURS = 3  # what `sheetgm schedule` prints; the library's functions default to no check runs
@@ -41,7 +41,7 @@ class ScheduleError(SheetgmError):
     code = "err.schedule.generic"
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class CronEntry(Value):
     """One schedule entry: the cron expression and the stages whose deadline it follows."""
 
@@ -135,7 +135,7 @@ def cron_entries(deadlines: dict[str, str], tz: str, offset_minutes: int = DEFAU
     return entries
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record(frozen=True)
 class CheckEntry(Value):
     """One schedule entry of check runs (minutes x hours) before the deadlines named in ``comment``."""
 

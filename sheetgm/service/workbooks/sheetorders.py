@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import PurePath
 
 from sheetgm.backends.a1 import parse_range
@@ -30,6 +30,7 @@ from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import WHERE
+from sheetgm.core.values import record
 from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service.game import Game, player_key
 from sheetgm.sheets import layout, player
@@ -43,7 +44,7 @@ PICK_SHOWN = 80  # characters of column G quoted back to the player (a step of t
 TRANSIENT = (NetworkError, QuotaError)
 
 
-@dataclass
+@record
 class SheetOrder:
     """A player's order as read from their Orders tab, with what was wrong with the sheet."""
 
@@ -349,7 +350,7 @@ def copies_said(game: Game, seat: int) -> tuple[bool, list[tuple[str, str, str]]
     return True, said
 
 
-@dataclass
+@record
 class Judged:
     """An order reviewed: what to use, its problems, and the notes that are not problems."""
 
