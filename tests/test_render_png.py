@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import random
 import struct
+import subprocess
+import sys
 import zlib
 
 import pytest
@@ -106,3 +108,27 @@ def test_every_row_is_filtered_up() -> None:
 def test_other_modes_are_refused() -> None:
     with pytest.raises(ValueError, match="RGB"):
         encode_rgb(Image.new("RGBA", (2, 2)))
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L", "RGBA", "1", "P", "I;16", "F"])
+@pytest.mark.parametrize("size", [(1, 1), (3, 7), (300, 200), (17000, 2)])
+def test_pixels_are_what_tobytes_gives(mode: str, size: tuple[int, int]) -> None:
+    """``pixels`` reads the raw encoder itself (to spare ``PIL.ImageFile``'s import): the same bytes for every
+    mode and for rows wider than the encoder's block."""
+    rng = random.Random(f"{mode}{size}")
+    length = len(Image.new(mode, size).tobytes())
+    img = Image.frombytes(mode, size, bytes(rng.randrange(256) for _ in range(length)))
+    assert png_module.pixels(img) == img.tobytes()
+
+
+def test_drawing_a_map_imports_no_logging() -> None:
+    """The route picture's path stays clear of ``PIL.ImageFile`` and ``logging`` (~6 ms of every check)."""
+    code = ("import sys; from sheetgm.core.setup import SeatSpec, new_game; "
+            "from sheetgm.notation.mapfile import ready_map; from sheetgm.render.draw import draw_map; "
+            "from sheetgm.render.views import director_view; "
+            "b = ready_map('standard'); "
+            "draw_map(b, director_view(new_game(b, [SeatSpec('S1', 'survivor'), SeatSpec('H1', 'hunter')], seed=1)), "
+            "scale=24, lang='en'); "
+            "print(sorted(m for m in ('logging', 'PIL.ImageFile') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

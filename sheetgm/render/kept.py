@@ -24,6 +24,7 @@ from PIL import Image
 from sheetgm import __version__
 from sheetgm.core.cachedir import file_in, keep_bytes, read_bytes
 from sheetgm.core.digests import blake2b
+from sheetgm.render.png import pixels
 
 MARK = b"SGPIC1"
 KEEP = 16  # pictures kept at most (a few boards, languages and view kinds)
@@ -102,7 +103,7 @@ def keep(name: str, img: Image.Image) -> bool:
     file = file_in(name) if code_digest() else None
     if file is None or img.mode != "RGB":
         return False
-    data = _HEAD.pack(MARK, *img.size) + zlib.compress(img.tobytes(), 1)
+    data = _HEAD.pack(MARK, *img.size) + zlib.compress(pixels(img), 1)
     if len(data) > LIMIT or not keep_bytes(file, data):
         return False
     _prune(file.parent)

@@ -31,6 +31,29 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
+def pixels(img: Image.Image) -> bytes:
+    """``img.tobytes()``, from the same C encoder, without its import of ``PIL.ImageFile`` (which brings in
+    ``logging``: ~6 ms of a command that draws a map); ``tobytes`` itself where Pillow has no such encoder."""
+    encoder = getattr(getattr(Image, "core", None), "raw_encoder", None)
+    if encoder is None or img.width == 0 or img.height == 0:  # pragma: no cover - another Pillow
+        return img.tobytes()
+    img.load()
+    e = encoder(img.mode, img.mode)
+    try:
+        e.setimage(img.im, (0, 0, *img.size))
+        out = []
+        while True:
+            _, status, data = e.encode(max(65536, img.width * 4))
+            out.append(data)
+            if status:
+                break
+    finally:
+        e.cleanup()
+    if status < 0:
+        raise RuntimeError(f"encoder error {status} reading the picture's pixels")
+    return b"".join(out)
+
+
 def compress(data: bytes, level: int) -> bytes:
     """A zlib stream (RFC 1950) of ``data``: ISA-L's where installed, else zlib's."""
     return _fast.compress(data, level) if _fast is not None else zlib.compress(data, level)
@@ -45,7 +68,7 @@ def encode_rgb(img: Image.Image, level: int = 1) -> bytes:
     above = Image.new("RGB", img.size)  # row 0's "above" is zeros (the filter's rule for the first row)
     if height > 1:
         above.paste(img.crop((0, 0, width, height - 1)), (0, 1))
-    filtered = ImageChops.subtract_modulo(img, above).tobytes()
+    filtered = pixels(ImageChops.subtract_modulo(img, above))
     stride = width * 3
     rows = b"".join(_UP + filtered[i:i + stride] for i in range(0, len(filtered), stride))
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
