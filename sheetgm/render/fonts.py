@@ -13,6 +13,7 @@ import stat
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import ImageFont
 
@@ -47,11 +48,38 @@ class FontChoice(Value):
 DEFAULT = FontChoice(None)
 
 
+class Stamped(ImageFont.FreeTypeFont):
+    """A FreeType font that keeps each mask it renders. The legend's lines, the pieces' and the steps' labels
+    are the same on every map a command draws (a check draws one per player): rendered once a process and
+    stamped again, the same pixels, since Pillow draws text as ``draw_bitmap(getmask2(...))``."""
+
+    LIMIT = 2048  # masks kept, of a few kB each
+
+    def __init__(self, path: str, size: int, index: int) -> None:
+        super().__init__(path, size, index)
+        self._masks: dict[object, tuple[Any, tuple[int, int]]] = {}
+
+    def getmask2(self, text: str | bytes, mode: str = "", *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        key = (text, mode, args, tuple(kwargs.items()))  # Pillow passes the same arguments by the same names
+        try:
+            made = self._masks.get(key)
+        except TypeError:  # a list among them (features): drawn, not kept
+            return super().getmask2(text, mode, *args, **kwargs)
+        if made is None:
+            made = super().getmask2(text, mode, *args, **kwargs)
+            if mode == "RGBA":  # a colour font's mask, which Pillow writes on: never stamped again
+                return made
+            if len(self._masks) >= self.LIMIT:
+                self._masks.clear()
+            self._masks[key] = made
+        return made
+
+
 @cache
 def _load(path: str | None, index: int, size: int) -> FontLike:
     if path is not None:
         try:
-            return ImageFont.truetype(path, size, index=index)
+            return Stamped(path, size, index)
         except OSError:
             pass
     try:
