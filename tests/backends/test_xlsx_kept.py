@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -154,7 +155,12 @@ def _check(game: Path, cache: Path, copy: Path) -> tuple[str, str, dict[str, byt
 
 def test_check_alike_cold_and_warm(game: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    runs = [_check(game, cache, tmp_path / "copy") for _ in range(3)]
+    for _ in range(3):  # the three within one minute: the times the cells show are to the minute
+        shutil.rmtree(cache, ignore_errors=True)
+        minute = int(time.time() // 60)
+        runs = [_check(game, cache, tmp_path / "copy") for _ in range(3)]
+        if int(time.time() // 60) == minute:
+            break
     assert any(cache.glob("xlsx-kept.*"))
     assert runs[0][0] and runs[1] == runs[0] and runs[2] == runs[0]
     shutil.rmtree(cache)  # deleting the cache folder is always safe
