@@ -483,7 +483,7 @@ class _Painter(_Canvas):
 
     def png(self) -> bytes:
         """Deflate level 1 (ISA-L's where installed: a tenth of zlib's level 1, itself half of level 6, for files
-        about 7 % larger each step); rows filtered "Up" rather than Pillow's adaptive choice (``render/png.py``)."""
+        about 7 % larger each step); rows left unfiltered rather than Pillow's adaptive choice (``render/png.py``)."""
         return encode_rgb(self.paint(), 1)
 
 
