@@ -91,7 +91,6 @@ class Validation:
     formula2: str | None = None
 
 
-_ROW = re.compile(r'<row r="([0-9]+)"[^>]*>.*?</row>', re.S)  # as sheetgm writes a row: values escaped
 Cells = dict[tuple[int, int], Cell]
 
 
@@ -351,8 +350,7 @@ class Sheet(_SheetFields):
         leave out now (one that read back empty) is left out."""
         live = {r for (r, _c), cell in self.cells.items() if cell.kind or cell.style or cell.formula or cell.extra}
         live.update(self.rows)  # (``load`` asks for its rows once ``cells`` are complete)
-        found = {int(m.group(1)) - 1: m.group(0) for m in _ROW.finditer(xml)}
-        return {r: row for r, row in found.items() if r in live}
+        return {r: row for r, row in _rows_written(xml).items() if r in live}
 
     def extent(self) -> tuple[int, int]:
         """Rows and columns up to the last cell that exists (has a value or a format), at least 1 each."""
@@ -476,3 +474,22 @@ def _date_text(serial: float, date1904: bool) -> str:
     if not date1904 and 0 < serial < 60:
         day += 1  # Excel's 1900 leap-year bug
     return (epoch + timedelta(days=day) + moment).isoformat(sep=" ")
+
+
+def _rows_written(xml: str) -> dict[int, str]:
+    """Each row of sheet XML as sheetgm's writer makes it (``<row r="N" ...>...</row>``, never empty-tagged, a
+    value's "<" escaped), by its 0-based number: what ``<row r="([0-9]+)"[^>]*>.*?</row>`` finds, found with
+    ``str.find`` in a third of the pattern's time (tests/backends/test_xlsx_rows_written.py holds the two equal)."""
+    found: dict[int, str] = {}
+    start = xml.find('<row r="')
+    while start >= 0:
+        quote = xml.find('"', start + 8)
+        number = xml[start + 8:quote] if quote >= 0 else ""
+        opened = xml.find(">", quote) if number.isdecimal() and number.isascii() else -1
+        end = xml.find("</row>", opened + 1) if opened >= 0 else -1
+        if end < 0:
+            start = xml.find('<row r="', start + 1)
+            continue
+        found[int(number) - 1] = xml[start:end + 6]
+        start = xml.find('<row r="', end + 6)
+    return found
