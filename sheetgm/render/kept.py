@@ -17,6 +17,7 @@ import struct
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import PIL
 from PIL import Image
@@ -25,6 +26,13 @@ from sheetgm import __version__
 from sheetgm.core.cachedir import file_in, keep_bytes, read_bytes
 from sheetgm.core.digests import blake2b
 from sheetgm.render.png import pixels
+
+_INFLATE: ModuleType
+try:
+    from isal import isal_zlib as _INFLATE
+except ImportError:  # pragma: no cover - a platform without its wheel
+    _INFLATE = zlib
+_DAMAGED: tuple[type[BaseException], ...] = (zlib.error, _INFLATE.error)
 
 MARK = b"SGPIC1"
 KEEP = 16  # pictures kept at most (a few boards, languages and view kinds)
@@ -89,9 +97,9 @@ def load(name: str, size: tuple[int, int]) -> Image.Image | None:
         return None
     want = width * height * 3
     try:
-        inflate = zlib.decompressobj()
+        inflate = _INFLATE.decompressobj()  # (the same stream: ISA-L inflates it in a third of zlib's time)
         pixels = inflate.decompress(data[_HEAD.size:], want + 1)
-    except zlib.error:
+    except _DAMAGED:
         return None
     if len(pixels) != want or not inflate.eof or inflate.unused_data:
         return None
