@@ -20,7 +20,7 @@ from xml.parsers import expat
 
 from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import formulas, kept, scan, xmlkit
+from sheetgm.backends.xlsx import kept, scan, xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Pending, Rel, Sheet, Validation
 from sheetgm.backends.xlsx.package import (
     LIMITS,
@@ -669,6 +669,8 @@ def _move_shared(shared: dict[str, tuple[int, int, str]], sharing: list[tuple[Ce
     """The cells sharing a formula without a result: each reads as the first cell's formula moved to it."""
     # What each computes, read as its formula (``text_of``): its value. A long formula filled down 100,000 rows
     # (3 MB of file) would be 800 MB of texts and seconds of moving references: FORMULA_CHARS bounds them.
+    from sheetgm.backends.xlsx import formulas  # (only another program's file holds such cells: not imported else)
+
     for cell, at_row, at_col, si in sharing:
         first = shared.get(si)
         if first is not None and budget.formulas >= len(first[2]):
