@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from sheetgm.core import values
 from sheetgm.core.values import Value, record
 
 
@@ -89,24 +90,38 @@ class GenMutable:
         self.posted = self.a * 2
 
 
-@record
-class RecMutable:
-    a: int
-    b: list[int] = field(default_factory=list)
-    c: str = field(default="c", init=False)
-    d: list[str] = field(default_factory=lambda: ["d"], init=False)
-    e: int = field(default=5, kw_only=True)
-    f: int = field(kw_only=True, default_factory=lambda: 6)
-    g: int = field(default=0, compare=False)
+def _declare() -> type:
+    """RecMutable, declared anew: its ``__init__`` not compiled yet."""
 
-    def __post_init__(self) -> None:
-        self.posted = self.a * 2
+    @record
+    class RecMutable:
+        a: int
+        b: list[int] = field(default_factory=list)
+        c: str = field(default="c", init=False)
+        d: list[str] = field(default_factory=lambda: ["d"], init=False)
+        e: int = field(default=5, kw_only=True)
+        f: int = field(kw_only=True, default_factory=lambda: 6)
+        g: int = field(default=0, compare=False)
+
+        def __post_init__(self) -> None:
+            self.posted = self.a * 2
+
+    return RecMutable
 
 
-@record(frozen=True, kw_only=True)
-class RecKeywords(Value):
-    a: int
-    b: str = "b"
+RecMutable: Any = _declare()
+
+
+def _keywords() -> type:
+    @record(frozen=True, kw_only=True)
+    class RecKeywords(Value):
+        a: int
+        b: str = "b"
+
+    return RecKeywords
+
+
+RecKeywords: Any = _keywords()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,11 +145,48 @@ def _outcome(cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> object
     return {k: v for k, v in vars(made).items()}
 
 
+@pytest.fixture(params=["bound", "compiled"])
+def made_by(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Records made by the binder (``__init__`` not compiled yet) or by the compiled ``__init__``."""
+    monkeypatch.setattr(values, "COMPILE_AFTER", 10**9 if request.param == "bound" else 0)
+    return str(request.param)
+
+
 @pytest.mark.parametrize("call", CALLS, ids=range(len(CALLS)))
-def test_a_record_is_made_as_a_dataclass_is(call: tuple[tuple[Any, ...], dict[str, Any]]) -> None:
+def test_a_record_is_made_as_a_dataclass_is(call: tuple[tuple[Any, ...], dict[str, Any]], made_by: str) -> None:
     args, kwargs = call
-    assert _outcome(RecMutable, args, kwargs) == _outcome(GenMutable, args, kwargs)
-    assert _outcome(RecKeywords, args[:1], kwargs) == _outcome(GenKeywords, args[:1], kwargs)
+    rec, keywords = _declare(), _keywords()
+    assert _outcome(rec, args, kwargs) == _outcome(GenMutable, args, kwargs)
+    assert _outcome(keywords, args[:1], kwargs) == _outcome(GenKeywords, args[:1], kwargs)
+
+
+def test_the_binder_sets_the_fields_in_order_through_the_class(made_by: str) -> None:
+    """A mutable record's fields are set as ``self.x = x`` sets them (a descriptor on the class sees each), in
+    the order of the fields, frozen ones past the guards."""
+    seen: list[tuple[str, object]] = []
+
+    class Noted:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def __get__(self, obj: object, owner: type | None = None) -> object:
+            return 7 if obj is None else obj.__dict__[self.name]
+
+        def __set__(self, obj: object, value: object) -> None:
+            seen.append((self.name, value))
+            obj.__dict__[self.name] = value
+
+    @record
+    class Watched:
+        a: int
+        b: int = 0
+
+    Watched.a = Noted("a")  # type: ignore[assignment]
+    Watched.b = Noted("b")  # type: ignore[assignment]
+    Watched(1)
+    Watched(2, b=3)
+    assert seen == [("a", 1), ("b", 0), ("a", 2), ("b", 3)]
+    assert vars(RecKeywords(a=4, b="x")) == {"a": 4, "b": "x"}
 
 
 def test_each_record_gets_fresh_defaults_from_its_factories() -> None:
@@ -146,8 +198,8 @@ def test_each_record_gets_fresh_defaults_from_its_factories() -> None:
 
 def test_a_mutable_record_compares_shows_and_refuses_a_hash_as_a_dataclass_does() -> None:
     assert RecMutable(1) == RecMutable(1, g=9) and RecMutable(1) != RecMutable(2)
-    assert RecMutable(1) != GenMutable(1)  # type: ignore[comparison-overlap]
-    assert repr(RecMutable(1, [2])) == repr(GenMutable(1, [2])).replace("GenMutable(", "RecMutable(")
+    assert RecMutable(1) != GenMutable(1)
+    assert repr(RecMutable(1, [2])) == repr(GenMutable(1, [2])).replace("GenMutable(", f"{RecMutable.__qualname__}(")
     with pytest.raises(TypeError):
         hash(RecMutable(1))
     r = RecMutable(1)
@@ -168,15 +220,17 @@ def test_a_record_compared_by_identity_keeps_the_objects_hash() -> None:
 def test_the_frozen_guards_refuse_every_change() -> None:
     k = RecKeywords(a=1)
     with pytest.raises(FrozenInstanceError, match="cannot assign to field 'a'"):
-        k.a = 2  # type: ignore[misc]
+        k.a = 2
     with pytest.raises(FrozenInstanceError, match="cannot assign to field 'other'"):
-        k.other = 2  # type: ignore[attr-defined]
+        k.other = 2
     with pytest.raises(FrozenInstanceError, match="cannot delete field 'a'"):
         del k.a
     assert k == RecKeywords(a=1) and hash(k) == hash(RecKeywords(a=1))
 
 
-def test_init_is_compiled_at_the_first_record_made_and_kept() -> None:
+def test_init_is_compiled_once_a_class_has_made_enough_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(values, "COMPILE_AFTER", 3)
+
     @record(frozen=True)
     class Late(Value):
         x: int
@@ -184,10 +238,23 @@ def test_init_is_compiled_at_the_first_record_made_and_kept() -> None:
 
     stub = Late.__init__
     assert list(inspect.signature(stub).parameters) == ["self", "args", "kwargs"]
-    assert Late(1) == Late(1, 2)
+    three = [Late(1), Late(1, 2), Late(x=1)]
+    assert Late.__init__ is stub  # bound, not compiled
+    assert Late(5).x == 5 and three == [Late(1, y=2)] * 3  # the fourth on: compiled
     made = Late.__init__
     assert made is not stub and list(inspect.signature(made).parameters)[1:] == ["x", "y"]
     assert Late(3).y == 2 and Late.__init__ is made
+
+
+def test_an_irregular_call_is_answered_by_the_compiled_init() -> None:
+    @record
+    class Once:
+        x: int
+
+    stub = Once.__init__
+    with pytest.raises(TypeError, match=r"__init__\(\) missing 1 required positional argument: 'x'"):
+        Once()  # type: ignore[call-arg]
+    assert Once.__init__ is not stub and Once(4).x == 4
 
 
 def test_what_dataclass_refuses_is_refused_at_once() -> None:
@@ -213,4 +280,4 @@ def test_a_record_without_a_docstring_is_named_by_its_fields() -> None:
         b: int = 0
 
     assert Bare.__doc__ == "test_a_record_without_a_docstring_is_named_by_its_fields.<locals>.Bare(a, b)"
-    assert RecMutable.__doc__ and RecKeywords.__doc__ == "RecKeywords(a, b)"
+    assert RecKeywords.__doc__ == "_keywords.<locals>.RecKeywords(a, b)"

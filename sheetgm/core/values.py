@@ -5,8 +5,9 @@ frozen guards, ``__repr__``, ``__eq__``, ``__hash__``), a plain ``@dataclass`` t
 command imports that is tens of milliseconds of every command (issue 26). ``@record`` makes the same class with
 ``dataclasses.dataclass`` (its fields, ``fields()``, ``replace()``, ``__match_args__``) but compiles nothing at
 import: ``__repr__``, ``__eq__`` and ``__hash__`` are written once here for every record, the frozen guards once
-in ``Value``, and ``__init__`` is compiled the first time a record of the class is made (most classes a command
-imports it never makes), the same code ``dataclasses`` would have compiled. tests/test_values.py holds every
+in ``Value``; a class's first records are made by ``_Binder`` (the same steps, a few microseconds slower each),
+and only a class that makes more than COMPILE_AFTER has its ``__init__`` compiled, the same code ``dataclasses``
+would have compiled (a 10-player check compiles 10, not the 104 of the classes it imports). tests/test_values.py holds every
 part to what ``@dataclass`` generates: fields marked ``repr``, ``compare``, ``hash`` and ``init``, defaults and
 factories, keyword-only fields, ``__post_init__``, equality only with a record of the very same class.
 """
@@ -124,13 +125,62 @@ def _check_order(cls: type) -> None:
         seen_default = seen_default or has
 
 
+# Records of a class made by ``_Binder`` before its ``__init__`` is compiled: a compiled ``__init__`` costs 0.1-0.2 ms
+# (a command compiles dozens), a record made without one a few microseconds more than with it.
+COMPILE_AFTER = 32
+
+
 def _first_init(cls: type, frozen: bool) -> Callable[..., None]:
+    binder: list[_Binder] = []
+
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        made = _compile_init(cls, frozen)
-        cls.__init__ = made  # type: ignore[misc]
-        made(self, *args, **kwargs)
+        if not binder:
+            binder.append(_Binder(cls, frozen))
+        b = binder[0]
+        b.made += 1
+        if b.made > COMPILE_AFTER or not b.bind(self, args, kwargs):  # (an irregular call: compiled, it says why)
+            made = _compile_init(cls, frozen)
+            cls.__init__ = made  # type: ignore[misc]
+            made(self, *args, **kwargs)
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__
+
+
+class _Binder:
+    """What ``__init__`` does, done without compiling it: the arguments bound to the fields by name, the
+    defaults and factories of the rest, each field set in order, then ``__post_init__``."""
+
+    def __init__(self, cls: type, frozen: bool) -> None:
+        fs = fields(cls)
+        self.made = 0
+        self.positional = tuple(f.name for f in fs if f.init and not f.kw_only)
+        self.names = frozenset(f.name for f in fs if f.init)
+        self.required = frozenset(f.name for f in fs if f.init and f.default is MISSING
+                                  and f.default_factory is MISSING)
+        self.order = tuple((f.name, f.init, f.default, f.default_factory) for f in fs
+                           if f.init or f.default_factory is not MISSING)
+        self.set: Callable[[Any, str, Any], None] = object.__setattr__ if frozen else setattr
+        self.post = hasattr(cls, "__post_init__")
+
+    def bind(self, obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+        """Set ``obj``'s fields from a regular call; False, nothing set, for any other call."""
+        if len(args) > len(self.positional):
+            return False
+        values = dict(zip(self.positional, args, strict=False))  # (fewer arguments than positional fields)
+        for name, value in kwargs.items():
+            if name in values or name not in self.names:
+                return False
+            values[name] = value
+        if not self.required <= values.keys():
+            return False
+        for name, init, default, factory in self.order:
+            value = values.get(name, MISSING) if init else MISSING
+            if value is MISSING:
+                value = default if factory is MISSING else factory()
+            self.set(obj, name, value)
+        if self.post:
+            obj.__post_init__()
+        return True
 
 
 def _compile_init(cls: type, frozen: bool) -> Callable[..., None]:
