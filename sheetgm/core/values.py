@@ -7,9 +7,10 @@ command imports that is tens of milliseconds of every command (issue 26). ``@rec
 import: ``__repr__``, ``__eq__`` and ``__hash__`` are written once here for every record, the frozen guards once
 in ``Value``; a class's first records are made by ``_Binder`` (the same steps, a few microseconds slower each),
 and only a class that makes more than COMPILE_AFTER has its ``__init__`` compiled, the same code ``dataclasses``
-would have compiled (a 10-player check compiles 10, not the 104 of the classes it imports). tests/test_values.py holds every
-part to what ``@dataclass`` generates: fields marked ``repr``, ``compare``, ``hash`` and ``init``, defaults and
-factories, keyword-only fields, ``__post_init__``, equality only with a record of the very same class.
+would have compiled (a 10-player check compiles 10, not the 104 of the classes it imports).
+tests/test_values.py holds every part to what ``@dataclass`` generates, both ways of making a record: fields
+marked ``repr``, ``compare``, ``hash`` and ``init``, defaults and factories, keyword-only fields,
+``__post_init__``, equality only with a record of the very same class.
 """
 
 from __future__ import annotations
