@@ -3,6 +3,7 @@ without following links or blocking, reads bounded, writes whole and never throu
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import threading
@@ -103,10 +104,27 @@ def test_json_depth_is_looked_at_before_parsing(text: bytes, depth: int, ok: boo
     assert time.monotonic() - started < 2
 
 
+@pytest.mark.parametrize(("text", "depth"), [
+    (b"[[[]]]", 3), (b"[[[[]]]]", 3), (b'{"a": "[[[[{{{{"}', 1), (b'{"a": "\\\\", "b": [[[]]]}', 2),
+    (b"[[],[[]]]", 2), (b"[[],[[]]]", 3), (b'{"a":[]}', 2), (b'{"a":[]}', 1), (b'"x"', 0), (b"[]", 0),
+    (b"[" * 900 + b"]" * 900, 1000), (b"[" * 900 + b"]" * 900, 899), (b'{"a": {"b": {}}, "c": [1, [2]]}', 2),
+    (b'{"a": {"b": {}}, "c": [1, [2]]}', 3)])
+def test_read_json_refuses_what_json_depth_refuses(where: Path, text: bytes, depth: int) -> None:
+    """Parsed first, measured after: the same verdict as measuring the text before parsing it."""
+    folder = cachedir.usable_dir()
+    assert folder is not None
+    (folder / "t.json").write_bytes(text)
+    found = cachedir.read_json(folder / "t.json", 1 << 20, depth)
+    assert (found is not None) is cachedir.json_depth(text, depth)
+    if found is not None:
+        assert found == json.loads(text)
+
+
 def test_read_json_gives_none_for_damage(where: Path) -> None:
     folder = cachedir.usable_dir()
     assert folder is not None
-    for data in (b"[" * 200_000, b"{not json", b"\xff\xfe", b""):
+    for data in (b"[" * 200_000, b"[" * 200_000 + b"]" * 200_000, b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+                 b"{not json", b"\xff\xfe", b""):
         (folder / "t.json").write_bytes(data)
         assert cachedir.read_json(folder / "t.json", 1 << 20, 4) is None
     (folder / "t.json").write_bytes(b'{"a": "b"}')
