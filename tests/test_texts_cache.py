@@ -80,3 +80,17 @@ def test_a_cache_folder_that_cannot_be_written_costs_only_the_parse(tmp_path: Pa
         assert texts.table("zh") == _parsed("zh")
     finally:
         texts.table.cache_clear()
+
+
+def test_an_empty_text_is_a_text_and_english_is_read_only_for_a_missing_key(cache: Path) -> None:
+    """``preview.flag.ok`` is "" in every language: rendering it in Chinese reads no English table (a check
+    rendered it for every player and read the whole English table for it)."""
+    assert texts.render("zh", "preview.flag.ok") == ""
+    assert texts.render("zh", "preview.flag.fails") == _parsed("zh")["preview.flag.fails"]
+    assert [p.name.split("-")[1] for p in cache.iterdir()] == ["zh"]  # only the Chinese table was read
+    zh = texts.table("zh")
+    missing = next(k for k in _parsed("en") if k not in zh) if any(k not in zh for k in _parsed("en")) else None
+    if missing is None:  # every key is in both languages (tests/test_template_keys.py): make one missing
+        zh.pop("preview.flag.fails")
+        missing = "preview.flag.fails"
+    assert texts.render("zh", missing) == texts.table("en")[missing]  # a missing key: said in English

@@ -85,7 +85,9 @@ def has(lang: str, key: str) -> bool:
 
 
 def render(lang: str, key: str, /, **params: Any) -> str:
-    text = table(lang).get(key) or table("en").get(key)
+    text = table(lang).get(key)
+    if text is None and lang != "en":  # a key the language lacks: in English (an empty text is a text)
+        text = table("en").get(key)
     if text is None:
         args = ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
         return f"{key}({args})" if args else key
