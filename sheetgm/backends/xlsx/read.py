@@ -14,13 +14,13 @@ import zipfile
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from operator import itemgetter
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from xml.etree.ElementTree import Element, ParseError, XMLPullParser, fromstring
 from xml.parsers import expat
 
 from sheetgm.backends.a1 import col_index
 from sheetgm.backends.errors import UnreadableFileError
-from sheetgm.backends.xlsx import kept, scan, xmlkit
+from sheetgm.backends.xlsx import kept, xmlkit
 from sheetgm.backends.xlsx.book import MODELLED, RANK, Book, Cell, Col, Pending, Rel, Sheet, Validation
 from sheetgm.backends.xlsx.package import (
     LIMITS,
@@ -36,6 +36,9 @@ from sheetgm.backends.xlsx.package import (
 )
 from sheetgm.backends.xlsx.styles import Styles
 from sheetgm.core.values import Value, record
+
+if TYPE_CHECKING:
+    from sheetgm.backends.xlsx import scan
 
 # What a file that is not a readable workbook raises somewhere in zipfile, zlib or the XML parsers.
 FAILURES = (zipfile.BadZipFile, zlib.error, ParseError, expat.ExpatError, KeyError, ValueError, IndexError, EOFError,
@@ -330,6 +333,8 @@ def _strings(data: bytes, path: str, limits: Limits) -> _Strings:
     no_doctype(data, path)
     if len(data) > _ESTIMATE_ABOVE and len(re.findall(_SI_START, data)) > limits.strings:  # counted before parsing
         raise refuse("too_many_strings", limit=limits.strings)
+    from sheetgm.backends.xlsx import scan  # (a list of shared strings: another program's file)
+
     out = _Strings()
     plain = scan.strings(data)
     if plain is not None:
@@ -398,6 +403,8 @@ def _scanned(data: bytes, cells: tuple[int, int], root: str, sheet: Sheet, strin
         xml = data[cells[0] + 11:cells[1] - 12].decode("utf-8")
     except UnicodeDecodeError:
         return False
+    from sheetgm.backends.xlsx import scan  # (sheetgm's own files hold inline texts: never scanned)
+
     rows = scan.rows(xml)
     if rows is None:
         return False
@@ -611,6 +618,7 @@ def _value(kind: str, v_text: str | None, strings: list[str], blank: set[int]
 
 def _read_scanned(rows: list[scan.Row], sheet: Sheet, strings: list[str], budget: _Budget) -> None:
     """The rows ``scan.rows`` read into ``sheet``, as ``_read_cells`` reads them parsed."""
+    from sheetgm.backends.xlsx import scan
     cells, row, columns = sheet.cells, -1, _LETTER_COLUMNS
     shared: dict[str, tuple[int, int, str]] = {}
     sharing: list[tuple[Cell, int, int, str]] = []
