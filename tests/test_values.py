@@ -185,7 +185,8 @@ def test_the_binder_sets_the_fields_in_order_through_the_class(made_by: str) -> 
     Watched.b = Noted("b")  # type: ignore[assignment]
     Watched(1)
     Watched(2, b=3)
-    assert seen == [("a", 1), ("b", 0), ("a", 2), ("b", 3)]
+    Watched(4, 5)  # every field given in order
+    assert seen == [("a", 1), ("b", 0), ("a", 2), ("b", 3), ("a", 4), ("b", 5)]
     assert vars(RecKeywords(a=4, b="x")) == {"a": 4, "b": "x"}
 
 

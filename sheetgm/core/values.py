@@ -162,9 +162,17 @@ class _Binder:
                            if f.init or f.default_factory is not MISSING)
         self.set: Callable[[Any, str, Any], None] = object.__setattr__ if frozen else setattr
         self.post = hasattr(cls, "__post_init__")
+        # every field set is a positional argument: a call giving them all is set as it comes
+        self.whole = tuple(name for name, *_ in self.order) == self.positional
 
     def bind(self, obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
         """Set ``obj``'s fields from a regular call; False, nothing set, for any other call."""
+        if self.whole and not kwargs and len(args) == len(self.positional):
+            for name, value in zip(self.positional, args, strict=True):
+                self.set(obj, name, value)
+            if self.post:
+                obj.__post_init__()
+            return True
         if len(args) > len(self.positional):
             return False
         values = dict(zip(self.positional, args, strict=False))  # (fewer arguments than positional fields)
