@@ -4,15 +4,18 @@ would have generated (issue 26: the same behaviour, less compiled at every impor
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 import pickle
-from dataclasses import FrozenInstanceError, dataclass, field, replace
-from typing import Any
+import subprocess
+import sys
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 import pytest
 
 from sheetgm.core import values
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import FrozenInstanceError, Value, record
 
 
 @dataclass(frozen=True)
@@ -282,3 +285,113 @@ def test_a_record_without_a_docstring_is_named_by_its_fields() -> None:
 
     assert Bare.__doc__ == "test_a_record_without_a_docstring_is_named_by_its_fields.<locals>.Bare(a, b)"
     assert RecKeywords.__doc__ == "_keywords.<locals>.RecKeywords(a, b)"
+
+
+# -- fields, replace and asdict without the dataclasses module ------------------------------------------------
+@dataclass
+class GenInner:
+    x: int
+    tags: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GenOuter:
+    inner: GenInner
+    many: list[GenInner]
+    by: dict[str, GenInner]
+    pair: tuple[int, GenInner]
+    limit: ClassVar[int] = 3
+    n: int = field(default=0, init=False)
+
+
+@record
+class RecInner:
+    x: int
+    tags: list[str] = field(default_factory=list)
+
+
+@record
+class RecOuter:
+    inner: RecInner
+    many: list[RecInner]
+    by: dict[str, RecInner]
+    pair: tuple[int, RecInner]
+    limit: ClassVar[int] = 3
+    n: int = field(default=0, init=False)
+
+
+def test_fields_replace_and_asdict_do_what_the_dataclasses_ones_do() -> None:
+    gen = GenOuter(GenInner(1, ["a"]), [GenInner(2)], {"k": GenInner(3)}, (4, GenInner(5)))
+    rec = RecOuter(RecInner(1, ["a"]), [RecInner(2)], {"k": RecInner(3)}, (4, RecInner(5)))
+    assert [(f.name, f.init, f.default) for f in values.fields(rec)] == \
+        [(f.name, f.init, f.default if f.default is not dataclasses.MISSING else values.MISSING)
+         for f in dataclasses.fields(gen)]
+    assert values.asdict(rec) == dataclasses.asdict(gen)
+    plain = values.asdict(rec)
+    plain["inner"]["tags"].append("b")
+    assert rec.inner.tags == ["a"]  # a copy, as dataclasses.asdict makes
+    assert values.replace(rec, pair=(9, RecInner(9))).pair == (9, RecInner(9))
+    with pytest.raises(ValueError, match="init=False"):
+        values.replace(rec, n=1)
+    assert RecOuter.limit == 3 and "limit" not in {f.name for f in values.fields(RecOuter)}
+    with pytest.raises(TypeError):
+        values.fields(GenOuter(GenInner(1), [], {}, (1, GenInner(1))))
+    with pytest.raises(TypeError):
+        values.asdict(RecOuter)
+
+
+def test_a_record_handed_to_dataclasses_is_one() -> None:
+    """Code outside sheetgm may give a record to ``dataclasses``: its fields, made when first asked for."""
+    rec = RecOuter(RecInner(1), [], {}, (0, RecInner(2)))
+    assert dataclasses.is_dataclass(rec) and [f.name for f in dataclasses.fields(rec)] == \
+        ["inner", "many", "by", "pair", "n"]
+    assert dataclasses.replace(rec, many=[RecInner(7)]).many == [RecInner(7)]
+    assert dataclasses.asdict(rec) == values.asdict(rec)
+    assert dataclasses.fields(RecInner)[1].default_factory is list
+
+
+def test_a_subclass_keeps_its_bases_fields_first_and_in_place() -> None:
+    @dataclass
+    class GenBase:
+        a: int
+        b: int = 1
+
+    @dataclass
+    class GenSub(GenBase):
+        c: int = 2
+        a: int = 5
+
+    @record
+    class RecBase:
+        a: int
+        b: int = 1
+
+    @record
+    class RecSub(RecBase):
+        c: int = 2
+        a: int = 5
+
+    assert [f.name for f in values.fields(RecSub)] == [f.name for f in dataclasses.fields(GenSub)]
+    assert vars(RecSub()) == vars(GenSub()) and vars(RecSub(7, 8, 9)) == vars(GenSub(7, 8, 9))
+
+
+def test_what_dataclass_refuses_in_a_declaration_is_refused() -> None:
+    with pytest.raises(ValueError, match="mutable default"):
+        @record
+        class Shared:
+            items: list[int] = []  # noqa: RUF012
+    with pytest.raises(TypeError, match="no type annotation"):
+        @record
+        class Unannotated:
+            x = field(default=1)
+    with pytest.raises(ValueError, match="both default and default_factory"):
+        values.field(default=1, default_factory=int)  # type: ignore[call-overload]
+
+
+def test_no_command_imports_dataclasses() -> None:
+    """sheetgm's records need neither ``dataclasses`` nor the ``inspect`` it imports (~5 ms of every command)."""
+    code = ("import sys; import sheetgm.cli.main, sheetgm.cli.runs, sheetgm.service.check, sheetgm.service.resolve, "
+            "sheetgm.backends.xlsx.gateway, sheetgm.render.route; "
+            "print(sorted(m for m in ('dataclasses', 'inspect') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -8,12 +8,11 @@ the fake translate onto them, and both read back through `view`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import field
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range, parse_range
 from sheetgm.backends.errors import MissingTabError
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 GRID_ROWS, GRID_COLS = 1000, 26  # a new Google tab's grid
 

@@ -31,14 +31,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import field
 from itertools import chain
 from operator import is_
 from typing import cast
 
 from sheetgm.backends.a1 import A1, format_range, parse_range, quote_tab
 from sheetgm.backends.errors import BackendError, CellTooLongError, MissingWorkbookError, OpError
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record
 
 BORDER_SIDES = ("top", "bottom", "left", "right", "inner_horizontal", "inner_vertical")
 BORDER_STYLES = ("none", "thin", "medium", "thick", "dashed", "double")  # dashed, double: the map's obstacles, boards

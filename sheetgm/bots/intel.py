@@ -11,12 +11,11 @@ and the briefing. Facts older than ``MEMORY`` nights are forgotten.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 
 from sheetgm.core.board import DIRECTIONS, Tile, parse_tile
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 MEMORY = 1  # nights a sighting stays useful (pieces move 3 to 5 tiles a night)
 _SURVIVOR_KINDS = frozenset({"attacked", "dagger_parried", "fear", "map_view"})

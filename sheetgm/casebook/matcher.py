@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import field
 from typing import Any
 
 from sheetgm.casebook.setup import Names
 from sheetgm.core.board import distance, edge_key, edge_name, parse_tile, tile_name
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 STATE_FIELDS = ("progress", "gates_powered", "odb_left", "odb_reveal", "stage", "night", "jammed", "end_reason")
 

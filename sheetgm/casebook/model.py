@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record
 
 
 @record(frozen=True)

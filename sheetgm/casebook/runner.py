@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Iterable
-from dataclasses import field
 from typing import Any
 
 from sheetgm.casebook.engine import Engine, default_engine
@@ -13,7 +12,7 @@ from sheetgm.casebook.model import Case, DirectorAct, Night
 from sheetgm.casebook.setup import Names, build_state
 from sheetgm.core.errors import CaseError, SheetgmError
 from sheetgm.core.state import HUNTER_STAGE, SURVIVOR_STAGE
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record
 
 
 @record(frozen=True)

@@ -8,11 +8,10 @@ items, keys, discovered passages) live in the state, not here.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 from enum import Enum
 from functools import cached_property, lru_cache
 
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record
 
 Tile = tuple[int, int]
 EdgeKey = tuple[Tile, Tile]

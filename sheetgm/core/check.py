@@ -10,7 +10,6 @@ never rejects an order that could turn out legal (RUL-18, RUL-39), and notes the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import field, replace
 from typing import Any
 
 from sheetgm.core.act import budget_for, do_step
@@ -23,7 +22,7 @@ from sheetgm.core.steps import Give, Order, Step
 from sheetgm.core.survivor_actions import day_step
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import CHAIN, STUNNED, Unknowns
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record, replace
 
 __all__ = ["Problem", "Review", "check_order", "review_order", "check_as_written", "review_as_written", "as_written",
            "budget_of", "Draft", "legal_steps", "candidates",

@@ -5,14 +5,13 @@ random source, the events so far, and helpers every rule module shares
 from __future__ import annotations
 
 import random
-from dataclasses import field
 from typing import Any
 
 from sheetgm.core.board import EDGE_BOARD, EDGE_OPEN, Edge, Tile, distance, edge_key, tile_name
 from sheetgm.core.events import Event
 from sheetgm.core.state import ELIMINATED, HUNTER_STAGE, Player, State
 from sheetgm.core.steps import POTIONS
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 _tuple_new = tuple.__new__  # Ctx.emit makes an Event as Event.__new__ does, without its call
 JAMMER_REACH = 3  # R-ITEM-JAMMER: hunters learn no noise farther than this while jammed

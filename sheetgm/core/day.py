@@ -12,17 +12,17 @@ waiting gift in priority order fails (its item stays with its giver) and the rou
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sheetgm.core import survivor_actions as actions
 from sheetgm.core.context import Ctx, Illegal
 from sheetgm.core.state import Player
 from sheetgm.core.steps import Give, Order
+from sheetgm.core.values import Value, record
 
 
-@dataclass(frozen=True, eq=False)
-class Gift:
+@record(frozen=True, eq=False)
+class Gift(Value):
     """An item or the key handed from one survivor to another by day."""
 
     giver: Player

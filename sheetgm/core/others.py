@@ -16,12 +16,11 @@ whatever the others hold, where they stand and whatever else they wrote.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
 
 from sheetgm.core.roles import robot_alias
 from sheetgm.core.state import HUNTER, SURVIVOR, SURVIVOR_STAGE, Player, State, alias_key
 from sheetgm.core.steps import Give, Heal, Order, RobotStep, Step, UseItem
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 
 @record

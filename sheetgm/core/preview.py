@@ -21,7 +21,6 @@ preview is the same whatever another player holds, where they stand and what the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field, replace
 
 from sheetgm.core.board import Tile, tile_name
 from sheetgm.core.check import Problem, Review, review_order
@@ -48,7 +47,7 @@ from sheetgm.core.steps import (
 )
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import STUNNED
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record, replace
 
 HELD = "err.rule.held"  # a trapped survivor's move: it does nothing and the order goes on (RUL-31)
 WARN_NO_CHEST = "preview.warn.no_chest"

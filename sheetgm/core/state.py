@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import asdict, field, fields, is_dataclass
 from typing import Any
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.errors import StateError
 from sheetgm.core.seating import Seats, Where
-from sheetgm.core.values import record
+from sheetgm.core.values import asdict, field, fields, is_record, record
 
 SURVIVOR = "survivor"
 HUNTER = "hunter"
@@ -485,7 +484,7 @@ def _plain(value: Any) -> Any:
         return {_plain(k): _plain(v) for k, v in value.items()}
     if kind is tuple:
         return tuple(_plain(v) for v in value)
-    return asdict(value) if is_dataclass(value) and not isinstance(value, type) else copy.deepcopy(value)
+    return asdict(value) if is_record(value) and not isinstance(value, type) else copy.deepcopy(value)
 _STATE_KNOWN = {"board", "players", "night", "stage", "boards", "traps", "chests", "lying", "keys_on", "passages",
                 "progress", "cracked_tonight", "gates_powered", "odb_left", "odb_reveal", "noise", "jammed", "cards",
                 "winner", "end_reason", "eliminated", "escaped", "spent", "options"}

@@ -7,11 +7,10 @@ Chinese and English spellings players write live in the notation layer.
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import ClassVar, Union
 
 from sheetgm.core.board import Tile
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record
 
 ITEMS = ("map", "revolver", "wings", "stimulant", "adrenaline", "bottle", "doorkey", "jammer", "dagger")
 POTIONS = ("stimulant", "adrenaline")

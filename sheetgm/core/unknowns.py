@@ -17,15 +17,13 @@ thing granted excuses one failure of its own kind: a note never covers a failure
 
 from __future__ import annotations
 
-from dataclasses import field
-
 from sheetgm.core.board import Tile, adjacent, edge_key, parse_tile
 from sheetgm.core.context import Budget, Ctx, Illegal, lift_downed_limits
 from sheetgm.core.others import Brought
 from sheetgm.core.roles import robot_of
 from sheetgm.core.state import Passage, Player
 from sheetgm.core.steps import Attack, Block, Move, RobotStep, Search, Step
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 # Failures that depend on where the piece stands (or on the points a step there would have cost).
 WHERE = frozenset(f"err.rule.{c}" for c in (

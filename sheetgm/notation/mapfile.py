@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from sheetgm.core.board import Board, Edge, Tile, col_name, tile_name
 from sheetgm.core.errors import MapError
 from sheetgm.core.texts import templates_dir
+from sheetgm.core.values import replace
 from sheetgm.notation import mapcheck, mapsyntax
 
 MAP_SUFFIX = ".map"

@@ -7,11 +7,10 @@ tiles, features, passages and edges, checking the glyphs and their places.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
 from sheetgm.core.board import EdgeKey, Tile, col_name, edge_key, tile_name
 from sheetgm.core.errors import MapError
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 Pos = tuple[int, int]  # (line, col), both 1-based
 

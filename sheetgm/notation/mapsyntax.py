@@ -9,11 +9,10 @@ line and column they use the ``Source`` this module returns beside the Board.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
 from sheetgm.core.board import Board, EdgeKey, Tile, edge_key, parse_tile, tile_name
 from sheetgm.core.errors import MapError
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 from sheetgm.notation import mapgrid
 from sheetgm.notation.mapgrid import Pos
 from sheetgm.notation.vocab import parse_item

@@ -11,7 +11,6 @@ either way. At most ``KEEP`` pictures are kept: the oldest go when a new one is 
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import struct
 import zlib
@@ -25,6 +24,7 @@ from PIL import Image
 from sheetgm import __version__
 from sheetgm.core.cachedir import file_in, keep_bytes, read_bytes
 from sheetgm.core.digests import blake2b
+from sheetgm.core.values import fields
 from sheetgm.render.png import pixels
 
 _INFLATE: ModuleType
@@ -62,7 +62,7 @@ def code_digest() -> bytes:
 def board_key(board: object) -> str:
     """A text that is the same for equal boards in any process (sets written sorted)."""
     parts = []
-    for f in dataclasses.fields(board):  # type: ignore[arg-type]
+    for f in fields(board):
         value = getattr(board, f.name)
         parts.append(f"{f.name}={sorted(value) if isinstance(value, frozenset) else value!r}")
     return "\n".join(parts)

@@ -9,13 +9,12 @@ static board, nothing else.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from sheetgm.core.board import EdgeKey, Tile, parse_tile
 from sheetgm.core.events import Event
 from sheetgm.core.passages import known_passages
 from sheetgm.core.state import State
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, record, replace
 
 PUBLIC, PLAYER, DIRECTOR = "public", "player", "director"
 VIEWS = (PUBLIC, PLAYER, DIRECTOR)  # what `sheetgm map --view` draws

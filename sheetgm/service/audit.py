@@ -20,13 +20,12 @@ A public file open to anyone for reading, or shared with an outsider as reader, 
 
 from __future__ import annotations
 
-from dataclasses import asdict, field
 from typing import Any
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.backends.port import Permission
 from sheetgm.core.texts import render
-from sheetgm.core.values import record
+from sheetgm.core.values import asdict, field, record
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game
 from sheetgm.service.new_game import sharing_plan
 from sheetgm.service.workbooks import protections, tabset

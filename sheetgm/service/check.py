@@ -16,7 +16,6 @@ nothing is written to it (checkmemo.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, field
 from datetime import datetime
 
 from sheetgm.backends.errors import BackendError
@@ -26,7 +25,7 @@ from sheetgm.core.preview import Preview, preview
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.core.values import record
+from sheetgm.core.values import asdict, field, record
 from sheetgm.service.game import PUBLIC, Game, player_key
 from sheetgm.service.ledger import (
     AFTER,

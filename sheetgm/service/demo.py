@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from sheetgm.backends.port import Gateway, SetValues
 from sheetgm.bots import bot_order, scaled_options
 from sheetgm.core.setup import SeatSpec
 from sheetgm.core.state import State
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 from sheetgm.notation.order_format import format_order
 from sheetgm.service.check import check
 from sheetgm.service.config.load import parse_config

@@ -10,7 +10,6 @@ dies half-way has changed nothing in the journal and is simply run again.
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
 from sheetgm.backends.errors import UnusableWorkbookError
@@ -22,7 +21,7 @@ from sheetgm.core.observe import director_log, event_line, name, public_log
 from sheetgm.core.override import GAME_FIELDS, PLAYER_FIELDS, apply_override
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 from sheetgm.render import bbcode
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key

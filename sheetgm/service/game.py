@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import field
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -11,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sheetgm.backends.port import Gateway, SetValues
 from sheetgm.core.board import Board
 from sheetgm.core.setup import SeatSpec
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 from sheetgm.notation.mapfile import load_map_file, ready_map
 from sheetgm.service.config.file import env_lang
 from sheetgm.service.config.load import GameConfig, load_config

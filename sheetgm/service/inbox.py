@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 import zipfile
-from dataclasses import field
 from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
@@ -27,7 +26,7 @@ from sheetgm.backends.errors import BackendError
 from sheetgm.backends.xlsx.gateway import XlsxGateway, read_file
 from sheetgm.backends.xlsx.package import LIMITS
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import Game, player_key
 from sheetgm.sheets import layout

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from sheetgm.backends.port import Gateway, Op
 from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 from sheetgm.service.config.load import GameConfig, save_config
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, load_board, make_gateway, player_key

@@ -24,11 +24,11 @@ so that their report is written at their next publish, or by the next
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from sheetgm.backends.errors import BackendError, UnreadableFileError, UnusableWorkbookError
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.texts import render
+from sheetgm.core.values import replace
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.ledger import table
 from sheetgm.service.ledger.journal import PUBLISHED, SUPERSEDED, Entry, release_op

@@ -13,7 +13,6 @@ After the deadline an order counts as the tool saw it before (stamps.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -22,7 +21,7 @@ from sheetgm.core.observe import public_log, report
 from sheetgm.core.resolve import resolve_stage
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 from sheetgm.notation.order_format import format_order
 from sheetgm.service.errors import NotDueError, ServiceError
 from sheetgm.service.game import DIRECTOR, Game

@@ -16,7 +16,6 @@ public log keeps the superseded text beside the corrected one.
 
 from __future__ import annotations
 
-from dataclasses import field, replace
 from typing import Any
 
 from sheetgm.backends.a1 import quote_tab
@@ -25,7 +24,7 @@ from sheetgm.backends.port import Op, SetBold, SetValues, Unprotect
 from sheetgm.core.events import Event
 from sheetgm.core.observe import director_log, public_log, report
 from sheetgm.core.texts import render
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record, replace
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, PUBLIC, Game, player_key
 from sheetgm.service.ledger.journal import (

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
 from sheetgm.backends.errors import BackendError
 from sheetgm.core.observe import shown_progress
 from sheetgm.core.texts import render
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 from sheetgm.service.game import DIRECTOR, Game, player_key
 from sheetgm.service.ledger import stamps, table
 from sheetgm.service.ledger.journal import (

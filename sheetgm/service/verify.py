@@ -20,7 +20,6 @@ every difference is named by its stage.
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
 from sheetgm.core.errors import SheetgmError
@@ -30,7 +29,7 @@ from sheetgm.core.setup import new_game as deal
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record
 from sheetgm.service import desk
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game

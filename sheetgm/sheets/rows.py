@@ -15,13 +15,12 @@ However many such rows there are, each kind is told once (a million filler rows 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import field
 from typing import Any
 
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.texts import render
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 from sheetgm.sheets import layout
 from sheetgm.sheets.stages import order_row, parse_key
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict
 
 from sheetgm.core.steps import HUNTER_ROLES, SURVIVOR_ROLES
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, asdict, record
 from sheetgm.sim.run import GameResult
 
 OUTCOMES = ("survivors", "hunters", "draw", "unfinished")

@@ -15,12 +15,11 @@ edit until the next run writes it: the runs that read a workbook rewrite what th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, parse_range
 from sheetgm.backends.errors import RangeError
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 Cell = tuple[str, int, int]  # tab, 0-based row, 0-based column
 

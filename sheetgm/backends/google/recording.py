@@ -11,14 +11,13 @@ an allow-list of keys and value shapes, so that nothing personal survives whatev
 from __future__ import annotations
 
 import json
-from dataclasses import field
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import requests
 
 from sheetgm.backends.google.redact import Redactor
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 __all__ = ["Recorder", "Redactor", "kind_of", "write_jsonl"]
 

@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from sheetgm.backends.google.apikeys import API_KEYS
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 URL = re.compile(r"https?://[^\s\"'<>)\]]+")

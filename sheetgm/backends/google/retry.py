@@ -16,14 +16,13 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import field
 from typing import Any, TypeVar
 
 import requests
 from gspread.exceptions import APIError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

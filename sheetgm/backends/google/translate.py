@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from dataclasses import field
 from typing import Any
 
 from sheetgm.backends import port
 from sheetgm.backends.a1 import A1, cell_name, col_letters, format_range, parse_range
 from sheetgm.backends.errors import MissingTabError
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 STYLE_TO_API = {"none": "NONE", "thin": "SOLID", "medium": "SOLID_MEDIUM", "thick": "SOLID_THICK", "dashed": "DASHED",
                 "double": "DOUBLE"}

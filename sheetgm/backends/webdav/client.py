@@ -23,7 +23,6 @@ import random
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
-from dataclasses import field
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
@@ -33,7 +32,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from sheetgm.backends.errors import BackendError, CredentialsError, MissingWorkbookError, NetworkError
 from sheetgm.backends.google.ratelimit import RateLimiter
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record
 
 log = logging.getLogger(__name__)
 PASSWORD_ENV = "SHEETGM_WEBDAV_PASSWORD"

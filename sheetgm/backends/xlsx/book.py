@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import field
 from datetime import datetime, time, timedelta
 from operator import itemgetter
 from typing import NamedTuple
@@ -26,7 +25,7 @@ from sheetgm.backends.xlsx.deflate import inflate
 from sheetgm.backends.xlsx.package import Part
 from sheetgm.backends.xlsx.styles import Styles
 from sheetgm.backends.xlsx.xmlkit import Skeleton
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record
 
 # A worksheet's elements in the schema's order (CT_Worksheet): an element the codec writes goes by its rank
 # among those it carries as they were.

@@ -10,12 +10,11 @@ written back into the main namespace as they were.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 from itertools import chain
 from xml.etree.ElementTree import Element
 from xml.parsers import expat
 
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"

@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from sheetgm.core.texts import has, render
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, asdict, field, record
 from sheetgm.service.config.file import find_config, read_config_bytes
 from sheetgm.service.config.quick import plain_valid
 from sheetgm.service.config.rules import pydantic_message

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, field
 from typing import Any
 
 from sheetgm.core.texts import render
-from sheetgm.core.values import record
+from sheetgm.core.values import asdict, field, record
 
 
 @record

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -59,7 +58,7 @@ from sheetgm.core.digests import sha256_hex
 from sheetgm.core.others import brought
 from sheetgm.core.state import State
 from sheetgm.core.steps import Order
-from sheetgm.core.values import record
+from sheetgm.core.values import asdict, field, record
 from sheetgm.service.game import Game, player_key
 from sheetgm.service.ledger.journal import Entry
 from sheetgm.service.ledger.stamps import Truth, truths

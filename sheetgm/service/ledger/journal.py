@@ -22,7 +22,6 @@ import json
 import re
 import zlib
 from collections.abc import Sequence
-from dataclasses import field, replace
 from typing import Any
 
 from sheetgm.backends.a1 import col_letters
@@ -33,7 +32,7 @@ from sheetgm.core.digests import sha256_hex
 from sheetgm.core.errors import SheetgmError
 from sheetgm.core.events import Event
 from sheetgm.core.state import State
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, field, record, replace
 from sheetgm.service.errors import ServiceError
 from sheetgm.service.game import DIRECTOR, Game
 from sheetgm.sheets import layout

@@ -43,13 +43,12 @@ director is told whose orders were read only after the deadline.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 from sheetgm.backends.port import Op, SetValues
 from sheetgm.core.digests import sha256_hex
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, record, replace
 from sheetgm.notation.times import parse
 from sheetgm.service.game import DIRECTOR, Game, config_range
 from sheetgm.service.ledger.journal import SUPERSEDED, Entry, journal_range, lock_range, parse_entries

@@ -9,14 +9,13 @@ the write those make anyway).
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
 from sheetgm.backends.port import AddTab, ClearRange, Op, ResizeColumns, SetBold, SetValues
 from sheetgm.core.state import State
 from sheetgm.core.texts import render
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, asdict, record
 from sheetgm.notation.vocab import role_name
 from sheetgm.service.game import Game
 from sheetgm.service.ledger import stamps

@@ -20,12 +20,11 @@ resolves early (the workflow runs check, then resolve, every time).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheetgm.core.errors import SheetgmError
-from sheetgm.core.values import Value, record
+from sheetgm.core.values import Value, record, replace
 
 DEFAULT_OFFSET = 7
 DEFAULT_CHECK_HOURS = 3  # what `sheetgm schedule` prints; the library's functions default to no check runs

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import field
 from pathlib import PurePath
 
 from sheetgm.backends.a1 import parse_range
@@ -30,7 +29,7 @@ from sheetgm.core.state import State
 from sheetgm.core.steps import Order
 from sheetgm.core.texts import render
 from sheetgm.core.unknowns import WHERE
-from sheetgm.core.values import record
+from sheetgm.core.values import field, record
 from sheetgm.notation.orders import parse_order_numbered
 from sheetgm.service.game import Game, player_key
 from sheetgm.sheets import layout, player
