@@ -395,3 +395,21 @@ def test_no_command_imports_dataclasses() -> None:
             "print(sorted(m for m in ('dataclasses', 'inspect') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_dataclass_may_derive_from_a_record() -> None:
+    @record
+    class RecBase:
+        a: int
+        b: int = 1
+
+    @dataclass
+    class Derived(RecBase):
+        c: int = 2
+
+    d = Derived(5, c=3)
+    assert (d.a, d.b, d.c) == (5, 1, 3) and [f.name for f in dataclasses.fields(d)] == ["a", "b", "c"]
+    with pytest.raises(TypeError, match="non-frozen dataclass from a frozen one"):
+        @dataclass
+        class Thawed(Shared):  # type: ignore[misc]
+            z: int = 0

@@ -216,7 +216,10 @@ def _make(cls: T, frozen: bool, eq: bool, kw_only: bool) -> T:
             cls.__hash__ = object.__hash__  # type: ignore[assignment]
     if "__init__" not in own:
         cls.__init__ = _first_init(cls, frozen)  # type: ignore[misc]
-    made.__dataclass_fields__ = _AsDataclass()
+    for name in ("__dataclass_fields__", "__dataclass_params__"):
+        told = _AsDataclass(frozen)
+        told.__set_name__(cls, name)
+        setattr(cls, name, told)
     return cls
 
 
@@ -288,11 +291,18 @@ def _check_order(found: tuple[Field, ...]) -> None:
 
 
 class _AsDataclass:
-    """A record's ``__dataclass_fields__``, for code outside sheetgm that hands it to ``dataclasses``
-    (``fields``, ``replace``, ``asdict``, ``is_dataclass``): the standard library's fields, made from the
-    record's when first asked for (importing ``dataclasses`` then, not at every command)."""
+    """A record's ``__dataclass_fields__`` and ``__dataclass_params__``, for code outside sheetgm that hands it to
+    ``dataclasses`` (``fields``, ``replace``, ``asdict``, ``is_dataclass``, a ``@dataclass`` deriving from it):
+    the standard library's, made from the record's when first asked for (importing ``dataclasses`` then, not
+    at every command)."""
 
-    def __get__(self, obj: object, owner: type) -> dict[str, Any]:
+    def __init__(self, frozen: bool) -> None:
+        self.frozen = frozen
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type) -> Any:
         import dataclasses
 
         made = {}
@@ -304,8 +314,13 @@ class _AsDataclass:
             std.name, std.type = f.name, f.type
             std._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # (what dataclasses.fields keeps)
             made[f.name] = std
-        cast(Any, owner).__dataclass_fields__ = made  # (this class's own, from now on)
-        return made
+        kind: Any = dataclasses._DataclassParams  # type: ignore[attr-defined]
+        flags = {"init": True, "repr": True, "eq": True, "order": False, "unsafe_hash": False,
+                 "frozen": self.frozen, "match_args": True, "kw_only": False, "slots": False, "weakref_slot": False}
+        params = kind(**{k: flags[k] for k in kind.__slots__ if k in flags})
+        named = cast(Any, owner)  # (this class's own, from now on)
+        named.__dataclass_fields__, named.__dataclass_params__ = made, params
+        return made if self.name == "__dataclass_fields__" else params
 
 
 # Records of a class made by ``_Binder`` before its ``__init__`` is compiled: a compiled ``__init__`` costs 0.1-0.2 ms
