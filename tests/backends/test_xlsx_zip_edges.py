@@ -46,7 +46,8 @@ def build(entries: list[Entry], *, comment: bytes = b"", count: int | None = Non
     """A zip of ``entries``. The end record declares ``count`` entries and ``cd_size`` bytes of directory (the truth
     when None); ``zip64`` "count", "size" or "both": those fields of the end record are 0xFFFF.. and a zip64 end
     record (declaring ``record_count`` entries) and its locator (naming ``locator_to``, else the record) precede it.
-    ``tail`` goes after the end record's comment (the end record then no longer ends the file)."""
+    ``tail`` goes after the end record's comment (the end record then no longer ends the file). ``zip64`` "record":
+    the zip64 record and locator are written, the end record's counts true."""
     out = bytearray()
     central = bytearray()
     for e in entries:
@@ -403,10 +404,123 @@ def test_an_encrypted_part_is_refused_whether_read_carried_or_checked(deflated: 
         assert err.value.code == "err.backend.file.encrypted"
 
 
-def test_a_part_in_another_method_is_carried_as_its_content() -> None:
+@pytest.mark.parametrize("method", [zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+def test_a_part_compressed_otherwise_than_deflate_is_refused_unread(method: int) -> None:
+    """OPC packages store or deflate their parts; zipfile inflates bzip2 and LZMA without a bound per call, so a
+    bzip2 part of 113 bytes (100 MB of zeros) would be held whole before any limit is checked. Refused unread,
+    read, carried or only checked: as damaged, naming the method and the part."""
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_BZIP2) as z:
-        z.writestr("a.xml", A.data)
-    with Package(out.getvalue()) as pkg:
-        assert pkg.part("a.xml") == Part("a.xml", None, zlib.crc32(A.data), len(A.data), A.data)
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("a.xml", A.data, compress_type=method)
+        z.writestr("b.xml", A.data, compress_type=zipfile.ZIP_STORED)
+    for how in ("read", "part", "check"):
+        with pytest.raises(NotImplementedError) as err:
+            with Package(out.getvalue()) as pkg:
+                assert pkg.read("b.xml") == A.data
+                pkg.read("a.xml") if how == "read" else pkg.part("a.xml") if how == "part" else pkg.check_all()
+        assert str(err.value) == f"compression method {method} of 'a.xml': not stored or deflated"
+        assert pkg.inflated == len(A.data)
+
+
+def test_a_stored_part_is_carried_as_its_content() -> None:
+    with Package(build([B])) as pkg:
+        assert pkg.part("b.bin") == Part("b.bin", None, zlib.crc32(B.data), len(B.data), B.data)
+        assert pkg.inflated == len(B.data)
+
+
+# -- more lies of the end records ---------------------------------------------------------------------------------
+
+def test_an_end_record_too_large_or_sentinel_is_read_as_unsigned() -> None:
+    """A directory size of 2 GB is over the 4 MB limit (not a negative number); a zip64 record counting 2**64 - 1
+    entries is over any limit; so is one behind the directory size's sentinel alone."""
+    assert _refusal(build([A], cd_size=0x8000_0000)).code == "err.backend.file.too_many_parts"
+    assert _refusal(build([A], zip64="both", record_count=(1 << 64) - 1)).code == "err.backend.file.too_many_parts"
+    err = _refusal(build([A, B], zip64="size", record_count=21), _limits(entries=20))
+    assert err.code == "err.backend.file.too_many_parts"
+
+
+def test_a_zip64_record_is_read_only_when_the_end_record_sends_there() -> None:
+    """The end record's counts are true (no 0xFFFF): a zip64 record and locator before it are not read, whatever
+    they count."""
+    data = build([A, B], zip64="record", record_count=1 << 40)
+    with Package(data) as pkg:
+        assert pkg.read("a.xml") == A.data and sorted(pkg.infos) == ["a.xml", "b.bin"]
+
+
+def test_an_end_record_closer_to_the_start_than_a_locator_takes_is_not_sent_to_one() -> None:
+    """An end record 10 bytes into the file, counting 0xFFFF entries: no locator fits before it; its count stands."""
+    data = b"x" * 10 + struct.pack("<4s4H2IH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, 0, 0, 0)
+    assert _refusal(data).code == "err.backend.file.too_many_parts"
+
+
+def test_a_locator_naming_an_offset_past_the_files_end_leaves_the_count_standing() -> None:
+    """The locator's offset is 2**64 - 98 (read as signed, 98 bytes before the end: the real record)."""
+    data = build([A, B], zip64="count", locator_to=(1 << 64) - 98)
+    assert data[-98:-94] == b"PK\x06\x06"
+    assert _refusal(data).code == "err.backend.file.too_many_parts"
+
+
+def test_the_last_end_record_is_the_one_read_not_one_inside_a_part() -> None:
+    """A stored part whose bytes hold an end record's signature counting 0xFFFF entries, 100 bytes before the
+    real one: the last signature is the end record."""
+    fake = struct.pack("<4s4H2IH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, 0xFFFF_FFFF, 0, 0)
+    planted = Entry("x.bin", b"head" + fake + b"tail", deflated=False)
+    with Package(build([A, planted])) as pkg:
+        assert pkg.read("x.bin") == planted.data and pkg.read("a.xml") == A.data
+
+
+# -- the file, the local header, the part's kind -----------------------------------------------------------------
+
+def test_a_file_is_read_up_to_exactly_its_limit_and_refused_past_it_with_both_sizes() -> None:
+    data = build([Entry("big.bin", bytes(range(256)) * 6554, deflated=False)])  # 1.6 MB
+    with Package(data, _limits(file_bytes=len(data))) as pkg:
+        assert len(pkg.infos) == 1
+    err = _refusal(data, _limits(file_bytes=len(data) - 1))
+    assert err.code == "err.backend.file.too_large"
+    err = _refusal(data, _limits(file_bytes=MiB))
+    assert (err.code, err.params["size"], err.params["limit"]) == ("err.backend.file.too_large", "1.6", "1.0")
+
+
+def test_a_local_extra_field_longer_than_32_kb_is_skipped_whole() -> None:
+    """Its length is an unsigned 16-bit number: 40,000 bytes, not a negative one."""
+    extra = b"\xfe\xca" + struct.pack("<H", 39_996) + bytes(39_996)
+    with Package(build([Entry("a.xml", A.data, local_extra=extra)])) as pkg:
         assert pkg.read("a.xml") == A.data
+
+
+def test_a_vml_part_is_xml_read_as_utf8_and_renamed_from_strict() -> None:
+    """A legacy drawing (.vml, the notes' shapes) in UTF-16 is read as UTF-8; in a Strict file its names are
+    moved to the transitional ones, like every XML part's."""
+    body = '<xml xmlns:x="http://purl.oclc.org/ooxml/spreadsheetml/main">é</xml>'
+    with Package(build([Entry("xl/drawings/vmlDrawing1.vml", body.encode("utf-16"))])) as pkg:
+        assert pkg.read("xl/drawings/vmlDrawing1.vml") == body.encode()
+        pkg.strict = True
+        assert pkg.read("xl/drawings/vmlDrawing1.vml") == (
+            '<xml xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main">é</xml>'.encode())
+
+
+def test_a_deflate_bomb_is_inflated_a_chunk_at_a_time() -> None:
+    """32 MB of zeros in 32 KB, under a 1 MB part limit: refused after a chunk or two, never held whole."""
+    import tracemalloc
+
+    bomb = build([Entry("xl/media/bomb.xml", bytes(32 * MiB), size=10)])
+    assert len(bomb) < 64_000
+    tracemalloc.start()
+    try:
+        err = _refusal(bomb, _limits(part_bytes=MiB), read="xl/media/bomb.xml")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert err.code == "err.backend.file.part_too_large"
+    assert peak < 6 * MiB, peak
+
+
+def test_a_part_read_or_carried_is_not_inflated_again_by_the_check_of_every_part() -> None:
+    data = build([A, B, Entry("c.xml", b"<c/>" * 100)])
+    with Package(data) as pkg:
+        pkg.read("a.xml")
+        pkg.part("b.bin")
+        pkg.check_all()
+        assert pkg.inflated == len(A.data) + len(B.data) + 400
+        pkg.check_all()
+        assert pkg.inflated == len(A.data) + len(B.data) + 400
