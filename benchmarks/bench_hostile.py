@@ -234,7 +234,7 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float, int, int, s
 
 WORDS = {"解压后超过": "part too large", "声明了 DTD": "DTD refused", "个部件": "too many parts",
          "段不同的文字": "too many strings", "单元格超过": "too many cells", "超过 1000 个标签页": "too many tabs",
-         "MB，而工作簿最多": "file too large", "已损坏": "damaged"}
+         "MB，而工作簿最多": "file too large", "压缩方式": "compression refused", "已损坏": "damaged"}
 
 
 def verdict(output: str) -> str:

@@ -224,9 +224,9 @@ class Package:
         if info.flag_bits & 0x1:
             raise refuse("encrypted")
         if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            # OPC allows no other; zipfile inflates bzip2 and LZMA without a bound per call (a 600-byte bzip2
-            # part held 1 GB before any limit could be checked)
-            raise NotImplementedError(f"compression method {info.compress_type} of {name!r}: not stored or deflated")
+            # OPC allows no other; zipfile inflates bzip2 and LZMA without a bound per call (a 538-byte file
+            # with a bzip2 part held 1 GB before any limit could be checked)
+            raise refuse("compression", part=name, method=info.compress_type)
         cap = min(self.limits.part_bytes if keep else self.limits.total_bytes, self.limits.total_bytes - self.inflated)
         raw = self._compressed(info)
         chunks: list[bytes] = []
