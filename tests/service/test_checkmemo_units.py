@@ -297,3 +297,39 @@ def test_a_memo_cut_to_its_cell_keeps_chinese_unescaped_and_within_the_cell() ->
     memo = Memo(v="rev", c="ctx", r={"problems": ["x" * 500]}, o=order)
     limit = len(dataclasses.replace(memo, r={}).text()) + 5
     assert len(memo.text(limit)) <= limit and "移动" in memo.text(limit)
+
+
+def test_the_context_moves_with_the_memos_format_and_sheetgms_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slip caught: the format or sheetgm's version left out of the context: after an upgrade that changes what a
+    memo means (or how a verdict is worked out), a workbook would be skipped on a verdict the old code gave."""
+    args = dict(key="N1-survivor", journal="j", deadline=DEADLINE, before=True, truth=None, lang="zh/zh",
+                alias="S1", must=True, brought="b")
+    base = checkmemo.context(**args)  # type: ignore[arg-type]
+    monkeypatch.setattr(checkmemo, "FORMAT", checkmemo.FORMAT + 1)
+    assert checkmemo.context(**args) != base  # type: ignore[arg-type]
+    monkeypatch.undo()
+    monkeypatch.setattr(checkmemo, "__version__", "0.0.0-other")
+    assert checkmemo.context(**args) != base  # type: ignore[arg-type]
+    monkeypatch.undo()
+    assert checkmemo.context(**args) == base  # type: ignore[arg-type]
+
+
+def test_only_the_stages_own_rows_give_its_memos() -> None:
+    """Slip caught: the seats counted from 0 or past the last: the row just before the stage's first (the last
+    seat of the stage before) or just after its last (the next stage's first), labelled with this stage by a
+    hand, would give a memo of a seat 0 or n + 1."""
+    memo = Memo(v="rev", c="ctx", j="j", t="t", r={"state": "ok"})
+    rows = _rows(3)
+    for row in rows:
+        row[0], row[MEMO_COL] = "N2-survivor", memo.text()
+    assert memos(rows, "N2-survivor", 3) == {1: memo, 2: memo, 3: memo}
+
+
+def test_a_digest_is_16_hex_characters() -> None:
+    """Slip caught: a longer digest: a memo holds three (the context, the judgment, the reminder), and a memo
+    must stay within one cell."""
+    import re
+
+    for digest in (checkmemo.reminder("N1-survivor", DEADLINE, ["S1"]), checkmemo.journal_digest([]),
+                   checkmemo.judgment("c", 3, "移动 B2", True, [])):
+        assert re.fullmatch(r"[0-9a-f]{16}", digest), digest
