@@ -217,9 +217,7 @@ def _make(cls: T, frozen: bool, eq: bool, kw_only: bool) -> T:
     if "__init__" not in own:
         cls.__init__ = _first_init(cls, frozen)  # type: ignore[misc]
     for name in ("__dataclass_fields__", "__dataclass_params__"):
-        told = _AsDataclass(frozen)
-        told.__set_name__(cls, name)
-        setattr(cls, name, told)
+        setattr(cls, name, _AsDataclass(name, frozen))
     return cls
 
 
@@ -296,11 +294,8 @@ class _AsDataclass:
     the standard library's, made from the record's when first asked for (importing ``dataclasses`` then, not
     at every command)."""
 
-    def __init__(self, frozen: bool) -> None:
-        self.frozen = frozen
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+    def __init__(self, name: str, frozen: bool) -> None:
+        self.name, self.frozen = name, frozen
 
     def __get__(self, obj: object, owner: type) -> Any:
         import dataclasses

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import os
 import struct
-import zlib
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 import PIL
 from PIL import Image
@@ -25,14 +23,7 @@ from sheetgm import __version__
 from sheetgm.core.cachedir import file_in, keep_bytes, read_bytes
 from sheetgm.core.digests import blake2b
 from sheetgm.core.values import fields
-from sheetgm.render.png import pixels
-
-_INFLATE: ModuleType
-try:
-    from isal import isal_zlib as _INFLATE
-except ImportError:  # pragma: no cover - a platform without its wheel
-    _INFLATE = zlib
-_DAMAGED: tuple[type[BaseException], ...] = (zlib.error, _INFLATE.error)
+from sheetgm.render.png import DAMAGED, compress, decompressor, pixels
 
 MARK = b"SGPIC1"
 KEEP = 16  # pictures kept at most (a few boards, languages and view kinds)
@@ -97,13 +88,13 @@ def load(name: str, size: tuple[int, int]) -> Image.Image | None:
         return None
     want = width * height * 3
     try:
-        inflate = _INFLATE.decompressobj()  # (the same stream: ISA-L inflates it in a third of zlib's time)
-        pixels = inflate.decompress(data[_HEAD.size:], want + 1)
-    except _DAMAGED:
+        inflate = decompressor()
+        raw = inflate.decompress(data[_HEAD.size:], want + 1)
+    except DAMAGED:
         return None
-    if len(pixels) != want or not inflate.eof or inflate.unused_data:
+    if len(raw) != want or not inflate.eof or inflate.unused_data:
         return None
-    return Image.frombytes("RGB", size, pixels)
+    return Image.frombytes("RGB", size, raw)
 
 
 def keep(name: str, img: Image.Image) -> bool:
@@ -111,7 +102,7 @@ def keep(name: str, img: Image.Image) -> bool:
     file = file_in(name) if code_digest() else None
     if file is None or img.mode != "RGB":
         return False
-    data = _HEAD.pack(MARK, *img.size) + zlib.compress(pixels(img), 1)
+    data = _HEAD.pack(MARK, *img.size) + compress(pixels(img), 1)
     if len(data) > LIMIT or not keep_bytes(file, data):
         return False
     _prune(file.parent)
